@@ -1,0 +1,179 @@
+//===- HKAttrs.td - hk attributes and enums ----------------*- tablegen -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file defines the enums of the hk dialect (swizzles, column
+// permutations, fragment roles, chips) and the attributes wrapping them. The
+// layout math behind each enum lives in HK/Dialect/HK/Utils, not here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_IR_HKATTRS_TD
+#define HK_DIALECT_HK_IR_HKATTRS_TD
+
+include "HK/Dialect/HK/IR/HKBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Swizzle
+//===----------------------------------------------------------------------===//
+
+def HK_Swizzle : I32EnumAttr<"Swizzle", "LDS swizzle of a shared tile", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"st_16x16", 1>,
+    I32EnumAttrCase<"st_16x32", 2>,
+    I32EnumAttrCase<"st_32x16", 3>,
+    I32EnumAttrCase<"st_32x32", 4>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
+  let summary = "HipKittens LDS swizzle of a shared tile";
+  let description = [{
+    Syntax:
+
+    ```
+    swizzle-attr ::= `#hk.swizzle<` (`none` | `st_16x16` | `st_16x32`
+                                     | `st_32x16` | `st_32x32`) `>`
+    ```
+
+    A shared tile of 16-bit elements is stored as sub-tiles in row-major
+    order, each sub-tile row-major inside. Within a sub-tile of `S` bytes the
+    byte offset `off` is stored at `off ^ (((off % S) >> a) << b)`:
+
+    | swizzle    | sub-tile (rows x cols) | S    | a  | b | effect                                        |
+    |------------|------------------------|------|----|---|-----------------------------------------------|
+    | `none`     | whole tile             | -    | -  | - | plain row-major                               |
+    | `st_16x16` | 16 x 16                | 512  | 7  | 3 | 8-byte group index ^= (row / 4) % 4           |
+    | `st_16x32` | 16 x 32                | 1024 | 9  | 5 | rows 8..15 swap the two 32-byte row halves    |
+    | `st_32x16` | 32 x 16                | 1024 | 9  | 4 | rows 16..31 swap the two 16-byte row halves   |
+    | `st_32x32` | 32 x 32                | 2048 | 10 | 4 | rows 16..31 swap neighbouring 16-byte chunks  |
+
+    `st_16x32` on one sub-tile (each cell is 16 bytes = 8 bf16, numbers are
+    the logical 16-byte column group stored at that position):
+
+    ```
+    rows 0..7  : | 0 | 1 | 2 | 3 |
+    rows 8..15 : | 2 | 3 | 0 | 1 |
+    ```
+
+    Every swizzle is an involution, so the same formula maps logical to
+    physical offsets and back. With the fragment reads of `hk.load_fragment`
+    on gfx950 (`ds_read_b128`, 64 banks, 4 phases of 16 lanes), `st_16x32`
+    makes the reads conflict-free.
+
+    Example:
+
+    ```mlir
+    !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>>
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Column permutation
+//===----------------------------------------------------------------------===//
+
+def HK_ColumnPermutation : I32EnumAttr<"ColumnPermutation",
+    "permutation of a shared tile's columns applied before the swizzle", [
+    I32EnumAttrCase<"identity", 0>,
+    I32EnumAttrCase<"block4_0213", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_ColumnPermutationAttr
+    : EnumAttr<HK_Dialect, HK_ColumnPermutation, "col_perm"> {
+  let summary = "column permutation of a shared tile";
+  let description = [{
+    Syntax:
+
+    ```
+    col-perm-attr ::= `#hk.col_perm<` (`identity` | `block4_0213`) `>`
+    ```
+
+    `block4_0213` stores the four 4-element column blocks of every 16-column
+    group in the order [0, 2, 1, 3] (logical block 1 at position 2 and block
+    2 at position 1; the permutation is its own inverse):
+
+    ```
+    logical  columns: | 0-3 | 4-7 | 8-11 | 12-15 |
+    physical columns: | 0-3 | 8-11 | 4-7 | 12-15 |
+    ```
+
+    A gfx1201 WMMA operand lane holds k = {0-3, 8-11} or {4-7, 12-15} of a
+    16-wide k chunk; under `block4_0213` each of those sets is 8 contiguous
+    elements, so every fragment is one 16-byte LDS read. The permutation is
+    applied to the column before the swizzle.
+
+    Example:
+
+    ```mlir
+    !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Fragment role
+//===----------------------------------------------------------------------===//
+
+def HK_FragmentRole : I32EnumAttr<"FragmentRole",
+    "operand role of a register fragment in an MMA", [
+    I32EnumAttrCase<"a", 0>,
+    I32EnumAttrCase<"b", 1>,
+    I32EnumAttrCase<"acc", 2>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+//===----------------------------------------------------------------------===//
+// Chip
+//===----------------------------------------------------------------------===//
+
+def HK_Chip : I32EnumAttr<"Chip", "AMD GPU supported by hk", [
+    I32EnumAttrCase<"gfx950", 0>,
+    I32EnumAttrCase<"gfx1201", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_ChipAttr : EnumAttr<HK_Dialect, HK_Chip, "chip"> {
+  let summary = "the chip hk code is compiled for";
+  let description = [{
+    Syntax:
+
+    ```
+    chip-attr ::= `#hk.chip<` (`gfx950` | `gfx1201`) `>`
+    ```
+
+    Attached as the discardable attribute `hk.chip` to any op (usually a
+    `builtin.module`, `gpu.module` or function), it selects the chip whose
+    rules the hk ops nested under it are checked against. It takes
+    precedence over the `#rocdl.target` of an enclosing `gpu.module`; if
+    both are present they must name the same chip.
+
+    | chip      | wave | LDS        | bf16 MMA                   | direct-to-LDS |
+    |-----------|------|------------|----------------------------|---------------|
+    | `gfx950`  | 64   | 160 KiB    | `v_mfma_f32_16x16x32_bf16` | yes           |
+    | `gfx1201` | 32   | 64 KiB     | `v_wmma_f32_16x16x16_bf16` | no            |
+
+    Example:
+
+    ```mlir
+    module attributes {hk.chip = #hk.chip<gfx950>} {}
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // HK_DIALECT_HK_IR_HKATTRS_TD

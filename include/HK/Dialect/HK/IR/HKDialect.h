@@ -1,0 +1,54 @@
+//===- HKDialect.h - the hk dialect -----------------------------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one header to include for the hk dialect: dialect, enums, attributes,
+// types and ops, plus the lookup of the chip hk IR is compiled for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_IR_HKDIALECT_H
+#define HK_DIALECT_HK_IR_HKDIALECT_H
+
+#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Dialect/HK/Utils/LaneLayout.h"
+#include "HK/Dialect/HK/Utils/TileLayout.h"
+#include "HK/Target/Chip.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "HK/Dialect/HK/IR/HKDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "HK/Dialect/HK/IR/HKAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "HK/Dialect/HK/IR/HKTypes.h.inc"
+
+namespace mlir::hk {
+
+/// The LDS of the workgroup, as a side-effect resource.
+struct SharedMemoryResource
+    : public SideEffects::Resource::Base<SharedMemoryResource> {
+  StringRef getName() final { return "hk.shared_memory"; }
+};
+
+/// Finds the chip `op` is compiled for: the nearest `hk.chip` attribute on
+/// `op` or an ancestor, else the `#rocdl.target` of the enclosing
+/// `gpu.module`. Returns null when neither is present. Fails, with an error
+/// on `op`, if the chip is not one hk supports or the sources disagree. This
+/// is the only place that reads the chip from IR.
+FailureOr<const ChipInfo *> resolveChip(Operation *op);
+
+} // namespace mlir::hk
+
+#define GET_OP_CLASSES
+#include "HK/Dialect/HK/IR/HKOps.h.inc"
+
+#endif // HK_DIALECT_HK_IR_HKDIALECT_H

@@ -1,0 +1,225 @@
+//===- HKOps.td - hk operations ----------------------------*- tablegen -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file defines the hk ops: allocating shared tiles, the cooperative
+// global-to-LDS copy, fragment loads, MMA, fragment fill and store. Barriers
+// and priorities are upstream ops (`amdgpu.lds_barrier`, `gpu.barrier`,
+// `rocdl.s.setprio`), see docs/Rationale.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_IR_HKOPS_TD
+#define HK_DIALECT_HK_IR_HKOPS_TD
+
+include "HK/Dialect/HK/IR/HKBase.td"
+include "HK/Dialect/HK/IR/HKTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def HK_SharedMemory : Resource<"::mlir::hk::SharedMemoryResource">;
+
+def HK_SharedTile : Type<CPred<"::llvm::isa<::mlir::hk::SharedTileType>($_self)">,
+    "hk shared tile", "::mlir::hk::SharedTileType">;
+def HK_Fragment : Type<CPred<"::llvm::isa<::mlir::hk::FragmentType>($_self)">,
+    "hk fragment", "::mlir::hk::FragmentType">;
+def HK_GlobalMatrix : MemRefRankOf<[BF16, F16, F32], [2]>;
+
+//===----------------------------------------------------------------------===//
+// alloc_shared
+//===----------------------------------------------------------------------===//
+
+def HK_AllocSharedOp : HK_Op<"alloc_shared",
+    [MemoryEffects<[MemAlloc<HK_SharedMemory>]>]> {
+  let summary = "allocate a shared tile in the workgroup's LDS";
+  let description = [{
+    Reserves LDS for a shared tile (all its slots) for the lifetime of the
+    enclosing kernel. The allocation is static: the op must sit in the entry
+    block of a function, and the tiles of one function together must fit the
+    chip's LDS (160 KiB on gfx950, 64 KiB on gfx1201). Every thread of the
+    workgroup sees the same tile.
+
+    Lowers to a workgroup-memory buffer (`memref` in address space
+    `#gpu.address_space<workgroup>`) of `getTotalBytes()` bytes.
+
+    Example:
+
+    ```mlir
+    %a = hk.alloc_shared : !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+    ```
+  }];
+  let results = (outs HK_SharedTile:$tile);
+  let assemblyFormat = "attr-dict `:` type($tile)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// copy_to_shared
+//===----------------------------------------------------------------------===//
+
+def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
+  let summary = "cooperative copy of a global tile into a shared-tile slot";
+  let description = [{
+    Copies the `rows x cols` region of the 2-D memref `source` whose top-left
+    element is at (`row`, `col`) into slot `slot` of the shared tile, at the
+    tile's swizzled (and permuted) positions. The copy is cooperative: every
+    thread of the workgroup executes the op with the same operands and each
+    moves its share of the tile, so it must not sit under control flow that
+    depends on the thread id. It does not synchronize: a barrier
+    (`amdgpu.lds_barrier`) must separate it from fragment loads of the slot.
+
+    The region must lie inside `source`; the element types must match.
+
+    Lowers to vectorized global loads and LDS stores (thread-major chunks of
+    16 bytes), or to direct-to-LDS buffer loads on chips that have them.
+
+    Example:
+
+    ```mlir
+    hk.copy_to_shared %A[%m0, %k0], %tile[%slot]
+        : memref<?x?xbf16>, !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+    ```
+  }];
+  let arguments = (ins
+    Arg<HK_GlobalMatrix, "global source", [MemRead]>:$source,
+    Index:$row, Index:$col,
+    Arg<HK_SharedTile, "destination tile", [MemWrite<HK_SharedMemory>]>:$tile,
+    Index:$slot);
+  let assemblyFormat = [{
+    $source `[` $row `,` $col `]` `,` $tile `[` $slot `]` attr-dict
+    `:` type($source) `,` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// load_fragment
+//===----------------------------------------------------------------------===//
+
+def HK_LoadFragmentOp : HK_Op<"load_fragment"> {
+  let summary = "load a wave's A or B fragments from a shared tile";
+  let description = [{
+    Each wave loads the `rows x cols` sub-matrix of slot `slot` of the shared
+    tile whose top-left element is at (`row`, `col`) into an `a` or `b`
+    fragment, every lane taking the elements the chip's lane layout assigns
+    to it. This is a wave-level op: each wave passes its own offsets (for
+    example, derived from `gpu.subgroup_id`). Row and column offsets must be
+    multiples of the fragment shape; the region must lie inside the tile.
+
+    Lowers to one 16-byte LDS read (`ds_read_b128`) per fragment per lane
+    when the tile's layout keeps each lane's elements contiguous
+    (`st_16x32` on gfx950; `st_16x32` with `block4_0213` on gfx1201).
+
+    Example:
+
+    ```mlir
+    %a = hk.load_fragment %tile[%slot][%r, %c]
+        : !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>>
+        -> !hk.fragment<a, 128x32xbf16, mma = 16x16x32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<HK_SharedTile, "source tile", [MemRead<HK_SharedMemory>]>:$tile,
+    Index:$slot, Index:$row, Index:$col);
+  let results = (outs HK_Fragment:$result);
+  let assemblyFormat = [{
+    $tile `[` $slot `]` `[` $row `,` $col `]` attr-dict
+    `:` type($tile) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// mma
+//===----------------------------------------------------------------------===//
+
+def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix multiply-accumulate on fragments: acc + a * b^T";
+  let description = [{
+    Computes `result = acc + a * b^T` for one wave, where `a` is `M x K`,
+    `b` is `N x K` (rows of B^T) and `acc` is `M x N`, all built from
+    fragments of the same MMA shape. Every (i, j) accumulator fragment
+    receives the products of row-fragment i of `a` and row-fragment j of `b`
+    over the K chunks in ascending order, one MMA instruction per chunk, with
+    fp32 accumulation.
+
+    The chip must have the MMA shape for the element types: gfx950 has
+    16x16x32 bf16/f16 (MFMA), gfx1201 16x16x16 bf16/f16 (WMMA).
+
+    Lowers to `amdgpu.mfma` or `amdgpu.wmma`, one per fragment triple.
+
+    Example:
+
+    ```mlir
+    %r = hk.mma %a, %b, %c
+        : !hk.fragment<a, 128x32xbf16, mma = 16x16x32>,
+          !hk.fragment<b, 64x32xbf16, mma = 16x16x32>,
+          !hk.fragment<acc, 128x64xf32, mma = 16x16x32>
+    ```
+  }];
+  let arguments = (ins HK_Fragment:$a, HK_Fragment:$b, HK_Fragment:$acc);
+  let results = (outs HK_Fragment:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// fill_fragment
+//===----------------------------------------------------------------------===//
+
+def HK_FillFragmentOp : HK_Op<"fill_fragment", [Pure,
+    TypesMatchWith<"value type matches the fragment's element type",
+                   "result", "value",
+                   "::llvm::cast<::mlir::hk::FragmentType>($_self).getElementType()">]> {
+  let summary = "a fragment with every element equal to a scalar";
+  let description = [{
+    Produces a fragment whose every element is `value`, typically the zero
+    accumulator before a K loop. Lowers to a splat of the per-lane vector.
+
+    Example:
+
+    ```mlir
+    %zero = arith.constant 0.0 : f32
+    %acc = hk.fill_fragment %zero : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>
+    ```
+  }];
+  let arguments = (ins AnyFloat:$value);
+  let results = (outs HK_Fragment:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// store_fragment
+//===----------------------------------------------------------------------===//
+
+def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
+  let summary = "convert and store a wave's accumulator to global memory";
+  let description = [{
+    Each lane converts its accumulator elements to the element type of `dest`
+    (round to nearest even for bf16 and f16) and stores them at the region of
+    `dest` whose top-left element is (`row`, `col`), following the chip's
+    accumulator lane layout. A wave-level op: each wave passes its own
+    offsets. The region must lie inside `dest`.
+
+    Example:
+
+    ```mlir
+    hk.store_fragment %acc, %C[%m, %n]
+        : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>, memref<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins HK_Fragment:$fragment,
+    Arg<HK_GlobalMatrix, "global destination", [MemWrite]>:$dest,
+    Index:$row, Index:$col);
+  let assemblyFormat = [{
+    $fragment `,` $dest `[` $row `,` $col `]` attr-dict
+    `:` type($fragment) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // HK_DIALECT_HK_IR_HKOPS_TD

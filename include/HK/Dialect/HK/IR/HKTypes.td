@@ -1,0 +1,141 @@
+//===- HKTypes.td - hk types -------------------------------*- tablegen -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file defines the two hk types: a tile of shared memory (LDS) and a
+// register fragment with the lane layout of a chip's matrix instruction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_IR_HKTYPES_TD
+#define HK_DIALECT_HK_IR_HKTYPES_TD
+
+include "HK/Dialect/HK/IR/HKBase.td"
+include "HK/Dialect/HK/IR/HKAttrs.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+def HK_SharedTileType : HK_Type<"SharedTile", "shared_tile"> {
+  let summary = "a tile of LDS with a swizzled layout, in one or more slots";
+  let description = [{
+    Syntax:
+
+    ```
+    shared-tile-type ::= `!hk.shared_tile<` rows `x` cols `x` element-type
+                         `,` swizzle-attr (`,` col-perm-attr)?
+                         (`,` `slots` `=` integer)? `>`
+    ```
+
+    A `rows x cols` matrix of `element-type` held in the workgroup's LDS,
+    replicated in `slots` independent copies (default 1) for multi-buffering;
+    slot `s` starts `s * rows * cols * sizeof(element)` bytes after slot 0.
+    Ops address it in logical (row, column) coordinates; the physical
+    position of (r, c) is: permute c with the column permutation, then apply
+    the swizzle to the row-major byte offset within the sub-tile
+    (`#hk.swizzle`, `#hk.col_perm`).
+
+    Constraints: element type bf16, f16 or f32; a swizzle other than `none`
+    needs 16-bit elements and a tile that is a whole number of its
+    sub-tiles; `block4_0213` needs a multiple of 16 columns; slots >= 1.
+
+    Example:
+
+    ```mlir
+    !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$rows,
+    "int64_t":$cols,
+    "::mlir::Type":$elementType,
+    "::mlir::hk::SwizzleAttr":$swizzle,
+    "::mlir::hk::ColumnPermutationAttr":$permutation,
+    "int64_t":$slots
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of one slot.
+    int64_t getSlotBytes() const;
+    /// Bytes of all slots: what the tile takes of the chip's LDS.
+    int64_t getTotalBytes() const;
+    /// The layout as the plain description the layout utilities take.
+    ::mlir::hk::TileLayout getLayout() const;
+  }];
+}
+
+def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
+  let summary = "a wave's register tile made of MMA fragments";
+  let description = [{
+    Syntax:
+
+    ```
+    fragment-type ::= `!hk.fragment<` role `,` rows `x` cols `x` element-type
+                      `,` `mma` `=` m `x` n `x` k `>`
+    role          ::= `a` | `b` | `acc`
+    ```
+
+    A `rows x cols` matrix distributed over the lanes of one wave, as a grid
+    of fragments of the MMA instruction with shape `m x n x k`. The role
+    fixes the shape of one fragment:
+
+    | role  | matrix       | fragment | tile rows, cols multiple of |
+    |-------|--------------|----------|-----------------------------|
+    | `a`   | A (M x K)    | m x k    | m, k                        |
+    | `b`   | B^T (N x K)  | n x k    | n, k                        |
+    | `acc` | C (M x N)    | m x n    | m, n                        |
+
+    B fragments hold rows of B stored N x K (`C = A * B^T`, HipKittens'
+    `mma_ABt`). Which lane holds which element is the lane layout of the
+    chip's instruction for that shape (SPEC section 6); on the chip, each lane
+    holds a `vector<(rows/fm) x (cols/fn) x E x element-type>` where `fm x fn`
+    is the fragment shape and `E` the elements per lane:
+
+    | chip      | mma        | `a`, `b` elements/lane | `acc` elements/lane |
+    |-----------|------------|------------------------|---------------------|
+    | `gfx950`  | 16x16x32   | 8 bf16                 | 4 f32               |
+    | `gfx1201` | 16x16x16   | 8 bf16                 | 8 f32               |
+
+    Constraints: `a` and `b` hold bf16 or f16, `acc` holds f32; the tile is a
+    whole number of fragments. Whether the chip has the MMA shape is checked
+    by the ops using the type, once the chip is known.
+
+    Example:
+
+    ```mlir
+    !hk.fragment<acc, 128x64xf32, mma = 16x16x32>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::hk::FragmentRole":$role,
+    "int64_t":$rows,
+    "int64_t":$cols,
+    "::mlir::Type":$elementType,
+    "int64_t":$mmaM,
+    "int64_t":$mmaN,
+    "int64_t":$mmaK
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rows and columns of one fragment for this role.
+    int64_t getFragmentRows() const;
+    int64_t getFragmentCols() const;
+    /// Fragments along the rows and the columns of the tile.
+    int64_t getNumFragmentRows() const { return getRows() / getFragmentRows(); }
+    int64_t getNumFragmentCols() const { return getCols() / getFragmentCols(); }
+    /// The MMA shape as the target description spells it.
+    ::mlir::hk::MmaShape getMmaShape() const;
+    /// True if `other` is a fragment of the same MMA shape.
+    bool hasSameMma(FragmentType other) const;
+    /// The instruction of `chip` computing this fragment, or null if the
+    /// chip has no MMA of this shape and element type.
+    const ::mlir::hk::MmaInstr *findInstr(const ::mlir::hk::ChipInfo &chip) const;
+    /// What each lane holds on `chip`: vector<(rows/fm) x (cols/fn) x E>,
+    /// or null if the chip has no such MMA.
+    ::mlir::VectorType getLaneVectorType(const ::mlir::hk::ChipInfo &chip) const;
+  }];
+}
+
+#endif // HK_DIALECT_HK_IR_HKTYPES_TD

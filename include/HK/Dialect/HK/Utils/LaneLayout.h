@@ -1,0 +1,62 @@
+//===- LaneLayout.h - MMA fragment lane layouts -----------------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Which lane of a wave holds which element of an MMA fragment, for every
+// matrix instruction hk emits (SPEC section 6). Pure math, no IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_UTILS_LANELAYOUT_H
+#define HK_DIALECT_HK_UTILS_LANELAYOUT_H
+
+#include "HK/Dialect/HK/Utils/TileLayout.h"
+
+namespace mlir::hk {
+
+/// The M x N x K shape of one matrix instruction.
+struct MmaShape {
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  bool operator==(const MmaShape &other) const {
+    return m == other.m && n == other.n && k == other.k;
+  }
+  bool operator!=(const MmaShape &other) const { return !(*this == other); }
+};
+
+/// The lane layouts hk knows, one per matrix instruction family.
+enum class MmaLayout {
+  /// CDNA3/4 `v_mfma_f32_16x16x32_{bf16,f16}`, wave64.
+  Mfma16x16x32,
+  /// RDNA4 (gfx12) `v_wmma_f32_16x16x16_{bf16,f16}`, wave32.
+  Wmma16x16x16Gfx12,
+};
+
+/// Shape of one fragment of a role under a layout.
+struct FragmentShape {
+  int64_t rows = 0;         // M for a/acc, N for b
+  int64_t cols = 0;         // K for a/b, N for acc
+  int64_t elemsPerLane = 0; // vector length each lane holds
+  int64_t waveSize = 0;
+};
+
+/// The MMA shape of a layout.
+MmaShape getMmaShape(MmaLayout layout);
+
+/// The fragment shape of `role` under `layout`.
+FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
+
+/// Position inside the fragment of element `i` of lane `lane`:
+///   Mfma16x16x32     a/b: (l % 16, (l / 16) * 8 + i)
+///                    acc: ((l / 16) * 4 + i, l % 16)
+///   Wmma16x16x16Gfx12 a/b: (l % 16, (l / 16) * 4 + i % 4 + 8 * (i / 4))
+///                    acc: ((l / 16) * 8 + i, l % 16)
+Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
+                         int64_t i);
+
+} // namespace mlir::hk
+
+#endif // HK_DIALECT_HK_UTILS_LANELAYOUT_H

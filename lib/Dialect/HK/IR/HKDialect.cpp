@@ -1,0 +1,41 @@
+//===- HKDialect.cpp - the hk dialect -------------------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the hk dialect: registration of its ops, types and
+// attributes, and the verification of the discardable `hk.chip` attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+#include "HK/Dialect/HK/IR/HKDialect.cpp.inc"
+
+void HKDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "HK/Dialect/HK/IR/HKOps.cpp.inc"
+      >();
+  registerTypes();
+  registerAttributes();
+}
+
+LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  if (attr.getName() == getChipAttrName()) {
+    if (!isa<ChipAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getChipAttrName()
+             << "' must be a #hk.chip attribute (e.g. #hk.chip<gfx950>), got "
+             << attr.getValue();
+    return success();
+  }
+  return op->emitError() << "unknown hk attribute '" << attr.getName()
+                         << "' (hk defines only '" << getChipAttrName()
+                         << "')";
+}

@@ -1,0 +1,254 @@
+//===- HKOps.cpp - hk operations ------------------------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the verifiers of the hk ops: every rule ODS cannot
+// state (shapes, roles, bounds of constant offsets, chip support, the LDS
+// budget of a kernel).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+#define GET_OP_CLASSES
+#include "HK/Dialect/HK/IR/HKOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared verification helpers
+//===----------------------------------------------------------------------===//
+
+static std::optional<int64_t> getConstantIndex(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+/// "16x16x32" for messages.
+static std::string formatMma(MmaShape shape) {
+  return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+         std::to_string(shape.k);
+}
+
+/// Checks that the chip of `op`, when known, has the MMA `type` is made of.
+static LogicalResult verifyChipHasMma(Operation *op, FragmentType type) {
+  FailureOr<const ChipInfo *> chip = resolveChip(op);
+  if (failed(chip))
+    return failure();
+  if (!*chip || type.findInstr(**chip))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << (*chip)->name << " has no "
+                            << formatMma(type.getMmaShape()) << " ";
+  if (type.getRole() == FragmentRole::acc)
+    diag << "MMA accumulating f32";
+  else
+    diag << type.getElementType() << " MMA";
+  return diag << " (its MMA shapes: " << (*chip)->describeMmaShapes() << ")";
+}
+
+/// Checks that a constant slot index addresses one of the tile's slots.
+static LogicalResult verifySlot(Operation *op, Value slot,
+                                SharedTileType tile) {
+  std::optional<int64_t> index = getConstantIndex(slot);
+  if (index && (*index < 0 || *index >= tile.getSlots()))
+    return op->emitOpError() << "slot " << *index
+                             << " is out of range for a tile with "
+                             << tile.getSlots() << " slot(s)";
+  return success();
+}
+
+/// Checks that the `regionRows x regionCols` region at (`row`, `col`) lies
+/// inside a `rows x cols` extent, for the offsets and extents that are
+/// known; `what` names the extent in messages.
+static LogicalResult verifyRegionInBounds(Operation *op, StringRef what,
+                                          Value row, Value col,
+                                          int64_t regionRows,
+                                          int64_t regionCols, int64_t rows,
+                                          int64_t cols) {
+  struct Dim {
+    StringRef name;
+    Value offset;
+    int64_t size, extent;
+  } dims[] = {{"row", row, regionRows, rows}, {"column", col, regionCols, cols}};
+  for (const Dim &dim : dims) {
+    if (!ShapedType::isDynamic(dim.extent) && dim.size > dim.extent)
+      return op->emitOpError()
+             << "region of " << regionRows << "x" << regionCols
+             << " does not fit in the " << dim.extent << " " << dim.name
+             << "s of the " << what;
+    std::optional<int64_t> offset = getConstantIndex(dim.offset);
+    if (!offset)
+      continue;
+    if (*offset < 0)
+      return op->emitOpError() << dim.name << " offset " << *offset
+                               << " is negative";
+    if (!ShapedType::isDynamic(dim.extent) &&
+        *offset + dim.size > dim.extent)
+      return op->emitOpError()
+             << dim.name << "s [" << *offset << ", " << *offset + dim.size
+             << ") of the region exceed the " << dim.extent << " " << dim.name
+             << "s of the " << what;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocSharedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocSharedOp::verify() {
+  auto func = dyn_cast_or_null<FunctionOpInterface>((*this)->getParentOp());
+  if (!func || (*this)->getBlock() != &func.getFunctionBody().front())
+    return emitOpError("must be in the entry block of a function (shared "
+                       "tiles are allocated once per kernel)");
+
+  FailureOr<const ChipInfo *> chip = resolveChip(*this);
+  if (failed(chip))
+    return failure();
+  if (!*chip)
+    return success();
+
+  // Report the budget once, on the allocation that crosses it.
+  int64_t before = 0, total = 0;
+  for (auto alloc : func.getFunctionBody().front().getOps<AllocSharedOp>()) {
+    if (alloc == *this)
+      before = total;
+    total += alloc.getType().getTotalBytes();
+  }
+  int64_t lds = (*chip)->ldsBytes;
+  int64_t mine = getType().getTotalBytes();
+  if (total > lds && before <= lds && before + mine > lds)
+    return emitOpError() << "shared tiles of '" << func.getName()
+                         << "' need " << total << " bytes of LDS (this tile "
+                         << mine << " bytes), but " << (*chip)->name
+                         << " has " << lds << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyToSharedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyToSharedOp::verify() {
+  SharedTileType tile = getTile().getType();
+  MemRefType source = getSource().getType();
+  if (source.getElementType() != tile.getElementType())
+    return emitOpError() << "source element type " << source.getElementType()
+                         << " does not match the tile's "
+                         << tile.getElementType();
+  if (failed(verifySlot(*this, getSlot(), tile)))
+    return failure();
+  return verifyRegionInBounds(*this, "source", getRow(), getCol(),
+                              tile.getRows(), tile.getCols(),
+                              source.getDimSize(0), source.getDimSize(1));
+}
+
+//===----------------------------------------------------------------------===//
+// LoadFragmentOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadFragmentOp::verify() {
+  SharedTileType tile = getTile().getType();
+  FragmentType frag = getResult().getType();
+  if (frag.getRole() == FragmentRole::acc)
+    return emitOpError("loads 'a' or 'b' fragments, not 'acc'");
+  if (frag.getElementType() != tile.getElementType())
+    return emitOpError() << "fragment element type " << frag.getElementType()
+                         << " does not match the tile's "
+                         << tile.getElementType();
+  if (failed(verifySlot(*this, getSlot(), tile)))
+    return failure();
+  if (failed(verifyRegionInBounds(*this, "tile", getRow(), getCol(),
+                                  frag.getRows(), frag.getCols(),
+                                  tile.getRows(), tile.getCols())))
+    return failure();
+  struct Dim {
+    StringRef name;
+    Value offset;
+    int64_t multiple;
+  } dims[] = {{"row", getRow(), frag.getFragmentRows()},
+              {"column", getCol(), frag.getFragmentCols()}};
+  for (const Dim &dim : dims) {
+    std::optional<int64_t> offset = getConstantIndex(dim.offset);
+    if (offset && *offset % dim.multiple != 0)
+      return emitOpError() << dim.name << " offset " << *offset
+                           << " is not a multiple of the fragment's "
+                           << dim.multiple << " " << dim.name << "s";
+  }
+  return verifyChipHasMma(*this, frag);
+}
+
+//===----------------------------------------------------------------------===//
+// MmaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaOp::verify() {
+  FragmentType a = getA().getType(), b = getB().getType(),
+               acc = getAcc().getType();
+  struct Operand {
+    StringRef name;
+    FragmentType type;
+    FragmentRole role;
+  } operands[] = {{"a", a, FragmentRole::a},
+                  {"b", b, FragmentRole::b},
+                  {"acc", acc, FragmentRole::acc}};
+  for (const Operand &operand : operands)
+    if (operand.type.getRole() != operand.role)
+      return emitOpError() << "operand '" << operand.name << "' must be an '"
+                           << stringifyFragmentRole(operand.role)
+                           << "' fragment, got '"
+                           << stringifyFragmentRole(operand.type.getRole())
+                           << "'";
+  if (!a.hasSameMma(b) || !a.hasSameMma(acc))
+    return emitOpError() << "fragments of different MMA shapes: a "
+                         << formatMma(a.getMmaShape()) << ", b "
+                         << formatMma(b.getMmaShape()) << ", acc "
+                         << formatMma(acc.getMmaShape());
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "'a' holds " << a.getElementType()
+                         << " but 'b' holds " << b.getElementType();
+  if (a.getCols() != b.getCols())
+    return emitOpError() << "'a' has K = " << a.getCols() << " but 'b' has K = "
+                         << b.getCols();
+  if (a.getRows() != acc.getRows() || b.getRows() != acc.getCols())
+    return emitOpError() << "'acc' is " << acc.getRows() << "x"
+                         << acc.getCols() << " but a * b^T is " << a.getRows()
+                         << "x" << b.getRows();
+  return verifyChipHasMma(*this, a);
+}
+
+//===----------------------------------------------------------------------===//
+// FillFragmentOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FillFragmentOp::verify() {
+  return verifyChipHasMma(*this, getResult().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// StoreFragmentOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StoreFragmentOp::verify() {
+  FragmentType frag = getFragment().getType();
+  MemRefType dest = getDest().getType();
+  if (frag.getRole() != FragmentRole::acc)
+    return emitOpError() << "stores 'acc' fragments, got '"
+                         << stringifyFragmentRole(frag.getRole()) << "'";
+  if (failed(verifyRegionInBounds(*this, "destination", getRow(), getCol(),
+                                  frag.getRows(), frag.getCols(),
+                                  dest.getDimSize(0), dest.getDimSize(1))))
+    return failure();
+  return verifyChipHasMma(*this, frag);
+}

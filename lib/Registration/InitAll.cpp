@@ -1,0 +1,71 @@
+//===- InitAll.cpp - register hk and what hk programs use -----------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the curated registries of hk-opt and of compilers
+// embedding hk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/InitAllDialects.h"
+#include "HK/InitAllPasses.h"
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void hk::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<hk::HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  LLVM::LLVMDialect, memref::MemRefDialect,
+                  ROCDL::ROCDLDialect, scf::SCFDialect,
+                  vector::VectorDialect>();
+  ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+}
+
+void hk::registerAllPasses() {
+  // Generic cleanups the pipelines put between steps.
+  registerCanonicalizerPass();
+  registerCSEPass();
+  registerSymbolDCEPass();
+  // Targets and code objects: rocdl-attach-target, gpu-module-to-binary.
+  registerGPUPasses();
+  // The upstream conversions below hk's own.
+  registerArithToAMDGPUConversionPass();
+  registerArithToLLVMConversionPass();
+  registerConvertAMDGPUToROCDLPass();
+  registerConvertControlFlowToLLVMPass();
+  registerConvertFuncToLLVMPass();
+  registerConvertGpuOpsToROCDLOpsPass();
+  registerConvertIndexToLLVMPass();
+  registerConvertVectorToLLVMPass();
+  registerFinalizeMemRefToLLVMConversionPass();
+  registerReconcileUnrealizedCastsPass();
+  registerSCFToControlFlowPass();
+}
