@@ -18,6 +18,7 @@ function(add_hk_library name)
   if(ARG_MLIR_LIBS)
     mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
   endif()
-  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS})
+  # libLLVM.so for LLVMSupport, as MLIR itself links it.
+  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} LLVM)
   set_property(GLOBAL APPEND PROPERTY HK_EXPORTED_TARGETS ${name})
 endfunction()

@@ -18,8 +18,6 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-#include "HK/Dialect/HK/IR/HKEnums.cpp.inc"
-
 #define GET_ATTRDEF_CLASSES
 #include "HK/Dialect/HK/IR/HKAttrs.cpp.inc"
 

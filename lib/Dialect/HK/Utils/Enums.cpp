@@ -1,0 +1,15 @@
+//===- Enums.cpp - hk enums -----------------------------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the hk enums generated from HKAttrs.td. They live in
+// HKUtils, the bottom library, because the layout math and the target
+// description name them without needing the dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKEnums.h"
+
+#include "HK/Dialect/HK/IR/HKEnums.cpp.inc"

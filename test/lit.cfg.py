@@ -1,0 +1,29 @@
+# -*- Python -*-
+# lit configuration of the hk test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "hk"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hk_obj_root, "test")
+# Unit/ is its own suite (GoogleTest format, found through its site config
+# in the build tree); Embedding/consumer is the
+# source of the out-of-tree consumer, not tests.
+config.excludes = ["consumer", "lit.cfg.py", "CMakeLists.txt"]
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%hk_src_root", config.hk_src_root))
+config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
+config.substitutions.append(("%hk_mlir_dir", config.hk_mlir_dir))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.hk_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["hk-opt", "hk-lsp-server"], tool_dirs)

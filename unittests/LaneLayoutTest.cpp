@@ -1,0 +1,135 @@
+//===- LaneLayoutTest.cpp - MMA fragment lane layouts ---------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Exhaustive checks of the lane layouts, and of the property the shared-tile
+// layouts exist for: every lane's fragment is 8 contiguous elements in LDS.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/Utils/LaneLayout.h"
+
+#include "gtest/gtest.h"
+
+#include <vector>
+
+using namespace mlir::hk;
+
+namespace {
+
+const MmaLayout kLayouts[] = {MmaLayout::Mfma16x16x32,
+                              MmaLayout::Wmma16x16x16Gfx12};
+const FragmentRole kRoles[] = {FragmentRole::a, FragmentRole::b,
+                               FragmentRole::acc};
+
+TEST(LaneLayoutTest, FragmentShapes) {
+  FragmentShape a950 = getFragmentShape(MmaLayout::Mfma16x16x32,
+                                        FragmentRole::a);
+  EXPECT_EQ(a950.rows, 16);
+  EXPECT_EQ(a950.cols, 32);
+  EXPECT_EQ(a950.elemsPerLane, 8);
+  EXPECT_EQ(a950.waveSize, 64);
+  EXPECT_EQ(getFragmentShape(MmaLayout::Mfma16x16x32, FragmentRole::acc)
+                .elemsPerLane,
+            4);
+  FragmentShape b1201 = getFragmentShape(MmaLayout::Wmma16x16x16Gfx12,
+                                         FragmentRole::b);
+  EXPECT_EQ(b1201.rows, 16);
+  EXPECT_EQ(b1201.cols, 16);
+  EXPECT_EQ(b1201.elemsPerLane, 8);
+  EXPECT_EQ(b1201.waveSize, 32);
+  EXPECT_EQ(getFragmentShape(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::acc)
+                .elemsPerLane,
+            8);
+}
+
+// (lane, i) over the whole wave covers each element of the fragment exactly
+// once.
+TEST(LaneLayoutTest, CoversFragmentExactlyOnce) {
+  for (MmaLayout layout : kLayouts) {
+    for (FragmentRole role : kRoles) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(layout)) + " " +
+                   stringifyFragmentRole(role).str());
+      FragmentShape shape = getFragmentShape(layout, role);
+      ASSERT_EQ(shape.rows * shape.cols, shape.waveSize * shape.elemsPerLane);
+      std::vector<int> hits(shape.rows * shape.cols, 0);
+      for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+        for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
+          Coord c = getFragmentElement(layout, role, lane, i);
+          ASSERT_GE(c.row, 0);
+          ASSERT_LT(c.row, shape.rows);
+          ASSERT_GE(c.col, 0);
+          ASSERT_LT(c.col, shape.cols);
+          ++hits[c.row * shape.cols + c.col];
+        }
+      }
+      for (int h : hits)
+        EXPECT_EQ(h, 1);
+    }
+  }
+}
+
+// Spot values straight from SPEC section 6.
+TEST(LaneLayoutTest, SpecExamples) {
+  // gfx950 A: lane 17 holds row 1, k = 8..15.
+  EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x32, FragmentRole::a, 17, 3),
+            (Coord{1, 11}));
+  // gfx950 accumulator: lane 33 holds m = 8..11 of column 1.
+  EXPECT_EQ(
+      getFragmentElement(MmaLayout::Mfma16x16x32, FragmentRole::acc, 33, 2),
+      (Coord{10, 1}));
+  // gfx1201 A/B: lanes 0-15 hold k 0-3 and 8-11, lanes 16-31 k 4-7, 12-15.
+  EXPECT_EQ(
+      getFragmentElement(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::a, 0, 4),
+      (Coord{0, 8}));
+  EXPECT_EQ(
+      getFragmentElement(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::b, 20, 5),
+      (Coord{4, 13}));
+  // gfx1201 accumulator: lane 16 holds m = 8..15 of column 0.
+  EXPECT_EQ(getFragmentElement(MmaLayout::Wmma16x16x16Gfx12,
+                               FragmentRole::acc, 16, 7),
+            (Coord{15, 0}));
+}
+
+/// True if, for every fragment of an operand tile and every lane, the
+/// lane's elements sit at 8 consecutive, 16-byte-aligned LDS positions in
+/// element order: the condition for one ds_read_b128 per fragment.
+bool everyFragmentIsOneRead(MmaLayout mma, const TileLayout &tile) {
+  FragmentShape shape = getFragmentShape(mma, FragmentRole::a);
+  for (int64_t r0 = 0; r0 < tile.rows; r0 += shape.rows) {
+    for (int64_t c0 = 0; c0 < tile.cols; c0 += shape.cols) {
+      for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+        Coord first = getFragmentElement(mma, FragmentRole::a, lane, 0);
+        int64_t base = tile.physicalOffset(r0 + first.row, c0 + first.col);
+        if (base % 8 != 0)
+          return false;
+        for (int64_t i = 1; i < shape.elemsPerLane; ++i) {
+          Coord c = getFragmentElement(mma, FragmentRole::a, lane, i);
+          if (tile.physicalOffset(r0 + c.row, c0 + c.col) != base + i)
+            return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+TEST(LaneLayoutTest, Gfx950FragmentsAreContiguousInSt16x32) {
+  TileLayout tile{256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
+  EXPECT_TRUE(everyFragmentIsOneRead(MmaLayout::Mfma16x16x32, tile));
+}
+
+// The block permutation is what makes gfx1201 fragments contiguous: with it
+// every fragment is 8 contiguous elements, without it they are not.
+TEST(LaneLayoutTest, Gfx1201BlockPermutationMakesFragmentsContiguous) {
+  for (Swizzle swizzle : {Swizzle::none, Swizzle::st_16x32}) {
+    TileLayout permuted{128, 64, 2, swizzle, ColumnPermutation::block4_0213};
+    EXPECT_TRUE(everyFragmentIsOneRead(MmaLayout::Wmma16x16x16Gfx12, permuted));
+    TileLayout plain{128, 64, 2, swizzle, ColumnPermutation::identity};
+    EXPECT_FALSE(everyFragmentIsOneRead(MmaLayout::Wmma16x16x16Gfx12, plain));
+  }
+}
+
+} // namespace
