@@ -35,7 +35,7 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  return op->emitError() << "unknown hk attribute '" << attr.getName()
+  return op->emitError() << "unknown hk attribute '" << attr.getName().getValue()
                          << "' (hk defines only '" << getChipAttrName()
                          << "')";
 }

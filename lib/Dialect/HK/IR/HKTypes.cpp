@@ -96,8 +96,6 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared tile element type must be bf16, f16 or "
                           "f32, got "
                        << elementType;
-  if (!swizzle || !permutation)
-    return emitError() << "shared tile needs a swizzle and a permutation";
   if (slots < 1)
     return emitError() << "shared tile needs at least 1 slot, got " << slots;
   TileLayout layout{rows, cols, elementType.getIntOrFloatBitWidth() / 8,

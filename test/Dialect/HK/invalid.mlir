@@ -1,0 +1,420 @@
+// One case per verifier and parser error of the hk dialect.
+// RUN: hk-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// !hk.shared_tile
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{shared tile element type must be bf16, f16 or f32, got 'i8'}}
+func.func private @tile_element(!hk.shared_tile<64x64xi8, #hk.swizzle<none>>)
+
+// -----
+
+// expected-error @+1 {{shared tile needs at least 1 slot, got 0}}
+func.func private @tile_slots(!hk.shared_tile<64x64xbf16, #hk.swizzle<none>, slots = 0>)
+
+// -----
+
+// expected-error @+1 {{swizzle st_16x32 is defined for 16-bit elements, not 4-byte ones}}
+func.func private @tile_swizzle_f32(!hk.shared_tile<64x64xf32, #hk.swizzle<st_16x32>>)
+
+// -----
+
+// expected-error @+1 {{tile 24x64 is not a whole number of st_16x32 sub-tiles (16x32)}}
+func.func private @tile_subtiles(!hk.shared_tile<24x64xbf16, #hk.swizzle<st_16x32>>)
+
+// -----
+
+// expected-error @+1 {{column permutation block4_0213 needs a multiple of 16 columns, got 8}}
+func.func private @tile_perm(!hk.shared_tile<16x8xbf16, #hk.swizzle<none>, #hk.col_perm<block4_0213>>)
+
+// -----
+
+// expected-error @+1 {{tile 0x64 must have positive dimensions}}
+func.func private @tile_empty(!hk.shared_tile<0x64xbf16, #hk.swizzle<none>>)
+
+// -----
+
+// expected-error @+1 {{expected a 2-D shape, got 3 dimensions}}
+func.func private @tile_rank(!hk.shared_tile<2x64x64xbf16, #hk.swizzle<none>>)
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::hk::Swizzle to be one of: none, st_16x16, st_16x32, st_32x16, st_32x32}}
+// expected-error @+1 {{failed to parse HK_SwizzleAttr parameter 'value' which is to be a `::mlir::hk::Swizzle`}}
+func.func private @tile_swizzle_name(!hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x8>>)
+
+//===----------------------------------------------------------------------===//
+// !hk.fragment
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{unknown fragment role 'c', expected 'a', 'b' or 'acc'}}
+func.func private @frag_role(!hk.fragment<c, 16x16xf32, mma = 16x16x16>)
+
+// -----
+
+// expected-error @+1 {{expected an MMA shape MxNxK, got 2 dimensions}}
+func.func private @frag_mma_rank(!hk.fragment<a, 16x32xbf16, mma = 16x32>)
+
+// -----
+
+// expected-error @+1 {{MMA shape 0x16x32 must be positive}}
+func.func private @frag_mma_zero(!hk.fragment<a, 16x32xbf16, mma = 0x16x32>)
+
+// -----
+
+// expected-error @+1 {{fragment tile 0x32 must have positive dimensions}}
+func.func private @frag_empty(!hk.fragment<a, 0x32xbf16, mma = 16x16x32>)
+
+// -----
+
+// expected-error @+1 {{'a' fragments hold bf16 or f16, got 'f32'}}
+func.func private @frag_operand_type(!hk.fragment<a, 16x32xf32, mma = 16x16x32>)
+
+// -----
+
+// expected-error @+1 {{'acc' fragments hold f32, got 'bf16'}}
+func.func private @frag_acc_type(!hk.fragment<acc, 16x16xbf16, mma = 16x16x32>)
+
+// -----
+
+// expected-error @+1 {{fragment tile 16x48 is not a whole number of 16x32 'b' fragments of a 16x16x32 MMA}}
+func.func private @frag_divisible(!hk.fragment<b, 16x48xbf16, mma = 16x16x32>)
+
+//===----------------------------------------------------------------------===//
+// Chip selection
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'hk.chip' must be a #hk.chip attribute (e.g. #hk.chip<gfx950>), got "gfx950"}}
+module attributes {hk.chip = "gfx950"} {}
+
+// -----
+
+// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines only 'hk.chip')}}
+module attributes {hk.tile = 1 : i64} {}
+
+// -----
+
+gpu.module @old [#rocdl.target<chip = "gfx90a">] {
+  func.func @f() {
+    // expected-error @+1 {{'hk.alloc_shared' op gpu.module 'old' targets chip 'gfx90a', which hk does not support (supported: gfx950, gfx1201)}}
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<none>>
+    return
+  }
+}
+
+// -----
+
+gpu.module @two [#rocdl.target<chip = "gfx950">, #rocdl.target<chip = "gfx1201">] {
+  func.func @f() {
+    // expected-error @+1 {{'hk.alloc_shared' op hk ops need a single chip, but gpu.module 'two' targets gfx950 and gfx1201}}
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<none>>
+    return
+  }
+}
+
+// -----
+
+gpu.module @conflict [#rocdl.target<chip = "gfx950">] attributes {hk.chip = #hk.chip<gfx1201>} {
+  func.func @f() {
+    // expected-error @+1 {{'hk.alloc_shared' op the hk.chip attribute selects gfx1201 but the enclosing gpu.module targets gfx950}}
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<none>>
+    return
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// hk.alloc_shared
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @alloc_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'hk.alloc_shared' op must be in the entry block of a function (shared tiles are allocated once per kernel)}}
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<none>>
+  }
+  return
+}
+
+// -----
+
+// A 256x256 double-buffered tile on gfx1201: 2 x 2 x 32 KiB.
+func.func @lds_budget() attributes {hk.chip = #hk.chip<gfx1201>} {
+  %a = hk.alloc_shared : !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+  // expected-error @+1 {{'hk.alloc_shared' op shared tiles of 'lds_budget' need 131072 bytes of LDS (this tile 65536 bytes), but gfx1201 has 65536 bytes}}
+  %b = hk.alloc_shared : !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// hk.copy_to_shared
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @copy_element(%A: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op source element type 'f16' does not match the tile's 'bf16'}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] : memref<?x?xf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_slot(%A: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+  // expected-error @+1 {{'hk.copy_to_shared' op slot 2 is out of range for a tile with 2 slot(s)}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c2] : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+  return
+}
+
+// -----
+
+func.func @copy_too_big(%A: memref<32x256xbf16>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op region of 64x64 does not fit in the 32 rows of the source}}
+  hk.copy_to_shared %A[%i, %c0], %t[%c0] : memref<32x256xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_negative(%A: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %m = arith.constant -64 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op column offset -64 is negative}}
+  hk.copy_to_shared %A[%c0, %m], %t[%c0] : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_out_of_bounds(%A: memref<256x256xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c224 = arith.constant 224 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op rows [224, 288) of the region exceed the 256 rows of the source}}
+  hk.copy_to_shared %A[%c224, %c0], %t[%c0] : memref<256x256xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// hk.load_fragment
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @load_acc() {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.load_fragment' op loads 'a' or 'b' fragments, not 'acc'}}
+  %f = hk.load_fragment %t[%c0][%c0, %c0] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @load_element() {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.load_fragment' op fragment element type 'f16' does not match the tile's 'bf16'}}
+  %f = hk.load_fragment %t[%c0][%c0, %c0] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 16x32xf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @load_slot() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.load_fragment' op slot 1 is out of range for a tile with 1 slot(s)}}
+  %f = hk.load_fragment %t[%c1][%c0, %c0] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @load_too_big() {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.load_fragment' op region of 128x32 does not fit in the 64 rows of the tile}}
+  %f = hk.load_fragment %t[%c0][%c0, %c0] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 128x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @load_out_of_tile() {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.load_fragment' op columns [64, 96) of the region exceed the 64 columns of the tile}}
+  %f = hk.load_fragment %t[%c0][%c0, %c64] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @load_misaligned() {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.load_fragment' op row offset 8 is not a multiple of the fragment's 16 rows}}
+  %f = hk.load_fragment %t[%c0][%c8, %c0] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @load_chip() attributes {hk.chip = #hk.chip<gfx1201>} {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.load_fragment' op gfx1201 has no 16x16x32 'bf16' MMA (its MMA shapes: 16x16x16)}}
+  %f = hk.load_fragment %t[%c0][%c0, %c0] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// hk.mma
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @mma_role(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>,
+                    %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op operand 'b' must be an 'b' fragment, got 'a'}}
+  %r = hk.mma %a, %a, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @mma_shapes(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>,
+                      %b: !hk.fragment<b, 16x32xbf16, mma = 16x16x16>,
+                      %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op fragments of different MMA shapes: a 16x16x32, b 16x16x16, acc 16x16x32}}
+  %r = hk.mma %a, %b, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @mma_types(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>,
+                     %b: !hk.fragment<b, 16x32xf16, mma = 16x16x32>,
+                     %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op 'a' holds 'bf16' but 'b' holds 'f16'}}
+  %r = hk.mma %a, %b, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @mma_k(%a: !hk.fragment<a, 16x64xbf16, mma = 16x16x32>,
+                 %b: !hk.fragment<b, 16x32xbf16, mma = 16x16x32>,
+                 %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op 'a' has K = 64 but 'b' has K = 32}}
+  %r = hk.mma %a, %b, %c : !hk.fragment<a, 16x64xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xbf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @mma_acc_shape(%a: !hk.fragment<a, 32x32xbf16, mma = 16x16x32>,
+                         %b: !hk.fragment<b, 16x32xbf16, mma = 16x16x32>,
+                         %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op 'acc' is 16x16 but a * b^T is 32x16}}
+  %r = hk.mma %a, %b, %c : !hk.fragment<a, 32x32xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xbf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @mma_chip(%a: !hk.fragment<a, 16x16xbf16, mma = 16x16x16>,
+                    %b: !hk.fragment<b, 16x16xbf16, mma = 16x16x16>,
+                    %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>)
+    attributes {hk.chip = #hk.chip<gfx950>} {
+  // expected-error @+1 {{'hk.mma' op gfx950 has no 16x16x16 'bf16' MMA (its MMA shapes: 16x16x32)}}
+  %r = hk.mma %a, %b, %c : !hk.fragment<a, 16x16xbf16, mma = 16x16x16>, !hk.fragment<b, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// hk.fill_fragment
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @fill_type(%x: f16) {
+  // expected-error @+1 {{'hk.fill_fragment' op failed to verify that value type matches the fragment's element type}}
+  %f = "hk.fill_fragment"(%x) : (f16) -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @fill_chip(%x: f32) attributes {hk.chip = #hk.chip<gfx950>} {
+  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x16 MMA accumulating f32 (its MMA shapes: 16x16x32)}}
+  %f = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// hk.store_fragment
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @store_role(%f: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, %C: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.store_fragment' op stores 'acc' fragments, got 'a'}}
+  hk.store_fragment %f, %C[%c0, %c0] : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, memref<?x?xbf16>
+  return
+}
+
+// -----
+
+func.func @store_bounds(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: memref<64x64xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c56 = arith.constant 56 : index
+  // expected-error @+1 {{'hk.store_fragment' op columns [56, 72) of the region exceed the 64 columns of the destination}}
+  hk.store_fragment %f, %C[%c0, %c56] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @store_rank(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: memref<?xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.store_fragment' op operand #1 must be 2D memref of bfloat16 type or 16-bit float or 32-bit float values, but got 'memref<?xbf16>'}}
+  "hk.store_fragment"(%f, %C, %c0, %c0) : (!hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?xbf16>, index, index) -> ()
+  return
+}
+
+// -----
+
+gpu.module @m [#rocdl.target<chip = "gfx1201">] {
+  func.func @store_chip(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: memref<?x?xbf16>) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'hk.store_fragment' op gfx1201 has no 16x16x32 MMA accumulating f32 (its MMA shapes: 16x16x16)}}
+    hk.store_fragment %f, %C[%c0, %c0] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?x?xbf16>
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{expected static shape}}
+func.func private @frag_dynamic(!hk.fragment<a, ?x32xbf16, mma = 16x16x32>)
