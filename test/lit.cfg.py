@@ -21,8 +21,10 @@ config.substitutions.append(("%hk_src_root", config.hk_src_root))
 config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
 config.substitutions.append(("%hk_mlir_dir", config.hk_mlir_dir))
 config.substitutions.append(("%cmake", config.cmake_command))
-config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%generator", config.cmake_generator))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+# The consumer build reuses ccache when the project found it.
+config.substitutions.append(("%ccache", config.ccache or ""))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.hk_tools_dir, config.llvm_tools_dir]
