@@ -15,6 +15,11 @@ func.func private @tile_slots(!hk.shared_tile<64x64xbf16, #hk.swizzle<none>, slo
 
 // -----
 
+// expected-error @+1 {{shared tile 9223372036854775807x64 with 1 slot(s) exceeds the limits of 65536 rows or columns and 64 slots}}
+func.func private @tile_huge(!hk.shared_tile<9223372036854775807x64xbf16, #hk.swizzle<none>>)
+
+// -----
+
 // expected-error @+1 {{swizzle st_16x32 is defined for 16-bit elements, not 4-byte ones}}
 func.func private @tile_swizzle_f32(!hk.shared_tile<64x64xf32, #hk.swizzle<st_16x32>>)
 
@@ -205,8 +210,20 @@ func.func @copy_out_of_bounds(%A: memref<256x256xbf16>) {
   %c0 = arith.constant 0 : index
   %c224 = arith.constant 224 : index
   %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-  // expected-error @+1 {{'hk.copy_to_shared' op rows [224, 288) of the region exceed the 256 rows of the source}}
+  // expected-error @+1 {{'hk.copy_to_shared' op region of 64 rows at row offset 224 exceeds the 256 rows of the source}}
   hk.copy_to_shared %A[%c224, %c0], %t[%c0] : memref<256x256xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+// A huge constant offset is reported, not overflowed.
+func.func @copy_huge_offset(%A: memref<256x256xbf16>) {
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 9223372036854775807 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op region of 64 rows at row offset 9223372036854775807 exceeds the 256 rows of the source}}
+  hk.copy_to_shared %A[%big, %c0], %t[%c0] : memref<256x256xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
   return
 }
 
@@ -261,7 +278,7 @@ func.func @load_out_of_tile() {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-  // expected-error @+1 {{'hk.load_fragment' op columns [64, 96) of the region exceed the 64 columns of the tile}}
+  // expected-error @+1 {{'hk.load_fragment' op region of 32 columns at column offset 64 exceeds the 64 columns of the tile}}
   %f = hk.load_fragment %t[%c0][%c0, %c64] : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
   return
 }
@@ -389,7 +406,7 @@ func.func @store_role(%f: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, %C: memre
 func.func @store_bounds(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: memref<64x64xbf16>) {
   %c0 = arith.constant 0 : index
   %c56 = arith.constant 56 : index
-  // expected-error @+1 {{'hk.store_fragment' op columns [56, 72) of the region exceed the 64 columns of the destination}}
+  // expected-error @+1 {{'hk.store_fragment' op region of 16 columns at column offset 56 exceeds the 64 columns of the destination}}
   hk.store_fragment %f, %C[%c0, %c56] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<64x64xbf16>
   return
 }

@@ -93,12 +93,13 @@ static LogicalResult verifyRegionInBounds(Operation *op, StringRef what,
     if (*offset < 0)
       return op->emitOpError() << dim.name << " offset " << *offset
                                << " is negative";
+    // Written so a huge constant cannot overflow (dim.size <= dim.extent).
     if (!ShapedType::isDynamic(dim.extent) &&
-        *offset + dim.size > dim.extent)
+        *offset > dim.extent - dim.size)
       return op->emitOpError()
-             << dim.name << "s [" << *offset << ", " << *offset + dim.size
-             << ") of the region exceed the " << dim.extent << " " << dim.name
-             << "s of the " << what;
+             << "region of " << dim.size << " " << dim.name << "s at "
+             << dim.name << " offset " << *offset << " exceeds the "
+             << dim.extent << " " << dim.name << "s of the " << what;
   }
   return success();
 }

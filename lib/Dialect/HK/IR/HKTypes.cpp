@@ -49,6 +49,9 @@ static ParseResult parseMatrixShape(AsmParser &parser, int64_t &rows,
 // SharedTileType
 //===----------------------------------------------------------------------===//
 
+static constexpr int64_t kMaxTileDim = 1 << 16;
+static constexpr int64_t kMaxSlots = 64;
+
 Type SharedTileType::parse(AsmParser &parser) {
   MLIRContext *ctx = parser.getContext();
   SMLoc loc = parser.getCurrentLocation();
@@ -98,6 +101,12 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << elementType;
   if (slots < 1)
     return emitError() << "shared tile needs at least 1 slot, got " << slots;
+  // Far beyond any LDS, and keeps every byte count well inside int64_t.
+  if (rows > kMaxTileDim || cols > kMaxTileDim || slots > kMaxSlots)
+    return emitError() << "shared tile " << rows << "x" << cols << " with "
+                       << slots << " slot(s) exceeds the limits of "
+                       << kMaxTileDim << " rows or columns and " << kMaxSlots
+                       << " slots";
   TileLayout layout{rows, cols, elementType.getIntOrFloatBitWidth() / 8,
                     swizzle.getValue(), permutation.getValue()};
   std::string why = layout.whyInvalid();
