@@ -12,9 +12,17 @@
 #include "HK/InitAllDialects.h"
 #include "HK/InitAllPasses.h"
 
+#include "HK/Conversion/Passes.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -23,8 +31,10 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/ROCDL/Target.h"
@@ -39,9 +49,17 @@ using namespace mlir;
 void hk::registerAllDialects(DialectRegistry &registry) {
   registry.insert<hk::HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  LLVM::LLVMDialect, memref::MemRefDialect,
-                  ROCDL::ROCDLDialect, scf::SCFDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  ROCDL::ROCDLDialect, scf::SCFDialect, ub::UBDialect,
                   vector::VectorDialect>();
+  // What the upstream conversions to LLVM/ROCDL ask of each dialect.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
@@ -50,6 +68,8 @@ void hk::registerAllDialects(DialectRegistry &registry) {
 }
 
 void hk::registerAllPasses() {
+  // hk's own.
+  registerHKConversionPasses();
   // Generic cleanups the pipelines put between steps.
   registerCanonicalizerPass();
   registerCSEPass();

@@ -246,6 +246,7 @@ VectorType FragmentType::getLaneVectorType(const ChipInfo &chip) const {
   if (!instr)
     return nullptr;
   int64_t perLane = getFragmentShape(instr->layout, getRole()).elemsPerLane;
-  return VectorType::get({getNumFragmentRows(), getNumFragmentCols(), perLane},
-                         getElementType());
+  return VectorType::get(
+      {getNumFragmentRows() * getNumFragmentCols() * perLane},
+      getElementType());
 }

@@ -88,9 +88,11 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
 
     B fragments hold rows of B stored N x K (`C = A * B^T`, HipKittens'
     `mma_ABt`). Which lane holds which element is the lane layout of the
-    chip's instruction for that shape (SPEC section 6); on the chip, each lane
-    holds a `vector<(rows/fm) x (cols/fn) x E x element-type>` where `fm x fn`
-    is the fragment shape and `E` the elements per lane:
+    chip's instruction for that shape (SPEC section 6). On the chip each lane
+    holds `E` elements of every fragment, `F = (rows/fm) * (cols/fn)`
+    fragments of shape `fm x fn` in row-major order: a
+    `vector<(F * E) x element-type>` whose elements
+    `[(i * (cols/fn) + j) * E, +E)` belong to fragment (i, j):
 
     | chip      | mma        | `a`, `b` elements/lane | `acc` elements/lane |
     |-----------|------------|------------------------|---------------------|
@@ -132,8 +134,9 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     /// The instruction of `chip` computing this fragment, or null if the
     /// chip has no MMA of this shape and element type.
     const ::mlir::hk::MmaInstr *findInstr(const ::mlir::hk::ChipInfo &chip) const;
-    /// What each lane holds on `chip`: vector<(rows/fm) x (cols/fn) x E>,
-    /// or null if the chip has no such MMA.
+    /// What each lane holds on `chip`: vector<((rows/fm) * (cols/fn) * E) x T>,
+    /// fragment (i, j) at elements [(i * (cols/fn) + j) * E, +E); null if
+    /// the chip has no such MMA.
     ::mlir::VectorType getLaneVectorType(const ::mlir::hk::ChipInfo &chip) const;
   }];
 }

@@ -1,0 +1,43 @@
+//===- HKToAMDGPU.h - lowering hk to amdgpu ---------------------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Entry points of the hk -> amdgpu/gpu/vector/memref/arith conversion, for
+// passes and for compilers embedding hk.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H
+#define HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H
+
+#include "HK/Target/Chip.h"
+
+namespace mlir {
+class ConversionTarget;
+class RewritePatternSet;
+class TypeConverter;
+namespace hk {
+
+/// Converts `!hk.fragment` to the per-lane vector of `chip` and
+/// `!hk.shared_tile` to a 1-D LDS memref of all its slots.
+void populateHKTypeConversions(TypeConverter &converter,
+                               const ChipInfo &chip);
+
+/// The patterns lowering every hk op for `chip`. `converter` must hold the
+/// conversions of populateHKTypeConversions for the same chip.
+void populateHKToAMDGPUConversionPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const ChipInfo &chip);
+
+/// Marks hk illegal and every op whose types still mention hk types
+/// (including scf and function ops, whose structural conversions the
+/// patterns include) as needing conversion.
+void configureHKToAMDGPUTarget(ConversionTarget &target,
+                               const TypeConverter &converter);
+
+} // namespace hk
+} // namespace mlir
+
+#endif // HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H

@@ -1,0 +1,27 @@
+//===- Passes.h - hk conversion passes --------------------------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_CONVERSION_PASSES_H
+#define HK_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::hk {
+
+#define GEN_PASS_DECL
+#include "HK/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "HK/Conversion/Passes.h.inc"
+
+} // namespace mlir::hk
+
+#endif // HK_CONVERSION_PASSES_H

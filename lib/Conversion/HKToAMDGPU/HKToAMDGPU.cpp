@@ -1,0 +1,560 @@
+//===- HKToAMDGPU.cpp - lowering hk to amdgpu -----------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the convert-hk-to-amdgpu pass: the chip-aware
+// patterns lowering hk tiles and fragments to LDS memrefs, per-lane vectors,
+// vector loads/stores at swizzled addresses and amdgpu.mfma / amdgpu.wmma.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+
+#include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
+#include "HK/Conversion/Passes.h"
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "convert-hk-to-amdgpu"
+
+namespace mlir::hk {
+#define GEN_PASS_DEF_CONVERTHKTOAMDGPU
+#include "HK/Conversion/Passes.h.inc"
+} // namespace mlir::hk
+
+using namespace mlir;
+using namespace mlir::hk;
+
+/// Bytes of one global or LDS copy chunk: one 16-byte vector access.
+static constexpr int64_t kChunkBytes = 16;
+
+static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+static Value addIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
+}
+
+static Value mulIndex(OpBuilder &b, Location loc, Value x, int64_t y) {
+  return b.createOrFold<arith::MulIOp>(loc, x, constIndex(b, loc, y));
+}
+
+/// Element offset of the start of `slot` in a tile's LDS memref.
+static Value slotBase(OpBuilder &b, Location loc, SharedTileType tile,
+                      Value slot) {
+  return mulIndex(b, loc, slot, tile.getRows() * tile.getCols());
+}
+
+/// A value of `vectorType` whose contents are about to be overwritten.
+static Value emptyVector(OpBuilder &b, Location loc, VectorType vectorType) {
+  return arith::ConstantOp::create(b, loc, vectorType,
+                                   b.getZeroAttr(vectorType));
+}
+
+/// Elements [first, first + length) of the 1-D `vector`. A shuffle, which
+/// every lowering to LLVM handles directly.
+static Value sliceVector(OpBuilder &b, Location loc, Value vector,
+                         int64_t first, int64_t length) {
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < length; ++i)
+    mask.push_back(first + i);
+  return vector::ShuffleOp::create(b, loc, vector, vector, mask);
+}
+
+/// `into` with elements [first, first + size(part)) replaced by `part`.
+static Value insertSlice(OpBuilder &b, Location loc, Value part, Value into,
+                         int64_t first) {
+  int64_t size = cast<VectorType>(into.getType()).getNumElements();
+  int64_t length = cast<VectorType>(part.getType()).getNumElements();
+  if (length == size)
+    return part;
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < size; ++i)
+    mask.push_back(i >= first && i < first + length ? size + i - first : i);
+  return vector::ShuffleOp::create(b, loc, into, part, mask);
+}
+
+/// Fragment `index` (row-major) of a lane vector holding fragments of
+/// `elems` elements each.
+static Value extractFragment(OpBuilder &b, Location loc, Value laneVector,
+                             int64_t index, int64_t elems) {
+  return sliceVector(b, loc, laneVector, index * elems, elems);
+}
+
+/// `laneVector` with fragment `index` replaced by `fragment`.
+static Value insertFragment(OpBuilder &b, Location loc, Value fragment,
+                            Value laneVector, int64_t index) {
+  int64_t elems = cast<VectorType>(fragment.getType()).getNumElements();
+  return insertSlice(b, loc, fragment, laneVector, index * elems);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// hk.alloc_shared
+//===----------------------------------------------------------------------===//
+
+struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllocSharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getTypeConverter()->convertType<MemRefType>(op.getType());
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    Operation *symbolTableOp = SymbolTable::getNearestSymbolTable(func);
+    if (!type || !symbolTableOp)
+      return rewriter.notifyMatchFailure(op, "no LDS type or symbol table");
+
+    // A readable name that is unique in the module.
+    int64_t index = 0;
+    for (auto alloc : op->getBlock()->getOps<AllocSharedOp>()) {
+      if (alloc == op)
+        break;
+      ++index;
+    }
+    std::string base =
+        ("__hk_shared_" + func.getName() + "_" + Twine(index)).str();
+    std::string name = base;
+    for (int suffix = 1; SymbolTable::lookupSymbolIn(symbolTableOp, name);
+         ++suffix)
+      name = base + "_" + std::to_string(suffix);
+
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
+      memref::GlobalOp::create(rewriter, op.getLoc(), name,
+                               rewriter.getStringAttr("private"), type,
+                               /*initial_value=*/Attribute(),
+                               /*constant=*/false,
+                               rewriter.getI64IntegerAttr(kChunkBytes));
+    }
+    rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(op, type, name);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// hk.copy_to_shared
+//===----------------------------------------------------------------------===//
+
+/// The linear id of the thread in its workgroup, and the workgroup size,
+/// from the `known_block_size` of the enclosing gpu.func.
+static FailureOr<std::pair<Value, int64_t>>
+emitLinearThreadId(OpBuilder &b, Operation *op) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  DenseI32ArrayAttr block = func ? func.getKnownBlockSizeAttr() : nullptr;
+  if (!block || block.size() != 3)
+    return op->emitOpError(
+        "needs the workgroup size: put it in a gpu.func with "
+        "known_block_size = array<i32: x, y, z>");
+  Location loc = op->getLoc();
+  Value id = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  if (block[1] != 1 || block[2] != 1) {
+    Value y = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+    Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+    Value yz = addIndex(b, loc, y, mulIndex(b, loc, z, block[1]));
+    id = addIndex(b, loc, id, mulIndex(b, loc, yz, block[0]));
+  }
+  return std::make_pair(id, int64_t(block[0]) * block[1] * block[2]);
+}
+
+struct CopyToSharedLowering : OpConversionPattern<CopyToSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CopyToSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SharedTileType tileType = op.getTile().getType();
+    TileLayout layout = tileType.getLayout();
+    int64_t vec = kChunkBytes / layout.elementBytes;
+    if (layout.cols % vec != 0)
+      return op.emitOpError()
+             << "tile rows of " << layout.cols
+             << " elements are not a whole number of 16-byte chunks of "
+             << vec << " elements";
+
+    FailureOr<std::pair<Value, int64_t>> tid =
+        emitLinearThreadId(rewriter, op);
+    if (failed(tid))
+      return failure();
+    auto [threadId, threads] = *tid;
+    int64_t chunks = layout.numElements() / vec;
+    if (chunks % threads != 0)
+      return op.emitOpError()
+             << "the " << layout.rows << "x" << layout.cols << " tile is "
+             << chunks << " chunks of 16 bytes, not a multiple of the "
+             << threads << " threads of the workgroup";
+
+    Type elementType = tileType.getElementType();
+    auto chunkType = VectorType::get({vec}, elementType);
+    std::vector<Run> runs = planChunkAccess(layout, vec);
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    int64_t chunksPerRow = layout.cols / vec;
+
+    for (int64_t it = 0; it < chunks / threads; ++it) {
+      Value chunk =
+          addIndex(rewriter, loc, threadId, constIndex(rewriter, loc, it * threads));
+      Value row = rewriter.createOrFold<arith::DivUIOp>(
+          loc, chunk, constIndex(rewriter, loc, chunksPerRow));
+      Value col = mulIndex(
+          rewriter, loc,
+          rewriter.createOrFold<arith::RemUIOp>(
+              loc, chunk, constIndex(rewriter, loc, chunksPerRow)),
+          vec);
+      Value data = vector::LoadOp::create(
+          rewriter, loc, chunkType, adaptor.getSource(),
+          ValueRange{addIndex(rewriter, loc, adaptor.getRow(), row),
+                     addIndex(rewriter, loc, adaptor.getCol(), col)},
+          /*nontemporal=*/false, llvm::MaybeAlign(kChunkBytes));
+      for (Run run : runs) {
+        Value part = run.length == vec
+                         ? data
+                         : sliceVector(rewriter, loc, data, run.first,
+                                       run.length);
+        Value offset = addIndex(
+            rewriter, loc, base,
+            emitPhysicalOffset(
+                rewriter, loc, layout, row,
+                addIndex(rewriter, loc, col,
+                         constIndex(rewriter, loc, run.first))));
+        vector::StoreOp::create(
+            rewriter, loc, part, adaptor.getTile(), ValueRange{offset},
+            /*nontemporal=*/false,
+            llvm::MaybeAlign(run.length * layout.elementBytes));
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Fragment ops
+//===----------------------------------------------------------------------===//
+
+/// Base of the patterns that need the chip's instruction for a fragment.
+template <typename Op>
+struct FragmentLowering : OpConversionPattern<Op> {
+  FragmentLowering(const TypeConverter &converter, MLIRContext *ctx,
+                   const ChipInfo &chip)
+      : OpConversionPattern<Op>(converter, ctx), chip(chip) {}
+
+  /// The id of the lane in its wave: waves are made of consecutive linear
+  /// thread ids.
+  FailureOr<Value> emitLaneId(OpBuilder &b, Operation *op) const {
+    FailureOr<std::pair<Value, int64_t>> tid = emitLinearThreadId(b, op);
+    if (failed(tid))
+      return failure();
+    return b.createOrFold<arith::RemUIOp>(
+        op->getLoc(), tid->first, constIndex(b, op->getLoc(), chip.waveSize));
+  }
+
+  /// The chip's instruction for `type`; the verifier guarantees it exists.
+  const MmaInstr *getInstr(Operation *op, FragmentType type) const {
+    const MmaInstr *instr = type.findInstr(chip);
+    if (!instr)
+      op->emitOpError() << chip.name << " has no instruction for " << type;
+    return instr;
+  }
+
+  const ChipInfo &chip;
+};
+
+struct LoadFragmentLowering : FragmentLowering<LoadFragmentOp> {
+  using FragmentLowering::FragmentLowering;
+
+  LogicalResult
+  matchAndRewrite(LoadFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType type = op.getType();
+    const MmaInstr *instr = getInstr(op, type);
+    if (!instr)
+      return failure();
+    SharedTileType tileType = op.getTile().getType();
+    TileLayout layout = tileType.getLayout();
+    FragmentShape shape = getFragmentShape(instr->layout, type.getRole());
+    auto resultType = getTypeConverter()->convertType<VectorType>(type);
+    Type elementType = type.getElementType();
+    auto laneType = VectorType::get({shape.elemsPerLane}, elementType);
+
+    std::vector<Run> runs =
+        planFragmentAccess(instr->layout, type.getRole(), layout);
+    FailureOr<Value> lane = emitLaneId(rewriter, op);
+    if (failed(lane))
+      return failure();
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    // Where the first element of each run sits inside a fragment.
+    SmallVector<std::pair<Value, Value>> runStarts;
+    for (Run run : runs)
+      runStarts.push_back(emitFragmentElement(rewriter, loc, instr->layout,
+                                              type.getRole(), *lane,
+                                              run.first));
+
+    Value result = emptyVector(rewriter, loc, resultType);
+    for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
+      for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
+        Value fragment = emptyVector(rewriter, loc, laneType);
+        Value row0 = addIndex(rewriter, loc, adaptor.getRow(),
+                              constIndex(rewriter, loc, fi * shape.rows));
+        Value col0 = addIndex(rewriter, loc, adaptor.getCol(),
+                              constIndex(rewriter, loc, fj * shape.cols));
+        for (auto [run, start] : llvm::zip(runs, runStarts)) {
+          Value offset = addIndex(
+              rewriter, loc, base,
+              emitPhysicalOffset(rewriter, loc, layout,
+                                 addIndex(rewriter, loc, row0, start.first),
+                                 addIndex(rewriter, loc, col0, start.second)));
+          Value part = vector::LoadOp::create(
+              rewriter, loc, VectorType::get({run.length}, elementType),
+              adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
+              llvm::MaybeAlign(run.length * layout.elementBytes));
+          fragment = insertSlice(rewriter, loc, part, fragment, run.first);
+        }
+        result = insertFragment(rewriter, loc, fragment, result,
+                                fi * type.getNumFragmentCols() + fj);
+      }
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct MmaLowering : FragmentLowering<MmaOp> {
+  using FragmentLowering::FragmentLowering;
+
+  LogicalResult
+  matchAndRewrite(MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType aType = op.getA().getType(), accType = op.getAcc().getType();
+    const MmaInstr *instr = getInstr(op, aType);
+    if (!instr)
+      return failure();
+    MmaShape mma = aType.getMmaShape();
+    int64_t rows = accType.getNumFragmentRows();
+    int64_t cols = accType.getNumFragmentCols();
+    int64_t kChunks = aType.getNumFragmentCols();
+
+    int64_t opElems = getFragmentShape(instr->layout, FragmentRole::a)
+                          .elemsPerLane;
+    int64_t accElems = getFragmentShape(instr->layout, FragmentRole::acc)
+                           .elemsPerLane;
+    SmallVector<Value> acc;
+    for (int64_t f = 0; f < rows * cols; ++f)
+      acc.push_back(
+          extractFragment(rewriter, loc, adaptor.getAcc(), f, accElems));
+
+    for (int64_t kk = 0; kk < kChunks; ++kk) {
+      for (int64_t i = 0; i < rows; ++i) {
+        Value a = extractFragment(rewriter, loc, adaptor.getA(),
+                                  i * kChunks + kk, opElems);
+        for (int64_t j = 0; j < cols; ++j) {
+          Value b = extractFragment(rewriter, loc, adaptor.getB(),
+                                    j * kChunks + kk, opElems);
+          Value &c = acc[i * cols + j];
+          Type cType = c.getType();
+          switch (instr->layout) {
+          case MmaLayout::Mfma16x16x32:
+            c = amdgpu::MFMAOp::create(rewriter, loc, cType, mma.m, mma.n,
+                                       mma.k, /*blocks=*/1, a, b, c);
+            break;
+          case MmaLayout::Wmma16x16x16Gfx12:
+            c = amdgpu::WMMAOp::create(rewriter, loc, cType, mma.m, mma.n,
+                                       mma.k, a, b, c);
+            break;
+          }
+        }
+      }
+    }
+    Value result = adaptor.getAcc();
+    for (int64_t f = 0; f < rows * cols; ++f)
+      result = insertFragment(rewriter, loc, acc[f], result, f);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct FillFragmentLowering : OpConversionPattern<FillFragmentOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(FillFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getTypeConverter()->convertType<VectorType>(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "fragment type not convertible");
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type,
+                                                     adaptor.getValue());
+    return success();
+  }
+};
+
+struct StoreFragmentLowering : FragmentLowering<StoreFragmentOp> {
+  using FragmentLowering::FragmentLowering;
+
+  LogicalResult
+  matchAndRewrite(StoreFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType type = op.getFragment().getType();
+    const MmaInstr *instr = getInstr(op, type);
+    if (!instr)
+      return failure();
+    FragmentShape shape = getFragmentShape(instr->layout, FragmentRole::acc);
+    Type destElement = op.getDest().getType().getElementType();
+    FailureOr<Value> lane = emitLaneId(rewriter, op);
+    if (failed(lane))
+      return failure();
+
+    SmallVector<std::pair<Value, Value>> elements;
+    for (int64_t e = 0; e < shape.elemsPerLane; ++e)
+      elements.push_back(emitFragmentElement(rewriter, loc, instr->layout,
+                                             FragmentRole::acc, *lane, e));
+
+    for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
+      for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
+        Value fragment = extractFragment(
+            rewriter, loc, adaptor.getFragment(),
+            fi * type.getNumFragmentCols() + fj, shape.elemsPerLane);
+        if (destElement != type.getElementType())
+          fragment = arith::TruncFOp::create(
+              rewriter, loc,
+              VectorType::get({shape.elemsPerLane}, destElement), fragment);
+        Value row0 = addIndex(rewriter, loc, adaptor.getRow(),
+                              constIndex(rewriter, loc, fi * shape.rows));
+        Value col0 = addIndex(rewriter, loc, adaptor.getCol(),
+                              constIndex(rewriter, loc, fj * shape.cols));
+        for (int64_t e = 0; e < shape.elemsPerLane; ++e) {
+          Value value = vector::ExtractOp::create(rewriter, loc, fragment,
+                                                  ArrayRef<int64_t>{e});
+          memref::StoreOp::create(
+              rewriter, loc, value, adaptor.getDest(),
+              ValueRange{addIndex(rewriter, loc, row0, elements[e].first),
+                         addIndex(rewriter, loc, col0, elements[e].second)});
+        }
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+void mlir::hk::populateHKTypeConversions(TypeConverter &converter,
+                                         const ChipInfo &chip) {
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion(
+      [&chip](FragmentType type) -> std::optional<Type> {
+        if (VectorType vector = type.getLaneVectorType(chip))
+          return vector;
+        return std::nullopt;
+      });
+  converter.addConversion([](SharedTileType type) -> Type {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        type.getContext(), gpu::AddressSpace::Workgroup);
+    return MemRefType::get({type.getSlots() * type.getRows() * type.getCols()},
+                           type.getElementType(), MemRefLayoutAttrInterface{},
+                           workgroup);
+  });
+}
+
+void mlir::hk::populateHKToAMDGPUConversionPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<AllocSharedLowering, CopyToSharedLowering,
+               FillFragmentLowering>(converter, ctx);
+  patterns.add<LoadFragmentLowering, MmaLowering, StoreFragmentLowering>(
+      converter, ctx, chip);
+  populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, converter);
+  populateReturnOpTypeConversionPattern(patterns, converter);
+  populateCallOpTypeConversionPattern(patterns, converter);
+}
+
+void mlir::hk::configureHKToAMDGPUTarget(ConversionTarget &target,
+                                         const TypeConverter &converter) {
+  target.addIllegalDialect<HKDialect>();
+  target.markUnknownOpDynamicallyLegal([&converter](Operation *op) {
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      if (!converter.isLegal(func.getFunctionType()))
+        return false;
+    if (!converter.isLegal(op))
+      return false;
+    for (Region &region : op->getRegions())
+      if (!converter.isLegal(&region))
+        return false;
+    return true;
+  });
+}
+
+namespace {
+struct ConvertHKToAMDGPUPass
+    : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPUPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+
+    // The one chip every hk op of the module is compiled for.
+    const ChipInfo *chip = nullptr;
+    WalkResult walk = module.walk([&](Operation *op) {
+      if (!isa<HKDialect>(op->getDialect()))
+        return WalkResult::advance();
+      FailureOr<const ChipInfo *> opChip = resolveChip(op);
+      if (failed(opChip))
+        return WalkResult::interrupt();
+      if (!*opChip) {
+        op->emitOpError("has no chip to be lowered for: give the gpu.module "
+                        "a #rocdl.target<chip = ...> (rocdl-attach-target) "
+                        "or an hk.chip attribute");
+        return WalkResult::interrupt();
+      }
+      if (chip && chip != *opChip) {
+        op->emitOpError() << "is compiled for " << (*opChip)->name
+                          << " but other hk ops of the gpu.module for "
+                          << chip->name;
+        return WalkResult::interrupt();
+      }
+      chip = *opChip;
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    if (!chip)
+      return;
+    LLVM_DEBUG(llvm::dbgs() << "lowering hk for " << chip->name << "\n");
+
+    TypeConverter converter;
+    populateHKTypeConversions(converter, *chip);
+    RewritePatternSet patterns(&getContext());
+    ConversionTarget target(getContext());
+    populateHKToAMDGPUConversionPatterns(converter, patterns, *chip);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    configureHKToAMDGPUTarget(target, converter);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,99 @@
+//===- AccessPlan.cpp - how a lane's elements map onto LDS accesses -------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the splitting of per-lane LDS accesses into runs that
+// are contiguous and aligned for every lane and position.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <functional>
+
+using namespace mlir::hk;
+
+/// Splits [0, count) into maximal runs such that, for every access instance
+/// enumerated by `forEachInstance`, element i + 1 is stored right after
+/// element i inside a run, and runs are split further until each run's first
+/// element is aligned to the run length (a power of two).
+static std::vector<Run> planRuns(
+    int64_t count,
+    const std::function<void(const std::function<void(
+                                 const std::vector<int64_t> &)> &)>
+        &forEachInstance) {
+  // breakBefore[i]: element i cannot continue the run of element i - 1.
+  std::vector<bool> breakBefore(count, false);
+  breakBefore[0] = true;
+  forEachInstance([&](const std::vector<int64_t> &offsets) {
+    for (int64_t i = 1; i < count; ++i)
+      if (offsets[i] != offsets[i - 1] + 1)
+        breakBefore[i] = true;
+  });
+  std::vector<Run> runs;
+  for (int64_t i = 0; i < count;) {
+    int64_t end = i + 1;
+    while (end < count && !breakBefore[end])
+      ++end;
+    runs.push_back({i, end - i});
+    i = end;
+  }
+  // Shrink runs to power-of-two lengths whose start is aligned in LDS for
+  // every instance.
+  std::vector<Run> aligned;
+  for (Run run : runs) {
+    int64_t first = run.first, left = run.length;
+    while (left > 0) {
+      int64_t length = int64_t(1) << llvm::Log2_64(left);
+      bool ok = false;
+      while (!ok) {
+        ok = true;
+        forEachInstance([&](const std::vector<int64_t> &offsets) {
+          if (offsets[first] % length != 0)
+            ok = false;
+        });
+        if (!ok)
+          length /= 2;
+      }
+      aligned.push_back({first, length});
+      first += length;
+      left -= length;
+    }
+  }
+  return aligned;
+}
+
+std::vector<Run> mlir::hk::planFragmentAccess(MmaLayout layout,
+                                              FragmentRole role,
+                                              const TileLayout &tile) {
+  FragmentShape shape = getFragmentShape(layout, role);
+  return planRuns(shape.elemsPerLane, [&](const auto &visit) {
+    std::vector<int64_t> offsets(shape.elemsPerLane);
+    for (int64_t r0 = 0; r0 + shape.rows <= tile.rows; r0 += shape.rows)
+      for (int64_t c0 = 0; c0 + shape.cols <= tile.cols; c0 += shape.cols)
+        for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+          for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
+            Coord c = getFragmentElement(layout, role, lane, i);
+            offsets[i] = tile.physicalOffset(r0 + c.row, c0 + c.col);
+          }
+          visit(offsets);
+        }
+  });
+}
+
+std::vector<Run> mlir::hk::planChunkAccess(const TileLayout &tile,
+                                           int64_t chunkElems) {
+  return planRuns(chunkElems, [&](const auto &visit) {
+    std::vector<int64_t> offsets(chunkElems);
+    for (int64_t r = 0; r < tile.rows; ++r)
+      for (int64_t c0 = 0; c0 + chunkElems <= tile.cols; c0 += chunkElems) {
+        for (int64_t i = 0; i < chunkElems; ++i)
+          offsets[i] = tile.physicalOffset(r, c0 + i);
+        visit(offsets);
+      }
+  });
+}
