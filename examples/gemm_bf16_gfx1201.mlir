@@ -9,12 +9,14 @@
 // column permutation, so each lane's WMMA operand (k 0-3 and 8-11, or 4-7
 // and 12-15) is 8 contiguous bf16: one 16-byte LDS read.
 //
-// Launch: grid (N / 128, M / 128), block (256, 1, 1). Needs M % 128 == 0,
-// N % 128 == 0 and K % 64 == 0.
+// Launch (recorded in hk.launch): grid (N / 128, M / 128), block (256, 1, 1);
+// needs M % 128 == 0, N % 128 == 0 and K % 64 == 0.
 gpu.module @hk_gemm [#rocdl.target<chip = "gfx1201">] {
   gpu.func @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                       %C: memref<?x?xbf16>) kernel
-      attributes {known_block_size = array<i32: 256, 1, 1>} {
+      attributes {known_block_size = array<i32: 256, 1, 1>,
+                  hk.launch = #hk.launch<grid = [arg2[1] / 128, arg2[0] / 128],
+                                         divisible = [arg0[1] by 64]>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index

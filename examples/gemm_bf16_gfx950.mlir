@@ -8,12 +8,14 @@
 // 256x64 tile of A and of B into LDS (st_16x32 swizzle), then every wave
 // runs two k-chunks of 32, 32 MFMAs each.
 //
-// Launch: grid (N / 256, M / 256), block (512, 1, 1). Needs M % 256 == 0,
-// N % 256 == 0 and K % 64 == 0.
+// Launch (recorded in hk.launch): grid (N / 256, M / 256), block (512, 1, 1);
+// needs M % 256 == 0, N % 256 == 0 and K % 64 == 0.
 gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] {
   gpu.func @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                       %C: memref<?x?xbf16>) kernel
-      attributes {known_block_size = array<i32: 512, 1, 1>} {
+      attributes {known_block_size = array<i32: 512, 1, 1>,
+                  hk.launch = #hk.launch<grid = [arg2[1] / 256, arg2[0] / 256],
+                                         divisible = [arg0[1] by 64]>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index

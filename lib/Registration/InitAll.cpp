@@ -14,6 +14,8 @@
 
 #include "HK/Conversion/Passes.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -70,6 +72,8 @@ void hk::registerAllDialects(DialectRegistry &registry) {
 void hk::registerAllPasses() {
   // hk's own.
   registerHKConversionPasses();
+  registerHKTransformsPasses();
+  registerHKPipelines();
   // Generic cleanups the pipelines put between steps.
   registerCanonicalizerPass();
   registerCSEPass();

@@ -99,7 +99,7 @@ module attributes {hk.chip = "gfx950"} {}
 
 // -----
 
-// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines only 'hk.chip')}}
+// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines 'hk.chip' and 'hk.launch')}}
 module attributes {hk.tile = 1 : i64} {}
 
 // -----

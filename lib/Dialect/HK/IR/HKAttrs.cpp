@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -20,6 +21,121 @@ using namespace mlir::hk;
 
 #define GET_ATTRDEF_CLASSES
 #include "HK/Dialect/HK/IR/HKAttrs.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// LaunchAttr
+//===----------------------------------------------------------------------===//
+
+/// Parses `argN[D] / factor` (grid) or `argN[D] by factor` (divisible).
+static ParseResult parseSizeTerm(AsmParser &parser, bool isGrid,
+                                 SizeTerm &term) {
+  StringRef name;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&name))
+    return failure();
+  if (!name.consume_front("arg") || name.getAsInteger(10, term.arg))
+    return parser.emitError(loc, "expected 'arg<N>', got '") << name << "'";
+  if (parser.parseLSquare() || parser.parseInteger(term.dim) ||
+      parser.parseRSquare())
+    return failure();
+  if (isGrid ? parser.parseSlash() : parser.parseKeyword("by"))
+    return failure();
+  return parser.parseInteger(term.factor);
+}
+
+static ParseResult parseSizeTerms(AsmParser &parser, bool isGrid,
+                                  SmallVectorImpl<SizeTerm> &terms) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        return parseSizeTerm(parser, isGrid, terms.emplace_back());
+      });
+}
+
+Attribute LaunchAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<SizeTerm> grid, divisible;
+  if (parser.parseLess() || parser.parseKeyword("grid") ||
+      parser.parseEqual() || parseSizeTerms(parser, /*isGrid=*/true, grid))
+    return {};
+  if (succeeded(parser.parseOptionalComma()))
+    if (parser.parseKeyword("divisible") || parser.parseEqual() ||
+        parseSizeTerms(parser, /*isGrid=*/false, divisible))
+      return {};
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), grid, divisible);
+}
+
+static void printSizeTerms(AsmPrinter &printer, ArrayRef<SizeTerm> terms,
+                           StringRef op) {
+  printer << "[";
+  llvm::interleaveComma(terms, printer, [&](const SizeTerm &t) {
+    printer << "arg" << t.arg << "[" << t.dim << "] " << op << " " << t.factor;
+  });
+  printer << "]";
+}
+
+void LaunchAttr::print(AsmPrinter &printer) const {
+  printer << "<grid = ";
+  printSizeTerms(printer, getGrid(), "/");
+  if (!getDivisible().empty()) {
+    printer << ", divisible = ";
+    printSizeTerms(printer, getDivisible(), "by");
+  }
+  printer << ">";
+}
+
+LogicalResult
+LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   ArrayRef<SizeTerm> grid, ArrayRef<SizeTerm> divisible) {
+  if (grid.empty() || grid.size() > 3)
+    return emitError() << "grid needs 1 to 3 dimensions, got " << grid.size();
+  for (ArrayRef<SizeTerm> terms : {grid, divisible})
+    for (const SizeTerm &t : terms)
+      if (t.arg < 0 || t.dim < 0 || t.factor < 1)
+        return emitError() << "size term arg" << t.arg << "[" << t.dim
+                           << "] needs a non-negative argument and dimension "
+                              "and a positive factor, got "
+                           << t.factor;
+  return success();
+}
+
+LogicalResult LaunchAttr::verifyFor(Operation *kernel) const {
+  auto func = dyn_cast<FunctionOpInterface>(kernel);
+  if (!func)
+    return kernel->emitOpError("'hk.launch' belongs on a kernel function");
+  ArrayRef<Type> inputs = func.getArgumentTypes();
+  for (ArrayRef<SizeTerm> terms : {getGrid(), getDivisible()}) {
+    for (const SizeTerm &t : terms) {
+      if (t.arg >= static_cast<int64_t>(inputs.size()))
+        return kernel->emitOpError()
+               << "'hk.launch' refers to argument #" << t.arg
+               << " but the kernel has " << inputs.size() << " arguments";
+      Type type = inputs[t.arg];
+      // A size passed as its own argument (after hk-lower-kernel-abi).
+      if (type.isIntOrIndex()) {
+        if (t.dim != 0)
+          return kernel->emitOpError()
+                 << "'hk.launch' refers to dimension " << t.dim
+                 << " of integer argument #" << t.arg
+                 << ", whose value is its only size (dimension 0)";
+        continue;
+      }
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        return kernel->emitOpError()
+               << "'hk.launch' refers to the sizes of argument #" << t.arg
+               << ", which is neither a memref nor an integer but " << type;
+      if (t.dim >= memref.getRank())
+        return kernel->emitOpError()
+               << "'hk.launch' refers to dimension " << t.dim
+               << " of argument #" << t.arg << " of rank "
+               << memref.getRank();
+    }
+  }
+  return success();
+}
 
 void HKDialect::registerAttributes() {
   addAttributes<

@@ -35,7 +35,16 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  return op->emitError() << "unknown hk attribute '" << attr.getName().getValue()
-                         << "' (hk defines only '" << getChipAttrName()
-                         << "')";
+  if (attr.getName() == getLaunchAttrName()) {
+    auto launch = dyn_cast<LaunchAttr>(attr.getValue());
+    if (!launch)
+      return op->emitError() << "'" << getLaunchAttrName()
+                             << "' must be a #hk.launch attribute, got "
+                             << attr.getValue();
+    return launch.verifyFor(op);
+  }
+  return op->emitError() << "unknown hk attribute '"
+                         << attr.getName().getValue() << "' (hk defines '"
+                         << getChipAttrName() << "' and '"
+                         << getLaunchAttrName() << "')";
 }

@@ -176,4 +176,50 @@ def HK_ChipAttr : EnumAttr<HK_Dialect, HK_Chip, "chip"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+//===----------------------------------------------------------------------===//
+// Launch shape
+//===----------------------------------------------------------------------===//
+
+def HK_LaunchAttr : HK_Attr<"Launch", "launch"> {
+  let summary = "the grid of a kernel as a function of its argument sizes";
+  let description = [{
+    Syntax:
+
+    ```
+    launch-attr ::= `#hk.launch<` `grid` `=` `[` size-term (`,` size-term)* `]`
+                    (`,` `divisible` `=` `[` divisibility (`,` divisibility)* `]`)? `>`
+    size-term   ::= `arg` N `[` D `]` `/` integer
+    divisibility ::= `arg` N `[` D `]` `by` integer
+    ```
+
+    Attached to a `gpu.func` kernel as `hk.launch`, it records how to launch
+    the kernel for given argument sizes: grid dimension x, y, z (in that
+    order; missing ones are 1) is dimension `D` of memref argument `N`
+    divided by the tile size. Every grid term also states that the size is a
+    multiple of the tile; `divisible` lists further sizes the kernel needs to
+    be multiples. The workgroup size is the upstream `known_block_size`.
+    Argument numbers are those of the hk source (before
+    `hk-lower-kernel-abi`, which rewrites the terms to name the `i32`
+    arguments now carrying the sizes: `argN[0]` of an integer argument is its
+    value).
+
+    Example: the gfx950 GEMM (`A` is M x K, `C` is M x N), grid (N / 256,
+    M / 256), K a multiple of 64:
+
+    ```mlir
+    #hk.launch<grid = [arg2[1] / 256, arg2[0] / 256], divisible = [arg0[1] by 64]>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"::mlir::hk::SizeTerm">:$grid,
+    ArrayRefParameter<"::mlir::hk::SizeTerm">:$divisible
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Checks the terms against the arguments of `kernel`.
+    ::mlir::LogicalResult verifyFor(::mlir::Operation *kernel) const;
+  }];
+}
+
 #endif // HK_DIALECT_HK_IR_HKATTRS_TD

@@ -45,6 +45,10 @@ def HK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getChipAttrName() {
       return ::llvm::StringLiteral("hk.chip");
     }
+    /// Name of the discardable #hk.launch attribute of a kernel.
+    static constexpr ::llvm::StringLiteral getLaunchAttrName() {
+      return ::llvm::StringLiteral("hk.launch");
+    }
 
   private:
     void registerAttributes();

@@ -14,10 +14,29 @@
 #define HK_DIALECT_HK_IR_HKENUMS_H
 
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
 
 #include "HK/Dialect/HK/IR/HKEnums.h.inc"
+
+namespace mlir::hk {
+
+/// `arg<arg>[<dim>]` with a tile size or a divisor: one term of #hk.launch.
+struct SizeTerm {
+  int64_t arg = 0;
+  int64_t dim = 0;
+  int64_t factor = 1;
+  bool operator==(const SizeTerm &other) const {
+    return arg == other.arg && dim == other.dim && factor == other.factor;
+  }
+};
+
+inline llvm::hash_code hash_value(const SizeTerm &term) {
+  return llvm::hash_combine(term.arg, term.dim, term.factor);
+}
+
+} // namespace mlir::hk
 
 #endif // HK_DIALECT_HK_IR_HKENUMS_H

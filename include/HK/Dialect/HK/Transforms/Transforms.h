@@ -1,0 +1,32 @@
+//===- Transforms.h - hk transformations ------------------------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The transformations behind the hk passes, callable without a pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
+#define HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
+
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class LLVMTypeConverter;
+namespace gpu {
+class GPUFuncOp;
+} // namespace gpu
+namespace hk {
+
+/// Rewrites `kernel` to take each memref argument as a global pointer plus
+/// one i32 per dynamic dimension (see hk-lower-kernel-abi). `converter`
+/// gives the memref descriptor layout the later lowering will use.
+LogicalResult lowerKernelAbi(gpu::GPUFuncOp kernel,
+                             const LLVMTypeConverter &converter);
+
+} // namespace hk
+} // namespace mlir
+
+#endif // HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H

@@ -1,0 +1,72 @@
+//===- Pipelines.h - hk compilation pipelines -------------------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The pipelines from hk source to ROCDL/LLVM and to code objects, with their
+// typed options, as registered in hk-opt:
+//
+//   hk-opt --hk-to-rocdl-pipeline='chip=gfx950' in.mlir
+//   hk-opt --hk-to-binary-pipeline='chip=gfx1201' in.mlir
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_PIPELINES_PIPELINES_H
+#define HK_PIPELINES_PIPELINES_H
+
+#include "HK/Dialect/HK/IR/HKEnums.h"
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace hk {
+
+/// Options shared by the hk pipelines. `chip` is required.
+struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
+  PassOptions::Option<Chip> chip{
+      *this, "chip", llvm::cl::desc("the chip to compile for (required)"),
+      llvm::cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4, MI350/MI355X"),
+                       clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4, RX 9070"))};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("what gpu.binary holds: bin (code object), isa "
+                     "(assembly), llvm (bitcode)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("directory with llvm/bin/ld.lld for linking code objects "
+                     "(default: hk's link to LLVM's own ld.lld)"),
+      llvm::cl::init("")};
+};
+
+/// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
+/// hk-attach-target, convert-hk-to-amdgpu, canonicalize/cse,
+/// convert-scf-to-cf, hk-lower-kernel-abi, convert-gpu-to-rocdl,
+/// reconcile-unrealized-casts, canonicalize/cse.
+void buildHKToROCDLPipeline(OpPassManager &pm,
+                            const HKPipelineOptions &options);
+
+/// buildHKToROCDLPipeline, then gpu-module-to-binary: each gpu.module becomes
+/// a gpu.binary holding the code object (or assembly/bitcode, see `format`).
+void buildHKToBinaryPipeline(OpPassManager &pm,
+                             const HKPipelineOptions &options);
+
+/// The directory holding `llvm/bin/ld.lld` that gpu-module-to-binary uses
+/// when `toolkit` is empty: next to the running hk tool (installed or in the
+/// build tree), else where the build put it.
+std::string getDefaultToolkitPath();
+
+/// Registers hk-to-rocdl-pipeline and hk-to-binary-pipeline.
+void registerHKPipelines();
+
+} // namespace hk
+} // namespace mlir
+
+#endif // HK_PIPELINES_PIPELINES_H

@@ -1,0 +1,115 @@
+//===- Pipelines.cpp - hk compilation pipelines ---------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the hk pipelines: hk's own steps followed by the
+// upstream conversions to ROCDL and the upstream code-object generation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Pipelines/Pipelines.h"
+
+#include "HK/Conversion/Passes.h"
+#include "HK/Dialect/HK/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
+                                      const HKPipelineOptions &options) {
+  StringRef chip = stringifyChip(options.chip);
+  AttachTargetOptions attach;
+  attach.chip = chip.str();
+  attach.optLevel = options.optLevel;
+  pm.addPass(createAttachTarget(attach));
+
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createConvertHKToAMDGPU());
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(createSCFToControlFlowPass());
+  gpu.addPass(createLowerKernelAbi());
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = chip.str();
+  gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  gpu.addPass(createReconcileUnrealizedCastsPass());
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+}
+
+void mlir::hk::buildHKToBinaryPipeline(OpPassManager &pm,
+                                       const HKPipelineOptions &options) {
+  buildHKToROCDLPipeline(pm, options);
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.toolkit.empty() ? getDefaultToolkitPath()
+                                               : options.toolkit.getValue();
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+std::string mlir::hk::getDefaultToolkitPath() {
+  SmallVector<std::string, 2> candidates;
+  // <prefix>/bin/<tool> -> <prefix>/lib/hk/toolkit, in the build tree and
+  // in an installation alike.
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&getDefaultToolkitPath));
+  if (!exe.empty()) {
+    SmallString<256> path(llvm::sys::path::parent_path(
+        llvm::sys::path::parent_path(exe)));
+    llvm::sys::path::append(path, "lib", "hk", "toolkit");
+    candidates.push_back(std::string(path));
+  }
+  candidates.push_back(HK_INSTALL_TOOLKIT_DIR);
+  candidates.push_back(HK_BUILD_TOOLKIT_DIR);
+  for (const std::string &dir : candidates) {
+    SmallString<256> lld(dir);
+    llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+    if (llvm::sys::fs::exists(lld))
+      return dir;
+  }
+  return HK_BUILD_TOOLKIT_DIR;
+}
+
+/// Registers `name` with a builder that refuses a missing chip.
+static void registerPipeline(
+    StringRef name, StringRef description,
+    void (*build)(OpPassManager &, const HKPipelineOptions &)) {
+  registerPassPipeline(
+      name, description,
+      [build, name](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+        HKPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (!options.chip.hasValue())
+          return errorHandler(name + " needs a chip: " + name +
+                              "='chip=gfx950' or 'chip=gfx1201'");
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(HKPipelineOptions());
+      });
+}
+
+void mlir::hk::registerHKPipelines() {
+  registerPipeline("hk-to-rocdl-pipeline",
+                   "Lower hk programs to LLVM/ROCDL for a chip",
+                   buildHKToROCDLPipeline);
+  registerPipeline("hk-to-binary-pipeline",
+                   "Compile hk programs to AMDGPU code objects (gpu.binary)",
+                   buildHKToBinaryPipeline);
+}
