@@ -13,6 +13,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -34,15 +37,53 @@ static const MmaInstr kGfx1201Mmas[] = {
      ElementKind::f16, ElementKind::f32},
 };
 
+// Occupancy numbers: LLVM's AMDGPU backend (AMDGPUBaseInfo.cpp), checked
+// against llc 22.1.8 on kernels of known register counts. gfx1201 LDS banks:
+// 32 x 4 bytes, measured on RX 9070 XT (nod-ai/amd-shark-ai
+// docs/empirical-lds/rdna4info.md); gfx950: 64 x 4 bytes (SPEC section 5).
 static const ChipInfo kChips[] = {
     {Chip::gfx950, "gfx950", "CDNA4", /*waveSize=*/64,
      /*ldsBytes=*/160 * 1024, /*ldsBanks=*/64, /*maxRegistersPerLane=*/512,
-     kGfx950Mmas, /*directToLdsBytesPerLane=*/16, BarrierKind::Single},
+     kGfx950Mmas, /*directToLdsBytesPerLane=*/16, BarrierKind::Single,
+     /*vgprAllocGranule=*/8, /*vgprsPerSimd=*/512, /*maxWavesPerSimd=*/8,
+     /*simdsPerCu=*/4, /*ldsBytesPerCu=*/160 * 1024,
+     /*maxWorkgroupsPerCu=*/16, /*sgprsLimitOccupancy=*/true},
     {Chip::gfx1201, "gfx1201", "RDNA4", /*waveSize=*/32,
-     /*ldsBytes=*/64 * 1024, /*ldsBanks=*/64, /*maxRegistersPerLane=*/256,
+     /*ldsBytes=*/64 * 1024, /*ldsBanks=*/32, /*maxRegistersPerLane=*/256,
      kGfx1201Mmas, /*directToLdsBytesPerLane=*/0,
-     BarrierKind::SplitSignalWait},
+     BarrierKind::SplitSignalWait,
+     /*vgprAllocGranule=*/24, /*vgprsPerSimd=*/1536, /*maxWavesPerSimd=*/16,
+     /*simdsPerCu=*/4, /*ldsBytesPerCu=*/128 * 1024,
+     /*maxWorkgroupsPerCu=*/32, /*sgprsLimitOccupancy=*/false},
 };
+
+Occupancy mlir::hk::estimateOccupancy(const ChipInfo &chip, int64_t vgprs,
+                                      int64_t sgprs, int64_t ldsBytes,
+                                      int64_t workgroupSize) {
+  Occupancy o;
+  int64_t max = chip.maxWavesPerSimd;
+  int64_t allocated = llvm::alignTo(std::max<int64_t>(vgprs, 1),
+                                    chip.vgprAllocGranule);
+  o.byRegisters =
+      std::clamp<int64_t>(chip.vgprsPerSimd / allocated, 1, max);
+
+  int64_t workgroups = chip.maxWorkgroupsPerCu;
+  if (ldsBytes > 0)
+    workgroups = std::min(workgroups, chip.ldsBytesPerCu / ldsBytes);
+  int64_t wavesPerWorkgroup = llvm::divideCeil(workgroupSize, chip.waveSize);
+  o.byLds = std::clamp<int64_t>(workgroups * wavesPerWorkgroup /
+                                    chip.simdsPerCu,
+                                1, max);
+
+  // GFX9 SGPR table (getOccupancyWithNumSGPRs): <= 80 -> 10, <= 88 -> 9,
+  // <= 100 -> 8, else 7.
+  o.bySgprs = max;
+  if (chip.sgprsLimitOccupancy)
+    o.bySgprs = std::min<int64_t>(
+        max, sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <= 100 ? 8 : 7);
+  o.wavesPerSimd = std::min({o.byRegisters, o.byLds, o.bySgprs});
+  return o;
+}
 
 const ChipInfo &mlir::hk::getChipInfo(Chip chip) {
   for (const ChipInfo &info : kChips)

@@ -62,6 +62,23 @@ struct ChipInfo {
   int64_t directToLdsBytesPerLane;
   BarrierKind barrier;
 
+  // Occupancy model, as LLVM's AMDGPU backend computes it
+  // (AMDGPUBaseInfo.cpp: getVGPRAllocGranule, getTotalNumVGPRs,
+  // getMaxWavesPerEU, getNumWavesPerEUWithNumVGPRs; AMDGPUSubtarget.cpp:
+  // getOccupancyWithWorkGroupSizes).
+  /// VGPRs (VGPR + AGPR on CDNA) are allocated in blocks of this many.
+  int64_t vgprAllocGranule;
+  /// VGPRs per lane of one SIMD, shared by the waves resident on it.
+  int64_t vgprsPerSimd;
+  int64_t maxWavesPerSimd;
+  /// SIMDs of a CU (gfx950) or WGP (gfx1201, LLVM's default WGP mode).
+  int64_t simdsPerCu;
+  /// LDS shared by the workgroups resident on a CU/WGP.
+  int64_t ldsBytesPerCu;
+  int64_t maxWorkgroupsPerCu;
+  /// Whether the SGPR count limits occupancy (not on gfx10+).
+  bool sgprsLimitOccupancy;
+
   bool hasDirectToLds() const { return directToLdsBytesPerLane != 0; }
 
   /// The instruction computing `shape` on `operand` elements into `acc`
@@ -72,6 +89,21 @@ struct ChipInfo {
   /// The MMA shapes of the chip for messages, e.g. "16x16x32".
   std::string describeMmaShapes() const;
 };
+
+/// What limits how many waves of a kernel fit on one SIMD.
+struct Occupancy {
+  int64_t byRegisters;
+  int64_t byLds;
+  int64_t bySgprs;
+  int64_t wavesPerSimd; // the minimum of the three
+};
+
+/// Waves per SIMD of a kernel using `vgprs` registers per lane (VGPR + AGPR
+/// total on CDNA), `sgprs` scalar registers and `ldsBytes` of LDS per
+/// workgroup of `workgroupSize` lanes.
+Occupancy estimateOccupancy(const ChipInfo &chip, int64_t vgprs,
+                            int64_t sgprs, int64_t ldsBytes,
+                            int64_t workgroupSize);
 
 /// The description of `chip`.
 const ChipInfo &getChipInfo(Chip chip);

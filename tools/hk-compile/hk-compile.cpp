@@ -1,0 +1,214 @@
+//===- hk-compile.cpp - hk source to code object --------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles the gpu.module of an hk program for a chip and writes the code
+// object, and on request the assembly, the LLVM IR handed to the AMDGPU
+// backend and the launch description of its kernels:
+//
+//   hk-compile gemm.mlir --chip=gfx950 -o gemm.hsaco --asm=gemm.s \
+//       --llvm-ir=gemm.ll --launch=gemm.json
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/InitAllDialects.h"
+#include "HK/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::Required,
+                                            llvm::cl::desc("<hk source>"));
+static llvm::cl::opt<Chip> chipOption(
+    "chip", llvm::cl::Required, llvm::cl::desc("the chip to compile for"),
+    llvm::cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4"),
+                     clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4")));
+static llvm::cl::opt<std::string>
+    outputFile("o", llvm::cl::Required,
+               llvm::cl::desc("code object to write (.hsaco)"),
+               llvm::cl::value_desc("file"));
+static llvm::cl::opt<std::string>
+    asmFile("asm", llvm::cl::desc("also write the assembly"),
+            llvm::cl::value_desc("file"));
+static llvm::cl::opt<std::string>
+    llvmIrFile("llvm-ir",
+               llvm::cl::desc("also write the optimized LLVM IR the AMDGPU "
+                              "backend compiles"),
+               llvm::cl::value_desc("file"));
+static llvm::cl::opt<std::string>
+    launchFile("launch",
+               llvm::cl::desc("also write the kernels' launch description "
+                              "(JSON)"),
+               llvm::cl::value_desc("file"));
+static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::init(3),
+                                        llvm::cl::desc("backend opt level"));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "hk-compile") << message << "\n";
+  return 1;
+}
+
+static bool writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    fail(error);
+    return false;
+  }
+  file->os() << contents;
+  file->keep();
+  return true;
+}
+
+/// The launch description of `kernel`, from its source signature.
+static llvm::json::Object describeKernel(gpu::GPUFuncOp kernel) {
+  llvm::json::Array args, kernargs;
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    std::string text;
+    llvm::raw_string_ostream(text) << type;
+    args.push_back(llvm::json::Object{{"index", int64_t(i)}, {"type", text}});
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref) {
+      kernargs.push_back(llvm::json::Object{{"kind", "value"},
+                                            {"arg", int64_t(i)},
+                                            {"type", text}});
+      continue;
+    }
+    std::string element;
+    llvm::raw_string_ostream(element) << memref.getElementType();
+    kernargs.push_back(llvm::json::Object{
+        {"kind", "pointer"}, {"arg", int64_t(i)}, {"element", element}});
+    for (int64_t dim = 0; dim < memref.getRank(); ++dim)
+      if (memref.isDynamicDim(dim))
+        kernargs.push_back(llvm::json::Object{
+            {"kind", "size"}, {"arg", int64_t(i)}, {"dim", dim}});
+  }
+  llvm::json::Object out{{"name", kernel.getName()},
+                         {"args", std::move(args)},
+                         {"kernargs", std::move(kernargs)}};
+  if (auto block = kernel.getKnownBlockSizeAttr())
+    out["block"] = llvm::json::Array(block.asArrayRef());
+  auto terms = [](ArrayRef<SizeTerm> list, StringRef factor) {
+    llvm::json::Array a;
+    for (const SizeTerm &t : list)
+      a.push_back(llvm::json::Object{
+          {"arg", t.arg}, {"dim", t.dim}, {factor, t.factor}});
+    return a;
+  };
+  if (auto launch =
+          kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName())) {
+    out["grid"] = terms(launch.getGrid(), "tile");
+    out["divisible"] = terms(launch.getDivisible(), "by");
+  }
+  return out;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "hk-compile: hk source to an AMDGPU code object\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&context));
+  if (!module)
+    return 1;
+
+  auto gpuModules = llvm::to_vector(module->getOps<gpu::GPUModuleOp>());
+  if (gpuModules.size() != 1)
+    return fail("'" + inputFile + "' must hold exactly one gpu.module, found " +
+                llvm::Twine(gpuModules.size()));
+  llvm::json::Array kernels;
+  for (auto func : gpuModules.front().getOps<gpu::GPUFuncOp>())
+    if (func.isKernel())
+      kernels.push_back(describeKernel(func));
+
+  PassManager pm(&context);
+  HKPipelineOptions options;
+  options.chip = chipOption;
+  options.optLevel = optLevel;
+  buildHKToROCDLPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  // One serialization per requested form; the ROCDL serializer of LLVM 22
+  // does not report its intermediate forms through callbacks.
+  auto serialize = [&](gpu::CompilationTarget format) -> FailureOr<std::string> {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    gpu::TargetOptions targetOptions(getDefaultToolkitPath(), {}, "", "",
+                                     format);
+    if (failed(gpu::transformGpuModulesToBinaries(*copy, nullptr,
+                                                  targetOptions)))
+      return failure();
+    auto binary = *copy->getOps<gpu::BinaryOp>().begin();
+    return cast<gpu::ObjectAttr>(binary.getObjects()[0])
+        .getObject()
+        .getValue()
+        .str();
+  };
+
+  FailureOr<std::string> codeObject = serialize(gpu::CompilationTarget::Binary);
+  if (failed(codeObject) || !writeFile(outputFile, *codeObject))
+    return 1;
+  if (!asmFile.empty()) {
+    FailureOr<std::string> isa = serialize(gpu::CompilationTarget::Assembly);
+    if (failed(isa) || !writeFile(asmFile, *isa))
+      return 1;
+  }
+  if (!llvmIrFile.empty()) {
+    FailureOr<std::string> bitcode = serialize(gpu::CompilationTarget::Offload);
+    if (failed(bitcode))
+      return 1;
+    llvm::LLVMContext llvmContext;
+    auto parsed = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(*bitcode, "llvm-ir"), llvmContext);
+    if (!parsed)
+      return fail("cannot read back the LLVM IR: " +
+                  llvm::toString(parsed.takeError()));
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    (*parsed)->print(os, nullptr);
+    if (!writeFile(llvmIrFile, text))
+      return 1;
+  }
+  if (!launchFile.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::formatv(
+        "{0:2}\n",
+        llvm::json::Value(llvm::json::Object{
+            {"chip", stringifyChip(chipOption)},
+            {"code_object", outputFile.getValue()},
+            {"kernels", std::move(kernels)}}));
+    if (!writeFile(launchFile, text))
+      return 1;
+  }
+  return 0;
+}
