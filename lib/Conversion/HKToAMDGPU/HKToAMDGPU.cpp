@@ -153,16 +153,18 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
 // hk.copy_to_shared
 //===----------------------------------------------------------------------===//
 
-/// The linear id of the thread in its workgroup, and the workgroup size,
-/// from the `known_block_size` of the enclosing gpu.func.
-static FailureOr<std::pair<Value, int64_t>>
-emitLinearThreadId(OpBuilder &b, Operation *op) {
+/// The `known_block_size` of the gpu.func around `op`, if any.
+static DenseI32ArrayAttr getKnownBlockSize(Operation *op) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
   DenseI32ArrayAttr block = func ? func.getKnownBlockSizeAttr() : nullptr;
-  if (!block || block.size() != 3)
-    return op->emitOpError(
-        "needs the workgroup size: put it in a gpu.func with "
-        "known_block_size = array<i32: x, y, z>");
+  return block && block.size() == 3 ? block : nullptr;
+}
+
+/// The linear id of the thread in its workgroup, and the workgroup size.
+/// Requires getKnownBlockSize(op).
+static std::pair<Value, int64_t> emitLinearThreadId(OpBuilder &b,
+                                                    Operation *op) {
+  DenseI32ArrayAttr block = getKnownBlockSize(op);
   Location loc = op->getLoc();
   Value id = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   if (block[1] != 1 || block[2] != 1) {
@@ -171,7 +173,41 @@ emitLinearThreadId(OpBuilder &b, Operation *op) {
     Value yz = addIndex(b, loc, y, mulIndex(b, loc, z, block[1]));
     id = addIndex(b, loc, id, mulIndex(b, loc, yz, block[0]));
   }
-  return std::make_pair(id, int64_t(block[0]) * block[1] * block[2]);
+  return {id, int64_t(block[0]) * block[1] * block[2]};
+}
+
+/// Checks what the lowering of `op` needs beyond the verifier: the
+/// workgroup size (copies and lane ids), and for copies a tile that splits
+/// evenly into the workgroup's 16-byte chunks. Emits the reason on failure
+/// when `emitErrors` is set.
+static LogicalResult checkLowerable(Operation *op, bool emitErrors) {
+  auto error = [&](auto &&...parts) {
+    if (emitErrors)
+      (op->emitOpError() << ... << parts);
+    return failure();
+  };
+  if (!isa<CopyToSharedOp, LoadFragmentOp, StoreFragmentOp>(op))
+    return success();
+  DenseI32ArrayAttr block = getKnownBlockSize(op);
+  if (!block)
+    return error("needs the workgroup size: put it in a gpu.func with "
+                 "known_block_size = array<i32: x, y, z>");
+  auto copy = dyn_cast<CopyToSharedOp>(op);
+  if (!copy)
+    return success();
+  TileLayout layout = copy.getTile().getType().getLayout();
+  int64_t vec = kChunkBytes / layout.elementBytes;
+  if (layout.cols % vec != 0)
+    return error("tile rows of ", layout.cols,
+                 " elements are not a whole number of 16-byte chunks of ",
+                 vec, " elements");
+  int64_t threads = int64_t(block[0]) * block[1] * block[2];
+  int64_t chunks = layout.numElements() / vec;
+  if (chunks % threads != 0)
+    return error("the ", layout.rows, "x", layout.cols, " tile is ", chunks,
+                 " chunks of 16 bytes, not a multiple of the ", threads,
+                 " threads of the workgroup");
+  return success();
 }
 
 struct CopyToSharedLowering : OpConversionPattern<CopyToSharedOp> {
@@ -183,24 +219,11 @@ struct CopyToSharedLowering : OpConversionPattern<CopyToSharedOp> {
     Location loc = op.getLoc();
     SharedTileType tileType = op.getTile().getType();
     TileLayout layout = tileType.getLayout();
+    if (failed(checkLowerable(op, /*emitErrors=*/false)))
+      return rewriter.notifyMatchFailure(op, "not lowerable as written");
     int64_t vec = kChunkBytes / layout.elementBytes;
-    if (layout.cols % vec != 0)
-      return op.emitOpError()
-             << "tile rows of " << layout.cols
-             << " elements are not a whole number of 16-byte chunks of "
-             << vec << " elements";
-
-    FailureOr<std::pair<Value, int64_t>> tid =
-        emitLinearThreadId(rewriter, op);
-    if (failed(tid))
-      return failure();
-    auto [threadId, threads] = *tid;
+    auto [threadId, threads] = emitLinearThreadId(rewriter, op);
     int64_t chunks = layout.numElements() / vec;
-    if (chunks % threads != 0)
-      return op.emitOpError()
-             << "the " << layout.rows << "x" << layout.cols << " tile is "
-             << chunks << " chunks of 16 bytes, not a multiple of the "
-             << threads << " threads of the workgroup";
 
     Type elementType = tileType.getElementType();
     auto chunkType = VectorType::get({vec}, elementType);
@@ -259,11 +282,11 @@ struct FragmentLowering : OpConversionPattern<Op> {
   /// The id of the lane in its wave: waves are made of consecutive linear
   /// thread ids.
   FailureOr<Value> emitLaneId(OpBuilder &b, Operation *op) const {
-    FailureOr<std::pair<Value, int64_t>> tid = emitLinearThreadId(b, op);
-    if (failed(tid))
+    if (failed(checkLowerable(op, /*emitErrors=*/false)))
       return failure();
+    Value tid = emitLinearThreadId(b, op).first;
     return b.createOrFold<arith::RemUIOp>(
-        op->getLoc(), tid->first, constIndex(b, op->getLoc(), chip.waveSize));
+        op->getLoc(), tid, constIndex(b, op->getLoc(), chip.waveSize));
   }
 
   /// The chip's instruction for `type`; the verifier guarantees it exists.
@@ -457,6 +480,19 @@ struct StoreFragmentLowering : FragmentLowering<StoreFragmentOp> {
   }
 };
 
+/// gpu.return of converted values, for device functions returning
+/// fragments or tiles.
+struct GpuReturnLowering : OpConversionPattern<gpu::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -486,7 +522,7 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocSharedLowering, CopyToSharedLowering,
-               FillFragmentLowering>(converter, ctx);
+               FillFragmentLowering, GpuReturnLowering>(converter, ctx);
   patterns.add<LoadFragmentLowering, MmaLowering, StoreFragmentLowering>(
       converter, ctx, chip);
   populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, converter);
@@ -499,8 +535,9 @@ void mlir::hk::configureHKToAMDGPUTarget(ConversionTarget &target,
   target.addIllegalDialect<HKDialect>();
   target.markUnknownOpDynamicallyLegal([&converter](Operation *op) {
     if (auto func = dyn_cast<FunctionOpInterface>(op))
-      if (!converter.isLegal(func.getFunctionType()))
-        return false;
+      if (auto type = dyn_cast<FunctionType>(func.getFunctionType()))
+        if (!converter.isSignatureLegal(type))
+          return false;
     if (!converter.isLegal(op))
       return false;
     for (Region &region : op->getRegions())
@@ -537,6 +574,8 @@ struct ConvertHKToAMDGPUPass
         return WalkResult::interrupt();
       }
       chip = *opChip;
+      if (failed(checkLowerable(op, /*emitErrors=*/true)))
+        return WalkResult::interrupt();
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
