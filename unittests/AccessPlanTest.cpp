@@ -1,0 +1,59 @@
+//===- AccessPlanTest.cpp - per-lane LDS access runs ----------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The access plans the lowering follows: one 16-byte access where the
+// layout keeps a lane's elements together, smaller aligned runs where not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::hk;
+
+namespace {
+
+using Runs = std::vector<Run>;
+
+TEST(AccessPlanTest, ReferenceFragmentsAreOneRead) {
+  TileLayout gfx950{256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
+  EXPECT_EQ(planFragmentAccess(MmaLayout::Mfma16x16x32, FragmentRole::a,
+                               gfx950),
+            (Runs{{0, 8}}));
+  TileLayout gfx1201{128, 64, 2, Swizzle::st_16x32,
+                     ColumnPermutation::block4_0213};
+  EXPECT_EQ(planFragmentAccess(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::b,
+                               gfx1201),
+            (Runs{{0, 8}}));
+}
+
+TEST(AccessPlanTest, UnpermutedGfx1201FragmentsAreTwoReads) {
+  TileLayout tile{128, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
+  EXPECT_EQ(planFragmentAccess(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::a,
+                               tile),
+            (Runs{{0, 4}, {4, 4}}));
+}
+
+TEST(AccessPlanTest, CopyChunks) {
+  // A 16-byte chunk of a row is one store under st_16x32...
+  EXPECT_EQ(planChunkAccess({256, 64, 2, Swizzle::st_16x32,
+                             ColumnPermutation::identity},
+                            8),
+            (Runs{{0, 8}}));
+  // ... two 8-byte stores under the block permutation ...
+  EXPECT_EQ(planChunkAccess({128, 64, 2, Swizzle::st_16x32,
+                             ColumnPermutation::block4_0213},
+                            8),
+            (Runs{{0, 4}, {4, 4}}));
+  // ... and 8-byte pieces under st_16x16, which moves 8-byte groups.
+  EXPECT_EQ(planChunkAccess({64, 64, 2, Swizzle::st_16x16,
+                             ColumnPermutation::identity},
+                            8),
+            (Runs{{0, 4}, {4, 4}}));
+}
+
+} // namespace
