@@ -60,6 +60,16 @@ static Value slotBase(OpBuilder &b, Location loc, SharedTileType tile,
   return mulIndex(b, loc, slot, tile.getRows() * tile.getCols());
 }
 
+/// The logical (row, col) of fragment (fi, fj) of a fragment tile whose
+/// top-left element is at (row, col).
+static std::pair<Value, Value> fragmentOrigin(OpBuilder &b, Location loc,
+                                              Value row, Value col,
+                                              const FragmentShape &shape,
+                                              int64_t fi, int64_t fj) {
+  return {addIndex(b, loc, row, constIndex(b, loc, fi * shape.rows)),
+          addIndex(b, loc, col, constIndex(b, loc, fj * shape.cols))};
+}
+
 /// A value of `vectorType` whose contents are about to be overwritten.
 static Value emptyVector(OpBuilder &b, Location loc, VectorType vectorType) {
   return arith::ConstantOp::create(b, loc, vectorType,
@@ -335,10 +345,8 @@ struct LoadFragmentLowering : FragmentLowering<LoadFragmentOp> {
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
         Value fragment = emptyVector(rewriter, loc, laneType);
-        Value row0 = addIndex(rewriter, loc, adaptor.getRow(),
-                              constIndex(rewriter, loc, fi * shape.rows));
-        Value col0 = addIndex(rewriter, loc, adaptor.getCol(),
-                              constIndex(rewriter, loc, fj * shape.cols));
+        auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
+                                           adaptor.getCol(), shape, fi, fj);
         for (auto [run, start] : llvm::zip(runs, runStarts)) {
           Value offset = addIndex(
               rewriter, loc, base,
@@ -461,10 +469,8 @@ struct StoreFragmentLowering : FragmentLowering<StoreFragmentOp> {
           fragment = arith::TruncFOp::create(
               rewriter, loc,
               VectorType::get({shape.elemsPerLane}, destElement), fragment);
-        Value row0 = addIndex(rewriter, loc, adaptor.getRow(),
-                              constIndex(rewriter, loc, fi * shape.rows));
-        Value col0 = addIndex(rewriter, loc, adaptor.getCol(),
-                              constIndex(rewriter, loc, fj * shape.cols));
+        auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
+                                           adaptor.getCol(), shape, fi, fj);
         for (int64_t e = 0; e < shape.elemsPerLane; ++e) {
           Value value = vector::ExtractOp::create(rewriter, loc, fragment,
                                                   ArrayRef<int64_t>{e});
