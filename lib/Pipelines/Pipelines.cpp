@@ -17,11 +17,14 @@
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -81,6 +84,31 @@ std::string mlir::hk::getDefaultToolkitPath() {
       return dir;
   }
   return HK_BUILD_TOOLKIT_DIR;
+}
+
+FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
+                                                   StringRef format) {
+  std::optional<gpu::CompilationTarget> target =
+      llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
+          .Case("bin", gpu::CompilationTarget::Binary)
+          .Case("isa", gpu::CompilationTarget::Assembly)
+          .Case("llvm", gpu::CompilationTarget::Offload)
+          .Default(std::nullopt);
+  if (!target)
+    return module.emitError() << "unknown serialization format '" << format
+                              << "' (bin, isa or llvm)";
+  OwningOpRef<ModuleOp> copy = module.clone();
+  gpu::TargetOptions options(getDefaultToolkitPath(), {}, "", "", *target);
+  if (failed(gpu::transformGpuModulesToBinaries(*copy, nullptr, options)))
+    return failure();
+  auto binaries = llvm::to_vector(copy->getOps<gpu::BinaryOp>());
+  if (binaries.size() != 1)
+    return module.emitError() << "expected one gpu.module to serialize, found "
+                              << binaries.size();
+  return cast<gpu::ObjectAttr>(binaries.front().getObjects()[0])
+      .getObject()
+      .getValue()
+      .str();
 }
 
 /// Registers `name` with a builder that refuses a missing chip.

@@ -158,32 +158,18 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return 1;
 
-  // One serialization per requested form; the ROCDL serializer of LLVM 22
+  // One serialization per requested form: the ROCDL serializer of LLVM 22
   // does not report its intermediate forms through callbacks.
-  auto serialize = [&](gpu::CompilationTarget format) -> FailureOr<std::string> {
-    OwningOpRef<ModuleOp> copy = module->clone();
-    gpu::TargetOptions targetOptions(getDefaultToolkitPath(), {}, "", "",
-                                     format);
-    if (failed(gpu::transformGpuModulesToBinaries(*copy, nullptr,
-                                                  targetOptions)))
-      return failure();
-    auto binary = *copy->getOps<gpu::BinaryOp>().begin();
-    return cast<gpu::ObjectAttr>(binary.getObjects()[0])
-        .getObject()
-        .getValue()
-        .str();
-  };
-
-  FailureOr<std::string> codeObject = serialize(gpu::CompilationTarget::Binary);
+  FailureOr<std::string> codeObject = serializeGpuModule(*module, "bin");
   if (failed(codeObject) || !writeFile(outputFile, *codeObject))
     return 1;
   if (!asmFile.empty()) {
-    FailureOr<std::string> isa = serialize(gpu::CompilationTarget::Assembly);
+    FailureOr<std::string> isa = serializeGpuModule(*module, "isa");
     if (failed(isa) || !writeFile(asmFile, *isa))
       return 1;
   }
   if (!llvmIrFile.empty()) {
-    FailureOr<std::string> bitcode = serialize(gpu::CompilationTarget::Offload);
+    FailureOr<std::string> bitcode = serializeGpuModule(*module, "llvm");
     if (failed(bitcode))
       return 1;
     llvm::LLVMContext llvmContext;

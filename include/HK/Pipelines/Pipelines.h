@@ -18,10 +18,12 @@
 #include "HK/Dialect/HK/IR/HKEnums.h"
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 
 #include <string>
 
 namespace mlir {
+class ModuleOp;
 class OpPassManager;
 namespace hk {
 
@@ -62,6 +64,12 @@ void buildHKToBinaryPipeline(OpPassManager &pm,
 /// when `toolkit` is empty: next to the running hk tool (installed or in the
 /// build tree), else where the build put it.
 std::string getDefaultToolkitPath();
+
+/// Serializes the (single) gpu.module of `module`, already lowered by
+/// buildHKToROCDLPipeline, to `format`: "bin" (code object), "isa"
+/// (assembly) or "llvm" (the LLVM bitcode handed to the AMDGPU backend).
+/// `module` is left unchanged.
+FailureOr<std::string> serializeGpuModule(ModuleOp module, StringRef format);
 
 /// Registers hk-to-rocdl-pipeline and hk-to-binary-pipeline.
 void registerHKPipelines();

@@ -1,0 +1,92 @@
+//===- Simulator.h - executing AMDGPU kernels on the CPU --------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `sim` backend: executes a kernel, lane by lane, from the LLVM IR the hk
+// pipeline hands to the AMDGPU backend. Workgroups run one after another;
+// the waves of a workgroup run until they block at a barrier; each
+// instruction runs for every lane of a wave, so wave-level operations (MFMA,
+// WMMA) see the whole wave. Global memory is a set of host buffers at
+// simulated addresses; every access outside them is an error.
+//
+// What is modelled: the instructions and AMDGPU intrinsics hk emits (see
+// docs/Simulator.md). Anything else is an error naming it, never skipped.
+// Not yet modelled: divergent branches (an error when lanes of a wave
+// disagree).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_RUNTIME_SIMULATOR_H
+#define HK_RUNTIME_SIMULATOR_H
+
+#include "HK/Target/Chip.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace mlir::hk::sim {
+
+/// Host memory the kernel sees as global memory.
+class GlobalMemory {
+public:
+  /// Adds a buffer of `size` bytes and returns its device address. Buffers
+  /// are separated by unmapped gaps, so running off one is caught.
+  uint64_t allocate(llvm::StringRef name, uint64_t size);
+  std::vector<uint8_t> &bytes(uint64_t address);
+  const std::vector<uint8_t> &bytes(uint64_t address) const;
+
+  /// The buffer holding [address, address + size), or null.
+  uint8_t *translate(uint64_t address, uint64_t size);
+  /// The name of the buffer nearest `address`, for messages.
+  std::string describe(uint64_t address) const;
+
+private:
+  struct Buffer {
+    std::string name;
+    uint64_t address;
+    std::vector<uint8_t> data;
+  };
+  std::vector<Buffer> buffers;
+  uint64_t next = uint64_t(1) << 32;
+};
+
+/// Work the simulator counted.
+struct Counters {
+  uint64_t waveInstructions = 0;
+  uint64_t laneInstructions = 0;
+  uint64_t mmas = 0;
+  uint64_t barriers = 0;
+  uint64_t globalBytesRead = 0;
+  uint64_t globalBytesWritten = 0;
+  uint64_t ldsBytesRead = 0;
+  uint64_t ldsBytesWritten = 0;
+};
+
+struct LaunchConfig {
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+  /// One raw value per kernel argument (pointers are device addresses).
+  std::vector<uint64_t> arguments;
+  /// Wave instructions one wave may execute before the run is stopped.
+  uint64_t stepLimit = uint64_t(1) << 32;
+};
+
+/// Runs kernel `kernel` of `module` for `chip`.
+llvm::Error run(llvm::Module &module, llvm::StringRef kernel,
+                const ChipInfo &chip, const LaunchConfig &config,
+                GlobalMemory &memory, Counters &counters);
+
+} // namespace mlir::hk::sim
+
+#endif // HK_RUNTIME_SIMULATOR_H

@@ -1,0 +1,1031 @@
+//===- Simulator.cpp - executing AMDGPU kernels on the CPU ----------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the `sim` backend: an interpreter of AMDGPU LLVM IR
+// that executes every instruction for all lanes of a wave, with the wave-
+// level semantics of the matrix intrinsics and workgroup barriers.
+//
+// Values are kept as raw little-endian bytes: each SSA value of a wave owns
+// `lanes * sizeof(type)` bytes; constants are materialized once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Runtime/Simulator.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace llvm;
+using namespace mlir::hk;
+using namespace mlir::hk::sim;
+
+//===----------------------------------------------------------------------===//
+// GlobalMemory
+//===----------------------------------------------------------------------===//
+
+uint64_t GlobalMemory::allocate(StringRef name, uint64_t size) {
+  uint64_t address = next;
+  buffers.push_back({name.str(), address, std::vector<uint8_t>(size)});
+  // A 1 MiB unmapped gap after every buffer.
+  next = alignTo(address + size, 4096) + (uint64_t(1) << 20);
+  return address;
+}
+
+std::vector<uint8_t> &GlobalMemory::bytes(uint64_t address) {
+  for (Buffer &b : buffers)
+    if (b.address == address)
+      return b.data;
+  report_fatal_error("no buffer at the given address");
+}
+
+const std::vector<uint8_t> &GlobalMemory::bytes(uint64_t address) const {
+  return const_cast<GlobalMemory *>(this)->bytes(address);
+}
+
+uint8_t *GlobalMemory::translate(uint64_t address, uint64_t size) {
+  for (Buffer &b : buffers)
+    if (address >= b.address && address + size <= b.address + b.data.size())
+      return b.data.data() + (address - b.address);
+  return nullptr;
+}
+
+std::string GlobalMemory::describe(uint64_t address) const {
+  for (const Buffer &b : buffers) {
+    if (address >= b.address && address < b.address + b.data.size())
+      return formatv("byte {0} of buffer '{1}' ({2} bytes)",
+                     address - b.address, b.name, b.data.size());
+    if (address >= b.address + b.data.size() &&
+        address < b.address + b.data.size() + (uint64_t(1) << 20))
+      return formatv("{0} bytes past the end of buffer '{1}' ({2} bytes)",
+                     address - b.address - b.data.size(), b.name,
+                     b.data.size());
+  }
+  return "no buffer";
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr unsigned kLdsAddressSpace = 3;
+constexpr unsigned kPrivateAddressSpace = 5;
+
+/// Bytes one lane needs for a value of `type`.
+unsigned sizeOf(Type *type) {
+  if (auto *vec = dyn_cast<FixedVectorType>(type))
+    return vec->getNumElements() * sizeOf(vec->getElementType());
+  if (type->isIntegerTy())
+    return std::max(1u, (type->getIntegerBitWidth() + 7) / 8);
+  if (type->isHalfTy() || type->isBFloatTy())
+    return 2;
+  if (type->isFloatTy())
+    return 4;
+  if (type->isDoubleTy())
+    return 8;
+  if (auto *ptr = dyn_cast<PointerType>(type))
+    return ptr->getAddressSpace() == kLdsAddressSpace ||
+                   ptr->getAddressSpace() == kPrivateAddressSpace
+               ? 4
+               : 8;
+  return 0;
+}
+
+Type *scalarOf(Type *type) { return type->getScalarType(); }
+
+uint64_t loadBits(const uint8_t *p, unsigned bytes) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, bytes);
+  return v;
+}
+
+void storeBits(uint8_t *p, unsigned bytes, uint64_t v) {
+  std::memcpy(p, &v, bytes);
+}
+
+int64_t signExtend(uint64_t v, unsigned bits) {
+  if (bits >= 64)
+    return static_cast<int64_t>(v);
+  return SignExtend64(v & maskTrailingOnes<uint64_t>(bits), bits);
+}
+
+uint64_t truncBits(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : v & maskTrailingOnes<uint64_t>(bits);
+}
+
+float bf16ToFloat(uint16_t bits) {
+  uint32_t w = uint32_t(bits) << 16;
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+/// float -> bf16, round to nearest even (NaN stays NaN).
+uint16_t floatToBf16(float f) {
+  uint32_t w;
+  std::memcpy(&w, &f, 4);
+  if (std::isnan(f))
+    return 0x7fc0;
+  uint32_t rounding = 0x7fff + ((w >> 16) & 1);
+  return static_cast<uint16_t>((w + rounding) >> 16);
+}
+
+double loadFloat(const uint8_t *p, Type *type) {
+  if (type->isFloatTy()) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  if (type->isDoubleTy()) {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  uint16_t h = static_cast<uint16_t>(loadBits(p, 2));
+  if (type->isBFloatTy())
+    return bf16ToFloat(h);
+  APFloat f(APFloat::IEEEhalf(), APInt(16, h));
+  return f.convertToFloat();
+}
+
+/// Stores `value`, rounded to nearest even into `type`. Values of float
+/// operations are computed in float already, so this rounds once.
+void storeFloat(uint8_t *p, Type *type, double value) {
+  if (type->isFloatTy()) {
+    float f = static_cast<float>(value);
+    std::memcpy(p, &f, 4);
+  } else if (type->isDoubleTy()) {
+    std::memcpy(p, &value, 8);
+  } else if (type->isBFloatTy()) {
+    storeBits(p, 2, floatToBf16(static_cast<float>(value)));
+  } else {
+    APFloat f(value);
+    bool lost;
+    f.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &lost);
+    storeBits(p, 2, f.bitcastToAPInt().getZExtValue());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The interpreter
+//===----------------------------------------------------------------------===//
+
+/// Where the values of one function live.
+struct FrameLayout {
+  DenseMap<const Value *, unsigned> slots;
+  std::vector<unsigned> bytes; // per slot, per lane
+};
+
+struct Wave {
+  unsigned index = 0;
+  std::vector<std::vector<uint8_t>> values;
+  const BasicBlock *block = nullptr;
+  BasicBlock::const_iterator pc;
+  bool done = false;
+  bool waiting = false;
+  uint64_t signals = 0; // workgroup barriers signalled
+  uint64_t steps = 0;
+};
+
+class Interpreter {
+public:
+  Interpreter(Module &module, Function &kernel, const ChipInfo &chip,
+              const LaunchConfig &config, GlobalMemory &memory,
+              Counters &counters)
+      : dl(module.getDataLayout()), kernel(kernel), chip(chip),
+        config(config), memory(memory), counters(counters),
+        lanes(chip.waveSize) {}
+
+  Error prepare();
+  Error run();
+
+private:
+  Error runWorkgroup(std::array<int64_t, 3> id);
+  Error step(Wave &wave);
+  Error execute(Wave &wave, const Instruction &inst);
+  Error executeCall(Wave &wave, const CallInst &call);
+  Error executeMma(Wave &wave, const CallInst &call, bool wmma);
+  Error enterBlock(Wave &wave, const BasicBlock *from, const BasicBlock *to);
+
+  /// Bytes of `value` for `lane`.
+  const uint8_t *operand(Wave &wave, const Value *value, unsigned lane);
+  uint8_t *result(Wave &wave, const Value *value, unsigned lane) {
+    unsigned slot = layout.slots.lookup(value);
+    return wave.values[slot].data() + lane * layout.bytes[slot];
+  }
+  Expected<const uint8_t *> constant(const Constant *c);
+  Error materialize(const Constant *c, Type *type, uint8_t *out);
+
+  Expected<uint8_t *> address(Wave &wave, const Instruction &inst,
+                              unsigned addressSpace, uint64_t address,
+                              uint64_t size, unsigned lane, bool write);
+  Error error(const Wave &wave, const Instruction &inst, const Twine &what);
+
+  const DataLayout &dl;
+  Function &kernel;
+  const ChipInfo &chip;
+  const LaunchConfig &config;
+  GlobalMemory &memory;
+  Counters &counters;
+  unsigned lanes;
+
+  FrameLayout layout;
+  DenseMap<const Constant *, std::vector<uint8_t>> constants;
+  DenseMap<const GlobalVariable *, uint64_t> ldsOffsets;
+  uint64_t ldsBytes = 0;
+  std::vector<uint8_t> lds;
+  std::array<int64_t, 3> workgroup = {0, 0, 0};
+  std::vector<Wave> waves;
+};
+
+Error Interpreter::error(const Wave &wave, const Instruction &inst,
+                         const Twine &what) {
+  std::string text;
+  raw_string_ostream os(text);
+  inst.print(os);
+  return createStringError(
+      inconvertibleErrorCode(),
+      formatv("workgroup ({0}, {1}, {2}), wave {3}: {4}\n  at:{5}",
+              workgroup[0], workgroup[1], workgroup[2], wave.index,
+              what.str(), text));
+}
+
+Error Interpreter::prepare() {
+  // LDS: every addrspace(3) global of the module, laid out in order.
+  for (GlobalVariable &g : kernel.getParent()->globals()) {
+    if (g.getAddressSpace() != kLdsAddressSpace)
+      continue;
+    uint64_t align = g.getAlign() ? g.getAlign()->value() : 16;
+    ldsBytes = alignTo(ldsBytes, align);
+    ldsOffsets[&g] = ldsBytes;
+    ldsBytes += dl.getTypeAllocSize(g.getValueType());
+  }
+  if (ldsBytes > static_cast<uint64_t>(chip.ldsBytes))
+    return createStringError(inconvertibleErrorCode(),
+                             formatv("kernel needs {0} bytes of LDS, {1} "
+                                     "has {2}",
+                                     ldsBytes, chip.name, chip.ldsBytes));
+
+  auto addSlot = [&](const Value *v) -> Error {
+    unsigned bytes = sizeOf(v->getType());
+    if (bytes == 0 && !v->getType()->isVoidTy())
+      return createStringError(inconvertibleErrorCode(),
+                               "the simulator does not model values of type " +
+                                   [&] {
+                                     std::string s;
+                                     raw_string_ostream os(s);
+                                     v->getType()->print(os);
+                                     return s;
+                                   }());
+    layout.slots[v] = layout.bytes.size();
+    layout.bytes.push_back(bytes);
+    return Error::success();
+  };
+  for (Argument &arg : kernel.args())
+    if (Error e = addSlot(&arg))
+      return e;
+  for (BasicBlock &bb : kernel)
+    for (Instruction &inst : bb)
+      if (!inst.getType()->isVoidTy())
+        if (Error e = addSlot(&inst))
+          return e;
+  if (config.arguments.size() != kernel.arg_size())
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("kernel '{0}' takes {1} arguments, {2} given",
+                kernel.getName(), kernel.arg_size(), config.arguments.size()));
+  return Error::success();
+}
+
+Error Interpreter::run() {
+  int64_t threads = config.block[0] * config.block[1] * config.block[2];
+  if (threads <= 0 || threads % lanes != 0)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("workgroup of {0} lanes is not a whole number of wave{1}s",
+                threads, lanes));
+  waves.resize(threads / lanes);
+  for (unsigned w = 0; w < waves.size(); ++w) {
+    waves[w].index = w;
+    waves[w].values.resize(layout.bytes.size());
+    for (unsigned s = 0; s < layout.bytes.size(); ++s)
+      waves[w].values[s].assign(layout.bytes[s] * lanes, 0);
+  }
+  lds.assign(ldsBytes, 0);
+  for (int64_t z = 0; z < config.grid[2]; ++z)
+    for (int64_t y = 0; y < config.grid[1]; ++y)
+      for (int64_t x = 0; x < config.grid[0]; ++x)
+        if (Error e = runWorkgroup({x, y, z}))
+          return e;
+  return Error::success();
+}
+
+Error Interpreter::runWorkgroup(std::array<int64_t, 3> id) {
+  workgroup = id;
+  // LDS is uninitialized on hardware; a NaN pattern exposes reads of it.
+  std::fill(lds.begin(), lds.end(), 0xff);
+  for (Wave &wave : waves) {
+    wave.done = wave.waiting = false;
+    wave.signals = wave.steps = 0;
+    for (Argument &arg : kernel.args())
+      for (unsigned lane = 0; lane < lanes; ++lane)
+        storeBits(result(wave, &arg, lane), sizeOf(arg.getType()),
+                  config.arguments[arg.getArgNo()]);
+    wave.block = &kernel.getEntryBlock();
+    wave.pc = wave.block->begin();
+  }
+  while (true) {
+    bool progress = false, allDone = true;
+    for (Wave &wave : waves) {
+      if (wave.done)
+        continue;
+      allDone = false;
+      if (wave.waiting) {
+        // Released once every live wave has signalled as often.
+        bool released = llvm::all_of(waves, [&](const Wave &other) {
+          return other.done || other.signals >= wave.signals;
+        });
+        if (!released)
+          continue;
+        wave.waiting = false;
+      }
+      progress = true;
+      while (!wave.done && !wave.waiting)
+        if (Error e = step(wave))
+          return e;
+    }
+    if (allDone)
+      return Error::success();
+    if (!progress)
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("workgroup ({0}, {1}, {2}): every wave waits at a barrier "
+                  "that not all waves reach",
+                  id[0], id[1], id[2]));
+  }
+}
+
+Error Interpreter::step(Wave &wave) {
+  const Instruction &inst = *wave.pc;
+  if (++wave.steps > config.stepLimit)
+    return error(wave, inst,
+                 formatv("step limit of {0} wave instructions reached",
+                         config.stepLimit));
+  ++counters.waveInstructions;
+  counters.laneInstructions += lanes;
+  ++wave.pc;
+  return execute(wave, inst);
+}
+
+Error Interpreter::enterBlock(Wave &wave, const BasicBlock *from,
+                              const BasicBlock *to) {
+  // PHIs read their inputs before any of them is written.
+  SmallVector<std::pair<const PHINode *, std::vector<uint8_t>>> incoming;
+  for (const PHINode &phi : to->phis()) {
+    const Value *in = phi.getIncomingValueForBlock(from);
+    unsigned bytes = sizeOf(phi.getType());
+    std::vector<uint8_t> data(bytes * lanes);
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      std::memcpy(data.data() + lane * bytes, operand(wave, in, lane), bytes);
+    incoming.push_back({&phi, std::move(data)});
+  }
+  for (auto &[phi, data] : incoming)
+    std::memcpy(result(wave, phi, 0), data.data(), data.size());
+  wave.block = to;
+  wave.pc = to->getFirstNonPHIIt();
+  return Error::success();
+}
+
+const uint8_t *Interpreter::operand(Wave &wave, const Value *value,
+                                    unsigned lane) {
+  auto it = layout.slots.find(value);
+  if (it != layout.slots.end())
+    return wave.values[it->second].data() + lane * layout.bytes[it->second];
+  auto c = constant(cast<Constant>(value));
+  if (!c) {
+    consumeError(c.takeError());
+    return nullptr;
+  }
+  return *c;
+}
+
+Expected<const uint8_t *> Interpreter::constant(const Constant *c) {
+  auto it = constants.find(c);
+  if (it != constants.end())
+    return it->second.data();
+  std::vector<uint8_t> bytes(std::max(sizeOf(c->getType()), 1u) + 8, 0);
+  if (Error e = materialize(c, c->getType(), bytes.data()))
+    return std::move(e);
+  return constants.insert({c, std::move(bytes)}).first->second.data();
+}
+
+Error Interpreter::materialize(const Constant *c, Type *type, uint8_t *out) {
+  unsigned bytes = sizeOf(type);
+  if (isa<UndefValue>(c) || isa<ConstantAggregateZero>(c) ||
+      isa<ConstantPointerNull>(c)) {
+    std::memset(out, 0, bytes);
+    return Error::success();
+  }
+  if (auto *ci = dyn_cast<ConstantInt>(c)) {
+    storeBits(out, bytes, ci->getValue().getZExtValue());
+    return Error::success();
+  }
+  if (auto *cf = dyn_cast<ConstantFP>(c)) {
+    storeBits(out, bytes, cf->getValueAPF().bitcastToAPInt().getZExtValue());
+    return Error::success();
+  }
+  if (isa<ConstantDataVector>(c) || isa<ConstantVector>(c)) {
+    auto *vec = cast<FixedVectorType>(type);
+    unsigned elem = sizeOf(vec->getElementType());
+    for (unsigned i = 0; i < vec->getNumElements(); ++i)
+      if (Error e = materialize(c->getAggregateElement(i),
+                                vec->getElementType(), out + i * elem))
+        return e;
+    return Error::success();
+  }
+  if (auto *g = dyn_cast<GlobalVariable>(c)) {
+    auto it = ldsOffsets.find(g);
+    if (it == ldsOffsets.end())
+      return createStringError(inconvertibleErrorCode(),
+                               "global '" + g->getName() +
+                                   "' is not in LDS; only LDS globals are "
+                                   "modelled");
+    storeBits(out, bytes, it->second);
+    return Error::success();
+  }
+  if (auto *ce = dyn_cast<ConstantExpr>(c)) {
+    if (auto *gep = dyn_cast<GEPOperator>(ce)) {
+      APInt offset(dl.getIndexTypeSizeInBits(gep->getType()), 0);
+      if (!gep->accumulateConstantOffset(dl, offset))
+        return createStringError(inconvertibleErrorCode(),
+                                 "non-constant constant GEP");
+      std::vector<uint8_t> base(16, 0);
+      if (Error e = materialize(cast<Constant>(gep->getPointerOperand()),
+                                gep->getPointerOperandType(), base.data()))
+        return e;
+      storeBits(out, bytes,
+                loadBits(base.data(), sizeOf(gep->getPointerOperandType())) +
+                    offset.getSExtValue());
+      return Error::success();
+    }
+    if (ce->getOpcode() == Instruction::AddrSpaceCast) {
+      std::vector<uint8_t> base(16, 0);
+      if (Error e = materialize(ce->getOperand(0), ce->getOperand(0)->getType(),
+                                base.data()))
+        return e;
+      storeBits(out, bytes, loadBits(base.data(), 8));
+      return Error::success();
+    }
+  }
+  std::string text;
+  raw_string_ostream os(text);
+  c->print(os);
+  return createStringError(inconvertibleErrorCode(),
+                           "the simulator does not model the constant " + text);
+}
+
+Expected<uint8_t *> Interpreter::address(Wave &wave, const Instruction &inst,
+                                         unsigned addressSpace,
+                                         uint64_t addr, uint64_t size,
+                                         unsigned lane, bool write) {
+  if (addressSpace == kLdsAddressSpace) {
+    if (addr + size > ldsBytes)
+      return error(wave, inst,
+                   formatv("lane {0} accesses {1} bytes at LDS offset {2}, "
+                           "outside the {3} bytes of LDS",
+                           lane, size, addr, ldsBytes));
+    (write ? counters.ldsBytesWritten : counters.ldsBytesRead) += size;
+    return lds.data() + addr;
+  }
+  if (addressSpace == 0 || addressSpace == 1) {
+    if (uint8_t *p = memory.translate(addr, size)) {
+      (write ? counters.globalBytesWritten : counters.globalBytesRead) += size;
+      return p;
+    }
+    return error(wave, inst,
+                 formatv("lane {0} {1} {2} bytes at global address {3:x}: "
+                         "out of bounds ({4})",
+                         lane, write ? "writes" : "reads", size, addr,
+                         memory.describe(addr)));
+  }
+  return error(wave, inst,
+               formatv("address space {0} is not modelled", addressSpace));
+}
+
+/// Integer binary operation on raw bits of width `bits`; false if undefined.
+bool intBinary(unsigned opcode, uint64_t a, uint64_t b, unsigned bits,
+               uint64_t &out) {
+  int64_t sa = signExtend(a, bits), sb = signExtend(b, bits);
+  switch (opcode) {
+  case Instruction::Add: out = a + b; break;
+  case Instruction::Sub: out = a - b; break;
+  case Instruction::Mul: out = a * b; break;
+  case Instruction::And: out = a & b; break;
+  case Instruction::Or: out = a | b; break;
+  case Instruction::Xor: out = a ^ b; break;
+  case Instruction::Shl: out = b >= bits ? 0 : a << b; break;
+  case Instruction::LShr: out = b >= bits ? 0 : truncBits(a, bits) >> b; break;
+  case Instruction::AShr:
+    out = static_cast<uint64_t>(b >= bits ? (sa < 0 ? -1 : 0) : sa >> b);
+    break;
+  case Instruction::UDiv:
+    if (truncBits(b, bits) == 0) return false;
+    out = truncBits(a, bits) / truncBits(b, bits);
+    break;
+  case Instruction::URem:
+    if (truncBits(b, bits) == 0) return false;
+    out = truncBits(a, bits) % truncBits(b, bits);
+    break;
+  case Instruction::SDiv:
+    if (sb == 0) return false;
+    out = static_cast<uint64_t>(sa / sb);
+    break;
+  case Instruction::SRem:
+    if (sb == 0) return false;
+    out = static_cast<uint64_t>(sa % sb);
+    break;
+  default: return false;
+  }
+  out = truncBits(out, bits);
+  return true;
+}
+
+bool compareInt(CmpInst::Predicate p, uint64_t a, uint64_t b, unsigned bits) {
+  a = truncBits(a, bits);
+  b = truncBits(b, bits);
+  int64_t sa = signExtend(a, bits), sb = signExtend(b, bits);
+  switch (p) {
+  case CmpInst::ICMP_EQ: return a == b;
+  case CmpInst::ICMP_NE: return a != b;
+  case CmpInst::ICMP_UGT: return a > b;
+  case CmpInst::ICMP_UGE: return a >= b;
+  case CmpInst::ICMP_ULT: return a < b;
+  case CmpInst::ICMP_ULE: return a <= b;
+  case CmpInst::ICMP_SGT: return sa > sb;
+  case CmpInst::ICMP_SGE: return sa >= sb;
+  case CmpInst::ICMP_SLT: return sa < sb;
+  case CmpInst::ICMP_SLE: return sa <= sb;
+  default: return false;
+  }
+}
+
+Error Interpreter::execute(Wave &wave, const Instruction &inst) {
+  Type *type = inst.getType();
+  unsigned opcode = inst.getOpcode();
+
+  // Every operand must be something the simulator can read.
+  for (const Value *op : inst.operands())
+    if (!isa<BasicBlock>(op) && !isa<Function>(op) && !isa<InlineAsm>(op) &&
+        !layout.slots.count(op))
+      if (auto c = dyn_cast<Constant>(op)) {
+        auto data = constant(c);
+        if (!data)
+          return error(wave, inst, toString(data.takeError()));
+      }
+
+  if (inst.isBinaryOp()) {
+    Type *elem = scalarOf(type);
+    unsigned n = type->isVectorTy()
+                     ? cast<FixedVectorType>(type)->getNumElements()
+                     : 1;
+    unsigned eb = sizeOf(elem);
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      const uint8_t *a = operand(wave, inst.getOperand(0), lane);
+      const uint8_t *b = operand(wave, inst.getOperand(1), lane);
+      uint8_t *out = result(wave, &inst, lane);
+      for (unsigned i = 0; i < n; ++i) {
+        if (elem->isIntegerTy()) {
+          uint64_t r;
+          if (!intBinary(opcode, loadBits(a + i * eb, eb),
+                         loadBits(b + i * eb, eb), elem->getIntegerBitWidth(),
+                         r))
+            return error(wave, inst,
+                         formatv("lane {0}: undefined result (division by "
+                                 "zero) or unmodelled operation",
+                                 lane));
+          storeBits(out + i * eb, eb, r);
+          continue;
+        }
+        // Float arithmetic in the type's own precision.
+        float x = static_cast<float>(loadFloat(a + i * eb, elem));
+        float y = static_cast<float>(loadFloat(b + i * eb, elem));
+        double r;
+        switch (opcode) {
+        case Instruction::FAdd: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) + loadFloat(b + i * eb, elem) : double(x + y); break;
+        case Instruction::FSub: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) - loadFloat(b + i * eb, elem) : double(x - y); break;
+        case Instruction::FMul: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) * loadFloat(b + i * eb, elem) : double(x * y); break;
+        case Instruction::FDiv: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) / loadFloat(b + i * eb, elem) : double(x / y); break;
+        default:
+          return error(wave, inst, "binary operation not modelled");
+        }
+        storeFloat(out + i * eb, elem, r);
+      }
+    }
+    return Error::success();
+  }
+
+  switch (opcode) {
+  case Instruction::GetElementPtr: {
+    auto &gep = cast<GetElementPtrInst>(inst);
+    if (type->isVectorTy())
+      return error(wave, inst, "vector GEPs are not modelled");
+    unsigned pb = sizeOf(type);
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      int64_t addr = loadBits(operand(wave, gep.getPointerOperand(), lane),
+                              sizeOf(gep.getPointerOperandType()));
+      for (auto it = gep_type_begin(gep), end = gep_type_end(gep); it != end;
+           ++it) {
+        const Value *idx = it.getOperand();
+        unsigned ib = sizeOf(idx->getType());
+        int64_t i = signExtend(loadBits(operand(wave, idx, lane), ib),
+                               idx->getType()->getIntegerBitWidth());
+        if (StructType *st = it.getStructTypeOrNull())
+          addr += dl.getStructLayout(st)->getElementOffset(i);
+        else
+          addr += i * static_cast<int64_t>(
+                          it.getSequentialElementStride(dl).getFixedValue());
+      }
+      storeBits(result(wave, &inst, lane), pb, static_cast<uint64_t>(addr));
+    }
+    return Error::success();
+  }
+  case Instruction::Load:
+  case Instruction::Store: {
+    bool isStore = opcode == Instruction::Store;
+    const Value *ptr = isStore ? cast<StoreInst>(inst).getPointerOperand()
+                               : cast<LoadInst>(inst).getPointerOperand();
+    Type *valueType =
+        isStore ? cast<StoreInst>(inst).getValueOperand()->getType() : type;
+    unsigned space = ptr->getType()->getPointerAddressSpace();
+    unsigned bytes = sizeOf(valueType);
+    uint64_t storeSize = dl.getTypeStoreSize(valueType);
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      uint64_t addr =
+          loadBits(operand(wave, ptr, lane), sizeOf(ptr->getType()));
+      auto mem = address(wave, inst, space, addr, storeSize, lane, isStore);
+      if (!mem)
+        return mem.takeError();
+      if (isStore)
+        std::memcpy(*mem,
+                    operand(wave, cast<StoreInst>(inst).getValueOperand(),
+                            lane),
+                    std::min<uint64_t>(bytes, storeSize));
+      else
+        std::memcpy(result(wave, &inst, lane), *mem,
+                    std::min<uint64_t>(bytes, storeSize));
+    }
+    return Error::success();
+  }
+  case Instruction::ExtractElement: {
+    auto &ee = cast<ExtractElementInst>(inst);
+    unsigned eb = sizeOf(type);
+    auto *vt = cast<FixedVectorType>(ee.getVectorOperandType());
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      uint64_t i = loadBits(operand(wave, ee.getIndexOperand(), lane),
+                            sizeOf(ee.getIndexOperand()->getType()));
+      uint8_t *out = result(wave, &inst, lane);
+      if (i >= vt->getNumElements())
+        std::memset(out, 0, eb); // poison
+      else
+        std::memcpy(out, operand(wave, ee.getVectorOperand(), lane) + i * eb,
+                    eb);
+    }
+    return Error::success();
+  }
+  case Instruction::InsertElement: {
+    auto &ie = cast<InsertElementInst>(inst);
+    auto *vt = cast<FixedVectorType>(type);
+    unsigned eb = sizeOf(vt->getElementType()), vb = sizeOf(vt);
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      uint8_t *out = result(wave, &inst, lane);
+      std::vector<uint8_t> tmp(operand(wave, ie.getOperand(0), lane),
+                               operand(wave, ie.getOperand(0), lane) + vb);
+      uint64_t i = loadBits(operand(wave, ie.getOperand(2), lane),
+                            sizeOf(ie.getOperand(2)->getType()));
+      if (i < vt->getNumElements())
+        std::memcpy(tmp.data() + i * eb, operand(wave, ie.getOperand(1), lane),
+                    eb);
+      std::memcpy(out, tmp.data(), vb);
+    }
+    return Error::success();
+  }
+  case Instruction::ShuffleVector: {
+    auto &sv = cast<ShuffleVectorInst>(inst);
+    auto *inType = cast<FixedVectorType>(sv.getOperand(0)->getType());
+    unsigned eb = sizeOf(inType->getElementType());
+    unsigned n = inType->getNumElements();
+    ArrayRef<int> mask = sv.getShuffleMask();
+    std::vector<uint8_t> tmp(mask.size() * eb);
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      const uint8_t *a = operand(wave, sv.getOperand(0), lane);
+      const uint8_t *b = operand(wave, sv.getOperand(1), lane);
+      for (unsigned i = 0; i < mask.size(); ++i) {
+        int m = mask[i];
+        if (m < 0)
+          std::memset(tmp.data() + i * eb, 0, eb);
+        else
+          std::memcpy(tmp.data() + i * eb,
+                      unsigned(m) < n ? a + m * eb : b + (m - n) * eb, eb);
+      }
+      std::memcpy(result(wave, &inst, lane), tmp.data(), tmp.size());
+    }
+    return Error::success();
+  }
+  case Instruction::ICmp: {
+    auto &cmp = cast<ICmpInst>(inst);
+    Type *opType = cmp.getOperand(0)->getType();
+    Type *elem = scalarOf(opType);
+    unsigned n = opType->isVectorTy()
+                     ? cast<FixedVectorType>(opType)->getNumElements()
+                     : 1;
+    unsigned eb = sizeOf(elem);
+    unsigned bits = elem->isPointerTy() ? eb * 8 : elem->getIntegerBitWidth();
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      const uint8_t *a = operand(wave, cmp.getOperand(0), lane);
+      const uint8_t *b = operand(wave, cmp.getOperand(1), lane);
+      uint8_t *out = result(wave, &inst, lane);
+      for (unsigned i = 0; i < n; ++i)
+        out[i] = compareInt(cmp.getPredicate(), loadBits(a + i * eb, eb),
+                            loadBits(b + i * eb, eb), bits);
+    }
+    return Error::success();
+  }
+  case Instruction::Select: {
+    auto &sel = cast<SelectInst>(inst);
+    if (sel.getCondition()->getType()->isVectorTy())
+      return error(wave, inst, "vector selects are not modelled");
+    unsigned bytes = sizeOf(type);
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      bool c = *operand(wave, sel.getCondition(), lane) & 1;
+      std::memcpy(result(wave, &inst, lane),
+                  operand(wave, c ? sel.getTrueValue() : sel.getFalseValue(),
+                          lane),
+                  bytes);
+    }
+    return Error::success();
+  }
+  case Instruction::Trunc:
+  case Instruction::ZExt:
+  case Instruction::SExt:
+  case Instruction::FPTrunc:
+  case Instruction::FPExt:
+  case Instruction::BitCast:
+  case Instruction::AddrSpaceCast:
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+  case Instruction::FPToSI:
+  case Instruction::FPToUI: {
+    const Value *src = inst.getOperand(0);
+    Type *srcType = src->getType();
+    if (opcode == Instruction::BitCast) {
+      if (sizeOf(srcType) != sizeOf(type))
+        return error(wave, inst, "bitcast between sizes is not modelled");
+      for (unsigned lane = 0; lane < lanes; ++lane)
+        std::memcpy(result(wave, &inst, lane), operand(wave, src, lane),
+                    sizeOf(type));
+      return Error::success();
+    }
+    Type *se = scalarOf(srcType), *de = scalarOf(type);
+    unsigned n = type->isVectorTy()
+                     ? cast<FixedVectorType>(type)->getNumElements()
+                     : 1;
+    unsigned sb = sizeOf(se), db = sizeOf(de);
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+      const uint8_t *in = operand(wave, src, lane);
+      uint8_t *out = result(wave, &inst, lane);
+      for (unsigned i = 0; i < n; ++i) {
+        const uint8_t *x = in + i * sb;
+        uint8_t *y = out + i * db;
+        switch (opcode) {
+        case Instruction::Trunc:
+          storeBits(y, db, truncBits(loadBits(x, sb), de->getIntegerBitWidth()));
+          break;
+        case Instruction::ZExt:
+          storeBits(y, db, truncBits(loadBits(x, sb), se->getIntegerBitWidth()));
+          break;
+        case Instruction::SExt:
+          storeBits(y, db,
+                    truncBits(static_cast<uint64_t>(signExtend(
+                                  loadBits(x, sb), se->getIntegerBitWidth())),
+                              de->getIntegerBitWidth()));
+          break;
+        case Instruction::FPTrunc:
+        case Instruction::FPExt:
+          storeFloat(y, de, loadFloat(x, se));
+          break;
+        case Instruction::SIToFP:
+          storeFloat(y, de,
+                     double(signExtend(loadBits(x, sb),
+                                       se->getIntegerBitWidth())));
+          break;
+        case Instruction::UIToFP:
+          storeFloat(y, de, double(loadBits(x, sb)));
+          break;
+        case Instruction::FPToSI:
+        case Instruction::FPToUI:
+          storeBits(y, db,
+                    static_cast<uint64_t>(static_cast<int64_t>(
+                        std::trunc(loadFloat(x, se)))));
+          break;
+        case Instruction::AddrSpaceCast: {
+          unsigned from = se->getPointerAddressSpace();
+          unsigned to = de->getPointerAddressSpace();
+          if (from == kLdsAddressSpace || to == kLdsAddressSpace)
+            return error(wave, inst,
+                         "casts between LDS and flat pointers are not "
+                         "modelled");
+          storeBits(y, db, loadBits(x, sb));
+          break;
+        }
+        default: // ptrtoint, inttoptr
+          storeBits(y, db, loadBits(x, sb));
+          break;
+        }
+      }
+    }
+    return Error::success();
+  }
+  case Instruction::Br: {
+    auto &br = cast<BranchInst>(inst);
+    const BasicBlock *target = br.getSuccessor(0);
+    if (br.isConditional()) {
+      bool first = *operand(wave, br.getCondition(), 0) & 1;
+      for (unsigned lane = 1; lane < lanes; ++lane)
+        if ((*operand(wave, br.getCondition(), lane) & 1) != first)
+          return error(wave, inst,
+                       "divergent branch: lanes of the wave disagree, and "
+                       "divergence is not modelled yet");
+      target = br.getSuccessor(first ? 0 : 1);
+    }
+    return enterBlock(wave, wave.block, target);
+  }
+  case Instruction::PHI:
+    return Error::success(); // handled when entering the block
+  case Instruction::Ret:
+    wave.done = true;
+    return Error::success();
+  case Instruction::Fence:
+    return Error::success(); // simulated memory is sequentially consistent
+  case Instruction::Call:
+    return executeCall(wave, cast<CallInst>(inst));
+  default:
+    break;
+  }
+  return error(wave, inst,
+               formatv("instruction '{0}' is not modelled",
+                       inst.getOpcodeName()));
+}
+
+Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
+  Function *callee = call.getCalledFunction();
+  if (!callee || !callee->isIntrinsic())
+    return error(wave, call, "calls other than intrinsics are not modelled");
+  Intrinsic::ID id = callee->getIntrinsicID();
+  auto writeAll = [&](auto &&valueOf) {
+    unsigned bytes = sizeOf(call.getType());
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      storeBits(result(wave, &call, lane), bytes, valueOf(lane));
+  };
+  auto threadId = [&](unsigned lane) {
+    return int64_t(wave.index) * lanes + lane;
+  };
+  switch (id) {
+  case Intrinsic::amdgcn_workitem_id_x:
+    writeAll([&](unsigned l) { return threadId(l) % config.block[0]; });
+    return Error::success();
+  case Intrinsic::amdgcn_workitem_id_y:
+    writeAll([&](unsigned l) {
+      return (threadId(l) / config.block[0]) % config.block[1];
+    });
+    return Error::success();
+  case Intrinsic::amdgcn_workitem_id_z:
+    writeAll([&](unsigned l) {
+      return threadId(l) / (config.block[0] * config.block[1]);
+    });
+    return Error::success();
+  case Intrinsic::amdgcn_workgroup_id_x:
+  case Intrinsic::amdgcn_workgroup_id_y:
+  case Intrinsic::amdgcn_workgroup_id_z: {
+    int dim = id - Intrinsic::amdgcn_workgroup_id_x;
+    writeAll([&](unsigned) { return workgroup[dim]; });
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_s_barrier:
+    ++counters.barriers;
+    ++wave.signals;
+    wave.waiting = true;
+    return Error::success();
+  case Intrinsic::amdgcn_s_barrier_signal:
+    ++counters.barriers;
+    ++wave.signals;
+    return Error::success();
+  case Intrinsic::amdgcn_s_barrier_wait:
+    wave.waiting = true;
+    return Error::success();
+  case Intrinsic::amdgcn_readfirstlane: {
+    unsigned bytes = sizeOf(call.getType());
+    uint64_t v = loadBits(operand(wave, call.getArgOperand(0), 0), bytes);
+    writeAll([&](unsigned) { return v; });
+    return Error::success();
+  }
+  // Scheduling and priority hints do not change values.
+  case Intrinsic::amdgcn_s_setprio:
+  case Intrinsic::amdgcn_sched_barrier:
+  case Intrinsic::amdgcn_s_waitcnt:
+  case Intrinsic::assume:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+    return Error::success();
+  case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
+    return executeMma(wave, call, /*wmma=*/false);
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
+    return executeMma(wave, call, /*wmma=*/true);
+  default:
+    break;
+  }
+  return error(wave, call,
+               "intrinsic '" + callee->getName() + "' is not modelled");
+}
+
+/// D = C + A * B^T for one 16 x 16 tile of the wave, with A and B held as
+/// the chip's lane layout gives them (SPEC section 6). Products of bf16 are
+/// exact in f32; they are accumulated into C in ascending k, in f32.
+Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
+  ++counters.mmas;
+  const int64_t K = wmma ? 16 : 32;
+  if (!wmma)
+    for (unsigned i = 3; i < 6; ++i)
+      if (!cast<ConstantInt>(call.getArgOperand(i))->isZero())
+        return error(wave, call,
+                     "MFMA broadcast controls (cbsz/abid/blgp) are not "
+                     "modelled");
+  if ((wmma && lanes != 32) || (!wmma && lanes != 64))
+    return error(wave, call, "matrix instruction for another wave size");
+  float a[16][32], b[16][32], c[16][16];
+  auto kOf = [&](unsigned lane, unsigned i) -> unsigned {
+    return wmma ? (lane / 16) * 4 + i % 4 + 8 * (i / 4) : (lane / 16) * 8 + i;
+  };
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    const uint8_t *pa = operand(wave, call.getArgOperand(0), lane);
+    const uint8_t *pb = operand(wave, call.getArgOperand(1), lane);
+    const uint8_t *pc = operand(wave, call.getArgOperand(2), lane);
+    for (unsigned i = 0; i < 8; ++i) {
+      a[lane % 16][kOf(lane, i)] = bf16ToFloat(loadBits(pa + 2 * i, 2));
+      b[lane % 16][kOf(lane, i)] = bf16ToFloat(loadBits(pb + 2 * i, 2));
+    }
+    unsigned accPerLane = wmma ? 8 : 4;
+    for (unsigned i = 0; i < accPerLane; ++i) {
+      float v;
+      std::memcpy(&v, pc + 4 * i, 4);
+      c[(lane / 16) * accPerLane + i][lane % 16] = v;
+    }
+  }
+  for (unsigned m = 0; m < 16; ++m)
+    for (unsigned n = 0; n < 16; ++n) {
+      float acc = c[m][n];
+      for (int64_t k = 0; k < K; ++k)
+        acc += a[m][k] * b[n][k];
+      c[m][n] = acc;
+    }
+  unsigned accPerLane = wmma ? 8 : 4;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    uint8_t *out = result(wave, &call, lane);
+    for (unsigned i = 0; i < accPerLane; ++i)
+      std::memcpy(out + 4 * i, &c[(lane / 16) * accPerLane + i][lane % 16], 4);
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Error mlir::hk::sim::run(Module &module, StringRef kernelName,
+                         const ChipInfo &chip, const LaunchConfig &config,
+                         GlobalMemory &memory, Counters &counters) {
+  Function *kernel = module.getFunction(kernelName);
+  if (!kernel || kernel->isDeclaration())
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel named '" + kernelName + "'");
+  Interpreter interpreter(module, *kernel, chip, config, memory, counters);
+  if (Error e = interpreter.prepare())
+    return e;
+  return interpreter.run();
+}

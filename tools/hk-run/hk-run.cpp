@@ -1,0 +1,277 @@
+//===- hk-run.cpp - run an hk GEMM kernel and check its results -----------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles an hk GEMM kernel (C[M,N] = A[M,K] @ B[N,K]^T, bf16 in and out),
+// runs it on the CPU simulator from the LLVM IR the AMDGPU backend would
+// compile, and checks C against an fp64 reference (SPEC section 9):
+//
+//   hk-run examples/gemm_bf16_gfx950.mlir --chip=gfx950 --size=256,256,128 \
+//       --test=random
+//
+// Exit status: 0 PASS, 1 FAIL, 2 bad input or a simulation error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/InitAllDialects.h"
+#include "HK/Pipelines/Pipelines.h"
+#include "HK/Runtime/Simulator.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::hk;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::Required,
+                                            llvm::cl::desc("<hk GEMM source>"));
+static llvm::cl::opt<Chip> chipOption(
+    "chip", llvm::cl::Required, llvm::cl::desc("the chip to compile for"),
+    llvm::cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4"),
+                     clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4")));
+static llvm::cl::list<int64_t>
+    sizes("size", llvm::cl::CommaSeparated, llvm::cl::Required,
+          llvm::cl::desc("M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
+enum class TestKind { identity, random };
+static llvm::cl::opt<TestKind> testKind(
+    "test", llvm::cl::init(TestKind::random),
+    llvm::cl::desc("the inputs and the check"),
+    llvm::cl::values(
+        clEnumValN(TestKind::identity, "identity",
+                   "B = identity (N = K); C must equal A bit for bit"),
+        clEnumValN(TestKind::random, "random",
+                   "A, B ~ N(0, 1) in bf16; C within one bf16 rounding of "
+                   "the fp64 product")));
+static llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
+                                    llvm::cl::desc("random seed"));
+static llvm::cl::opt<uint64_t>
+    stepLimit("step-limit", llvm::cl::init(uint64_t(1) << 28),
+              llvm::cl::desc("wave instructions one wave may execute"));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "hk-run") << message << "\n";
+  return 2;
+}
+
+static uint16_t toBf16(float f) {
+  uint32_t w;
+  std::memcpy(&w, &f, 4);
+  return static_cast<uint16_t>((w + 0x7fff + ((w >> 16) & 1)) >> 16);
+}
+
+static float fromBf16(uint16_t h) {
+  uint32_t w = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "hk-run: run an hk GEMM on the CPU simulator and check it\n");
+  if (sizes.size() != 3)
+    return fail("--size takes M,N,K");
+  int64_t M = sizes[0], N = sizes[1], K = sizes[2];
+  if (M <= 0 || N <= 0 || K <= 0)
+    return fail(llvm::formatv("sizes must be positive, got {0},{1},{2}", M, N,
+                              K));
+  if (testKind == TestKind::identity && N != K)
+    return fail(llvm::formatv("the identity test needs N = K, got N = {0}, "
+                              "K = {1}",
+                              N, K));
+
+  // The kernel and its launch shape, from the source.
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&context));
+  if (!module)
+    return 2;
+  SmallVector<gpu::GPUFuncOp> kernels;
+  module->walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      kernels.push_back(f);
+  });
+  if (kernels.size() != 1)
+    return fail(llvm::formatv("'{0}' must hold exactly one kernel, found {1}",
+                              inputFile, kernels.size()));
+  gpu::GPUFuncOp kernel = kernels.front();
+  std::string kernelName = kernel.getName().str();
+  auto argTypes = kernel.getArgumentTypes();
+  auto bf16Matrix = [](Type t) {
+    auto m = dyn_cast<MemRefType>(t);
+    return m && m.getRank() == 2 && m.getElementType().isBF16();
+  };
+  if (argTypes.size() != 3 || !llvm::all_of(argTypes, bf16Matrix))
+    return fail("'" + kernelName +
+                "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+  auto block = kernel.getKnownBlockSizeAttr();
+  auto launch =
+      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+  if (!block || !launch)
+    return fail("'" + kernelName +
+                "' needs known_block_size and hk.launch to be launched");
+  // Argument sizes: A is M x K, B is N x K, C is M x N.
+  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
+  for (ArrayRef<SizeTerm> terms : {launch.getGrid(), launch.getDivisible()})
+    for (const SizeTerm &t : terms)
+      if (dims[t.arg][t.dim] % t.factor != 0)
+        return fail(llvm::formatv(
+            "size {0} (dimension {1} of argument #{2}) is not a multiple of "
+            "{3}, which '{4}' requires",
+            dims[t.arg][t.dim], t.dim, t.arg, t.factor, kernelName));
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  for (auto [i, t] : llvm::enumerate(launch.getGrid()))
+    grid[i] = dims[t.arg][t.dim] / t.factor;
+
+  // Compile to the LLVM IR the backend would get.
+  auto compileStart = std::chrono::steady_clock::now();
+  PassManager pm(&context);
+  HKPipelineOptions options;
+  options.chip = chipOption;
+  buildHKToROCDLPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 2;
+  FailureOr<std::string> bitcode = serializeGpuModule(*module, "llvm");
+  if (failed(bitcode))
+    return 2;
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(*bitcode, "kernel"), llvmContext);
+  if (!llvmModule)
+    return fail(llvm::toString(llvmModule.takeError()));
+  double compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - compileStart)
+                              .count();
+
+  // Inputs.
+  std::vector<uint16_t> a(M * K), b(N * K);
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (uint16_t &x : a)
+    x = toBf16(normal(rng));
+  if (testKind == TestKind::identity) {
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t k = 0; k < K; ++k)
+        b[n * K + k] = n == k ? toBf16(1.0f) : 0;
+  } else {
+    for (uint16_t &x : b)
+      x = toBf16(normal(rng));
+  }
+  sim::GlobalMemory memory;
+  uint64_t addrA = memory.allocate("A", a.size() * 2);
+  uint64_t addrB = memory.allocate("B", b.size() * 2);
+  uint64_t addrC = memory.allocate("C", M * N * 2);
+  std::memcpy(memory.bytes(addrA).data(), a.data(), a.size() * 2);
+  std::memcpy(memory.bytes(addrB).data(), b.data(), b.size() * 2);
+  // C starts as NaN, so an unwritten element cannot pass.
+  std::fill(memory.bytes(addrC).begin(), memory.bytes(addrC).end(), 0xff);
+
+  // The kernel ABI: each memref is a pointer and its dynamic sizes.
+  sim::LaunchConfig config;
+  config.grid = grid;
+  config.block = {block[0], block[1], block[2]};
+  config.stepLimit = stepLimit;
+  uint64_t pointers[3] = {addrA, addrB, addrC};
+  for (unsigned i = 0; i < 3; ++i) {
+    config.arguments.push_back(pointers[i]);
+    auto type = cast<MemRefType>(argTypes[i]);
+    for (int64_t d = 0; d < 2; ++d)
+      if (type.isDynamicDim(d))
+        config.arguments.push_back(static_cast<uint64_t>(dims[i][d]));
+  }
+
+  sim::Counters counters;
+  auto runStart = std::chrono::steady_clock::now();
+  if (llvm::Error e = sim::run(**llvmModule, kernelName,
+                               getChipInfo(chipOption), config, memory,
+                               counters))
+    return fail("simulation failed: " + llvm::toString(std::move(e)));
+  double runSeconds = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - runStart)
+                          .count();
+
+  // Check.
+  const auto &c = memory.bytes(addrC);
+  double maxAbs = 0, maxRel = 0;
+  int64_t bad = 0, shown = 0;
+  for (int64_t m = 0; m < M; ++m) {
+    for (int64_t n = 0; n < N; ++n) {
+      uint16_t got;
+      std::memcpy(&got, c.data() + 2 * (m * N + n), 2);
+      double value = fromBf16(got);
+      double ref = 0;
+      bool ok;
+      if (testKind == TestKind::identity) {
+        ref = fromBf16(a[m * K + n]);
+        ok = got == a[m * K + n];
+      } else {
+        for (int64_t k = 0; k < K; ++k)
+          ref += double(fromBf16(a[m * K + k])) * fromBf16(b[n * K + k]);
+        // One bf16 rounding of the result (2^-8 relative) plus fp32
+        // accumulation error, which grows like sqrt(K).
+        double tolerance = std::ldexp(std::fabs(ref), -8) +
+                           std::ldexp(std::sqrt(double(K)), -12);
+        ok = std::fabs(value - ref) <= tolerance;
+      }
+      double err = std::fabs(value - ref);
+      if (std::isnan(value))
+        err = INFINITY;
+      maxAbs = std::max(maxAbs, err);
+      if (ref != 0)
+        maxRel = std::max(maxRel, err / std::fabs(ref));
+      if (!ok) {
+        ++bad;
+        if (shown++ < 5)
+          llvm::errs() << llvm::formatv("mismatch at C[{0}][{1}]: got {2}, "
+                                        "expected {3}\n",
+                                        m, n, value, ref);
+      }
+    }
+  }
+
+  llvm::outs() << llvm::formatv(
+      "hk-run: {0} on {1} (sim), M={2} N={3} K={4}, grid {5}x{6}, {7} test\n",
+      kernelName, stringifyChip(chipOption), M, N, K, grid[0], grid[1],
+      testKind == TestKind::identity ? "identity" : "random");
+  llvm::outs() << llvm::formatv(
+      "  compile {0:F2} s, simulate {1:F2} s: {2} wave instructions, {3} "
+      "lane instructions ({4:F1} M/s), {5} MMAs, {6} barriers\n",
+      compileSeconds, runSeconds, counters.waveInstructions,
+      counters.laneInstructions,
+      counters.laneInstructions / runSeconds / 1e6, counters.mmas,
+      counters.barriers);
+  llvm::outs() << llvm::formatv(
+      "  global bytes read {0}, written {1}; LDS bytes read {2}, written {3}\n",
+      counters.globalBytesRead, counters.globalBytesWritten,
+      counters.ldsBytesRead, counters.ldsBytesWritten);
+  llvm::outs() << llvm::formatv("  max abs error {0:E3}, max rel error "
+                                "{1:E3}, {2} of {3} elements wrong\n",
+                                maxAbs, maxRel, bad, M * N);
+  llvm::outs() << (bad == 0 ? "PASS\n" : "FAIL\n");
+  return bad == 0 ? 0 : 1;
+}
