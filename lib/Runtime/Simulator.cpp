@@ -15,6 +15,8 @@
 
 #include "HK/Runtime/Simulator.h"
 
+#include "HK/Runtime/BFloat16.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
@@ -128,23 +130,6 @@ int64_t signExtend(uint64_t v, unsigned bits) {
 
 uint64_t truncBits(uint64_t v, unsigned bits) {
   return bits >= 64 ? v : v & maskTrailingOnes<uint64_t>(bits);
-}
-
-float bf16ToFloat(uint16_t bits) {
-  uint32_t w = uint32_t(bits) << 16;
-  float f;
-  std::memcpy(&f, &w, 4);
-  return f;
-}
-
-/// float -> bf16, round to nearest even (NaN stays NaN).
-uint16_t floatToBf16(float f) {
-  uint32_t w;
-  std::memcpy(&w, &f, 4);
-  if (std::isnan(f))
-    return 0x7fc0;
-  uint32_t rounding = 0x7fff + ((w >> 16) & 1);
-  return static_cast<uint16_t>((w + rounding) >> 16);
 }
 
 double loadFloat(const uint8_t *p, Type *type) {

@@ -42,10 +42,9 @@ using namespace mlir::hk;
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::Required,
                                             llvm::cl::desc("<hk source>"));
-static llvm::cl::opt<Chip> chipOption(
-    "chip", llvm::cl::Required, llvm::cl::desc("the chip to compile for"),
-    llvm::cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4"),
-                     clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4")));
+static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
+                                      llvm::cl::desc("the chip to compile for"),
+                                      chipOptionValues());
 static llvm::cl::opt<std::string>
     outputFile("o", llvm::cl::Required,
                llvm::cl::desc("code object to write (.hsaco)"),

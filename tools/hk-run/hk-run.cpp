@@ -18,6 +18,7 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
+#include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Simulator.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -45,10 +46,9 @@ using namespace mlir::hk;
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::Required,
                                             llvm::cl::desc("<hk GEMM source>"));
-static llvm::cl::opt<Chip> chipOption(
-    "chip", llvm::cl::Required, llvm::cl::desc("the chip to compile for"),
-    llvm::cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4"),
-                     clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4")));
+static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
+                                      llvm::cl::desc("the chip to compile for"),
+                                      chipOptionValues());
 static llvm::cl::list<int64_t>
     sizes("size", llvm::cl::CommaSeparated, llvm::cl::Required,
           llvm::cl::desc("M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
@@ -71,19 +71,6 @@ static llvm::cl::opt<uint64_t>
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "hk-run") << message << "\n";
   return 2;
-}
-
-static uint16_t toBf16(float f) {
-  uint32_t w;
-  std::memcpy(&w, &f, 4);
-  return static_cast<uint16_t>((w + 0x7fff + ((w >> 16) & 1)) >> 16);
-}
-
-static float fromBf16(uint16_t h) {
-  uint32_t w = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &w, 4);
-  return f;
 }
 
 int main(int argc, char **argv) {
@@ -173,14 +160,14 @@ int main(int argc, char **argv) {
   std::mt19937 rng(seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (uint16_t &x : a)
-    x = toBf16(normal(rng));
+    x = floatToBf16(normal(rng));
   if (testKind == TestKind::identity) {
     for (int64_t n = 0; n < N; ++n)
       for (int64_t k = 0; k < K; ++k)
-        b[n * K + k] = n == k ? toBf16(1.0f) : 0;
+        b[n * K + k] = n == k ? floatToBf16(1.0f) : 0;
   } else {
     for (uint16_t &x : b)
-      x = toBf16(normal(rng));
+      x = floatToBf16(normal(rng));
   }
   sim::GlobalMemory memory;
   uint64_t addrA = memory.allocate("A", a.size() * 2);
@@ -223,15 +210,15 @@ int main(int argc, char **argv) {
     for (int64_t n = 0; n < N; ++n) {
       uint16_t got;
       std::memcpy(&got, c.data() + 2 * (m * N + n), 2);
-      double value = fromBf16(got);
+      double value = bf16ToFloat(got);
       double ref = 0;
       bool ok;
       if (testKind == TestKind::identity) {
-        ref = fromBf16(a[m * K + n]);
+        ref = bf16ToFloat(a[m * K + n]);
         ok = got == a[m * K + n];
       } else {
         for (int64_t k = 0; k < K; ++k)
-          ref += double(fromBf16(a[m * K + k])) * fromBf16(b[n * K + k]);
+          ref += double(bf16ToFloat(a[m * K + k])) * bf16ToFloat(b[n * K + k]);
         // One bf16 rounding of the result (2^-8 relative) plus fp32
         // accumulation error, which grows like sqrt(K).
         double tolerance = std::ldexp(std::fabs(ref), -8) +

@@ -27,12 +27,19 @@ class ModuleOp;
 class OpPassManager;
 namespace hk {
 
+/// The values of every `chip` option of hk's pipelines and tools: one
+/// spelling everywhere.
+inline auto chipOptionValues() {
+  return llvm::cl::values(
+      clEnumValN(Chip::gfx950, "gfx950", "CDNA4, MI350/MI355X"),
+      clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4, RX 9070"));
+}
+
 /// Options shared by the hk pipelines. `chip` is required.
 struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Chip> chip{
       *this, "chip", llvm::cl::desc("the chip to compile for (required)"),
-      llvm::cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4, MI350/MI355X"),
-                       clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4, RX 9070"))};
+      chipOptionValues()};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
       llvm::cl::init(3)};
