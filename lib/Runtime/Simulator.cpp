@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -178,15 +179,41 @@ struct FrameLayout {
   std::vector<unsigned> bytes; // per slot, per lane
 };
 
+/// A divergent branch whose paths have not all reached their reconvergence
+/// point (the branch block's immediate post-dominator).
+struct Divergence {
+  const BasicBlock *reconverge; // null: the paths only meet at kernel exit
+  const BasicBlock *pending;    // the path still to run, null once started
+  uint64_t pendingMask;
+  uint64_t outerMask; // the lanes active before the branch
+};
+
 struct Wave {
   unsigned index = 0;
   std::vector<std::vector<uint8_t>> values;
   const BasicBlock *block = nullptr;
   BasicBlock::const_iterator pc;
+  /// Execution mask and its lanes, in order.
+  uint64_t mask = 0;
+  SmallVector<unsigned, 64> active;
+  uint64_t exited = 0;
+  /// The block each lane came from, for its PHIs.
+  std::vector<const BasicBlock *> from;
+  SmallVector<Divergence> divergences;
+  /// Private memory of each lane.
+  std::vector<std::vector<uint8_t>> scratch;
   bool done = false;
   bool waiting = false;
   uint64_t signals = 0; // workgroup barriers signalled
   uint64_t steps = 0;
+
+  void setMask(uint64_t m) {
+    mask = m;
+    active.clear();
+    for (unsigned lane = 0; lane < 64; ++lane)
+      if ((m >> lane) & 1)
+        active.push_back(lane);
+  }
 };
 
 class Interpreter {
@@ -207,7 +234,13 @@ private:
   Error execute(Wave &wave, const Instruction &inst);
   Error executeCall(Wave &wave, const CallInst &call);
   Error executeMma(Wave &wave, const CallInst &call, bool wmma);
-  Error enterBlock(Wave &wave, const BasicBlock *from, const BasicBlock *to);
+  /// Moves the active lanes to `to`, reconverging where a divergence ends.
+  Error jump(Wave &wave, const BasicBlock *to);
+  /// The active lanes reached the reconvergence point of the innermost
+  /// divergence, or exited: run the pending path or merge.
+  Error reconverge(Wave &wave);
+  /// Enters `to` with the active lanes, evaluating its PHIs per lane.
+  void enterBlock(Wave &wave, const BasicBlock *to);
 
   /// Bytes of `value` for `lane`.
   const uint8_t *operand(Wave &wave, const Value *value, unsigned lane);
@@ -232,6 +265,8 @@ private:
   unsigned lanes;
 
   FrameLayout layout;
+  std::unique_ptr<PostDominatorTree> postDominators;
+  uint64_t fullMask = 0;
   DenseMap<const Constant *, std::vector<uint8_t>> constants;
   DenseMap<const GlobalVariable *, uint64_t> ldsOffsets;
   uint64_t ldsBytes = 0;
@@ -291,6 +326,8 @@ Error Interpreter::prepare() {
       if (!inst.getType()->isVoidTy())
         if (Error e = addSlot(&inst))
           return e;
+  postDominators = std::make_unique<PostDominatorTree>(kernel);
+  fullMask = lanes >= 64 ? ~uint64_t(0) : (uint64_t(1) << lanes) - 1;
   if (config.arguments.size() != kernel.arg_size())
     return createStringError(
         inconvertibleErrorCode(),
@@ -335,6 +372,11 @@ Error Interpreter::runWorkgroup(std::array<int64_t, 3> id) {
                   config.arguments[arg.getArgNo()]);
     wave.block = &kernel.getEntryBlock();
     wave.pc = wave.block->begin();
+    wave.setMask(fullMask);
+    wave.exited = 0;
+    wave.from.assign(lanes, nullptr);
+    wave.divergences.clear();
+    wave.scratch.assign(lanes, {});
   }
   while (true) {
     bool progress = false, allDone = true;
@@ -379,22 +421,62 @@ Error Interpreter::step(Wave &wave) {
   return execute(wave, inst);
 }
 
-Error Interpreter::enterBlock(Wave &wave, const BasicBlock *from,
-                              const BasicBlock *to) {
-  // PHIs read their inputs before any of them is written.
+void Interpreter::enterBlock(Wave &wave, const BasicBlock *to) {
+  // PHIs read their inputs before any of them is written; each lane takes
+  // the input of the block it came from.
   SmallVector<std::pair<const PHINode *, std::vector<uint8_t>>> incoming;
   for (const PHINode &phi : to->phis()) {
-    const Value *in = phi.getIncomingValueForBlock(from);
     unsigned bytes = sizeOf(phi.getType());
     std::vector<uint8_t> data(bytes * lanes);
-    for (unsigned lane = 0; lane < lanes; ++lane)
-      std::memcpy(data.data() + lane * bytes, operand(wave, in, lane), bytes);
+    for (unsigned lane : wave.active)
+      std::memcpy(data.data() + lane * bytes,
+                  operand(wave, phi.getIncomingValueForBlock(wave.from[lane]),
+                          lane),
+                  bytes);
     incoming.push_back({&phi, std::move(data)});
   }
-  for (auto &[phi, data] : incoming)
-    std::memcpy(result(wave, phi, 0), data.data(), data.size());
+  for (auto &[phi, data] : incoming) {
+    unsigned bytes = sizeOf(phi->getType());
+    for (unsigned lane : wave.active)
+      std::memcpy(result(wave, phi, lane), data.data() + lane * bytes, bytes);
+  }
   wave.block = to;
   wave.pc = to->getFirstNonPHIIt();
+}
+
+Error Interpreter::jump(Wave &wave, const BasicBlock *to) {
+  for (unsigned lane : wave.active)
+    wave.from[lane] = wave.block;
+  if (!wave.divergences.empty() && wave.divergences.back().reconverge == to)
+    return reconverge(wave);
+  enterBlock(wave, to);
+  return Error::success();
+}
+
+Error Interpreter::reconverge(Wave &wave) {
+  while (!wave.divergences.empty()) {
+    Divergence &d = wave.divergences.back();
+    if (d.pending) {
+      const BasicBlock *target = d.pending;
+      d.pending = nullptr;
+      wave.setMask(d.pendingMask);
+      if (target == d.reconverge)
+        continue; // an empty path: it starts at the meeting point
+      enterBlock(wave, target);
+      return Error::success();
+    }
+    const BasicBlock *meet = d.reconverge;
+    uint64_t mask = d.outerMask & ~wave.exited;
+    wave.divergences.pop_back();
+    wave.setMask(mask);
+    if (mask == 0 || !meet)
+      continue; // nobody left at this level, or the paths meet at exit
+    if (!wave.divergences.empty() && wave.divergences.back().reconverge == meet)
+      continue; // also where the enclosing divergence ends
+    enterBlock(wave, meet);
+    return Error::success();
+  }
+  wave.done = true; // every lane has exited
   return Error::success();
 }
 
@@ -499,6 +581,15 @@ Expected<uint8_t *> Interpreter::address(Wave &wave, const Instruction &inst,
     (write ? counters.ldsBytesWritten : counters.ldsBytesRead) += size;
     return lds.data() + addr;
   }
+  if (addressSpace == kPrivateAddressSpace) {
+    std::vector<uint8_t> &mem = wave.scratch[lane];
+    if (addr + size > mem.size())
+      return error(wave, inst,
+                   formatv("lane {0} accesses {1} bytes at private offset "
+                           "{2}, outside its {3} bytes",
+                           lane, size, addr, mem.size()));
+    return mem.data() + addr;
+  }
   if (addressSpace == 0 || addressSpace == 1) {
     if (uint8_t *p = memory.translate(addr, size)) {
       (write ? counters.globalBytesWritten : counters.globalBytesRead) += size;
@@ -591,7 +682,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
                      ? cast<FixedVectorType>(type)->getNumElements()
                      : 1;
     unsigned eb = sizeOf(elem);
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       const uint8_t *a = operand(wave, inst.getOperand(0), lane);
       const uint8_t *b = operand(wave, inst.getOperand(1), lane);
       uint8_t *out = result(wave, &inst, lane);
@@ -632,7 +723,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     if (type->isVectorTy())
       return error(wave, inst, "vector GEPs are not modelled");
     unsigned pb = sizeOf(type);
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       int64_t addr = loadBits(operand(wave, gep.getPointerOperand(), lane),
                               sizeOf(gep.getPointerOperandType()));
       for (auto it = gep_type_begin(gep), end = gep_type_end(gep); it != end;
@@ -661,7 +752,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     unsigned space = ptr->getType()->getPointerAddressSpace();
     unsigned bytes = sizeOf(valueType);
     uint64_t storeSize = dl.getTypeStoreSize(valueType);
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       uint64_t addr =
           loadBits(operand(wave, ptr, lane), sizeOf(ptr->getType()));
       auto mem = address(wave, inst, space, addr, storeSize, lane, isStore);
@@ -682,7 +773,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     auto &ee = cast<ExtractElementInst>(inst);
     unsigned eb = sizeOf(type);
     auto *vt = cast<FixedVectorType>(ee.getVectorOperandType());
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       uint64_t i = loadBits(operand(wave, ee.getIndexOperand(), lane),
                             sizeOf(ee.getIndexOperand()->getType()));
       uint8_t *out = result(wave, &inst, lane);
@@ -698,7 +789,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     auto &ie = cast<InsertElementInst>(inst);
     auto *vt = cast<FixedVectorType>(type);
     unsigned eb = sizeOf(vt->getElementType()), vb = sizeOf(vt);
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       uint8_t *out = result(wave, &inst, lane);
       std::vector<uint8_t> tmp(operand(wave, ie.getOperand(0), lane),
                                operand(wave, ie.getOperand(0), lane) + vb);
@@ -718,7 +809,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     unsigned n = inType->getNumElements();
     ArrayRef<int> mask = sv.getShuffleMask();
     std::vector<uint8_t> tmp(mask.size() * eb);
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       const uint8_t *a = operand(wave, sv.getOperand(0), lane);
       const uint8_t *b = operand(wave, sv.getOperand(1), lane);
       for (unsigned i = 0; i < mask.size(); ++i) {
@@ -742,7 +833,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
                      : 1;
     unsigned eb = sizeOf(elem);
     unsigned bits = elem->isPointerTy() ? eb * 8 : elem->getIntegerBitWidth();
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       const uint8_t *a = operand(wave, cmp.getOperand(0), lane);
       const uint8_t *b = operand(wave, cmp.getOperand(1), lane);
       uint8_t *out = result(wave, &inst, lane);
@@ -757,7 +848,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     if (sel.getCondition()->getType()->isVectorTy())
       return error(wave, inst, "vector selects are not modelled");
     unsigned bytes = sizeOf(type);
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       bool c = *operand(wave, sel.getCondition(), lane) & 1;
       std::memcpy(result(wave, &inst, lane),
                   operand(wave, c ? sel.getTrueValue() : sel.getFalseValue(),
@@ -784,7 +875,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     if (opcode == Instruction::BitCast) {
       if (sizeOf(srcType) != sizeOf(type))
         return error(wave, inst, "bitcast between sizes is not modelled");
-      for (unsigned lane = 0; lane < lanes; ++lane)
+      for (unsigned lane : wave.active)
         std::memcpy(result(wave, &inst, lane), operand(wave, src, lane),
                     sizeOf(type));
       return Error::success();
@@ -794,7 +885,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
                      ? cast<FixedVectorType>(type)->getNumElements()
                      : 1;
     unsigned sb = sizeOf(se), db = sizeOf(de);
-    for (unsigned lane = 0; lane < lanes; ++lane) {
+    for (unsigned lane : wave.active) {
       const uint8_t *in = operand(wave, src, lane);
       uint8_t *out = result(wave, &inst, lane);
       for (unsigned i = 0; i < n; ++i) {
@@ -851,23 +942,57 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
   }
   case Instruction::Br: {
     auto &br = cast<BranchInst>(inst);
-    const BasicBlock *target = br.getSuccessor(0);
-    if (br.isConditional()) {
-      bool first = *operand(wave, br.getCondition(), 0) & 1;
-      for (unsigned lane = 1; lane < lanes; ++lane)
-        if ((*operand(wave, br.getCondition(), lane) & 1) != first)
-          return error(wave, inst,
-                       "divergent branch: lanes of the wave disagree, and "
-                       "divergence is not modelled yet");
-      target = br.getSuccessor(first ? 0 : 1);
-    }
-    return enterBlock(wave, wave.block, target);
+    if (!br.isConditional() || br.getSuccessor(0) == br.getSuccessor(1))
+      return jump(wave, br.getSuccessor(0));
+    uint64_t taken = 0;
+    for (unsigned lane : wave.active)
+      if (*operand(wave, br.getCondition(), lane) & 1)
+        taken |= uint64_t(1) << lane;
+    uint64_t notTaken = wave.mask & ~taken;
+    if (notTaken == 0)
+      return jump(wave, br.getSuccessor(0));
+    if (taken == 0)
+      return jump(wave, br.getSuccessor(1));
+    // Divergence: run the taken lanes to the branch's immediate
+    // post-dominator, then the others, then merge.
+    auto *node = postDominators->getNode(wave.block);
+    const BasicBlock *meet =
+        node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    for (unsigned lane : wave.active)
+      wave.from[lane] = wave.block;
+    wave.divergences.push_back(
+        {meet, br.getSuccessor(1), notTaken, wave.mask});
+    wave.setMask(taken);
+    if (br.getSuccessor(0) == meet)
+      return reconverge(wave);
+    enterBlock(wave, br.getSuccessor(0));
+    return Error::success();
   }
   case Instruction::PHI:
     return Error::success(); // handled when entering the block
   case Instruction::Ret:
-    wave.done = true;
+    wave.exited |= wave.mask;
+    if (wave.divergences.empty()) {
+      wave.done = true;
+      return Error::success();
+    }
+    return reconverge(wave);
+  case Instruction::Alloca: {
+    // Private memory: each lane of each wave has its own.
+    auto &alloca = cast<AllocaInst>(inst);
+    auto *count = dyn_cast<ConstantInt>(alloca.getArraySize());
+    if (!count)
+      return error(wave, inst, "dynamic allocas are not modelled");
+    uint64_t size = dl.getTypeAllocSize(alloca.getAllocatedType()) *
+                    count->getZExtValue();
+    for (unsigned lane : wave.active) {
+      std::vector<uint8_t> &mem = wave.scratch[lane];
+      uint64_t offset = alignTo(mem.size(), alloca.getAlign().value());
+      mem.resize(offset + size, 0xff);
+      storeBits(result(wave, &inst, lane), sizeOf(type), offset);
+    }
     return Error::success();
+  }
   case Instruction::Fence:
     return Error::success(); // simulated memory is sequentially consistent
   case Instruction::Call:
@@ -887,12 +1012,23 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
   Intrinsic::ID id = callee->getIntrinsicID();
   auto writeAll = [&](auto &&valueOf) {
     unsigned bytes = sizeOf(call.getType());
-    for (unsigned lane = 0; lane < lanes; ++lane)
+    for (unsigned lane : wave.active)
       storeBits(result(wave, &call, lane), bytes, valueOf(lane));
   };
   auto threadId = [&](unsigned lane) {
     return int64_t(wave.index) * lanes + lane;
   };
+  switch (id) {
+  case Intrinsic::amdgcn_s_barrier:
+  case Intrinsic::amdgcn_s_barrier_signal:
+  case Intrinsic::amdgcn_s_barrier_wait:
+    if (!wave.divergences.empty())
+      return error(wave, call,
+                   "workgroup barrier in divergent control flow");
+    break;
+  default:
+    break;
+  }
   switch (id) {
   case Intrinsic::amdgcn_workitem_id_x:
     writeAll([&](unsigned l) { return threadId(l) % config.block[0]; });
@@ -928,7 +1064,9 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
     return Error::success();
   case Intrinsic::amdgcn_readfirstlane: {
     unsigned bytes = sizeOf(call.getType());
-    uint64_t v = loadBits(operand(wave, call.getArgOperand(0), 0), bytes);
+    uint64_t v =
+        loadBits(operand(wave, call.getArgOperand(0), wave.active.front()),
+                 bytes);
     writeAll([&](unsigned) { return v; });
     return Error::success();
   }
@@ -956,6 +1094,9 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
 /// exact in f32; they are accumulated into C in ascending k, in f32.
 Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
   ++counters.mmas;
+  if (wave.mask != fullMask)
+    return error(wave, call,
+                 "matrix instruction with inactive lanes is not modelled");
   const int64_t K = wmma ? 16 : 32;
   if (!wmma)
     for (unsigned i = 3; i < 6; ++i)
@@ -969,7 +1110,7 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
   auto kOf = [&](unsigned lane, unsigned i) -> unsigned {
     return wmma ? (lane / 16) * 4 + i % 4 + 8 * (i / 4) : (lane / 16) * 8 + i;
   };
-  for (unsigned lane = 0; lane < lanes; ++lane) {
+  for (unsigned lane : wave.active) {
     const uint8_t *pa = operand(wave, call.getArgOperand(0), lane);
     const uint8_t *pb = operand(wave, call.getArgOperand(1), lane);
     const uint8_t *pc = operand(wave, call.getArgOperand(2), lane);
@@ -992,7 +1133,7 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
       c[m][n] = acc;
     }
   unsigned accPerLane = wmma ? 8 : 4;
-  for (unsigned lane = 0; lane < lanes; ++lane) {
+  for (unsigned lane : wave.active) {
     uint8_t *out = result(wave, &call, lane);
     for (unsigned i = 0; i < accPerLane; ++i)
       std::memcpy(out + 4 * i, &c[(lane / 16) * accPerLane + i][lane % 16], 4);

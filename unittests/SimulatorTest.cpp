@@ -1,0 +1,384 @@
+//===- SimulatorTest.cpp - the sim backend on small kernels ---------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Small LLVM IR kernels that pin each modelled behaviour of the simulator:
+// divergence with execution masks, barriers across waves (both barrier
+// forms), MFMA and WMMA lane layouts, private memory, bf16 rounding, and
+// the errors for what is outside the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/Simulator.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+
+using namespace mlir::hk;
+
+namespace {
+
+const char *kDataLayout =
+    "target datalayout = \"e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-"
+    "p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128:128:48-"
+    "p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-"
+    "v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9\"\n";
+
+/// Runs kernel @k of `ir` with one output buffer of `outBytes` (argument 0)
+/// and optional input buffers (arguments 1...).
+struct KernelRun {
+  std::string error;
+  std::vector<uint8_t> out;
+  sim::Counters counters;
+};
+
+KernelRun run(const std::string &ir, Chip chip, int64_t blockSize,
+              uint64_t outBytes,
+              const std::vector<std::vector<uint8_t>> &inputs = {}) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diag;
+  auto module = llvm::parseAssemblyString(kDataLayout + ir, diag, context);
+  KernelRun result;
+  if (!module) {
+    result.error = "parse error: " + diag.getMessage().str();
+    return result;
+  }
+  sim::GlobalMemory memory;
+  uint64_t out = memory.allocate("out", outBytes);
+  sim::LaunchConfig config;
+  config.block = {blockSize, 1, 1};
+  config.stepLimit = 100000;
+  config.arguments.push_back(out);
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    uint64_t address = memory.allocate("in" + std::to_string(i), input.size());
+    std::memcpy(memory.bytes(address).data(), input.data(), input.size());
+    config.arguments.push_back(address);
+  }
+  if (llvm::Error e = sim::run(*module, "k", getChipInfo(chip), config,
+                               memory, result.counters))
+    result.error = llvm::toString(std::move(e));
+  result.out = memory.bytes(out);
+  return result;
+}
+
+template <typename T> T at(const std::vector<uint8_t> &bytes, size_t i) {
+  T v;
+  std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+  return v;
+}
+
+TEST(SimulatorTest, DivergentIfElseMergesPerLane) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %bit = and i32 %tid, 1
+  %odd = icmp eq i32 %bit, 1
+  br i1 %odd, label %then, label %else
+then:
+  %a = mul i32 %tid, 10
+  br label %join
+else:
+  %b = add i32 %tid, 1000
+  br label %join
+join:
+  %v = phi i32 [ %a, %then ], [ %b, %else ]
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+)",
+                    Chip::gfx950, 64, 64 * 4);
+  ASSERT_EQ(r.error, "");
+  for (int t = 0; t < 64; ++t)
+    EXPECT_EQ(at<int32_t>(r.out, t), t % 2 ? 10 * t : t + 1000) << t;
+}
+
+TEST(SimulatorTest, DivergentLoopExitAndEarlyReturn) {
+  // Lane t sums 0..(t % 5 - 1); lanes >= 24 return before storing.
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %late = icmp uge i32 %tid, 24
+  br i1 %late, label %exit, label %pre
+pre:
+  %n = urem i32 %tid, 5
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %pre ], [ %i1, %body ]
+  %s = phi i32 [ 0, %pre ], [ %s1, %body ]
+  %more = icmp ult i32 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %s1 = add i32 %s, %i
+  %i1 = add i32 %i, 1
+  br label %loop
+done:
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %s, ptr addrspace(1) %p
+  br label %exit
+exit:
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+)",
+                    Chip::gfx1201, 32, 32 * 4);
+  ASSERT_EQ(r.error, "");
+  for (int t = 0; t < 32; ++t) {
+    int n = t % 5, expected = n * (n - 1) / 2;
+    if (t >= 24)
+      EXPECT_EQ(at<uint32_t>(r.out, t), 0u) << t; // never written
+    else
+      EXPECT_EQ(at<int32_t>(r.out, t), expected) << t;
+  }
+}
+
+/// Each thread writes LDS, waits, then reads another wave's element.
+std::string barrierKernel(const std::string &barrier) {
+  return R"(
+@lds = internal addrspace(3) global [128 x i32] undef, align 16
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %v = mul i32 %tid, 3
+  %w = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
+  store i32 %v, ptr addrspace(3) %w
+)" + barrier + R"(
+  %other = sub i32 127, %tid
+  %r = getelementptr i32, ptr addrspace(3) @lds, i32 %other
+  %x = load i32, ptr addrspace(3) %r
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %x, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.s.barrier.signal(i32)
+declare void @llvm.amdgcn.s.barrier.wait(i16)
+)";
+}
+
+TEST(SimulatorTest, BarrierOrdersLdsAcrossWaves) {
+  KernelRun single = run(barrierKernel("  call void @llvm.amdgcn.s.barrier()"),
+                         Chip::gfx950, 128, 128 * 4);
+  ASSERT_EQ(single.error, "");
+  KernelRun split = run(barrierKernel(
+                            "  call void @llvm.amdgcn.s.barrier.signal(i32 -1)\n"
+                            "  call void @llvm.amdgcn.s.barrier.wait(i16 -1)"),
+                        Chip::gfx1201, 128, 128 * 4);
+  ASSERT_EQ(split.error, "");
+  for (int t = 0; t < 128; ++t) {
+    EXPECT_EQ(at<int32_t>(single.out, t), (127 - t) * 3) << t;
+    EXPECT_EQ(at<int32_t>(split.out, t), (127 - t) * 3) << t;
+  }
+  EXPECT_EQ(single.counters.barriers, 2u);
+  // Without the barrier the first wave reads LDS nobody wrote yet.
+  KernelRun none = run(barrierKernel(""), Chip::gfx950, 128, 128 * 4);
+  ASSERT_EQ(none.error, "");
+  EXPECT_NE(at<int32_t>(none.out, 0), 127 * 3);
+}
+
+/// A(16 x K) and B(16 x K) with small integer entries, so every product and
+/// sum is exact; D = A * B^T + C with C = 1000.
+std::vector<float> referenceMma(int K) {
+  std::vector<float> d(256);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) {
+      float acc = 1000;
+      for (int k = 0; k < K; ++k)
+        acc += float((m + k) % 5 - 2) * float((n * 3 + k) % 7 - 3);
+      d[m * 16 + n] = acc;
+    }
+  return d;
+}
+
+TEST(SimulatorTest, MfmaLaneLayout) {
+  // Lane l supplies A[l % 16][(l / 16) * 8 + i] and B[l % 16][...] from
+  // the input buffers (built here with the SPEC section 6 layout) and gets
+  // D[(l / 16) * 4 + i][l % 16].
+  std::vector<uint8_t> a(64 * 16), b(64 * 16);
+  for (int l = 0; l < 64; ++l)
+    for (int i = 0; i < 8; ++i) {
+      int m = l % 16, k = (l / 16) * 8 + i;
+      uint16_t av = floatToBf16(float((m + k) % 5 - 2));
+      uint16_t bv = floatToBf16(float((m * 3 + k) % 7 - 3));
+      std::memcpy(a.data() + (l * 8 + i) * 2, &av, 2);
+      std::memcpy(b.data() + (l * 8 + i) * 2, &bv, 2);
+    }
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, ptr addrspace(1) %b) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %pa = getelementptr <8 x bfloat>, ptr addrspace(1) %a, i32 %tid
+  %pb = getelementptr <8 x bfloat>, ptr addrspace(1) %b, i32 %tid
+  %va = load <8 x bfloat>, ptr addrspace(1) %pa
+  %vb = load <8 x bfloat>, ptr addrspace(1) %pb
+  %d = call <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.bf16(<8 x bfloat> %va, <8 x bfloat> %vb, <4 x float> <float 1000.0, float 1000.0, float 1000.0, float 1000.0>, i32 0, i32 0, i32 0)
+  %p = getelementptr <4 x float>, ptr addrspace(1) %out, i32 %tid
+  store <4 x float> %d, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.bf16(<8 x bfloat>, <8 x bfloat>, <4 x float>, i32, i32, i32)
+)",
+                    Chip::gfx950, 64, 64 * 16, {a, b});
+  ASSERT_EQ(r.error, "");
+  std::vector<float> d = referenceMma(32);
+  for (int l = 0; l < 64; ++l)
+    for (int i = 0; i < 4; ++i)
+      ASSERT_EQ(at<float>(r.out, l * 4 + i), d[((l / 16) * 4 + i) * 16 + l % 16])
+          << "lane " << l << " element " << i;
+  EXPECT_EQ(r.counters.mmas, 1u);
+}
+
+TEST(SimulatorTest, WmmaLaneLayout) {
+  // gfx1201: lane l holds k = (l / 16) * 4 + i % 4 + 8 * (i / 4) of row
+  // l % 16, and D[(l / 16) * 8 + i][l % 16].
+  std::vector<uint8_t> a(32 * 16), b(32 * 16);
+  for (int l = 0; l < 32; ++l)
+    for (int i = 0; i < 8; ++i) {
+      int m = l % 16, k = (l / 16) * 4 + i % 4 + 8 * (i / 4);
+      uint16_t av = floatToBf16(float((m + k) % 5 - 2));
+      uint16_t bv = floatToBf16(float((m * 3 + k) % 7 - 3));
+      std::memcpy(a.data() + (l * 8 + i) * 2, &av, 2);
+      std::memcpy(b.data() + (l * 8 + i) * 2, &bv, 2);
+    }
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, ptr addrspace(1) %b) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %pa = getelementptr <8 x i16>, ptr addrspace(1) %a, i32 %tid
+  %pb = getelementptr <8 x i16>, ptr addrspace(1) %b, i32 %tid
+  %va = load <8 x i16>, ptr addrspace(1) %pa
+  %vb = load <8 x i16>, ptr addrspace(1) %pb
+  %d = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16(<8 x i16> %va, <8 x i16> %vb, <8 x float> splat (float 1000.0))
+  %p = getelementptr <8 x float>, ptr addrspace(1) %out, i32 %tid
+  store <8 x float> %d, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16(<8 x i16>, <8 x i16>, <8 x float>)
+)",
+                    Chip::gfx1201, 32, 32 * 32, {a, b});
+  ASSERT_EQ(r.error, "");
+  std::vector<float> d = referenceMma(16);
+  for (int l = 0; l < 32; ++l)
+    for (int i = 0; i < 8; ++i)
+      ASSERT_EQ(at<float>(r.out, l * 8 + i), d[((l / 16) * 8 + i) * 16 + l % 16])
+          << "lane " << l << " element " << i;
+}
+
+TEST(SimulatorTest, PrivateMemoryIsPerLane) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %buf = alloca [4 x i32], align 4, addrspace(5)
+  %e = getelementptr [4 x i32], ptr addrspace(5) %buf, i32 0, i32 2
+  store i32 %tid, ptr addrspace(5) %e
+  %x = load i32, ptr addrspace(5) %e
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %x, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+)",
+                    Chip::gfx950, 128, 128 * 4);
+  ASSERT_EQ(r.error, "");
+  for (int t = 0; t < 128; ++t)
+    EXPECT_EQ(at<int32_t>(r.out, t), t);
+}
+
+TEST(SimulatorTest, Bf16ConversionRoundsToNearestEven) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %t = fptrunc <2 x float> <float 0x3FF0100000000000, float 0x3FF0300000000000> to <2 x bfloat>
+  store <2 x bfloat> %t, ptr addrspace(1) %out
+  ret void
+}
+)",
+                    Chip::gfx950, 64, 4);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(at<uint16_t>(r.out, 0), 0x3f80); // 1 + 2^-8: tie, to even
+  EXPECT_EQ(at<uint16_t>(r.out, 1), 0x3f82); // 1 + 3 * 2^-8: up
+}
+
+TEST(SimulatorTest, OutOfBoundsAccessIsAnError) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 1, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+)",
+                    Chip::gfx950, 64, 63 * 4);
+  EXPECT_NE(r.error.find("lane 63 writes 4 bytes at global address"),
+            std::string::npos)
+      << r.error;
+  EXPECT_NE(r.error.find("out of bounds (0 bytes past the end of buffer 'out' "
+                         "(252 bytes))"),
+            std::string::npos)
+      << r.error;
+}
+
+TEST(SimulatorTest, UnmodelledIntrinsicIsAnError) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  call void @llvm.amdgcn.s.sleep(i32 1)
+  ret void
+}
+declare void @llvm.amdgcn.s.sleep(i32)
+)",
+                    Chip::gfx950, 64, 4);
+  EXPECT_NE(r.error.find("intrinsic 'llvm.amdgcn.s.sleep' is not modelled"),
+            std::string::npos)
+      << r.error;
+}
+
+TEST(SimulatorTest, BarrierUnderDivergenceIsAnError) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %c = icmp ult i32 %tid, 5
+  br i1 %c, label %then, label %exit
+then:
+  call void @llvm.amdgcn.s.barrier()
+  br label %exit
+exit:
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare void @llvm.amdgcn.s.barrier()
+)",
+                    Chip::gfx950, 64, 4);
+  EXPECT_NE(r.error.find("workgroup barrier in divergent control flow"),
+            std::string::npos)
+      << r.error;
+}
+
+TEST(SimulatorTest, StepLimitStopsRunawayKernels) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+entry:
+  br label %loop
+loop:
+  br label %loop
+}
+)",
+                    Chip::gfx950, 64, 4);
+  EXPECT_NE(r.error.find("step limit of 100000 wave instructions reached"),
+            std::string::npos)
+      << r.error;
+}
+
+} // namespace
