@@ -16,6 +16,7 @@
 #include "HK/Runtime/Simulator.h"
 
 #include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/LdsBanks.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
@@ -173,6 +174,41 @@ void storeFloat(uint8_t *p, Type *type, double value) {
 // The interpreter
 //===----------------------------------------------------------------------===//
 
+/// The class an instruction is counted under.
+static std::string classify(const Instruction &inst) {
+  if (auto *call = dyn_cast<CallInst>(&inst))
+    if (Function *f = call->getCalledFunction()) {
+      switch (f->getIntrinsicID()) {
+      case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
+      case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
+        return "mma";
+      case Intrinsic::amdgcn_s_barrier:
+      case Intrinsic::amdgcn_s_barrier_signal:
+      case Intrinsic::amdgcn_s_barrier_wait:
+        return "barrier";
+      default:
+        return "intrinsic";
+      }
+    }
+  if (isa<LoadInst>(inst) || isa<StoreInst>(inst)) {
+    unsigned space = getLoadStorePointerOperand(&inst)
+                         ->getType()
+                         ->getPointerAddressSpace();
+    std::string kind = isa<LoadInst>(inst) ? "load" : "store";
+    return (space == kLdsAddressSpace       ? "lds_"
+            : space == kPrivateAddressSpace ? "private_"
+                                            : "global_") +
+           kind;
+  }
+  if (isa<BranchInst>(inst) || isa<ReturnInst>(inst) || isa<PHINode>(inst))
+    return "control";
+  if (inst.getType()->isVectorTy() || isa<ExtractElementInst>(inst))
+    return "vector";
+  if (inst.getType()->isFPOrFPVectorTy())
+    return "float";
+  return "integer";
+}
+
 /// Where the values of one function live.
 struct FrameLayout {
   DenseMap<const Value *, unsigned> slots;
@@ -266,6 +302,10 @@ private:
 
   FrameLayout layout;
   std::unique_ptr<PostDominatorTree> postDominators;
+  /// Instruction -> index into classNames / classCounts.
+  DenseMap<const Instruction *, unsigned> instructionClass;
+  std::vector<std::string> classNames;
+  std::vector<uint64_t> classCounts;
   uint64_t fullMask = 0;
   DenseMap<const Constant *, std::vector<uint8_t>> constants;
   DenseMap<const GlobalVariable *, uint64_t> ldsOffsets;
@@ -322,10 +362,17 @@ Error Interpreter::prepare() {
     if (Error e = addSlot(&arg))
       return e;
   for (BasicBlock &bb : kernel)
-    for (Instruction &inst : bb)
+    for (Instruction &inst : bb) {
       if (!inst.getType()->isVoidTy())
         if (Error e = addSlot(&inst))
           return e;
+      std::string name = classify(inst);
+      auto it = llvm::find(classNames, name);
+      instructionClass[&inst] = it - classNames.begin();
+      if (it == classNames.end())
+        classNames.push_back(name);
+    }
+  classCounts.assign(classNames.size(), 0);
   postDominators = std::make_unique<PostDominatorTree>(kernel);
   fullMask = lanes >= 64 ? ~uint64_t(0) : (uint64_t(1) << lanes) - 1;
   if (config.arguments.size() != kernel.arg_size())
@@ -351,12 +398,15 @@ Error Interpreter::run() {
       waves[w].values[s].assign(layout.bytes[s] * lanes, 0);
   }
   lds.assign(ldsBytes, 0);
-  for (int64_t z = 0; z < config.grid[2]; ++z)
-    for (int64_t y = 0; y < config.grid[1]; ++y)
-      for (int64_t x = 0; x < config.grid[0]; ++x)
-        if (Error e = runWorkgroup({x, y, z}))
-          return e;
-  return Error::success();
+  Error result = Error::success();
+  for (int64_t z = 0; z < config.grid[2] && !result; ++z)
+    for (int64_t y = 0; y < config.grid[1] && !result; ++y)
+      for (int64_t x = 0; x < config.grid[0] && !result; ++x)
+        result = runWorkgroup({x, y, z});
+  for (auto [name, count] : llvm::zip(classNames, classCounts))
+    if (count)
+      counters.instructionClasses[name] += count;
+  return result;
 }
 
 Error Interpreter::runWorkgroup(std::array<int64_t, 3> id) {
@@ -416,7 +466,8 @@ Error Interpreter::step(Wave &wave) {
                  formatv("step limit of {0} wave instructions reached",
                          config.stepLimit));
   ++counters.waveInstructions;
-  counters.laneInstructions += lanes;
+  counters.laneInstructions += wave.active.size();
+  ++classCounts[instructionClass.lookup(&inst)];
   ++wave.pc;
   return execute(wave, inst);
 }
@@ -752,6 +803,14 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     unsigned space = ptr->getType()->getPointerAddressSpace();
     unsigned bytes = sizeOf(valueType);
     uint64_t storeSize = dl.getTypeStoreSize(valueType);
+    if (space == kLdsAddressSpace) {
+      std::vector<std::optional<uint64_t>> addresses(lanes);
+      for (unsigned lane : wave.active)
+        addresses[lane] =
+            loadBits(operand(wave, ptr, lane), sizeOf(ptr->getType()));
+      unsigned ways = getLdsConflictWays(chip, storeSize, addresses);
+      ++(isStore ? counters.ldsWrites : counters.ldsReads)[storeSize][ways];
+    }
     for (unsigned lane : wave.active) {
       uint64_t addr =
           loadBits(operand(wave, ptr, lane), sizeOf(ptr->getType()));

@@ -257,6 +257,33 @@ int main(int argc, char **argv) {
       "  global bytes read {0}, written {1}; LDS bytes read {2}, written {3}\n",
       counters.globalBytesRead, counters.globalBytesWritten,
       counters.ldsBytesRead, counters.ldsBytesWritten);
+  auto histogram = [](StringRef what,
+                      const std::map<unsigned, std::map<unsigned, uint64_t>> &h) {
+    for (auto &[bytes, ways] : h) {
+      uint64_t total = 0;
+      std::string parts;
+      for (auto &[w, count] : ways) {
+        total += count;
+        parts += llvm::formatv("{0}{1}-way {2}", parts.empty() ? "" : ", ", w,
+                               count);
+      }
+      llvm::outs() << llvm::formatv("  LDS {0} of {1} bytes/lane: {2} ({3})\n",
+                                    what, bytes, total, parts);
+    }
+  };
+  histogram("reads", counters.ldsReads);
+  histogram("writes", counters.ldsWrites);
+  std::string classes;
+  for (auto &[name, count] : counters.instructionClasses)
+    classes += llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name,
+                             count);
+  llvm::outs() << "  wave instructions by class: " << classes << "\n";
+  int64_t tiles = grid[0] * grid[1] * (K / 64);
+  llvm::outs() << llvm::formatv(
+      "  per workgroup per K tile of 64: {0} MMAs, {1} global bytes read, {2} "
+      "LDS bytes read, {3} written\n",
+      counters.mmas / tiles, counters.globalBytesRead / tiles,
+      counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles);
   llvm::outs() << llvm::formatv("  max abs error {0:E3}, max rel error "
                                 "{1:E3}, {2} of {3} elements wrong\n",
                                 maxAbs, maxRel, bad, M * N);

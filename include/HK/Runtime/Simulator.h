@@ -27,6 +27,7 @@
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <map>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -71,6 +72,11 @@ struct Counters {
   uint64_t globalBytesWritten = 0;
   uint64_t ldsBytesRead = 0;
   uint64_t ldsBytesWritten = 0;
+  /// LDS accesses (one per wave instruction) by bytes per lane and by
+  /// conflict ways (LdsBanks.h): ldsAccesses[bytes][ways] = count.
+  std::map<unsigned, std::map<unsigned, uint64_t>> ldsReads, ldsWrites;
+  /// Wave instructions by class.
+  std::map<std::string, uint64_t> instructionClasses;
 };
 
 struct LaunchConfig {
