@@ -19,6 +19,7 @@
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/Npy.h"
 #include "HK/Runtime/Simulator.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,6 +30,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -52,7 +54,7 @@ static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
 static llvm::cl::list<int64_t>
     sizes("size", llvm::cl::CommaSeparated, llvm::cl::Required,
           llvm::cl::desc("M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
-enum class TestKind { identity, random };
+enum class TestKind { identity, random, expected };
 static llvm::cl::opt<TestKind> testKind(
     "test", llvm::cl::init(TestKind::random),
     llvm::cl::desc("the inputs and the check"),
@@ -60,8 +62,25 @@ static llvm::cl::opt<TestKind> testKind(
         clEnumValN(TestKind::identity, "identity",
                    "B = identity (N = K); C must equal A bit for bit"),
         clEnumValN(TestKind::random, "random",
-                   "A, B ~ N(0, 1) in bf16; C within one bf16 rounding of "
-                   "the fp64 product")));
+                   "A, B ~ N(0, 1) in bf16 (or --a/--b); C within one bf16 "
+                   "rounding of the fp64 product"),
+        clEnumValN(TestKind::expected, "expected",
+                   "C within one bf16 rounding of --expected")));
+static llvm::cl::opt<std::string>
+    inputA("a", llvm::cl::desc("A from a .npy (M x K, float32 rounded to "
+                               "bf16, or uint16 bf16 bits)"),
+           llvm::cl::value_desc("file.npy"));
+static llvm::cl::opt<std::string>
+    inputB("b", llvm::cl::desc("B from a .npy (N x K, like --a)"),
+           llvm::cl::value_desc("file.npy"));
+static llvm::cl::opt<std::string>
+    expectedFile("expected",
+                 llvm::cl::desc("expected C (M x N, float32 .npy) for "
+                                "--test=expected"),
+                 llvm::cl::value_desc("file.npy"));
+static llvm::cl::opt<std::string>
+    outputFile("out", llvm::cl::desc("write C to a .npy (float32)"),
+               llvm::cl::value_desc("file.npy"));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
                                     llvm::cl::desc("random seed"));
 static llvm::cl::opt<uint64_t>
@@ -71,6 +90,41 @@ static llvm::cl::opt<uint64_t>
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "hk-run") << message << "\n";
   return 2;
+}
+
+/// Reads a rows x cols matrix into bf16 bits: float32 values are rounded to
+/// nearest even, uint16 values are taken as bf16 bits.
+static llvm::Error loadMatrix(StringRef path, int64_t rows, int64_t cols,
+                              std::vector<uint16_t> &out) {
+  llvm::Expected<NpyArray> array = readNpy(path);
+  if (!array)
+    return array.takeError();
+  if (array->shape != std::vector<int64_t>{rows, cols})
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("'{0}' has shape ({1}), the kernel needs ({2}, {3})",
+                      path,
+                      llvm::join(llvm::map_range(array->shape,
+                                                 [](int64_t n) {
+                                                   return std::to_string(n);
+                                                 }),
+                                 ", "),
+                      rows, cols));
+  if (array->dtype == "<u2") {
+    std::memcpy(out.data(), array->data.data(), rows * cols * 2);
+  } else if (array->dtype == "<f4") {
+    for (int64_t i = 0; i < rows * cols; ++i) {
+      float f;
+      std::memcpy(&f, array->data.data() + 4 * i, 4);
+      out[i] = floatToBf16(f);
+    }
+  } else {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "'" + path + "' holds " + array->dtype +
+            "; hk-run reads float32 (<f4) or bf16 bits (<u2)");
+  }
+  return llvm::Error::success();
 }
 
 int main(int argc, char **argv) {
@@ -169,6 +223,26 @@ int main(int argc, char **argv) {
     for (uint16_t &x : b)
       x = floatToBf16(normal(rng));
   }
+  if (!inputA.empty())
+    if (llvm::Error e = loadMatrix(inputA, M, K, a))
+      return fail(llvm::toString(std::move(e)));
+  if (!inputB.empty())
+    if (llvm::Error e = loadMatrix(inputB, N, K, b))
+      return fail(llvm::toString(std::move(e)));
+  std::vector<float> expected;
+  if (testKind == TestKind::expected) {
+    if (expectedFile.empty())
+      return fail("--test=expected needs --expected=<file.npy>");
+    llvm::Expected<NpyArray> e = readNpy(expectedFile);
+    if (!e)
+      return fail(llvm::toString(e.takeError()));
+    if (e->dtype != "<f4" || e->shape != std::vector<int64_t>{M, N})
+      return fail(llvm::formatv("'{0}' must be float32 (<f4) of shape ({1}, "
+                                "{2}), got {3} of {4} dimensions",
+                                expectedFile, M, N, e->dtype, e->shape.size()));
+    expected.resize(M * N);
+    std::memcpy(expected.data(), e->data.data(), M * N * 4);
+  }
   sim::GlobalMemory memory;
   uint64_t addrA = memory.allocate("A", a.size() * 2);
   uint64_t addrB = memory.allocate("B", b.size() * 2);
@@ -216,6 +290,10 @@ int main(int argc, char **argv) {
       if (testKind == TestKind::identity) {
         ref = bf16ToFloat(a[m * K + n]);
         ok = got == a[m * K + n];
+      } else if (testKind == TestKind::expected) {
+        ref = expected[m * N + n];
+        ok = std::fabs(value - ref) <= std::ldexp(std::fabs(ref), -8) +
+                                           std::ldexp(std::sqrt(double(K)), -12);
       } else {
         for (int64_t k = 0; k < K; ++k)
           ref += double(bf16ToFloat(a[m * K + k])) * bf16ToFloat(b[n * K + k]);
@@ -242,10 +320,23 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (!outputFile.empty()) {
+    NpyArray out{"<f4", {M, N}, std::vector<uint8_t>(M * N * 4)};
+    for (int64_t i = 0; i < M * N; ++i) {
+      uint16_t h;
+      std::memcpy(&h, c.data() + 2 * i, 2);
+      float f = bf16ToFloat(h);
+      std::memcpy(out.data.data() + 4 * i, &f, 4);
+    }
+    if (llvm::Error e = writeNpy(outputFile, out))
+      return fail(llvm::toString(std::move(e)));
+  }
+
+  const char *testNames[] = {"identity", "random", "expected"};
   llvm::outs() << llvm::formatv(
       "hk-run: {0} on {1} (sim), M={2} N={3} K={4}, grid {5}x{6}, {7} test\n",
       kernelName, stringifyChip(chipOption), M, N, K, grid[0], grid[1],
-      testKind == TestKind::identity ? "identity" : "random");
+      testNames[static_cast<int>(testKind.getValue())]);
   llvm::outs() << llvm::formatv(
       "  compile {0:F2} s, simulate {1:F2} s: {2} wave instructions, {3} "
       "lane instructions ({4:F1} M/s), {5} MMAs, {6} barriers\n",
