@@ -34,6 +34,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
@@ -78,6 +79,8 @@ static llvm::cl::opt<std::string>
                  llvm::cl::desc("expected C (M x N, float32 .npy) for "
                                 "--test=expected"),
                  llvm::cl::value_desc("file.npy"));
+static llvm::cl::opt<bool>
+    emitJson("json", llvm::cl::desc("print the summary as one JSON object"));
 static llvm::cl::opt<std::string>
     outputFile("out", llvm::cl::desc("write C to a .npy (float32)"),
                llvm::cl::value_desc("file.npy"));
@@ -333,6 +336,51 @@ int main(int argc, char **argv) {
   }
 
   const char *testNames[] = {"identity", "random", "expected"};
+  if (emitJson) {
+    llvm::json::Object lds;
+    for (auto [name, h] : {std::pair{"reads", &counters.ldsReads},
+                           std::pair{"writes", &counters.ldsWrites}}) {
+      llvm::json::Object byWidth;
+      for (auto &[bytes, ways] : *h) {
+        llvm::json::Object byWays;
+        for (auto &[w, count] : ways)
+          byWays[std::to_string(w) + "-way"] = count;
+        byWidth[std::to_string(bytes) + "B"] = std::move(byWays);
+      }
+      lds[name] = std::move(byWidth);
+    }
+    llvm::json::Object classes;
+    for (auto &[name, count] : counters.instructionClasses)
+      classes[name] = count;
+    llvm::outs() << llvm::formatv(
+        "{0}\n",
+        llvm::json::Value(llvm::json::Object{
+            {"kernel", kernelName},
+            {"chip", stringifyChip(chipOption)},
+            {"backend", "sim"},
+            {"size", llvm::json::Array{M, N, K}},
+            {"test", testNames[static_cast<int>(testKind.getValue())]},
+            {"pass", bad == 0},
+            {"wrong_elements", bad},
+            {"max_abs_error", maxAbs},
+            {"max_rel_error", maxRel},
+            {"compile_seconds", compileSeconds},
+            {"simulate_seconds", runSeconds},
+            {"wave_instructions", counters.waveInstructions},
+            {"lane_instructions", counters.laneInstructions},
+            {"lane_instructions_per_second",
+             counters.laneInstructions / runSeconds},
+            {"mmas", counters.mmas},
+            {"mmas_per_second", counters.mmas / runSeconds},
+            {"barriers", counters.barriers},
+            {"global_bytes_read", counters.globalBytesRead},
+            {"global_bytes_written", counters.globalBytesWritten},
+            {"lds_bytes_read", counters.ldsBytesRead},
+            {"lds_bytes_written", counters.ldsBytesWritten},
+            {"lds_accesses", std::move(lds)},
+            {"instruction_classes", std::move(classes)}}));
+    return bad == 0 ? 0 : 1;
+  }
   llvm::outs() << llvm::formatv(
       "hk-run: {0} on {1} (sim), M={2} N={3} K={4}, grid {5}x{6}, {7} test\n",
       kernelName, stringifyChip(chipOption), M, N, K, grid[0], grid[1],

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The long correctness run: both reference GEMMs on the simulator for every
+# K tile count 1..32, at several workgroups in both dimensions (random test
+# against fp64), plus the identity test where N = K allows it. Exits non-zero
+# if any run fails; prints one line per run and a summary.
+#
+#   scripts/sim-sweep.sh            # builds first if needed (scripts/setup.sh)
+#   SKIP_SETUP=1 scripts/sim-sweep.sh
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+[ -n "${SKIP_SETUP:-}" ] || "$root/scripts/setup.sh" >/dev/null || exit 2
+
+passed=0 failed=0
+run() {
+  if out=$("$build/bin/hk-run" "$@" 2>&1); then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "$out"
+  fi
+  echo "$(echo "$out" | grep -E '^(PASS|FAIL)$') $*"
+}
+for tiles in $(seq 1 32); do
+  k=$((tiles * 64))
+  run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,256,$k --test=random --seed=$tiles
+  run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=256,384,$k --test=random --seed=$tiles
+done
+run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --test=identity
+run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=384,2048,2048 --test=identity
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
