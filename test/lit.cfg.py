@@ -32,3 +32,29 @@ llvm_config.add_tool_substitutions(
     ["hk-opt", "hk-lsp-server", "hk-compile", "hk-report", "hk-run",
      "llvm-readelf"],
     tool_dirs)
+
+# Real-GPU tests run only where a HIP runtime and the GPU are present:
+# features hip-gpu and hip-<chip> (from the KFD topology).
+def detect_hip_chips():
+    import ctypes, glob
+    try:
+        ctypes.CDLL("libamdhip64.so")
+    except OSError:
+        return []
+    versions = {90500: "gfx950", 120001: "gfx1201"}
+    chips = []
+    for path in glob.glob("/sys/class/kfd/kfd/topology/nodes/*/properties"):
+        try:
+            for line in open(path):
+                key, _, value = line.partition(" ")
+                if key == "gfx_target_version" and int(value) in versions:
+                    chips.append(versions[int(value)])
+        except (OSError, ValueError):
+            pass
+    return chips
+
+hip_chips = detect_hip_chips()
+if hip_chips:
+    config.available_features.add("hip-gpu")
+    for chip in hip_chips:
+        config.available_features.add("hip-" + chip)

@@ -17,9 +17,9 @@
 
 using namespace mlir::hk;
 
-static std::vector<unsigned> lanesOf(
-    std::initializer_list<std::pair<unsigned, unsigned>> ranges,
-    unsigned offset = 0) {
+static std::vector<unsigned>
+lanesOf(std::initializer_list<std::pair<unsigned, unsigned>> ranges,
+        unsigned offset = 0) {
   std::vector<unsigned> lanes;
   for (auto [first, last] : ranges)
     for (unsigned l = first; l <= last; ++l)
@@ -35,8 +35,8 @@ std::vector<std::vector<unsigned>> mlir::hk::getLdsPhases(const ChipInfo &chip,
   if (bytes <= 8)
     return {lanesOf({{0, wave / 2 - 1}}), lanesOf({{wave / 2, wave - 1}})};
   if (chip.chip == Chip::gfx950) {
-    auto even = {std::pair<unsigned, unsigned>{0, 3}, {12, 15}, {20, 23},
-                 {24, 27}};
+    auto even = {
+        std::pair<unsigned, unsigned>{0, 3}, {12, 15}, {20, 23}, {24, 27}};
     auto odd = {std::pair<unsigned, unsigned>{4, 11}, {16, 19}, {28, 31}};
     return {lanesOf(even), lanesOf(even, 32), lanesOf(odd), lanesOf(odd, 32)};
   }

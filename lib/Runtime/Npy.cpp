@@ -60,7 +60,8 @@ Expected<NpyArray> mlir::hk::readNpy(StringRef path) {
     if (bytes.size() < 12)
       return malformed(path, "truncated header");
     headerLength = uint8_t(bytes[8]) | (uint8_t(bytes[9]) << 8) |
-                   (uint8_t(bytes[10]) << 16) | (size_t(uint8_t(bytes[11])) << 24);
+                   (uint8_t(bytes[10]) << 16) |
+                   (size_t(uint8_t(bytes[11])) << 24);
     headerStart = 12;
   } else {
     return malformed(path, "unknown format version " + Twine(major));
@@ -87,9 +88,9 @@ Expected<NpyArray> mlir::hk::readNpy(StringRef path) {
       return malformed(path, "bad shape " + *shape);
     array.shape.push_back(n);
   }
-  if (array.dtype.size() < 3 || (array.dtype[0] != '<' && array.dtype[0] != '|'))
-    return malformed(path, "dtype '" + array.dtype +
-                               "' is not little-endian");
+  if (array.dtype.size() < 3 ||
+      (array.dtype[0] != '<' && array.dtype[0] != '|'))
+    return malformed(path, "dtype '" + array.dtype + "' is not little-endian");
   unsigned itemSize;
   if (StringRef(array.dtype).drop_front(2).getAsInteger(10, itemSize) ||
       itemSize == 0)
@@ -121,7 +122,8 @@ Error mlir::hk::writeNpy(StringRef path, const NpyArray &array) {
   std::error_code ec;
   raw_fd_ostream os(path, ec, sys::fs::OF_None);
   if (ec)
-    return createStringError(ec, "cannot write '" + path + "': " + ec.message());
+    return createStringError(ec,
+                             "cannot write '" + path + "': " + ec.message());
   os << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 0xff)
      << char(header.size() >> 8) << header;
   os.write(reinterpret_cast<const char *>(array.data.data()),

@@ -191,9 +191,8 @@ static std::string classify(const Instruction &inst) {
       }
     }
   if (isa<LoadInst>(inst) || isa<StoreInst>(inst)) {
-    unsigned space = getLoadStorePointerOperand(&inst)
-                         ->getType()
-                         ->getPointerAddressSpace();
+    unsigned space =
+        getLoadStorePointerOperand(&inst)->getType()->getPointerAddressSpace();
     std::string kind = isa<LoadInst>(inst) ? "load" : "store";
     return (space == kLdsAddressSpace       ? "lds_"
             : space == kPrivateAddressSpace ? "private_"
@@ -257,9 +256,8 @@ public:
   Interpreter(Module &module, Function &kernel, const ChipInfo &chip,
               const LaunchConfig &config, GlobalMemory &memory,
               Counters &counters)
-      : dl(module.getDataLayout()), kernel(kernel), chip(chip),
-        config(config), memory(memory), counters(counters),
-        lanes(chip.waveSize) {}
+      : dl(module.getDataLayout()), kernel(kernel), chip(chip), config(config),
+        memory(memory), counters(counters), lanes(chip.waveSize) {}
 
   Error prepare();
   Error run();
@@ -323,8 +321,8 @@ Error Interpreter::error(const Wave &wave, const Instruction &inst,
   return createStringError(
       inconvertibleErrorCode(),
       formatv("workgroup ({0}, {1}, {2}), wave {3}: {4}\n  at:{5}",
-              workgroup[0], workgroup[1], workgroup[2], wave.index,
-              what.str(), text));
+              workgroup[0], workgroup[1], workgroup[2], wave.index, what.str(),
+              text));
 }
 
 Error Interpreter::prepare() {
@@ -346,14 +344,14 @@ Error Interpreter::prepare() {
   auto addSlot = [&](const Value *v) -> Error {
     unsigned bytes = sizeOf(v->getType());
     if (bytes == 0 && !v->getType()->isVoidTy())
-      return createStringError(inconvertibleErrorCode(),
-                               "the simulator does not model values of type " +
-                                   [&] {
-                                     std::string s;
-                                     raw_string_ostream os(s);
-                                     v->getType()->print(os);
-                                     return s;
-                                   }());
+      return createStringError(
+          inconvertibleErrorCode(),
+          "the simulator does not model values of type " + [&] {
+            std::string s;
+            raw_string_ostream os(s);
+            v->getType()->print(os);
+            return s;
+          }());
     layout.slots[v] = layout.bytes.size();
     layout.bytes.push_back(bytes);
     return Error::success();
@@ -378,8 +376,8 @@ Error Interpreter::prepare() {
   if (config.arguments.size() != kernel.arg_size())
     return createStringError(
         inconvertibleErrorCode(),
-        formatv("kernel '{0}' takes {1} arguments, {2} given",
-                kernel.getName(), kernel.arg_size(), config.arguments.size()));
+        formatv("kernel '{0}' takes {1} arguments, {2} given", kernel.getName(),
+                kernel.arg_size(), config.arguments.size()));
   return Error::success();
 }
 
@@ -480,10 +478,10 @@ void Interpreter::enterBlock(Wave &wave, const BasicBlock *to) {
     unsigned bytes = sizeOf(phi.getType());
     std::vector<uint8_t> data(bytes * lanes);
     for (unsigned lane : wave.active)
-      std::memcpy(data.data() + lane * bytes,
-                  operand(wave, phi.getIncomingValueForBlock(wave.from[lane]),
-                          lane),
-                  bytes);
+      std::memcpy(
+          data.data() + lane * bytes,
+          operand(wave, phi.getIncomingValueForBlock(wave.from[lane]), lane),
+          bytes);
     incoming.push_back({&phi, std::move(data)});
   }
   for (auto &[phi, data] : incoming) {
@@ -620,9 +618,9 @@ Error Interpreter::materialize(const Constant *c, Type *type, uint8_t *out) {
 }
 
 Expected<uint8_t *> Interpreter::address(Wave &wave, const Instruction &inst,
-                                         unsigned addressSpace,
-                                         uint64_t addr, uint64_t size,
-                                         unsigned lane, bool write) {
+                                         unsigned addressSpace, uint64_t addr,
+                                         uint64_t size, unsigned lane,
+                                         bool write) {
   if (addressSpace == kLdsAddressSpace) {
     if (addr + size > ldsBytes)
       return error(wave, inst,
@@ -661,34 +659,55 @@ bool intBinary(unsigned opcode, uint64_t a, uint64_t b, unsigned bits,
                uint64_t &out) {
   int64_t sa = signExtend(a, bits), sb = signExtend(b, bits);
   switch (opcode) {
-  case Instruction::Add: out = a + b; break;
-  case Instruction::Sub: out = a - b; break;
-  case Instruction::Mul: out = a * b; break;
-  case Instruction::And: out = a & b; break;
-  case Instruction::Or: out = a | b; break;
-  case Instruction::Xor: out = a ^ b; break;
-  case Instruction::Shl: out = b >= bits ? 0 : a << b; break;
-  case Instruction::LShr: out = b >= bits ? 0 : truncBits(a, bits) >> b; break;
+  case Instruction::Add:
+    out = a + b;
+    break;
+  case Instruction::Sub:
+    out = a - b;
+    break;
+  case Instruction::Mul:
+    out = a * b;
+    break;
+  case Instruction::And:
+    out = a & b;
+    break;
+  case Instruction::Or:
+    out = a | b;
+    break;
+  case Instruction::Xor:
+    out = a ^ b;
+    break;
+  case Instruction::Shl:
+    out = b >= bits ? 0 : a << b;
+    break;
+  case Instruction::LShr:
+    out = b >= bits ? 0 : truncBits(a, bits) >> b;
+    break;
   case Instruction::AShr:
     out = static_cast<uint64_t>(b >= bits ? (sa < 0 ? -1 : 0) : sa >> b);
     break;
   case Instruction::UDiv:
-    if (truncBits(b, bits) == 0) return false;
+    if (truncBits(b, bits) == 0)
+      return false;
     out = truncBits(a, bits) / truncBits(b, bits);
     break;
   case Instruction::URem:
-    if (truncBits(b, bits) == 0) return false;
+    if (truncBits(b, bits) == 0)
+      return false;
     out = truncBits(a, bits) % truncBits(b, bits);
     break;
   case Instruction::SDiv:
-    if (sb == 0) return false;
+    if (sb == 0)
+      return false;
     out = static_cast<uint64_t>(sa / sb);
     break;
   case Instruction::SRem:
-    if (sb == 0) return false;
+    if (sb == 0)
+      return false;
     out = static_cast<uint64_t>(sa % sb);
     break;
-  default: return false;
+  default:
+    return false;
   }
   out = truncBits(out, bits);
   return true;
@@ -699,17 +718,28 @@ bool compareInt(CmpInst::Predicate p, uint64_t a, uint64_t b, unsigned bits) {
   b = truncBits(b, bits);
   int64_t sa = signExtend(a, bits), sb = signExtend(b, bits);
   switch (p) {
-  case CmpInst::ICMP_EQ: return a == b;
-  case CmpInst::ICMP_NE: return a != b;
-  case CmpInst::ICMP_UGT: return a > b;
-  case CmpInst::ICMP_UGE: return a >= b;
-  case CmpInst::ICMP_ULT: return a < b;
-  case CmpInst::ICMP_ULE: return a <= b;
-  case CmpInst::ICMP_SGT: return sa > sb;
-  case CmpInst::ICMP_SGE: return sa >= sb;
-  case CmpInst::ICMP_SLT: return sa < sb;
-  case CmpInst::ICMP_SLE: return sa <= sb;
-  default: return false;
+  case CmpInst::ICMP_EQ:
+    return a == b;
+  case CmpInst::ICMP_NE:
+    return a != b;
+  case CmpInst::ICMP_UGT:
+    return a > b;
+  case CmpInst::ICMP_UGE:
+    return a >= b;
+  case CmpInst::ICMP_ULT:
+    return a < b;
+  case CmpInst::ICMP_ULE:
+    return a <= b;
+  case CmpInst::ICMP_SGT:
+    return sa > sb;
+  case CmpInst::ICMP_SGE:
+    return sa >= sb;
+  case CmpInst::ICMP_SLT:
+    return sa < sb;
+  case CmpInst::ICMP_SLE:
+    return sa <= sb;
+  default:
+    return false;
   }
 }
 
@@ -729,9 +759,8 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
 
   if (inst.isBinaryOp()) {
     Type *elem = scalarOf(type);
-    unsigned n = type->isVectorTy()
-                     ? cast<FixedVectorType>(type)->getNumElements()
-                     : 1;
+    unsigned n =
+        type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
     unsigned eb = sizeOf(elem);
     for (unsigned lane : wave.active) {
       const uint8_t *a = operand(wave, inst.getOperand(0), lane);
@@ -755,10 +784,26 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
         float y = static_cast<float>(loadFloat(b + i * eb, elem));
         double r;
         switch (opcode) {
-        case Instruction::FAdd: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) + loadFloat(b + i * eb, elem) : double(x + y); break;
-        case Instruction::FSub: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) - loadFloat(b + i * eb, elem) : double(x - y); break;
-        case Instruction::FMul: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) * loadFloat(b + i * eb, elem) : double(x * y); break;
-        case Instruction::FDiv: r = elem->isDoubleTy() ? loadFloat(a + i * eb, elem) / loadFloat(b + i * eb, elem) : double(x / y); break;
+        case Instruction::FAdd:
+          r = elem->isDoubleTy()
+                  ? loadFloat(a + i * eb, elem) + loadFloat(b + i * eb, elem)
+                  : double(x + y);
+          break;
+        case Instruction::FSub:
+          r = elem->isDoubleTy()
+                  ? loadFloat(a + i * eb, elem) - loadFloat(b + i * eb, elem)
+                  : double(x - y);
+          break;
+        case Instruction::FMul:
+          r = elem->isDoubleTy()
+                  ? loadFloat(a + i * eb, elem) * loadFloat(b + i * eb, elem)
+                  : double(x * y);
+          break;
+        case Instruction::FDiv:
+          r = elem->isDoubleTy()
+                  ? loadFloat(a + i * eb, elem) / loadFloat(b + i * eb, elem)
+                  : double(x / y);
+          break;
         default:
           return error(wave, inst, "binary operation not modelled");
         }
@@ -818,10 +863,9 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
       if (!mem)
         return mem.takeError();
       if (isStore)
-        std::memcpy(*mem,
-                    operand(wave, cast<StoreInst>(inst).getValueOperand(),
-                            lane),
-                    std::min<uint64_t>(bytes, storeSize));
+        std::memcpy(
+            *mem, operand(wave, cast<StoreInst>(inst).getValueOperand(), lane),
+            std::min<uint64_t>(bytes, storeSize));
       else
         std::memcpy(result(wave, &inst, lane), *mem,
                     std::min<uint64_t>(bytes, storeSize));
@@ -909,10 +953,10 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     unsigned bytes = sizeOf(type);
     for (unsigned lane : wave.active) {
       bool c = *operand(wave, sel.getCondition(), lane) & 1;
-      std::memcpy(result(wave, &inst, lane),
-                  operand(wave, c ? sel.getTrueValue() : sel.getFalseValue(),
-                          lane),
-                  bytes);
+      std::memcpy(
+          result(wave, &inst, lane),
+          operand(wave, c ? sel.getTrueValue() : sel.getFalseValue(), lane),
+          bytes);
     }
     return Error::success();
   }
@@ -940,9 +984,8 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
       return Error::success();
     }
     Type *se = scalarOf(srcType), *de = scalarOf(type);
-    unsigned n = type->isVectorTy()
-                     ? cast<FixedVectorType>(type)->getNumElements()
-                     : 1;
+    unsigned n =
+        type->isVectorTy() ? cast<FixedVectorType>(type)->getNumElements() : 1;
     unsigned sb = sizeOf(se), db = sizeOf(de);
     for (unsigned lane : wave.active) {
       const uint8_t *in = operand(wave, src, lane);
@@ -952,10 +995,12 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
         uint8_t *y = out + i * db;
         switch (opcode) {
         case Instruction::Trunc:
-          storeBits(y, db, truncBits(loadBits(x, sb), de->getIntegerBitWidth()));
+          storeBits(y, db,
+                    truncBits(loadBits(x, sb), de->getIntegerBitWidth()));
           break;
         case Instruction::ZExt:
-          storeBits(y, db, truncBits(loadBits(x, sb), se->getIntegerBitWidth()));
+          storeBits(y, db,
+                    truncBits(loadBits(x, sb), se->getIntegerBitWidth()));
           break;
         case Instruction::SExt:
           storeBits(y, db,
@@ -968,9 +1013,9 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
           storeFloat(y, de, loadFloat(x, se));
           break;
         case Instruction::SIToFP:
-          storeFloat(y, de,
-                     double(signExtend(loadBits(x, sb),
-                                       se->getIntegerBitWidth())));
+          storeFloat(
+              y, de,
+              double(signExtend(loadBits(x, sb), se->getIntegerBitWidth())));
           break;
         case Instruction::UIToFP:
           storeFloat(y, de, double(loadBits(x, sb)));
@@ -978,8 +1023,8 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
         case Instruction::FPToSI:
         case Instruction::FPToUI:
           storeBits(y, db,
-                    static_cast<uint64_t>(static_cast<int64_t>(
-                        std::trunc(loadFloat(x, se)))));
+                    static_cast<uint64_t>(
+                        static_cast<int64_t>(std::trunc(loadFloat(x, se)))));
           break;
         case Instruction::AddrSpaceCast: {
           unsigned from = se->getPointerAddressSpace();
@@ -1019,8 +1064,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
         node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
     for (unsigned lane : wave.active)
       wave.from[lane] = wave.block;
-    wave.divergences.push_back(
-        {meet, br.getSuccessor(1), notTaken, wave.mask});
+    wave.divergences.push_back({meet, br.getSuccessor(1), notTaken, wave.mask});
     wave.setMask(taken);
     if (br.getSuccessor(0) == meet)
       return reconverge(wave);
@@ -1042,8 +1086,8 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     auto *count = dyn_cast<ConstantInt>(alloca.getArraySize());
     if (!count)
       return error(wave, inst, "dynamic allocas are not modelled");
-    uint64_t size = dl.getTypeAllocSize(alloca.getAllocatedType()) *
-                    count->getZExtValue();
+    uint64_t size =
+        dl.getTypeAllocSize(alloca.getAllocatedType()) * count->getZExtValue();
     for (unsigned lane : wave.active) {
       std::vector<uint8_t> &mem = wave.scratch[lane];
       uint64_t offset = alignTo(mem.size(), alloca.getAlign().value());
@@ -1059,9 +1103,9 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
   default:
     break;
   }
-  return error(wave, inst,
-               formatv("instruction '{0}' is not modelled",
-                       inst.getOpcodeName()));
+  return error(
+      wave, inst,
+      formatv("instruction '{0}' is not modelled", inst.getOpcodeName()));
 }
 
 Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
@@ -1082,8 +1126,7 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
   case Intrinsic::amdgcn_s_barrier_signal:
   case Intrinsic::amdgcn_s_barrier_wait:
     if (!wave.divergences.empty())
-      return error(wave, call,
-                   "workgroup barrier in divergent control flow");
+      return error(wave, call, "workgroup barrier in divergent control flow");
     break;
   default:
     break;
@@ -1123,9 +1166,8 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
     return Error::success();
   case Intrinsic::amdgcn_readfirstlane: {
     unsigned bytes = sizeOf(call.getType());
-    uint64_t v =
-        loadBits(operand(wave, call.getArgOperand(0), wave.active.front()),
-                 bytes);
+    uint64_t v = loadBits(
+        operand(wave, call.getArgOperand(0), wave.active.front()), bytes);
     writeAll([&](unsigned) { return v; });
     return Error::success();
   }

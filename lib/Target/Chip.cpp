@@ -47,14 +47,16 @@ static const ChipInfo kChips[] = {
      kGfx950Mmas, /*directToLdsBytesPerLane=*/16, BarrierKind::Single,
      /*vgprAllocGranule=*/8, /*vgprsPerSimd=*/512, /*maxWavesPerSimd=*/8,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/160 * 1024,
-     /*maxWorkgroupsPerCu=*/16, /*sgprsLimitOccupancy=*/true},
+     /*maxWorkgroupsPerCu=*/16, /*sgprsLimitOccupancy=*/true,
+     /*peakBf16Tflops=*/2500},
     {Chip::gfx1201, "gfx1201", "RDNA4", /*waveSize=*/32,
      /*ldsBytes=*/64 * 1024, /*ldsBanks=*/32, /*maxRegistersPerLane=*/256,
      kGfx1201Mmas, /*directToLdsBytesPerLane=*/0,
      BarrierKind::SplitSignalWait,
      /*vgprAllocGranule=*/24, /*vgprsPerSimd=*/1536, /*maxWavesPerSimd=*/16,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/128 * 1024,
-     /*maxWorkgroupsPerCu=*/32, /*sgprsLimitOccupancy=*/false},
+     /*maxWorkgroupsPerCu=*/32, /*sgprsLimitOccupancy=*/false,
+     /*peakBf16Tflops=*/195},
 };
 
 Occupancy mlir::hk::estimateOccupancy(const ChipInfo &chip, int64_t vgprs,

@@ -19,6 +19,7 @@
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Npy.h"
 #include "HK/Runtime/Simulator.h"
 
@@ -27,10 +28,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -68,8 +69,9 @@ static llvm::cl::opt<TestKind> testKind(
         clEnumValN(TestKind::expected, "expected",
                    "C within one bf16 rounding of --expected")));
 static llvm::cl::opt<std::string>
-    inputA("a", llvm::cl::desc("A from a .npy (M x K, float32 rounded to "
-                               "bf16, or uint16 bf16 bits)"),
+    inputA("a",
+           llvm::cl::desc("A from a .npy (M x K, float32 rounded to "
+                          "bf16, or uint16 bf16 bits)"),
            llvm::cl::value_desc("file.npy"));
 static llvm::cl::opt<std::string>
     inputB("b", llvm::cl::desc("B from a .npy (N x K, like --a)"),
@@ -79,6 +81,21 @@ static llvm::cl::opt<std::string>
                  llvm::cl::desc("expected C (M x N, float32 .npy) for "
                                 "--test=expected"),
                  llvm::cl::value_desc("file.npy"));
+enum class Backend { sim, hip };
+static llvm::cl::opt<Backend> backend(
+    "backend", llvm::cl::init(Backend::sim),
+    llvm::cl::desc("where the kernel runs"),
+    llvm::cl::values(
+        clEnumValN(Backend::sim, "sim",
+                   "the CPU simulator, from the kernel's LLVM IR"),
+        clEnumValN(Backend::hip, "hip",
+                   "an AMD GPU through libamdhip64.so (exit status 3 when "
+                   "there is no HIP runtime or no GPU)")));
+static llvm::cl::opt<int> warmup("warmup", llvm::cl::init(3),
+                                 llvm::cl::desc("hip: untimed launches"));
+static llvm::cl::opt<int>
+    iterations("iterations", llvm::cl::init(10),
+               llvm::cl::desc("hip: timed launches (the median is reported)"));
 static llvm::cl::opt<bool>
     emitJson("json", llvm::cl::desc("print the summary as one JSON object"));
 static llvm::cl::opt<std::string>
@@ -138,8 +155,8 @@ int main(int argc, char **argv) {
     return fail("--size takes M,N,K");
   int64_t M = sizes[0], N = sizes[1], K = sizes[2];
   if (M <= 0 || N <= 0 || K <= 0)
-    return fail(llvm::formatv("sizes must be positive, got {0},{1},{2}", M, N,
-                              K));
+    return fail(
+        llvm::formatv("sizes must be positive, got {0},{1},{2}", M, N, K));
   if (testKind == TestKind::identity && N != K)
     return fail(llvm::formatv("the identity test needs N = K, got N = {0}, "
                               "K = {1}",
@@ -200,14 +217,10 @@ int main(int argc, char **argv) {
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 2;
-  FailureOr<std::string> bitcode = serializeGpuModule(*module, "llvm");
-  if (failed(bitcode))
+  FailureOr<std::string> compiled =
+      serializeGpuModule(*module, backend == Backend::sim ? "llvm" : "bin");
+  if (failed(compiled))
     return 2;
-  llvm::LLVMContext llvmContext;
-  auto llvmModule = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(*bitcode, "kernel"), llvmContext);
-  if (!llvmModule)
-    return fail(llvm::toString(llvmModule.takeError()));
   double compileSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
@@ -246,41 +259,84 @@ int main(int argc, char **argv) {
     expected.resize(M * N);
     std::memcpy(expected.data(), e->data.data(), M * N * 4);
   }
-  sim::GlobalMemory memory;
-  uint64_t addrA = memory.allocate("A", a.size() * 2);
-  uint64_t addrB = memory.allocate("B", b.size() * 2);
-  uint64_t addrC = memory.allocate("C", M * N * 2);
-  std::memcpy(memory.bytes(addrA).data(), a.data(), a.size() * 2);
-  std::memcpy(memory.bytes(addrB).data(), b.data(), b.size() * 2);
-  // C starts as NaN, so an unwritten element cannot pass.
-  std::fill(memory.bytes(addrC).begin(), memory.bytes(addrC).end(), 0xff);
-
   // The kernel ABI: each memref is a pointer and its dynamic sizes.
-  sim::LaunchConfig config;
-  config.grid = grid;
-  config.block = {block[0], block[1], block[2]};
-  config.stepLimit = stepLimit;
-  uint64_t pointers[3] = {addrA, addrB, addrC};
+  std::vector<uint8_t> bytesA(a.size() * 2), bytesB(b.size() * 2);
+  std::memcpy(bytesA.data(), a.data(), bytesA.size());
+  std::memcpy(bytesB.data(), b.data(), bytesB.size());
+  // C starts as NaN, so an unwritten element cannot pass.
+  std::vector<uint8_t> c(M * N * 2, 0xff);
+  std::vector<uint8_t> *buffers[3] = {&bytesA, &bytesB, &c};
+  struct AbiArgument {
+    int buffer = -1; // index into buffers, or -1 for a size
+    uint32_t size = 0;
+  };
+  std::vector<AbiArgument> abi;
   for (unsigned i = 0; i < 3; ++i) {
-    config.arguments.push_back(pointers[i]);
+    abi.push_back({static_cast<int>(i), 0});
     auto type = cast<MemRefType>(argTypes[i]);
     for (int64_t d = 0; d < 2; ++d)
       if (type.isDynamicDim(d))
-        config.arguments.push_back(static_cast<uint64_t>(dims[i][d]));
+        abi.push_back({-1, static_cast<uint32_t>(dims[i][d])});
   }
 
   sim::Counters counters;
+  hip::Timing timing;
   auto runStart = std::chrono::steady_clock::now();
-  if (llvm::Error e = sim::run(**llvmModule, kernelName,
-                               getChipInfo(chipOption), config, memory,
-                               counters))
-    return fail("simulation failed: " + llvm::toString(std::move(e)));
-  double runSeconds = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - runStart)
-                          .count();
+  if (backend == Backend::sim) {
+    llvm::LLVMContext llvmContext;
+    auto llvmModule = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(*compiled, "kernel"), llvmContext);
+    if (!llvmModule)
+      return fail(llvm::toString(llvmModule.takeError()));
+    sim::GlobalMemory memory;
+    uint64_t addresses[3];
+    const char *names[3] = {"A", "B", "C"};
+    for (unsigned i = 0; i < 3; ++i) {
+      addresses[i] = memory.allocate(names[i], buffers[i]->size());
+      memory.bytes(addresses[i]) = *buffers[i];
+    }
+    sim::LaunchConfig config;
+    config.grid = grid;
+    config.block = {block[0], block[1], block[2]};
+    config.stepLimit = stepLimit;
+    for (const AbiArgument &arg : abi)
+      config.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
+                                                 : arg.size);
+    if (llvm::Error e =
+            sim::run(**llvmModule, kernelName, getChipInfo(chipOption), config,
+                     memory, counters))
+      return fail("simulation failed: " + llvm::toString(std::move(e)));
+    c = memory.bytes(addresses[2]);
+  } else {
+    std::vector<hip::Argument> arguments;
+    for (const AbiArgument &arg : abi)
+      arguments.push_back(
+          arg.buffer >= 0
+              ? hip::Argument{buffers[arg.buffer], arg.buffer == 2, 0}
+              : hip::Argument{nullptr, false, arg.size});
+    llvm::Expected<hip::Timing> timed =
+        hip::run(*compiled, kernelName, grid, {block[0], block[1], block[2]},
+                 arguments, warmup, iterations);
+    if (!timed) {
+      std::string message;
+      bool unavailable = false;
+      llvm::handleAllErrors(
+          timed.takeError(),
+          [&](const hip::UnavailableError &e) {
+            unavailable = true;
+            message = e.message();
+          },
+          [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
+      fail(message + (unavailable ? "; --backend=sim runs anywhere" : ""));
+      return unavailable ? 3 : 2;
+    }
+    timing = *timed;
+  }
+  double runSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart)
+          .count();
 
   // Check.
-  const auto &c = memory.bytes(addrC);
   double maxAbs = 0, maxRel = 0;
   int64_t bad = 0, shown = 0;
   for (int64_t m = 0; m < M; ++m) {
@@ -295,8 +351,9 @@ int main(int argc, char **argv) {
         ok = got == a[m * K + n];
       } else if (testKind == TestKind::expected) {
         ref = expected[m * N + n];
-        ok = std::fabs(value - ref) <= std::ldexp(std::fabs(ref), -8) +
-                                           std::ldexp(std::sqrt(double(K)), -12);
+        ok =
+            std::fabs(value - ref) <= std::ldexp(std::fabs(ref), -8) +
+                                          std::ldexp(std::sqrt(double(K)), -12);
       } else {
         for (int64_t k = 0; k < K; ++k)
           ref += double(bf16ToFloat(a[m * K + k])) * bf16ToFloat(b[n * K + k]);
@@ -353,76 +410,90 @@ int main(int argc, char **argv) {
     for (auto &[name, count] : counters.instructionClasses)
       classes[name] = count;
     llvm::outs() << llvm::formatv(
-        "{0}\n",
-        llvm::json::Value(llvm::json::Object{
-            {"kernel", kernelName},
-            {"chip", stringifyChip(chipOption)},
-            {"backend", "sim"},
-            {"size", llvm::json::Array{M, N, K}},
-            {"test", testNames[static_cast<int>(testKind.getValue())]},
-            {"pass", bad == 0},
-            {"wrong_elements", bad},
-            {"max_abs_error", maxAbs},
-            {"max_rel_error", maxRel},
-            {"compile_seconds", compileSeconds},
-            {"simulate_seconds", runSeconds},
-            {"wave_instructions", counters.waveInstructions},
-            {"lane_instructions", counters.laneInstructions},
-            {"lane_instructions_per_second",
-             counters.laneInstructions / runSeconds},
-            {"mmas", counters.mmas},
-            {"mmas_per_second", counters.mmas / runSeconds},
-            {"barriers", counters.barriers},
-            {"global_bytes_read", counters.globalBytesRead},
-            {"global_bytes_written", counters.globalBytesWritten},
-            {"lds_bytes_read", counters.ldsBytesRead},
-            {"lds_bytes_written", counters.ldsBytesWritten},
-            {"lds_accesses", std::move(lds)},
-            {"instruction_classes", std::move(classes)}}));
+        "{0}\n", llvm::json::Value(llvm::json::Object{
+                     {"kernel", kernelName},
+                     {"chip", stringifyChip(chipOption)},
+                     {"backend", "sim"},
+                     {"size", llvm::json::Array{M, N, K}},
+                     {"test", testNames[static_cast<int>(testKind.getValue())]},
+                     {"pass", bad == 0},
+                     {"wrong_elements", bad},
+                     {"max_abs_error", maxAbs},
+                     {"max_rel_error", maxRel},
+                     {"compile_seconds", compileSeconds},
+                     {"simulate_seconds", runSeconds},
+                     {"wave_instructions", counters.waveInstructions},
+                     {"lane_instructions", counters.laneInstructions},
+                     {"lane_instructions_per_second",
+                      counters.laneInstructions / runSeconds},
+                     {"mmas", counters.mmas},
+                     {"mmas_per_second", counters.mmas / runSeconds},
+                     {"barriers", counters.barriers},
+                     {"global_bytes_read", counters.globalBytesRead},
+                     {"global_bytes_written", counters.globalBytesWritten},
+                     {"lds_bytes_read", counters.ldsBytesRead},
+                     {"lds_bytes_written", counters.ldsBytesWritten},
+                     {"lds_accesses", std::move(lds)},
+                     {"instruction_classes", std::move(classes)}}));
     return bad == 0 ? 0 : 1;
   }
   llvm::outs() << llvm::formatv(
-      "hk-run: {0} on {1} (sim), M={2} N={3} K={4}, grid {5}x{6}, {7} test\n",
+      "hk-run: {0} on {1} ({8}), M={2} N={3} K={4}, grid {5}x{6}, {7} test\n",
       kernelName, stringifyChip(chipOption), M, N, K, grid[0], grid[1],
-      testNames[static_cast<int>(testKind.getValue())]);
-  llvm::outs() << llvm::formatv(
-      "  compile {0:F2} s, simulate {1:F2} s: {2} wave instructions, {3} "
-      "lane instructions ({4:F1} M/s), {5} MMAs, {6} barriers\n",
-      compileSeconds, runSeconds, counters.waveInstructions,
-      counters.laneInstructions,
-      counters.laneInstructions / runSeconds / 1e6, counters.mmas,
-      counters.barriers);
-  llvm::outs() << llvm::formatv(
-      "  global bytes read {0}, written {1}; LDS bytes read {2}, written {3}\n",
-      counters.globalBytesRead, counters.globalBytesWritten,
-      counters.ldsBytesRead, counters.ldsBytesWritten);
-  auto histogram = [](StringRef what,
-                      const std::map<unsigned, std::map<unsigned, uint64_t>> &h) {
-    for (auto &[bytes, ways] : h) {
-      uint64_t total = 0;
-      std::string parts;
-      for (auto &[w, count] : ways) {
-        total += count;
-        parts += llvm::formatv("{0}{1}-way {2}", parts.empty() ? "" : ", ", w,
-                               count);
-      }
-      llvm::outs() << llvm::formatv("  LDS {0} of {1} bytes/lane: {2} ({3})\n",
-                                    what, bytes, total, parts);
-    }
-  };
-  histogram("reads", counters.ldsReads);
-  histogram("writes", counters.ldsWrites);
-  std::string classes;
-  for (auto &[name, count] : counters.instructionClasses)
-    classes += llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name,
-                             count);
-  llvm::outs() << "  wave instructions by class: " << classes << "\n";
-  int64_t tiles = grid[0] * grid[1] * (K / 64);
-  llvm::outs() << llvm::formatv(
-      "  per workgroup per K tile of 64: {0} MMAs, {1} global bytes read, {2} "
-      "LDS bytes read, {3} written\n",
-      counters.mmas / tiles, counters.globalBytesRead / tiles,
-      counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles);
+      testNames[static_cast<int>(testKind.getValue())],
+      backend == Backend::sim ? "sim" : "hip");
+  if (backend == Backend::hip) {
+    double ms = timing.median();
+    double tflops = 2.0 * M * N * K / (ms * 1e-3) / 1e12;
+    llvm::outs() << llvm::formatv(
+        "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
+        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS bf16 peak)\n",
+        timing.milliseconds.size(), warmup.getValue(), ms, tflops,
+        100 * tflops / getChipInfo(chipOption).peakBf16Tflops,
+        stringifyChip(chipOption), getChipInfo(chipOption).peakBf16Tflops);
+  } else {
+    llvm::outs() << llvm::formatv(
+        "  compile {0:F2} s, simulate {1:F2} s: {2} wave instructions, {3} "
+        "lane instructions ({4:F1} M/s), {5} MMAs, {6} barriers\n",
+        compileSeconds, runSeconds, counters.waveInstructions,
+        counters.laneInstructions, counters.laneInstructions / runSeconds / 1e6,
+        counters.mmas, counters.barriers);
+    llvm::outs() << llvm::formatv(
+        "  global bytes read {0}, written {1}; LDS bytes read {2}, written "
+        "{3}\n",
+        counters.globalBytesRead, counters.globalBytesWritten,
+        counters.ldsBytesRead, counters.ldsBytesWritten);
+    auto histogram =
+        [](StringRef what,
+           const std::map<unsigned, std::map<unsigned, uint64_t>> &h) {
+          for (auto &[bytes, ways] : h) {
+            uint64_t total = 0;
+            std::string parts;
+            for (auto &[w, count] : ways) {
+              total += count;
+              parts += llvm::formatv("{0}{1}-way {2}",
+                                     parts.empty() ? "" : ", ", w, count);
+            }
+            llvm::outs() << llvm::formatv(
+                "  LDS {0} of {1} bytes/lane: {2} ({3})\n", what, bytes, total,
+                parts);
+          }
+        };
+    histogram("reads", counters.ldsReads);
+    histogram("writes", counters.ldsWrites);
+    std::string classes;
+    for (auto &[name, count] : counters.instructionClasses)
+      classes +=
+          llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name, count);
+    llvm::outs() << "  wave instructions by class: " << classes << "\n";
+    int64_t tiles = grid[0] * grid[1] * (K / 64);
+    llvm::outs() << llvm::formatv(
+        "  per workgroup per K tile of 64: {0} MMAs, {1} global bytes read, "
+        "{2} "
+        "LDS bytes read, {3} written\n",
+        counters.mmas / tiles, counters.globalBytesRead / tiles,
+        counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles);
+  }
   llvm::outs() << llvm::formatv("  max abs error {0:E3}, max rel error "
                                 "{1:E3}, {2} of {3} elements wrong\n",
                                 maxAbs, maxRel, bad, M * N);

@@ -39,8 +39,9 @@ std::vector<std::vector<unsigned>> getLdsPhases(const ChipInfo &chip,
 /// The worst number of distinct words that one bank serves within one phase
 /// (1: conflict-free) for an access of `bytes` per lane at the byte
 /// addresses of the lanes (nullopt: lane inactive); 0 if no lane is active.
-unsigned getLdsConflictWays(const ChipInfo &chip, unsigned bytes,
-                            const std::vector<std::optional<uint64_t>> &addresses);
+unsigned
+getLdsConflictWays(const ChipInfo &chip, unsigned bytes,
+                   const std::vector<std::optional<uint64_t>> &addresses);
 
 } // namespace mlir::hk
 

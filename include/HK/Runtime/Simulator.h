@@ -27,8 +27,8 @@
 #include "llvm/Support/Error.h"
 
 #include <array>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 

@@ -78,6 +78,9 @@ struct ChipInfo {
   int64_t maxWorkgroupsPerCu;
   /// Whether the SGPR count limits occupancy (not on gfx10+).
   bool sgprsLimitOccupancy;
+  /// Dense bf16 matrix peak of the reference product, TFLOPS (MI355X,
+  /// RX 9070 XT; SPEC section 11), for percent-of-peak figures.
+  double peakBf16Tflops;
 
   bool hasDirectToLds() const { return directToLdsBytesPerLane != 0; }
 

@@ -1,0 +1,204 @@
+//===- Hip.cpp - the HIP backend ------------------------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the HIP backend through the HIP runtime's C API,
+// resolved with dlopen so hk builds and runs where ROCm is absent. Only the
+// handful of entry points below are used; their signatures are those of
+// hip_runtime_api.h (handles are pointers, errors are ints, 0 = success).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Runtime/Hip.h"
+
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace mlir::hk;
+using namespace mlir::hk::hip;
+
+char UnavailableError::ID = 0;
+
+double Timing::median() const {
+  std::vector<double> sorted = milliseconds;
+  std::sort(sorted.begin(), sorted.end());
+  return sorted.empty() ? 0 : sorted[sorted.size() / 2];
+}
+
+namespace {
+
+using hipError = int;
+constexpr int kHostToDevice = 1, kDeviceToHost = 2;
+
+/// The HIP entry points hk uses.
+struct HipApi {
+  hipError (*init)(unsigned);
+  hipError (*getDeviceCount)(int *);
+  const char *(*getErrorString)(hipError);
+  hipError (*moduleLoadData)(void **, const void *);
+  hipError (*moduleUnload)(void *);
+  hipError (*moduleGetFunction)(void **, void *, const char *);
+  hipError (*malloc)(void **, size_t);
+  hipError (*free)(void *);
+  hipError (*memcpy)(void *, const void *, size_t, int);
+  hipError (*moduleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
+                                 unsigned, unsigned, unsigned, void *, void **,
+                                 void **);
+  hipError (*deviceSynchronize)();
+  hipError (*eventCreate)(void **);
+  hipError (*eventRecord)(void *, void *);
+  hipError (*eventSynchronize)(void *);
+  hipError (*eventElapsedTime)(float *, void *, void *);
+  hipError (*eventDestroy)(void *);
+};
+
+Expected<const HipApi *> loadHip() {
+  static HipApi api;
+  static std::string failure;
+  static bool loaded = [] {
+    std::string error;
+    auto lib =
+        sys::DynamicLibrary::getPermanentLibrary("libamdhip64.so", &error);
+    if (!lib.isValid()) {
+      failure = "no HIP runtime: cannot load libamdhip64.so (" + error + ")";
+      return false;
+    }
+    auto bind = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          lib.getAddressOfSymbol(name));
+      if (!fn && failure.empty())
+        failure = std::string("libamdhip64.so lacks ") + name;
+    };
+    bind(api.init, "hipInit");
+    bind(api.getDeviceCount, "hipGetDeviceCount");
+    bind(api.getErrorString, "hipGetErrorString");
+    bind(api.moduleLoadData, "hipModuleLoadData");
+    bind(api.moduleUnload, "hipModuleUnload");
+    bind(api.moduleGetFunction, "hipModuleGetFunction");
+    bind(api.malloc, "hipMalloc");
+    bind(api.free, "hipFree");
+    bind(api.memcpy, "hipMemcpy");
+    bind(api.moduleLaunchKernel, "hipModuleLaunchKernel");
+    bind(api.deviceSynchronize, "hipDeviceSynchronize");
+    bind(api.eventCreate, "hipEventCreate");
+    bind(api.eventRecord, "hipEventRecord");
+    bind(api.eventSynchronize, "hipEventSynchronize");
+    bind(api.eventElapsedTime, "hipEventElapsedTime");
+    bind(api.eventDestroy, "hipEventDestroy");
+    return failure.empty();
+  }();
+  if (!loaded)
+    return make_error<UnavailableError>(failure);
+  return &api;
+}
+
+} // namespace
+
+Expected<Timing> mlir::hk::hip::run(StringRef image, StringRef kernel,
+                                    std::array<int64_t, 3> grid,
+                                    std::array<int64_t, 3> block,
+                                    std::vector<Argument> &arguments,
+                                    int warmup, int iterations) {
+  auto loaded = loadHip();
+  if (!loaded)
+    return loaded.takeError();
+  const HipApi &hip = **loaded;
+  auto check = [&](hipError e, StringRef what) -> Error {
+    if (e == 0)
+      return Error::success();
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("{0} failed: {1} ({2})", what, hip.getErrorString(e), e));
+  };
+  int devices = 0;
+  if (hip.init(0) != 0 || hip.getDeviceCount(&devices) != 0 || devices == 0)
+    return make_error<UnavailableError>(
+        "no AMD GPU: the HIP runtime reports no device");
+
+  void *module = nullptr, *function = nullptr;
+  if (Error e = check(hip.moduleLoadData(&module, image.data()),
+                      "loading the code object"))
+    return std::move(e);
+  std::vector<void *> device(arguments.size(), nullptr);
+  auto release = [&] {
+    for (void *p : device)
+      if (p)
+        hip.free(p);
+    hip.moduleUnload(module);
+  };
+  if (Error e =
+          check(hip.moduleGetFunction(&function, module, kernel.str().c_str()),
+                "finding kernel '" + kernel.str() + "'")) {
+    release();
+    return std::move(e);
+  }
+  // One pointer per argument to its value, CUDA style.
+  std::vector<void *> params(arguments.size());
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    Argument &arg = arguments[i];
+    if (arg.buffer) {
+      Error e = check(hip.malloc(&device[i], arg.buffer->size()), "hipMalloc");
+      if (!e)
+        e = check(hip.memcpy(device[i], arg.buffer->data(), arg.buffer->size(),
+                             kHostToDevice),
+                  "copying an input to the device");
+      if (e) {
+        release();
+        return std::move(e);
+      }
+      params[i] = &device[i];
+    } else {
+      params[i] = &arg.value;
+    }
+  }
+  auto launch = [&]() {
+    return check(hip.moduleLaunchKernel(function, grid[0], grid[1], grid[2],
+                                        block[0], block[1], block[2], 0,
+                                        nullptr, params.data(), nullptr),
+                 "launching the kernel");
+  };
+
+  Timing timing;
+  Error e = launch();
+  if (!e)
+    e = check(hip.deviceSynchronize(), "running the kernel");
+  for (size_t i = 0; !e && i < arguments.size(); ++i)
+    if (arguments[i].buffer && arguments[i].output)
+      e = check(hip.memcpy(arguments[i].buffer->data(), device[i],
+                           arguments[i].buffer->size(), kDeviceToHost),
+                "copying an output back");
+  for (int i = 0; !e && i < warmup; ++i)
+    e = launch();
+  void *start = nullptr, *stop = nullptr;
+  if (!e)
+    e = check(hip.eventCreate(&start), "hipEventCreate");
+  if (!e)
+    e = check(hip.eventCreate(&stop), "hipEventCreate");
+  for (int i = 0; !e && i < iterations; ++i) {
+    float ms = 0;
+    e = check(hip.eventRecord(start, nullptr), "hipEventRecord");
+    if (!e)
+      e = launch();
+    if (!e)
+      e = check(hip.eventRecord(stop, nullptr), "hipEventRecord");
+    if (!e)
+      e = check(hip.eventSynchronize(stop), "hipEventSynchronize");
+    if (!e)
+      e = check(hip.eventElapsedTime(&ms, start, stop), "hipEventElapsedTime");
+    if (!e)
+      timing.milliseconds.push_back(ms);
+  }
+  if (start)
+    hip.eventDestroy(start);
+  if (stop)
+    hip.eventDestroy(stop);
+  release();
+  if (e)
+    return std::move(e);
+  return timing;
+}
