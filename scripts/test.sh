@@ -12,8 +12,9 @@ log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
-# lit's summary: "  Passed: 25 (100.00%)", "  Failed: 1 (4.00%)", ...
-count() { sed -nE "s/^ +($1): +([0-9]+).*/\2/p" "$log" | awk '{n += $1} END {print n + 0}'; }
+# lit's summary: "  Passed: 25 (100.00%)", or "  Passed     : 64" when
+# other lines (Unsupported) widen the column.
+count() { sed -nE "s/^ +($1) *: +([0-9]+).*/\2/p" "$log" | awk '{n += $1} END {print n + 0}'; }
 passed=$(count 'Passed|Expectedly Failed')
 failed=$(count 'Failed|Unresolved|Timed Out|Unexpectedly Passed')
 rm -f "$log"
