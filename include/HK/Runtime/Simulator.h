@@ -12,9 +12,8 @@
 // simulated addresses; every access outside them is an error.
 //
 // What is modelled: the instructions and AMDGPU intrinsics hk emits (see
-// docs/Simulator.md). Anything else is an error naming it, never skipped.
-// Not yet modelled: divergent branches (an error when lanes of a wave
-// disagree).
+// docs/Simulator.md), with execution masks under divergence. Anything else
+// is an error naming it, never skipped.
 //
 //===----------------------------------------------------------------------===//
 
