@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Simulator.h"
+#include "HK/Runtime/BFloat16.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
@@ -63,8 +63,8 @@ KernelRun run(const std::string &ir, Chip chip, int64_t blockSize,
     std::memcpy(memory.bytes(address).data(), input.data(), input.size());
     config.arguments.push_back(address);
   }
-  if (llvm::Error e = sim::run(*module, "k", getChipInfo(chip), config,
-                               memory, result.counters))
+  if (llvm::Error e = sim::run(*module, "k", getChipInfo(chip), config, memory,
+                               result.counters))
     result.error = llvm::toString(std::move(e));
   result.out = memory.bytes(out);
   return result;
@@ -153,7 +153,8 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out) {
   %v = mul i32 %tid, 3
   %w = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
   store i32 %v, ptr addrspace(3) %w
-)" + barrier + R"(
+)" + barrier +
+         R"(
   %other = sub i32 127, %tid
   %r = getelementptr i32, ptr addrspace(3) @lds, i32 %other
   %x = load i32, ptr addrspace(3) %r
@@ -172,10 +173,10 @@ TEST(SimulatorTest, BarrierOrdersLdsAcrossWaves) {
   KernelRun single = run(barrierKernel("  call void @llvm.amdgcn.s.barrier()"),
                          Chip::gfx950, 128, 128 * 4);
   ASSERT_EQ(single.error, "");
-  KernelRun split = run(barrierKernel(
-                            "  call void @llvm.amdgcn.s.barrier.signal(i32 -1)\n"
-                            "  call void @llvm.amdgcn.s.barrier.wait(i16 -1)"),
-                        Chip::gfx1201, 128, 128 * 4);
+  KernelRun split =
+      run(barrierKernel("  call void @llvm.amdgcn.s.barrier.signal(i32 -1)\n"
+                        "  call void @llvm.amdgcn.s.barrier.wait(i16 -1)"),
+          Chip::gfx1201, 128, 128 * 4);
   ASSERT_EQ(split.error, "");
   for (int t = 0; t < 128; ++t) {
     EXPECT_EQ(at<int32_t>(single.out, t), (127 - t) * 3) << t;
@@ -235,7 +236,8 @@ declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.bf16(<8 x bfloat>, <8 x bfloa
   std::vector<float> d = referenceMma(32);
   for (int l = 0; l < 64; ++l)
     for (int i = 0; i < 4; ++i)
-      ASSERT_EQ(at<float>(r.out, l * 4 + i), d[((l / 16) * 4 + i) * 16 + l % 16])
+      ASSERT_EQ(at<float>(r.out, l * 4 + i),
+                d[((l / 16) * 4 + i) * 16 + l % 16])
           << "lane " << l << " element " << i;
   EXPECT_EQ(r.counters.mmas, 1u);
 }
@@ -272,7 +274,8 @@ declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.bf16.v8f32.v8i16(<8 x i16>, <
   std::vector<float> d = referenceMma(16);
   for (int l = 0; l < 32; ++l)
     for (int i = 0; i < 8; ++i)
-      ASSERT_EQ(at<float>(r.out, l * 8 + i), d[((l / 16) * 8 + i) * 16 + l % 16])
+      ASSERT_EQ(at<float>(r.out, l * 8 + i),
+                d[((l / 16) * 8 + i) * 16 + l % 16])
           << "lane " << l << " element " << i;
 }
 
@@ -308,6 +311,74 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out) {
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(at<uint16_t>(r.out, 0), 0x3f80); // 1 + 2^-8: tie, to even
   EXPECT_EQ(at<uint16_t>(r.out, 1), 0x3f82); // 1 + 3 * 2^-8: up
+}
+
+TEST(SimulatorTest, BufferLoadsFollowTheRangeRule) {
+  // A resource over in0 with num_records = 40 bytes: lanes 0..9 read their
+  // word, lanes 10.. read 0; stores past the range are dropped.
+  std::vector<uint8_t> in(64 * 4);
+  for (int i = 0; i < 64; ++i)
+    std::memcpy(in.data() + 4 * i, &i, 4);
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %rsrc = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %in, i16 0, i64 40, i32 0)
+  %off = shl i32 %tid, 2
+  %v = call i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8) %rsrc, i32 %off, i32 0, i32 0)
+  %orsrc = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %out, i16 0, i64 128, i32 0)
+  %v1 = add i32 %v, 1
+  call void @llvm.amdgcn.raw.ptr.buffer.store.i32(i32 %v1, ptr addrspace(8) %orsrc, i32 %off, i32 0, i32 0)
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
+declare i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8), i32, i32, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.store.i32(i32, ptr addrspace(8), i32, i32, i32)
+)",
+                    Chip::gfx950, 64, 64 * 4, {in});
+  ASSERT_EQ(r.error, "");
+  for (int t = 0; t < 64; ++t) {
+    if (t >= 32) // past the output resource's 128 bytes: never written
+      EXPECT_EQ(at<uint32_t>(r.out, t), 0u) << t;
+    else
+      EXPECT_EQ(at<int32_t>(r.out, t), (t < 10 ? t : 0) + 1) << t;
+  }
+}
+
+TEST(SimulatorTest, BufferLoadToLdsIsLaneLinearFromM0) {
+  // Lane l fetches the 16 bytes at in + 16 * (63 - l) + 32 and writes them
+  // to M0 + 32 + 16 * l; the kernel then copies LDS out.
+  std::vector<uint8_t> in(64 * 16 + 32);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<uint8_t>(i * 7);
+  KernelRun r = run(R"(
+@lds = internal addrspace(3) global [1056 x i8] undef, align 16
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %rsrc = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %in, i16 0, i64 1056, i32 0)
+  %rev = sub i32 63, %tid
+  %off = shl i32 %rev, 4
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %rsrc, ptr addrspace(3) @lds, i32 16, i32 %off, i32 0, i32 32, i32 0)
+  call void @llvm.amdgcn.s.barrier()
+  %lin = shl i32 %tid, 4
+  %src = getelementptr i8, ptr addrspace(3) @lds, i32 %lin
+  %src32 = getelementptr i8, ptr addrspace(3) %src, i32 32
+  %v = load <4 x i32>, ptr addrspace(3) %src32
+  %dst = getelementptr <4 x i32>, ptr addrspace(1) %out, i32 %tid
+  store <4 x i32> %v, ptr addrspace(1) %dst
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare void @llvm.amdgcn.s.barrier()
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspace(3), i32, i32, i32, i32, i32)
+)",
+                    Chip::gfx950, 64, 64 * 16, {in});
+  ASSERT_EQ(r.error, "");
+  for (int l = 0; l < 64; ++l)
+    for (int b = 0; b < 16; ++b)
+      ASSERT_EQ(r.out[l * 16 + b], in[(63 - l) * 16 + 32 + b])
+          << "lane " << l << " byte " << b;
 }
 
 TEST(SimulatorTest, OutOfBoundsAccessIsAnError) {

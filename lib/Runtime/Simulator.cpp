@@ -91,6 +91,9 @@ namespace {
 
 constexpr unsigned kLdsAddressSpace = 3;
 constexpr unsigned kPrivateAddressSpace = 5;
+/// Buffer resources: base address (8 bytes), num_records (4), stride (2),
+/// low bits of the flags (2), as the simulator stores them.
+constexpr unsigned kBufferResourceAddressSpace = 8;
 
 /// Bytes one lane needs for a value of `type`.
 unsigned sizeOf(Type *type) {
@@ -104,11 +107,14 @@ unsigned sizeOf(Type *type) {
     return 4;
   if (type->isDoubleTy())
     return 8;
-  if (auto *ptr = dyn_cast<PointerType>(type))
-    return ptr->getAddressSpace() == kLdsAddressSpace ||
-                   ptr->getAddressSpace() == kPrivateAddressSpace
-               ? 4
-               : 8;
+  if (auto *ptr = dyn_cast<PointerType>(type)) {
+    unsigned space = ptr->getAddressSpace();
+    if (space == kLdsAddressSpace || space == kPrivateAddressSpace)
+      return 4;
+    if (space == kBufferResourceAddressSpace)
+      return 16;
+    return space <= 1 ? 8 : 0; // other address spaces are not modelled
+  }
   return 0;
 }
 
@@ -186,6 +192,14 @@ static std::string classify(const Instruction &inst) {
       case Intrinsic::amdgcn_s_barrier_signal:
       case Intrinsic::amdgcn_s_barrier_wait:
         return "barrier";
+      case Intrinsic::amdgcn_raw_ptr_buffer_load:
+        return "buffer_load";
+      case Intrinsic::amdgcn_raw_ptr_buffer_store:
+        return "buffer_store";
+      case Intrinsic::amdgcn_raw_ptr_buffer_load_lds:
+      case Intrinsic::amdgcn_load_to_lds:
+      case Intrinsic::amdgcn_global_load_lds:
+        return "load_to_lds";
       default:
         return "intrinsic";
       }
@@ -268,6 +282,15 @@ private:
   Error execute(Wave &wave, const Instruction &inst);
   Error executeCall(Wave &wave, const CallInst &call);
   Error executeMma(Wave &wave, const CallInst &call, bool wmma);
+  Error executeBufferAccess(Wave &wave, const CallInst &call, Intrinsic::ID id);
+  Error executeLoadToLds(Wave &wave, const CallInst &call);
+  /// The LDS address of lane `lane` of a load to LDS: the wave-uniform base
+  /// (M0, from the first active lane) + `offset` + lane * size.
+  uint64_t ldsDestination(Wave &wave, const Value *base, uint64_t offset,
+                          unsigned size, unsigned lane) {
+    return loadBits(operand(wave, base, wave.active.front()), 4) + offset +
+           uint64_t(lane) * size;
+  }
   /// Moves the active lanes to `to`, reconverging where a divergence ends.
   Error jump(Wave &wave, const BasicBlock *to);
   /// The active lanes reached the reconvergence point of the innermost
@@ -1179,6 +1202,31 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:
     return Error::success();
+  case Intrinsic::amdgcn_make_buffer_rsrc: {
+    // {base, num_records, stride, flags}: raw buffers (stride 0) check
+    // offsets against num_records bytes.
+    const Value *base = call.getArgOperand(0);
+    for (unsigned lane : wave.active) {
+      uint8_t *out = result(wave, &call, lane);
+      storeBits(out, 8,
+                loadBits(operand(wave, base, lane), sizeOf(base->getType())));
+      uint64_t records = loadBits(operand(wave, call.getArgOperand(2), lane),
+                                  sizeOf(call.getArgOperand(2)->getType()));
+      storeBits(out + 8, 4, std::min<uint64_t>(records, UINT32_MAX));
+      storeBits(out + 12, 2,
+                loadBits(operand(wave, call.getArgOperand(1), lane), 2));
+      storeBits(out + 14, 2,
+                loadBits(operand(wave, call.getArgOperand(3), lane), 2));
+    }
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_raw_ptr_buffer_load:
+  case Intrinsic::amdgcn_raw_ptr_buffer_store:
+  case Intrinsic::amdgcn_raw_ptr_buffer_load_lds:
+    return executeBufferAccess(wave, call, id);
+  case Intrinsic::amdgcn_load_to_lds:
+  case Intrinsic::amdgcn_global_load_lds:
+    return executeLoadToLds(wave, call);
   case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
     return executeMma(wave, call, /*wmma=*/false);
   case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
@@ -1188,6 +1236,94 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
   }
   return error(wave, call,
                "intrinsic '" + callee->getName() + "' is not modelled");
+}
+
+/// Raw buffer loads and stores (and loads to LDS) through a resource made
+/// by make.buffer.rsrc. The range check follows the raw-buffer rule: a
+/// 4-byte word of the access is in range if voffset + offset + its position
+/// + 4 <= num_records (soffset is not checked); out-of-range words read as
+/// 0 and are not written.
+Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
+                                       Intrinsic::ID id) {
+  bool isStore = id == Intrinsic::amdgcn_raw_ptr_buffer_store;
+  bool toLds = id == Intrinsic::amdgcn_raw_ptr_buffer_load_lds;
+  unsigned first = isStore ? 1 : 0; // the resource operand
+  const Value *rsrc = call.getArgOperand(first);
+  unsigned next = first + (toLds ? 3 : 1);
+  const Value *voffset = call.getArgOperand(next);
+  const Value *soffset = call.getArgOperand(next + 1);
+  uint64_t imm = 0;
+  unsigned size;
+  if (toLds) {
+    size = cast<ConstantInt>(call.getArgOperand(2))->getZExtValue();
+    imm = cast<ConstantInt>(call.getArgOperand(5))->getZExtValue();
+  } else {
+    size = sizeOf(isStore ? call.getArgOperand(0)->getType() : call.getType());
+  }
+  for (unsigned lane : wave.active) {
+    const uint8_t *r = operand(wave, rsrc, lane);
+    uint64_t base = loadBits(r, 8), records = loadBits(r + 8, 4);
+    if (loadBits(r + 12, 2) != 0)
+      return error(wave, call, "strided buffer resources are not modelled");
+    uint64_t checked = loadBits(operand(wave, voffset, lane), 4) + imm;
+    uint64_t address =
+        base + checked + loadBits(operand(wave, soffset, lane), 4);
+    std::vector<uint8_t> data(size, 0);
+    if (isStore)
+      std::memcpy(data.data(), operand(wave, call.getArgOperand(0), lane),
+                  size);
+    for (unsigned word = 0; word < size; word += 4) {
+      unsigned bytes = std::min(4u, size - word);
+      if (checked + word + bytes > records)
+        continue; // out of range: reads 0, writes nothing
+      auto mem =
+          this->address(wave, call, 1, address + word, bytes, lane, isStore);
+      if (!mem)
+        return mem.takeError();
+      if (isStore)
+        std::memcpy(*mem, data.data() + word, bytes);
+      else
+        std::memcpy(data.data() + word, *mem, bytes);
+    }
+    if (isStore)
+      continue;
+    if (!toLds) {
+      std::memcpy(result(wave, &call, lane), data.data(), size);
+      continue;
+    }
+    auto lds = this->address(
+        wave, call, kLdsAddressSpace,
+        ldsDestination(wave, call.getArgOperand(1), imm, size, lane), size,
+        lane, /*write=*/true);
+    if (!lds)
+      return lds.takeError();
+    std::memcpy(*lds, data.data(), size);
+  }
+  return Error::success();
+}
+
+/// load.to.lds / global.load.lds: each lane reads `size` bytes at its own
+/// pointer + offset and writes them to M0 + offset + lane * size.
+Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
+  const Value *source = call.getArgOperand(0);
+  unsigned space = source->getType()->getPointerAddressSpace();
+  unsigned size = cast<ConstantInt>(call.getArgOperand(2))->getZExtValue();
+  uint64_t imm = cast<ConstantInt>(call.getArgOperand(3))->getZExtValue();
+  for (unsigned lane : wave.active) {
+    uint64_t from =
+        loadBits(operand(wave, source, lane), sizeOf(source->getType())) + imm;
+    auto src = address(wave, call, space, from, size, lane, /*write=*/false);
+    if (!src)
+      return src.takeError();
+    auto dst =
+        address(wave, call, kLdsAddressSpace,
+                ldsDestination(wave, call.getArgOperand(1), imm, size, lane),
+                size, lane, /*write=*/true);
+    if (!dst)
+      return dst.takeError();
+    std::memcpy(*dst, *src, size);
+  }
+  return Error::success();
 }
 
 /// D = C + A * B^T for one 16 x 16 tile of the wave, with A and B held as
