@@ -24,7 +24,13 @@ for it in range(int(sys.argv[3]) if len(sys.argv) > 3 else 200):
         else: t.insert(i, random.choice(toks))
     text = ' '.join(t)
     for args in (['--verify-each'], ['--convert-hk-to-amdgpu'], ['--hk-to-binary-pipeline=chip=gfx950']):
-        p = subprocess.run([HK_OPT, '-', '-o', '/dev/null'] + args, input=text.encode(), capture_output=True, timeout=60)
+        try:
+            p = subprocess.run([HK_OPT, '-', '-o', '/dev/null'] + args, input=text.encode(), capture_output=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            crashes += 1
+            open(f'crash{crashes}.mlir', 'w').write(text)
+            print('HANG', args)
+            continue
         if p.returncode < 0 or p.returncode > 1:
             crashes += 1
             open(f'crash{crashes}.mlir', 'w').write(text)

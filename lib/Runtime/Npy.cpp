@@ -128,5 +128,12 @@ Error mlir::hk::writeNpy(StringRef path, const NpyArray &array) {
      << char(header.size() >> 8) << header;
   os.write(reinterpret_cast<const char *>(array.data.data()),
            array.data.size());
+  os.close();
+  if (os.has_error()) {
+    std::error_code error = os.error();
+    os.clear_error();
+    return createStringError(error,
+                             "cannot write '" + path + "': " + error.message());
+  }
   return Error::success();
 }

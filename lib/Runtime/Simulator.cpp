@@ -34,6 +34,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace llvm;
 using namespace mlir::hk;
@@ -64,7 +65,8 @@ const std::vector<uint8_t> &GlobalMemory::bytes(uint64_t address) const {
 
 uint8_t *GlobalMemory::translate(uint64_t address, uint64_t size) {
   for (Buffer &b : buffers)
-    if (address >= b.address && address + size <= b.address + b.data.size())
+    if (address >= b.address && size <= b.data.size() &&
+        address - b.address <= b.data.size() - size)
       return b.data.data() + (address - b.address);
   return nullptr;
 }
@@ -100,7 +102,9 @@ unsigned sizeOf(Type *type) {
   if (auto *vec = dyn_cast<FixedVectorType>(type))
     return vec->getNumElements() * sizeOf(vec->getElementType());
   if (type->isIntegerTy())
-    return std::max(1u, (type->getIntegerBitWidth() + 7) / 8);
+    return type->getIntegerBitWidth() > 64
+               ? 0 // wider integers are not modelled
+               : std::max(1u, (type->getIntegerBitWidth() + 7) / 8);
   if (type->isHalfTy() || type->isBFloatTy())
     return 2;
   if (type->isFloatTy())
@@ -120,14 +124,15 @@ unsigned sizeOf(Type *type) {
 
 Type *scalarOf(Type *type) { return type->getScalarType(); }
 
+/// The first `bytes` (at most 8) bytes at `p` as an integer.
 uint64_t loadBits(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
-  std::memcpy(&v, p, bytes);
+  std::memcpy(&v, p, std::min(bytes, 8u));
   return v;
 }
 
 void storeBits(uint8_t *p, unsigned bytes, uint64_t v) {
-  std::memcpy(p, &v, bytes);
+  std::memcpy(p, &v, std::min(bytes, 8u));
 }
 
 int64_t signExtend(uint64_t v, unsigned bits) {
@@ -379,14 +384,38 @@ Error Interpreter::prepare() {
     layout.bytes.push_back(bytes);
     return Error::success();
   };
-  for (Argument &arg : kernel.args())
+  for (Argument &arg : kernel.args()) {
+    if (sizeOf(arg.getType()) > 8)
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("kernel argument #{0} is wider than 8 bytes; only scalar "
+                  "and pointer arguments are modelled",
+                  arg.getArgNo()));
     if (Error e = addSlot(&arg))
       return e;
+  }
   for (BasicBlock &bb : kernel)
     for (Instruction &inst : bb) {
       if (!inst.getType()->isVoidTy())
         if (Error e = addSlot(&inst))
           return e;
+      // Every constant operand must be one the simulator can materialize;
+      // checked once here, so reading operands cannot fail later.
+      for (const Value *op : inst.operands()) {
+        auto *c = dyn_cast<Constant>(op);
+        if (!c || isa<Function>(c) || isa<BasicBlock>(op))
+          continue;
+        if (sizeOf(c->getType()) == 0)
+          continue; // e.g. metadata-like operands of intrinsics
+        if (auto data = constant(c); !data) {
+          std::string text;
+          raw_string_ostream os(text);
+          inst.print(os);
+          return createStringError(inconvertibleErrorCode(),
+                                   toString(data.takeError()) + "\n  at:" +
+                                       text);
+        }
+      }
       std::string name = classify(inst);
       auto it = llvm::find(classNames, name);
       instructionClass[&inst] = it - classNames.begin();
@@ -405,6 +434,15 @@ Error Interpreter::prepare() {
 }
 
 Error Interpreter::run() {
+  for (int d = 0; d < 3; ++d)
+    if (config.block[d] < 1 || config.block[d] > 1024 || config.grid[d] < 1 ||
+        config.grid[d] > (int64_t(1) << 31))
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("launch of grid {0}x{1}x{2}, workgroup {3}x{4}x{5}: every "
+                  "dimension must be at least 1, workgroups at most 1024",
+                  config.grid[0], config.grid[1], config.grid[2],
+                  config.block[0], config.block[1], config.block[2]));
   int64_t threads = config.block[0] * config.block[1] * config.block[2];
   if (threads <= 0 || threads % lanes != 0)
     return createStringError(
@@ -624,7 +662,10 @@ Error Interpreter::materialize(const Constant *c, Type *type, uint8_t *out) {
                     offset.getSExtValue());
       return Error::success();
     }
-    if (ce->getOpcode() == Instruction::AddrSpaceCast) {
+    if (ce->getOpcode() == Instruction::AddrSpaceCast &&
+        ce->getOperand(0)->getType()->getPointerAddressSpace() !=
+            kLdsAddressSpace &&
+        type->getPointerAddressSpace() != kLdsAddressSpace) {
       std::vector<uint8_t> base(16, 0);
       if (Error e = materialize(ce->getOperand(0), ce->getOperand(0)->getType(),
                                 base.data()))
@@ -720,12 +761,12 @@ bool intBinary(unsigned opcode, uint64_t a, uint64_t b, unsigned bits,
     out = truncBits(a, bits) % truncBits(b, bits);
     break;
   case Instruction::SDiv:
-    if (sb == 0)
+    if (sb == 0 || (sb == -1 && sa == std::numeric_limits<int64_t>::min()))
       return false;
     out = static_cast<uint64_t>(sa / sb);
     break;
   case Instruction::SRem:
-    if (sb == 0)
+    if (sb == 0 || (sb == -1 && sa == std::numeric_limits<int64_t>::min()))
       return false;
     out = static_cast<uint64_t>(sa % sb);
     break;
@@ -769,16 +810,6 @@ bool compareInt(CmpInst::Predicate p, uint64_t a, uint64_t b, unsigned bits) {
 Error Interpreter::execute(Wave &wave, const Instruction &inst) {
   Type *type = inst.getType();
   unsigned opcode = inst.getOpcode();
-
-  // Every operand must be something the simulator can read.
-  for (const Value *op : inst.operands())
-    if (!isa<BasicBlock>(op) && !isa<Function>(op) && !isa<InlineAsm>(op) &&
-        !layout.slots.count(op))
-      if (auto c = dyn_cast<Constant>(op)) {
-        auto data = constant(c);
-        if (!data)
-          return error(wave, inst, toString(data.takeError()));
-      }
 
   if (inst.isBinaryOp()) {
     Type *elem = scalarOf(type);
@@ -871,6 +902,13 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     unsigned space = ptr->getType()->getPointerAddressSpace();
     unsigned bytes = sizeOf(valueType);
     uint64_t storeSize = dl.getTypeStoreSize(valueType);
+    if (valueType->isVectorTy() && scalarOf(valueType)->isIntegerTy(1))
+      return error(wave, inst, "loads and stores of i1 vectors are not "
+                               "modelled");
+    if (space > 1 && space != kLdsAddressSpace &&
+        space != kPrivateAddressSpace)
+      return error(wave, inst,
+                   formatv("address space {0} is not modelled", space));
     if (space == kLdsAddressSpace) {
       std::vector<std::optional<uint64_t>> addresses(lanes);
       for (unsigned lane : wave.active)
@@ -1044,11 +1082,23 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
           storeFloat(y, de, double(loadBits(x, sb)));
           break;
         case Instruction::FPToSI:
-        case Instruction::FPToUI:
+        case Instruction::FPToUI: {
+          // Out of range (NaN included) is poison in LLVM: an error here.
+          double v = std::trunc(loadFloat(x, se));
+          unsigned bits = de->getIntegerBitWidth();
+          bool isSigned = opcode == Instruction::FPToSI;
+          double lo = isSigned ? -std::ldexp(1.0, bits - 1) : 0;
+          double hi = std::ldexp(1.0, isSigned ? bits - 1 : bits);
+          if (!(v >= lo && v < hi))
+            return error(wave, inst,
+                         formatv("lane {0}: {1} of {2}, which does not fit "
+                                 "the result (poison)",
+                                 lane, inst.getOpcodeName(), v));
           storeBits(y, db,
-                    static_cast<uint64_t>(
-                        static_cast<int64_t>(std::trunc(loadFloat(x, se)))));
+                    isSigned ? static_cast<uint64_t>(static_cast<int64_t>(v))
+                             : static_cast<uint64_t>(v));
           break;
+        }
         case Instruction::AddrSpaceCast: {
           unsigned from = se->getPointerAddressSpace();
           unsigned to = de->getPointerAddressSpace();
@@ -1327,7 +1377,9 @@ Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
 }
 
 /// D = C + A * B^T for one 16 x 16 tile of the wave, with A and B held as
-/// the chip's lane layout gives them (SPEC section 6). Products of bf16 are
+/// the chip's lane layout gives them (SPEC section 6). The layout is written
+/// out here rather than taken from HK/Dialect/HK/Utils on purpose: the
+/// simulator is the oracle for the compiler's use of those utilities. Products of bf16 are
 /// exact in f32; they are accumulated into C in ascending k, in f32.
 Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
   ++counters.mmas;

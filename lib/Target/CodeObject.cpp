@@ -83,7 +83,9 @@ Expected<CodeObjectInfo> mlir::hk::readCodeObject(StringRef bytes) {
   auto target = root.find("amdhsa.target");
   if (target != root.end() && target->second.getKind() == msgpack::Type::String)
     info.target = target->second.getString().str();
-  info.chip = StringRef(info.target).rsplit('-').second.str();
+  // "amdgcn-amd-amdhsa--gfx950:sramecc+:xnack-": the processor follows
+  // "--", before any feature flags.
+  info.chip = StringRef(info.target).split("--").second.split(':').first.str();
 
   auto kernels = root.find("amdhsa.kernels");
   if (kernels == root.end() ||

@@ -78,6 +78,12 @@ static bool writeFile(StringRef path, StringRef contents) {
     return false;
   }
   file->os() << contents;
+  file->os().close();
+  if (file->os().has_error()) {
+    fail("cannot write '" + path + "': " + file->os().error().message());
+    file->os().clear_error();
+    return false;
+  }
   file->keep();
   return true;
 }

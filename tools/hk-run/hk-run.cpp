@@ -149,14 +149,24 @@ static llvm::Error loadMatrix(StringRef path, int64_t rows, int64_t cols,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv, "hk-run: run an hk GEMM on the CPU simulator and check it\n");
+  // Bad options are bad input: exit status 2, not FAIL.
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv,
+          "hk-run: run an hk GEMM on the CPU simulator and check it\n",
+          &llvm::errs()))
+    return 2;
   if (sizes.size() != 3)
     return fail("--size takes M,N,K");
   int64_t M = sizes[0], N = sizes[1], K = sizes[2];
-  if (M <= 0 || N <= 0 || K <= 0)
-    return fail(
-        llvm::formatv("sizes must be positive, got {0},{1},{2}", M, N, K));
+  // Past 32768 the host buffers reach gigabytes: beyond what hk-run is for.
+  constexpr int64_t kMaxSize = 32768;
+  if (M <= 0 || N <= 0 || K <= 0 || M > kMaxSize || N > kMaxSize ||
+      K > kMaxSize)
+    return fail(llvm::formatv("sizes must be between 1 and {0}, got "
+                              "{1},{2},{3}",
+                              kMaxSize, M, N, K));
+  if (testKind == TestKind::identity && !inputB.empty())
+    return fail("the identity test sets B itself; --b does not go with it");
   if (testKind == TestKind::identity && N != K)
     return fail(llvm::formatv("the identity test needs N = K, got N = {0}, "
                               "K = {1}",
@@ -413,7 +423,10 @@ int main(int argc, char **argv) {
         "{0}\n", llvm::json::Value(llvm::json::Object{
                      {"kernel", kernelName},
                      {"chip", stringifyChip(chipOption)},
-                     {"backend", "sim"},
+                     {"backend", backend == Backend::sim ? "sim" : "hip"},
+                     {"median_milliseconds",
+                      backend == Backend::hip ? llvm::json::Value(timing.median())
+                                              : llvm::json::Value(nullptr)},
                      {"size", llvm::json::Array{M, N, K}},
                      {"test", testNames[static_cast<int>(testKind.getValue())]},
                      {"pass", bad == 0},
@@ -486,7 +499,7 @@ int main(int argc, char **argv) {
       classes +=
           llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name, count);
     llvm::outs() << "  wave instructions by class: " << classes << "\n";
-    int64_t tiles = grid[0] * grid[1] * (K / 64);
+    int64_t tiles = std::max<int64_t>(1, grid[0] * grid[1] * (K / 64));
     llvm::outs() << llvm::formatv(
         "  per workgroup per K tile of 64: {0} MMAs, {1} global bytes read, "
         "{2} "

@@ -11,7 +11,8 @@
 // WMMA) see the whole wave. Global memory is a set of host buffers at
 // simulated addresses; every access outside them is an error.
 //
-// What is modelled: the instructions and AMDGPU intrinsics hk emits (see
+// What is modelled: the instructions and AMDGPU intrinsics of hk's kernels,
+// plus the buffer and load-to-LDS intrinsics of direct-to-LDS fills (see
 // docs/Simulator.md), with execution masks under divergence. Anything else
 // is an error naming it, never skipped.
 //

@@ -202,6 +202,14 @@ static LogicalResult checkLowerable(Operation *op, bool emitErrors) {
   if (!block)
     return error("needs the workgroup size: put it in a gpu.func with "
                  "known_block_size = array<i32: x, y, z>");
+  int64_t lanes = 1;
+  for (int32_t size : block.asArrayRef())
+    lanes *= size;
+  if (llvm::any_of(block.asArrayRef(), [](int32_t n) { return n < 1; }) ||
+      lanes > 1024)
+    return error("needs a workgroup of 1 to 1024 lanes with every dimension "
+                 "at least 1, got known_block_size = [",
+                 block[0], ", ", block[1], ", ", block[2], "]");
   auto copy = dyn_cast<CopyToSharedOp>(op);
   if (!copy)
     return success();

@@ -23,6 +23,30 @@ gpu.module @no_block_size [#rocdl.target<chip = "gfx950">] {
 
 // -----
 
+gpu.module @empty_workgroup [#rocdl.target<chip = "gfx950">] {
+  gpu.func @f(%A: memref<?x?xbf16>) kernel attributes {known_block_size = array<i32: 0, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    // expected-error @+1 {{'hk.copy_to_shared' op needs a workgroup of 1 to 1024 lanes with every dimension at least 1, got known_block_size = [0, 1, 1]}}
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @negative_workgroup [#rocdl.target<chip = "gfx950">] {
+  gpu.func @f(%A: memref<?x?xbf16>) kernel attributes {known_block_size = array<i32: -256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    // expected-error @+1 {{'hk.copy_to_shared' op needs a workgroup of 1 to 1024 lanes with every dimension at least 1, got known_block_size = [-256, 1, 1]}}
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @uneven_copy [#rocdl.target<chip = "gfx950">] {
   gpu.func @f(%A: memref<?x?xbf16>) kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
     %c0 = arith.constant 0 : index

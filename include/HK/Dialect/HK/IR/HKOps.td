@@ -72,7 +72,7 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     The region must lie inside `source`; the element types must match.
 
     Lowers to vectorized global loads and LDS stores (thread-major chunks of
-    16 bytes), or to direct-to-LDS buffer loads on chips that have them.
+    16 bytes).
 
     Example:
 
