@@ -14,7 +14,7 @@ config.test_exec_root = os.path.join(config.hk_obj_root, "test")
 # Unit/ is its own suite (GoogleTest format, found through its site config
 # in the build tree); Embedding/consumer is the
 # source of the out-of-tree consumer, not tests.
-config.excludes = ["consumer", "lit.cfg.py", "CMakeLists.txt"]
+config.excludes = ["consumer", "Inputs", "lit.cfg.py", "CMakeLists.txt"]
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%hk_src_root", config.hk_src_root))

@@ -56,7 +56,7 @@ static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
 static llvm::cl::list<int64_t>
     sizes("size", llvm::cl::CommaSeparated, llvm::cl::Required,
           llvm::cl::desc("M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
-enum class TestKind { identity, random, expected };
+enum class TestKind { identity, random, expected, compare };
 static llvm::cl::opt<TestKind> testKind(
     "test", llvm::cl::init(TestKind::random),
     llvm::cl::desc("the inputs and the check"),
@@ -67,15 +67,18 @@ static llvm::cl::opt<TestKind> testKind(
                    "A, B ~ N(0, 1) in bf16 (or --a/--b); C within one bf16 "
                    "rounding of the fp64 product"),
         clEnumValN(TestKind::expected, "expected",
-                   "C within one bf16 rounding of --expected")));
+                   "C within one bf16 rounding of --expected"),
+        clEnumValN(TestKind::compare, "compare",
+                   "C equal bit for bit to that of --compare")));
 static llvm::cl::opt<std::string>
     inputA("a",
-           llvm::cl::desc("A from a .npy (M x K, float32 rounded to "
-                          "bf16, or uint16 bf16 bits)"),
-           llvm::cl::value_desc("file.npy"));
+           llvm::cl::desc("A: random (N(0, 1), the default), zeros, range "
+                          "((row + col) % 16 - 8) or a .npy (M x K, float32 "
+                          "rounded to bf16, or uint16 bf16 bits)"),
+           llvm::cl::value_desc("random|zeros|range|file.npy"));
 static llvm::cl::opt<std::string>
-    inputB("b", llvm::cl::desc("B from a .npy (N x K, like --a)"),
-           llvm::cl::value_desc("file.npy"));
+    inputB("b", llvm::cl::desc("B (N x K), like --a"),
+           llvm::cl::value_desc("random|zeros|range|file.npy"));
 static llvm::cl::opt<std::string>
     expectedFile("expected",
                  llvm::cl::desc("expected C (M x N, float32 .npy) for "
@@ -101,6 +104,16 @@ static llvm::cl::opt<bool>
 static llvm::cl::opt<std::string>
     outputFile("out", llvm::cl::desc("write C to a .npy (float32)"),
                llvm::cl::value_desc("file.npy"));
+static llvm::cl::opt<std::string>
+    kernelName("kernel",
+               llvm::cl::desc("the kernel to run, when the source has several"),
+               llvm::cl::value_desc("name"));
+static llvm::cl::opt<std::string> compareWith(
+    "compare",
+    llvm::cl::desc("for --test=compare: another hk source computing the same "
+                   "GEMM (e.g. another pipeline variant); C must match it bit "
+                   "for bit"),
+    llvm::cl::value_desc("file.mlir"));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
                                     llvm::cl::desc("random seed"));
 static llvm::cl::opt<uint64_t>
@@ -112,10 +125,22 @@ static int fail(const llvm::Twine &message) {
   return 2;
 }
 
-/// Reads a rows x cols matrix into bf16 bits: float32 values are rounded to
-/// nearest even, uint16 values are taken as bf16 bits.
-static llvm::Error loadMatrix(StringRef path, int64_t rows, int64_t cols,
+/// Fills a rows x cols matrix of bf16 bits as `spec` says: empty or
+/// "random" keeps what is there (seeded N(0, 1)), "zeros", "range" (small
+/// exact integers (row + col) % 16 - 8), or a .npy file: float32 values are
+/// rounded to nearest even, uint16 values are taken as bf16 bits.
+static llvm::Error fillMatrix(StringRef spec, int64_t rows, int64_t cols,
                               std::vector<uint16_t> &out) {
+  if (spec.empty() || spec == "random")
+    return llvm::Error::success();
+  if (spec == "zeros" || spec == "range") {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        out[r * cols + c] =
+            spec == "zeros" ? 0 : floatToBf16(float((r + c) % 16 - 8));
+    return llvm::Error::success();
+  }
+  StringRef path = spec;
   llvm::Expected<NpyArray> array = readNpy(path);
   if (!array)
     return array.takeError();
@@ -147,6 +172,178 @@ static llvm::Error loadMatrix(StringRef path, int64_t rows, int64_t cols,
   return llvm::Error::success();
 }
 
+/// What one compile-and-run of a GEMM kernel produced.
+struct GemmRun {
+  std::string kernel;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::vector<uint8_t> c;
+  sim::Counters counters;
+  hip::Timing timing;
+  double compileSeconds = 0, runSeconds = 0;
+};
+
+/// Compiles the GEMM kernel of `path` (the one named --kernel, or the only
+/// one), checks the sizes against its launch shape, and runs it on the
+/// selected backend with A and B. Returns 0, or the exit status to fail with
+/// after printing why.
+static int runGemm(MLIRContext &context, StringRef path, int64_t M, int64_t N,
+                   int64_t K, const std::vector<uint8_t> &bytesA,
+                   const std::vector<uint8_t> &bytesB, GemmRun &run) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&context));
+  if (!module)
+    return 2;
+  SmallVector<gpu::GPUFuncOp> kernels;
+  module->walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel() && (kernelName.empty() || f.getName() == kernelName))
+      kernels.push_back(f);
+  });
+  if (kernels.size() != 1) {
+    if (!kernelName.empty()) {
+      std::string names;
+      module->walk([&](gpu::GPUFuncOp f) {
+        if (f.isKernel())
+          names += (names.empty() ? "" : ", ") + f.getName().str();
+      });
+      return fail(llvm::formatv("'{0}' has no kernel named '{1}' (its "
+                                "kernels: {2})",
+                                path, kernelName,
+                                names.empty() ? "none" : names));
+    }
+    return fail(llvm::formatv("'{0}' must hold exactly one kernel, found {1}; "
+                              "choose one with --kernel",
+                              path, kernels.size()));
+  }
+  gpu::GPUFuncOp kernel = kernels.front();
+  run.kernel = kernel.getName().str();
+  auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
+  auto bf16Matrix = [](Type t) {
+    auto m = dyn_cast<MemRefType>(t);
+    return m && m.getRank() == 2 && m.getElementType().isBF16();
+  };
+  if (argTypes.size() != 3 || !llvm::all_of(argTypes, bf16Matrix))
+    return fail("'" + run.kernel +
+                "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+  auto block = kernel.getKnownBlockSizeAttr();
+  auto launch =
+      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+  if (!block || !launch)
+    return fail("'" + run.kernel +
+                "' needs known_block_size and hk.launch to be launched");
+  // Argument sizes: A is M x K, B is N x K, C is M x N.
+  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
+  for (auto [i, type] : llvm::enumerate(argTypes))
+    for (int64_t d = 0; d < 2; ++d) {
+      int64_t fixed = cast<MemRefType>(type).getDimSize(d);
+      if (!ShapedType::isDynamic(fixed) && fixed != dims[i][d])
+        return fail(llvm::formatv("argument #{0} of '{1}' has {2} in "
+                                  "dimension {3}, the sizes give {4}",
+                                  i, run.kernel, fixed, d, dims[i][d]));
+    }
+  for (ArrayRef<SizeTerm> terms : {launch.getGrid(), launch.getDivisible()})
+    for (const SizeTerm &t : terms)
+      if (dims[t.arg][t.dim] % t.factor != 0)
+        return fail(llvm::formatv(
+            "size {0} (dimension {1} of argument #{2}) is not a multiple of "
+            "{3}, which '{4}' requires",
+            dims[t.arg][t.dim], t.dim, t.arg, t.factor, run.kernel));
+  for (auto [i, t] : llvm::enumerate(launch.getGrid()))
+    run.grid[i] = dims[t.arg][t.dim] / t.factor;
+
+  // Compile to the LLVM IR the backend would get (sim), or the code object.
+  auto compileStart = std::chrono::steady_clock::now();
+  PassManager pm(&context);
+  HKPipelineOptions options;
+  options.chip = chipOption;
+  buildHKToROCDLPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 2;
+  FailureOr<std::string> compiled =
+      serializeGpuModule(*module, backend == Backend::sim ? "llvm" : "bin");
+  if (failed(compiled))
+    return 2;
+  run.compileSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - compileStart)
+                           .count();
+
+  // The kernel ABI: each memref is a pointer and its dynamic sizes.
+  std::vector<uint8_t> a = bytesA, b = bytesB;
+  // C starts as NaN, so an unwritten element cannot pass.
+  run.c.assign(M * N * 2, 0xff);
+  std::vector<uint8_t> *buffers[3] = {&a, &b, &run.c};
+  struct AbiArgument {
+    int buffer = -1; // index into buffers, or -1 for a size
+    uint32_t size = 0;
+  };
+  std::vector<AbiArgument> abi;
+  for (unsigned i = 0; i < 3; ++i) {
+    abi.push_back({static_cast<int>(i), 0});
+    auto type = cast<MemRefType>(argTypes[i]);
+    for (int64_t d = 0; d < 2; ++d)
+      if (type.isDynamicDim(d))
+        abi.push_back({-1, static_cast<uint32_t>(dims[i][d])});
+  }
+
+  auto runStart = std::chrono::steady_clock::now();
+  std::array<int64_t, 3> blockSize = {block[0], block[1], block[2]};
+  if (backend == Backend::sim) {
+    llvm::LLVMContext llvmContext;
+    auto llvmModule = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(*compiled, "kernel"), llvmContext);
+    if (!llvmModule)
+      return fail(llvm::toString(llvmModule.takeError()));
+    sim::GlobalMemory memory;
+    uint64_t addresses[3];
+    const char *names[3] = {"A", "B", "C"};
+    for (unsigned i = 0; i < 3; ++i) {
+      addresses[i] = memory.allocate(names[i], buffers[i]->size());
+      memory.bytes(addresses[i]) = *buffers[i];
+    }
+    sim::LaunchConfig config;
+    config.grid = run.grid;
+    config.block = blockSize;
+    config.stepLimit = stepLimit;
+    for (const AbiArgument &arg : abi)
+      config.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
+                                                 : arg.size);
+    if (llvm::Error e =
+            sim::run(**llvmModule, run.kernel, getChipInfo(chipOption), config,
+                     memory, run.counters))
+      return fail("simulation failed: " + llvm::toString(std::move(e)));
+    run.c = memory.bytes(addresses[2]);
+  } else {
+    std::vector<hip::Argument> arguments;
+    for (const AbiArgument &arg : abi)
+      arguments.push_back(
+          arg.buffer >= 0
+              ? hip::Argument{buffers[arg.buffer], arg.buffer == 2, 0}
+              : hip::Argument{nullptr, false, arg.size});
+    llvm::Expected<hip::Timing> timed =
+        hip::run(*compiled, run.kernel, run.grid, blockSize, arguments, warmup,
+                 iterations);
+    if (!timed) {
+      std::string message;
+      bool unavailable = false;
+      llvm::handleAllErrors(
+          timed.takeError(),
+          [&](const hip::UnavailableError &e) {
+            unavailable = true;
+            message = e.message();
+          },
+          [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
+      fail(message + (unavailable ? "; --backend=sim runs anywhere" : ""));
+      return unavailable ? 3 : 2;
+    }
+    run.timing = *timed;
+  }
+  run.runSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart)
+          .count();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // Bad options are bad input: exit status 2, not FAIL.
@@ -172,68 +369,9 @@ int main(int argc, char **argv) {
                               "K = {1}",
                               N, K));
 
-  // The kernel and its launch shape, from the source.
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, ParserConfig(&context));
-  if (!module)
-    return 2;
-  SmallVector<gpu::GPUFuncOp> kernels;
-  module->walk([&](gpu::GPUFuncOp f) {
-    if (f.isKernel())
-      kernels.push_back(f);
-  });
-  if (kernels.size() != 1)
-    return fail(llvm::formatv("'{0}' must hold exactly one kernel, found {1}",
-                              inputFile, kernels.size()));
-  gpu::GPUFuncOp kernel = kernels.front();
-  std::string kernelName = kernel.getName().str();
-  auto argTypes = kernel.getArgumentTypes();
-  auto bf16Matrix = [](Type t) {
-    auto m = dyn_cast<MemRefType>(t);
-    return m && m.getRank() == 2 && m.getElementType().isBF16();
-  };
-  if (argTypes.size() != 3 || !llvm::all_of(argTypes, bf16Matrix))
-    return fail("'" + kernelName +
-                "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
-  auto block = kernel.getKnownBlockSizeAttr();
-  auto launch =
-      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
-  if (!block || !launch)
-    return fail("'" + kernelName +
-                "' needs known_block_size and hk.launch to be launched");
-  // Argument sizes: A is M x K, B is N x K, C is M x N.
-  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
-  for (ArrayRef<SizeTerm> terms : {launch.getGrid(), launch.getDivisible()})
-    for (const SizeTerm &t : terms)
-      if (dims[t.arg][t.dim] % t.factor != 0)
-        return fail(llvm::formatv(
-            "size {0} (dimension {1} of argument #{2}) is not a multiple of "
-            "{3}, which '{4}' requires",
-            dims[t.arg][t.dim], t.dim, t.arg, t.factor, kernelName));
-  std::array<int64_t, 3> grid = {1, 1, 1};
-  for (auto [i, t] : llvm::enumerate(launch.getGrid()))
-    grid[i] = dims[t.arg][t.dim] / t.factor;
-
-  // Compile to the LLVM IR the backend would get.
-  auto compileStart = std::chrono::steady_clock::now();
-  PassManager pm(&context);
-  HKPipelineOptions options;
-  options.chip = chipOption;
-  buildHKToROCDLPipeline(pm, options);
-  if (failed(pm.run(*module)))
-    return 2;
-  FailureOr<std::string> compiled =
-      serializeGpuModule(*module, backend == Backend::sim ? "llvm" : "bin");
-  if (failed(compiled))
-    return 2;
-  double compileSeconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - compileStart)
-                              .count();
 
   // Inputs.
   std::vector<uint16_t> a(M * K), b(N * K);
@@ -249,12 +387,10 @@ int main(int argc, char **argv) {
     for (uint16_t &x : b)
       x = floatToBf16(normal(rng));
   }
-  if (!inputA.empty())
-    if (llvm::Error e = loadMatrix(inputA, M, K, a))
-      return fail(llvm::toString(std::move(e)));
-  if (!inputB.empty())
-    if (llvm::Error e = loadMatrix(inputB, N, K, b))
-      return fail(llvm::toString(std::move(e)));
+  if (llvm::Error e = fillMatrix(inputA, M, K, a))
+    return fail(llvm::toString(std::move(e)));
+  if (llvm::Error e = fillMatrix(inputB, N, K, b))
+    return fail(llvm::toString(std::move(e)));
   std::vector<float> expected;
   if (testKind == TestKind::expected) {
     if (expectedFile.empty())
@@ -269,82 +405,26 @@ int main(int argc, char **argv) {
     expected.resize(M * N);
     std::memcpy(expected.data(), e->data.data(), M * N * 4);
   }
-  // The kernel ABI: each memref is a pointer and its dynamic sizes.
   std::vector<uint8_t> bytesA(a.size() * 2), bytesB(b.size() * 2);
   std::memcpy(bytesA.data(), a.data(), bytesA.size());
   std::memcpy(bytesB.data(), b.data(), bytesB.size());
-  // C starts as NaN, so an unwritten element cannot pass.
-  std::vector<uint8_t> c(M * N * 2, 0xff);
-  std::vector<uint8_t> *buffers[3] = {&bytesA, &bytesB, &c};
-  struct AbiArgument {
-    int buffer = -1; // index into buffers, or -1 for a size
-    uint32_t size = 0;
-  };
-  std::vector<AbiArgument> abi;
-  for (unsigned i = 0; i < 3; ++i) {
-    abi.push_back({static_cast<int>(i), 0});
-    auto type = cast<MemRefType>(argTypes[i]);
-    for (int64_t d = 0; d < 2; ++d)
-      if (type.isDynamicDim(d))
-        abi.push_back({-1, static_cast<uint32_t>(dims[i][d])});
+  GemmRun run;
+  if (int status = runGemm(context, inputFile, M, N, K, bytesA, bytesB, run))
+    return status;
+  GemmRun other;
+  if (testKind == TestKind::compare) {
+    if (compareWith.empty())
+      return fail("--test=compare needs --compare=<file.mlir>");
+    if (int status =
+            runGemm(context, compareWith, M, N, K, bytesA, bytesB, other))
+      return status;
   }
-
-  sim::Counters counters;
-  hip::Timing timing;
-  auto runStart = std::chrono::steady_clock::now();
-  if (backend == Backend::sim) {
-    llvm::LLVMContext llvmContext;
-    auto llvmModule = llvm::parseBitcodeFile(
-        llvm::MemoryBufferRef(*compiled, "kernel"), llvmContext);
-    if (!llvmModule)
-      return fail(llvm::toString(llvmModule.takeError()));
-    sim::GlobalMemory memory;
-    uint64_t addresses[3];
-    const char *names[3] = {"A", "B", "C"};
-    for (unsigned i = 0; i < 3; ++i) {
-      addresses[i] = memory.allocate(names[i], buffers[i]->size());
-      memory.bytes(addresses[i]) = *buffers[i];
-    }
-    sim::LaunchConfig config;
-    config.grid = grid;
-    config.block = {block[0], block[1], block[2]};
-    config.stepLimit = stepLimit;
-    for (const AbiArgument &arg : abi)
-      config.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
-                                                 : arg.size);
-    if (llvm::Error e =
-            sim::run(**llvmModule, kernelName, getChipInfo(chipOption), config,
-                     memory, counters))
-      return fail("simulation failed: " + llvm::toString(std::move(e)));
-    c = memory.bytes(addresses[2]);
-  } else {
-    std::vector<hip::Argument> arguments;
-    for (const AbiArgument &arg : abi)
-      arguments.push_back(
-          arg.buffer >= 0
-              ? hip::Argument{buffers[arg.buffer], arg.buffer == 2, 0}
-              : hip::Argument{nullptr, false, arg.size});
-    llvm::Expected<hip::Timing> timed =
-        hip::run(*compiled, kernelName, grid, {block[0], block[1], block[2]},
-                 arguments, warmup, iterations);
-    if (!timed) {
-      std::string message;
-      bool unavailable = false;
-      llvm::handleAllErrors(
-          timed.takeError(),
-          [&](const hip::UnavailableError &e) {
-            unavailable = true;
-            message = e.message();
-          },
-          [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
-      fail(message + (unavailable ? "; --backend=sim runs anywhere" : ""));
-      return unavailable ? 3 : 2;
-    }
-    timing = *timed;
-  }
-  double runSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart)
-          .count();
+  const std::vector<uint8_t> &c = run.c;
+  std::string kernelName = run.kernel;
+  std::array<int64_t, 3> grid = run.grid;
+  sim::Counters &counters = run.counters;
+  hip::Timing &timing = run.timing;
+  double compileSeconds = run.compileSeconds, runSeconds = run.runSeconds;
 
   // Check.
   double maxAbs = 0, maxRel = 0;
@@ -359,6 +439,11 @@ int main(int argc, char **argv) {
       if (testKind == TestKind::identity) {
         ref = bf16ToFloat(a[m * K + n]);
         ok = got == a[m * K + n];
+      } else if (testKind == TestKind::compare) {
+        uint16_t theirs;
+        std::memcpy(&theirs, other.c.data() + 2 * (m * N + n), 2);
+        ref = bf16ToFloat(theirs);
+        ok = got == theirs;
       } else if (testKind == TestKind::expected) {
         ref = expected[m * N + n];
         ok =
@@ -402,7 +487,7 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(std::move(e)));
   }
 
-  const char *testNames[] = {"identity", "random", "expected"};
+  const char *testNames[] = {"identity", "random", "expected", "compare"};
   if (emitJson) {
     llvm::json::Object lds;
     for (auto [name, h] : {std::pair{"reads", &counters.ldsReads},
@@ -420,34 +505,35 @@ int main(int argc, char **argv) {
     for (auto &[name, count] : counters.instructionClasses)
       classes[name] = count;
     llvm::outs() << llvm::formatv(
-        "{0}\n", llvm::json::Value(llvm::json::Object{
-                     {"kernel", kernelName},
-                     {"chip", stringifyChip(chipOption)},
-                     {"backend", backend == Backend::sim ? "sim" : "hip"},
-                     {"median_milliseconds",
-                      backend == Backend::hip ? llvm::json::Value(timing.median())
-                                              : llvm::json::Value(nullptr)},
-                     {"size", llvm::json::Array{M, N, K}},
-                     {"test", testNames[static_cast<int>(testKind.getValue())]},
-                     {"pass", bad == 0},
-                     {"wrong_elements", bad},
-                     {"max_abs_error", maxAbs},
-                     {"max_rel_error", maxRel},
-                     {"compile_seconds", compileSeconds},
-                     {"simulate_seconds", runSeconds},
-                     {"wave_instructions", counters.waveInstructions},
-                     {"lane_instructions", counters.laneInstructions},
-                     {"lane_instructions_per_second",
-                      counters.laneInstructions / runSeconds},
-                     {"mmas", counters.mmas},
-                     {"mmas_per_second", counters.mmas / runSeconds},
-                     {"barriers", counters.barriers},
-                     {"global_bytes_read", counters.globalBytesRead},
-                     {"global_bytes_written", counters.globalBytesWritten},
-                     {"lds_bytes_read", counters.ldsBytesRead},
-                     {"lds_bytes_written", counters.ldsBytesWritten},
-                     {"lds_accesses", std::move(lds)},
-                     {"instruction_classes", std::move(classes)}}));
+        "{0}\n",
+        llvm::json::Value(llvm::json::Object{
+            {"kernel", kernelName},
+            {"chip", stringifyChip(chipOption)},
+            {"backend", backend == Backend::sim ? "sim" : "hip"},
+            {"median_milliseconds", backend == Backend::hip
+                                        ? llvm::json::Value(timing.median())
+                                        : llvm::json::Value(nullptr)},
+            {"size", llvm::json::Array{M, N, K}},
+            {"test", testNames[static_cast<int>(testKind.getValue())]},
+            {"pass", bad == 0},
+            {"wrong_elements", bad},
+            {"max_abs_error", maxAbs},
+            {"max_rel_error", maxRel},
+            {"compile_seconds", compileSeconds},
+            {"simulate_seconds", runSeconds},
+            {"wave_instructions", counters.waveInstructions},
+            {"lane_instructions", counters.laneInstructions},
+            {"lane_instructions_per_second",
+             counters.laneInstructions / runSeconds},
+            {"mmas", counters.mmas},
+            {"mmas_per_second", counters.mmas / runSeconds},
+            {"barriers", counters.barriers},
+            {"global_bytes_read", counters.globalBytesRead},
+            {"global_bytes_written", counters.globalBytesWritten},
+            {"lds_bytes_read", counters.ldsBytesRead},
+            {"lds_bytes_written", counters.ldsBytesWritten},
+            {"lds_accesses", std::move(lds)},
+            {"instruction_classes", std::move(classes)}}));
     return bad == 0 ? 0 : 1;
   }
   llvm::outs() << llvm::formatv(
