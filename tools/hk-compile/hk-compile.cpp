@@ -29,8 +29,10 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -97,9 +99,8 @@ static llvm::json::Object describeKernel(gpu::GPUFuncOp kernel) {
     args.push_back(llvm::json::Object{{"index", int64_t(i)}, {"type", text}});
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref) {
-      kernargs.push_back(llvm::json::Object{{"kind", "value"},
-                                            {"arg", int64_t(i)},
-                                            {"type", text}});
+      kernargs.push_back(llvm::json::Object{
+          {"kind", "value"}, {"arg", int64_t(i)}, {"type", text}});
       continue;
     }
     std::string element;
@@ -190,14 +191,27 @@ int main(int argc, char **argv) {
       return 1;
   }
   if (!launchFile.empty()) {
+    // Files are named relative to the description when they sit beside it,
+    // so the set can be moved together.
+    auto relative = [](StringRef file) {
+      llvm::SmallString<256> dir(llvm::sys::path::parent_path(launchFile));
+      llvm::SmallString<256> absolute(file);
+      llvm::sys::fs::make_absolute(absolute);
+      llvm::sys::fs::make_absolute(dir);
+      llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+      llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+      if (llvm::sys::path::parent_path(absolute) == dir)
+        return llvm::sys::path::filename(absolute).str();
+      return std::string(absolute);
+    };
+    llvm::json::Object description{{"chip", stringifyChip(chipOption)},
+                                   {"code_object", relative(outputFile)},
+                                   {"kernels", std::move(kernels)}};
+    if (!llvmIrFile.empty())
+      description["llvm_ir"] = relative(llvmIrFile);
     std::string text;
     llvm::raw_string_ostream os(text);
-    os << llvm::formatv(
-        "{0:2}\n",
-        llvm::json::Value(llvm::json::Object{
-            {"chip", stringifyChip(chipOption)},
-            {"code_object", outputFile.getValue()},
-            {"kernels", std::move(kernels)}}));
+    os << llvm::formatv("{0:2}\n", llvm::json::Value(std::move(description)));
     if (!writeFile(launchFile, text))
       return 1;
   }

@@ -29,6 +29,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -36,6 +37,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
@@ -47,9 +50,10 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
-                                            llvm::cl::Required,
-                                            llvm::cl::desc("<hk GEMM source>"));
+static llvm::cl::opt<std::string> inputFile(
+    llvm::cl::Positional, llvm::cl::Required,
+    llvm::cl::desc("<hk GEMM source (.mlir), or the launch description "
+                   "(.json) of a kernel compiled by hk-compile>"));
 static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
                                       llvm::cl::desc("the chip to compile for"),
                                       chipOptionValues());
@@ -172,6 +176,47 @@ static llvm::Error fillMatrix(StringRef spec, int64_t rows, int64_t cols,
   return llvm::Error::success();
 }
 
+/// A kernel ready to run: its launch shape, argument list and image (LLVM
+/// bitcode or text for sim, a code object for hip).
+struct AbiArgument {
+  int buffer = -1; // 0, 1, 2: A, B, C; -1: a size
+  uint32_t size = 0;
+};
+struct PreparedKernel {
+  std::string name;
+  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
+  std::vector<AbiArgument> abi;
+  std::string image;
+  bool imageIsBitcode = true;
+  double compileSeconds = 0;
+};
+
+/// Checks M, N, K against the kernel's launch terms (argument sizes: A is
+/// M x K, B is N x K, C is M x N) and computes the grid.
+static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
+                            ArrayRef<SizeTerm> divisible,
+                            const int64_t dims[3][2],
+                            std::array<int64_t, 3> &out) {
+  for (ArrayRef<SizeTerm> terms : {grid, divisible})
+    for (const SizeTerm &t : terms) {
+      if (t.arg < 0 || t.arg > 2 || t.dim < 0 || t.dim > 1 || t.factor < 1)
+        return fail(llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
+                                  "is not a size of A, B or C",
+                                  kernel, t.arg, t.dim));
+      if (dims[t.arg][t.dim] % t.factor != 0)
+        return fail(llvm::formatv(
+            "size {0} (dimension {1} of argument #{2}) is not a multiple of "
+            "{3}, which '{4}' requires",
+            dims[t.arg][t.dim], t.dim, t.arg, t.factor, kernel));
+    }
+  if (grid.size() > 3)
+    return fail("'" + kernel + "' has more than 3 grid terms");
+  out = {1, 1, 1};
+  for (auto [i, t] : llvm::enumerate(grid))
+    out[i] = dims[t.arg][t.dim] / t.factor;
+  return 0;
+}
+
 /// What one compile-and-run of a GEMM kernel produced.
 struct GemmRun {
   std::string kernel;
@@ -182,13 +227,12 @@ struct GemmRun {
   double compileSeconds = 0, runSeconds = 0;
 };
 
-/// Compiles the GEMM kernel of `path` (the one named --kernel, or the only
-/// one), checks the sizes against its launch shape, and runs it on the
-/// selected backend with A and B. Returns 0, or the exit status to fail with
+/// Compiles the GEMM kernel of the hk source `path` (the one named --kernel,
+/// or the only one) for the selected backend, after checking the sizes
+/// against its launch shape. Returns 0, or the exit status to fail with
 /// after printing why.
-static int runGemm(MLIRContext &context, StringRef path, int64_t M, int64_t N,
-                   int64_t K, const std::vector<uint8_t> &bytesA,
-                   const std::vector<uint8_t> &bytesB, GemmRun &run) {
+static int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
+                             int64_t N, int64_t K, PreparedKernel &run) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
@@ -217,20 +261,20 @@ static int runGemm(MLIRContext &context, StringRef path, int64_t M, int64_t N,
                               path, kernels.size()));
   }
   gpu::GPUFuncOp kernel = kernels.front();
-  run.kernel = kernel.getName().str();
+  run.name = kernel.getName().str();
   auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
   auto bf16Matrix = [](Type t) {
     auto m = dyn_cast<MemRefType>(t);
     return m && m.getRank() == 2 && m.getElementType().isBF16();
   };
   if (argTypes.size() != 3 || !llvm::all_of(argTypes, bf16Matrix))
-    return fail("'" + run.kernel +
+    return fail("'" + run.name +
                 "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
   auto block = kernel.getKnownBlockSizeAttr();
   auto launch =
       kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
   if (!block || !launch)
-    return fail("'" + run.kernel +
+    return fail("'" + run.name +
                 "' needs known_block_size and hk.launch to be launched");
   // Argument sizes: A is M x K, B is N x K, C is M x N.
   int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
@@ -240,17 +284,12 @@ static int runGemm(MLIRContext &context, StringRef path, int64_t M, int64_t N,
       if (!ShapedType::isDynamic(fixed) && fixed != dims[i][d])
         return fail(llvm::formatv("argument #{0} of '{1}' has {2} in "
                                   "dimension {3}, the sizes give {4}",
-                                  i, run.kernel, fixed, d, dims[i][d]));
+                                  i, run.name, fixed, d, dims[i][d]));
     }
-  for (ArrayRef<SizeTerm> terms : {launch.getGrid(), launch.getDivisible()})
-    for (const SizeTerm &t : terms)
-      if (dims[t.arg][t.dim] % t.factor != 0)
-        return fail(llvm::formatv(
-            "size {0} (dimension {1} of argument #{2}) is not a multiple of "
-            "{3}, which '{4}' requires",
-            dims[t.arg][t.dim], t.dim, t.arg, t.factor, run.kernel));
-  for (auto [i, t] : llvm::enumerate(launch.getGrid()))
-    run.grid[i] = dims[t.arg][t.dim] / t.factor;
+  if (int status = applyLaunchTerms(run.name, launch.getGrid(),
+                                    launch.getDivisible(), dims, run.grid))
+    return status;
+  run.block = {block[0], block[1], block[2]};
 
   // Compile to the LLVM IR the backend would get (sim), or the code object.
   auto compileStart = std::chrono::steady_clock::now();
@@ -264,36 +303,184 @@ static int runGemm(MLIRContext &context, StringRef path, int64_t M, int64_t N,
       serializeGpuModule(*module, backend == Backend::sim ? "llvm" : "bin");
   if (failed(compiled))
     return 2;
+  run.image = std::move(*compiled);
   run.compileSeconds = std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - compileStart)
                            .count();
 
   // The kernel ABI: each memref is a pointer and its dynamic sizes.
+  for (unsigned i = 0; i < 3; ++i) {
+    run.abi.push_back({static_cast<int>(i), 0});
+    auto type = cast<MemRefType>(argTypes[i]);
+    for (int64_t d = 0; d < 2; ++d)
+      if (type.isDynamicDim(d))
+        run.abi.push_back({-1, static_cast<uint32_t>(dims[i][d])});
+  }
+  return 0;
+}
+
+/// Reads a kernel compiled by `hk-compile --launch=<path>` (with
+/// `--llvm-ir` for sim): the launch description, and the code object or the
+/// LLVM IR it names (relative to the description's directory).
+static int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
+                             PreparedKernel &run) {
+  auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!text)
+    return fail("cannot read '" + path + "': " + text.getError().message());
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse((*text)->getBuffer());
+  if (!parsed)
+    return fail("'" + path + "' is not a launch description: " +
+                llvm::toString(parsed.takeError()));
+  auto bad = [&](const llvm::Twine &what) {
+    return fail("'" + path + "' is not a launch description: " + what);
+  };
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return bad("not a JSON object");
+  std::optional<StringRef> chip = root->getString("chip");
+  if (!chip || symbolizeChip(*chip) != chipOption.getValue())
+    return fail(llvm::formatv("'{0}' was compiled for {1}, not {2}", path,
+                              chip ? *chip : "no chip",
+                              stringifyChip(chipOption)));
+  StringRef fileKey = backend == Backend::sim ? "llvm_ir" : "code_object";
+  std::optional<StringRef> file = root->getString(fileKey);
+  if (!file)
+    return bad("no '" + fileKey + "'" +
+               (backend == Backend::sim
+                    ? " (compile with hk-compile --llvm-ir for sim)"
+                    : ""));
+  llvm::SmallString<256> imagePath(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(imagePath, *file);
+  auto image = llvm::MemoryBuffer::getFile(imagePath, /*IsText=*/false);
+  if (!image)
+    return fail("cannot read '" + imagePath +
+                "': " + image.getError().message());
+  run.image = (*image)->getBuffer().str();
+  run.imageIsBitcode = false; // sim reads the LLVM IR as text
+
+  const llvm::json::Array *kernels = root->getArray("kernels");
+  if (!kernels)
+    return bad("no kernels");
+  const llvm::json::Object *kernel = nullptr;
+  std::string names;
+  for (const llvm::json::Value &k : *kernels) {
+    const llvm::json::Object *o = k.getAsObject();
+    std::optional<StringRef> name = o ? o->getString("name") : std::nullopt;
+    if (!name)
+      return bad("a kernel without a name");
+    names += (names.empty() ? "" : ", ") + name->str();
+    if (kernelName.empty() ? kernels->size() == 1 : *name == kernelName)
+      kernel = o;
+  }
+  if (!kernel)
+    return fail(kernelName.empty()
+                    ? llvm::formatv("'{0}' describes {1} kernels; choose one "
+                                    "with --kernel",
+                                    path, kernels->size())
+                          .str()
+                    : llvm::formatv("'{0}' has no kernel named '{1}' (its "
+                                    "kernels: {2})",
+                                    path, kernelName, names)
+                          .str());
+  run.name = kernel->getString("name")->str();
+
+  auto readTerms = [&](StringRef key, StringRef factor,
+                       SmallVectorImpl<SizeTerm> &terms) -> bool {
+    const llvm::json::Array *list = kernel->getArray(key);
+    if (!list)
+      return key == "divisible";
+    for (const llvm::json::Value &v : *list) {
+      const llvm::json::Object *o = v.getAsObject();
+      auto arg = o ? o->getInteger("arg") : std::nullopt;
+      auto dim = o ? o->getInteger("dim") : std::nullopt;
+      auto f = o ? o->getInteger(factor) : std::nullopt;
+      if (!arg || !dim || !f)
+        return false;
+      terms.push_back({*arg, *dim, *f});
+    }
+    return true;
+  };
+  SmallVector<SizeTerm> grid, divisible;
+  if (!readTerms("grid", "tile", grid) ||
+      !readTerms("divisible", "by", divisible))
+    return bad("malformed grid or divisible terms of '" + run.name + "'");
+  const llvm::json::Array *block = kernel->getArray("block");
+  if (!block || block->size() != 3)
+    return bad("'" + run.name + "' has no block of 3 sizes");
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<int64_t> n = (*block)[i].getAsInteger();
+    if (!n)
+      return bad("'" + run.name + "' has a non-integer block size");
+    run.block[i] = *n;
+  }
+  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
+  if (int status = applyLaunchTerms(run.name, grid, divisible, dims, run.grid))
+    return status;
+
+  // The argument list, as the description spells it out.
+  const llvm::json::Array *kernargs = kernel->getArray("kernargs");
+  if (!kernargs)
+    return bad("'" + run.name + "' has no kernargs");
+  for (const llvm::json::Value &v : *kernargs) {
+    const llvm::json::Object *o = v.getAsObject();
+    std::optional<StringRef> kind = o ? o->getString("kind") : std::nullopt;
+    std::optional<int64_t> arg = o ? o->getInteger("arg") : std::nullopt;
+    if (!kind || !arg || *arg < 0 || *arg > 2)
+      return fail("'" + run.name +
+                  "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+    if (*kind == "pointer") {
+      if (o->getString("element") != StringRef("bf16"))
+        return fail("'" + run.name +
+                    "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+      run.abi.push_back({static_cast<int>(*arg), 0});
+    } else if (*kind == "size") {
+      std::optional<int64_t> dim = o->getInteger("dim");
+      if (!dim || *dim < 0 || *dim > 1)
+        return bad("a size of '" + run.name + "' without a valid dim");
+      run.abi.push_back({-1, static_cast<uint32_t>(dims[*arg][*dim])});
+    } else {
+      return fail("'" + run.name +
+                  "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+    }
+  }
+  return 0;
+}
+
+/// Runs `kernel` on the selected backend with A and B; C comes back in
+/// `run`. Returns 0, or the exit status to fail with after printing why.
+static int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
+                   const std::vector<uint8_t> &bytesA,
+                   const std::vector<uint8_t> &bytesB, GemmRun &run) {
+  run.kernel = kernel.name;
+  run.grid = kernel.grid;
+  run.compileSeconds = kernel.compileSeconds;
   std::vector<uint8_t> a = bytesA, b = bytesB;
   // C starts as NaN, so an unwritten element cannot pass.
   run.c.assign(M * N * 2, 0xff);
   std::vector<uint8_t> *buffers[3] = {&a, &b, &run.c};
-  struct AbiArgument {
-    int buffer = -1; // index into buffers, or -1 for a size
-    uint32_t size = 0;
-  };
-  std::vector<AbiArgument> abi;
-  for (unsigned i = 0; i < 3; ++i) {
-    abi.push_back({static_cast<int>(i), 0});
-    auto type = cast<MemRefType>(argTypes[i]);
-    for (int64_t d = 0; d < 2; ++d)
-      if (type.isDynamicDim(d))
-        abi.push_back({-1, static_cast<uint32_t>(dims[i][d])});
-  }
+  const std::vector<AbiArgument> &abi = kernel.abi;
 
   auto runStart = std::chrono::steady_clock::now();
-  std::array<int64_t, 3> blockSize = {block[0], block[1], block[2]};
+  std::array<int64_t, 3> blockSize = kernel.block;
+  const std::string *compiled = &kernel.image;
   if (backend == Backend::sim) {
     llvm::LLVMContext llvmContext;
-    auto llvmModule = llvm::parseBitcodeFile(
-        llvm::MemoryBufferRef(*compiled, "kernel"), llvmContext);
-    if (!llvmModule)
-      return fail(llvm::toString(llvmModule.takeError()));
+    llvm::SMDiagnostic diag;
+    std::unique_ptr<llvm::Module> parsed;
+    if (kernel.imageIsBitcode) {
+      auto module = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(*compiled, "kernel"), llvmContext);
+      if (!module)
+        return fail(llvm::toString(module.takeError()));
+      parsed = std::move(*module);
+    } else {
+      parsed = llvm::parseAssemblyString(*compiled, diag, llvmContext);
+      if (!parsed)
+        return fail("the kernel's LLVM IR does not parse: " +
+                    diag.getMessage());
+    }
+    auto *llvmModule = &parsed;
     sim::GlobalMemory memory;
     uint64_t addresses[3];
     const char *names[3] = {"A", "B", "C"};
@@ -408,15 +595,25 @@ int main(int argc, char **argv) {
   std::vector<uint8_t> bytesA(a.size() * 2), bytesB(b.size() * 2);
   std::memcpy(bytesA.data(), a.data(), bytesA.size());
   std::memcpy(bytesB.data(), b.data(), bytesB.size());
+  auto prepare = [&](StringRef path, PreparedKernel &kernel) {
+    return path.ends_with(".json")
+               ? prepareFromLaunch(path, M, N, K, kernel)
+               : prepareFromSource(context, path, M, N, K, kernel);
+  };
+  PreparedKernel primary;
   GemmRun run;
-  if (int status = runGemm(context, inputFile, M, N, K, bytesA, bytesB, run))
+  if (int status = prepare(inputFile, primary))
+    return status;
+  if (int status = execute(primary, M, N, bytesA, bytesB, run))
     return status;
   GemmRun other;
   if (testKind == TestKind::compare) {
     if (compareWith.empty())
       return fail("--test=compare needs --compare=<file.mlir>");
-    if (int status =
-            runGemm(context, compareWith, M, N, K, bytesA, bytesB, other))
+    PreparedKernel second;
+    if (int status = prepare(compareWith, second))
+      return status;
+    if (int status = execute(second, M, N, bytesA, bytesB, other))
       return status;
   }
   const std::vector<uint8_t> &c = run.c;
