@@ -28,6 +28,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -58,8 +59,27 @@ static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
                                       llvm::cl::desc("the chip to compile for"),
                                       chipOptionValues());
 static llvm::cl::list<int64_t>
-    sizes("size", llvm::cl::CommaSeparated, llvm::cl::Required,
-          llvm::cl::desc("M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
+    sizes("size", llvm::cl::CommaSeparated,
+          llvm::cl::desc("GEMM: M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
+static llvm::cl::list<std::string> genericArgs(
+    "arg",
+    llvm::cl::desc("any kernel: one per argument, in order: an integer, or "
+                   "for a memref random:SHAPE, zeros:SHAPE, range:SHAPE (the "
+                   "flat index mod 256), out:SHAPE (unset) or a .npy file; "
+                   "SHAPE like 64x64"),
+    llvm::cl::value_desc("spec"));
+static llvm::cl::list<int64_t>
+    gridOption("grid", llvm::cl::CommaSeparated,
+               llvm::cl::desc("any kernel: the grid, when it has no "
+                              "hk.launch"));
+static llvm::cl::list<std::string> expectations(
+    "expect",
+    llvm::cl::desc("any kernel: memref argument I must match the .npy after "
+                   "the run (within one rounding of its element type)"),
+    llvm::cl::value_desc("I:file.npy"));
+static llvm::cl::list<std::string>
+    saves("save", llvm::cl::desc("any kernel: write memref argument I"),
+          llvm::cl::value_desc("I:file.npy"));
 enum class TestKind { identity, random, expected, compare };
 static llvm::cl::opt<TestKind> testKind(
     "test", llvm::cl::init(TestKind::random),
@@ -179,8 +199,8 @@ static llvm::Error fillMatrix(StringRef spec, int64_t rows, int64_t cols,
 /// A kernel ready to run: its launch shape, argument list and image (LLVM
 /// bitcode or text for sim, a code object for hip).
 struct AbiArgument {
-  int buffer = -1; // 0, 1, 2: A, B, C; -1: a size
-  uint32_t size = 0;
+  int buffer = -1;    // index of a memory argument, or -1 for a value
+  uint64_t value = 0; // the value (a size, a scalar)
 };
 struct PreparedKernel {
   std::string name;
@@ -231,36 +251,69 @@ struct GemmRun {
 /// or the only one) for the selected backend, after checking the sizes
 /// against its launch shape. Returns 0, or the exit status to fail with
 /// after printing why.
-static int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
-                             int64_t N, int64_t K, PreparedKernel &run) {
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&context));
-  if (!module)
-    return 2;
+/// The kernel of `module` named --kernel, or its only kernel; null after
+/// printing why when there is no such kernel.
+static gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
   SmallVector<gpu::GPUFuncOp> kernels;
-  module->walk([&](gpu::GPUFuncOp f) {
+  module.walk([&](gpu::GPUFuncOp f) {
     if (f.isKernel() && (kernelName.empty() || f.getName() == kernelName))
       kernels.push_back(f);
   });
   if (kernels.size() != 1) {
     if (!kernelName.empty()) {
       std::string names;
-      module->walk([&](gpu::GPUFuncOp f) {
+      module.walk([&](gpu::GPUFuncOp f) {
         if (f.isKernel())
           names += (names.empty() ? "" : ", ") + f.getName().str();
       });
-      return fail(llvm::formatv("'{0}' has no kernel named '{1}' (its "
-                                "kernels: {2})",
-                                path, kernelName,
-                                names.empty() ? "none" : names));
+      fail(llvm::formatv("'{0}' has no kernel named '{1}' (its kernels: {2})",
+                         path, kernelName, names.empty() ? "none" : names));
+      return nullptr;
     }
-    return fail(llvm::formatv("'{0}' must hold exactly one kernel, found {1}; "
-                              "choose one with --kernel",
-                              path, kernels.size()));
+    fail(llvm::formatv("'{0}' must hold exactly one kernel, found {1}; "
+                       "choose one with --kernel",
+                       path, kernels.size()));
+    return nullptr;
   }
-  gpu::GPUFuncOp kernel = kernels.front();
+  return kernels.front();
+}
+
+/// Compiles `module` for the selected backend into `run.image`.
+static int compileModule(MLIRContext &context, ModuleOp module,
+                         PreparedKernel &run) {
+  auto compileStart = std::chrono::steady_clock::now();
+  PassManager pm(&context);
+  HKPipelineOptions options;
+  options.chip = chipOption;
+  buildHKToROCDLPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return 2;
+  FailureOr<std::string> compiled =
+      serializeGpuModule(module, backend == Backend::sim ? "llvm" : "bin");
+  if (failed(compiled))
+    return 2;
+  run.image = std::move(*compiled);
+  run.compileSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - compileStart)
+                           .count();
+  return 0;
+}
+
+static OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
+                                         llvm::SourceMgr &sourceMgr) {
+  return parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&context));
+}
+
+static int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
+                             int64_t N, int64_t K, PreparedKernel &run) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseModule(context, path, sourceMgr);
+  if (!module)
+    return 2;
+  gpu::GPUFuncOp kernel = selectKernel(*module, path);
+  if (!kernel)
+    return 2;
   run.name = kernel.getName().str();
   auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
   auto bf16Matrix = [](Type t) {
@@ -292,21 +345,8 @@ static int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
   run.block = {block[0], block[1], block[2]};
 
   // Compile to the LLVM IR the backend would get (sim), or the code object.
-  auto compileStart = std::chrono::steady_clock::now();
-  PassManager pm(&context);
-  HKPipelineOptions options;
-  options.chip = chipOption;
-  buildHKToROCDLPipeline(pm, options);
-  if (failed(pm.run(*module)))
-    return 2;
-  FailureOr<std::string> compiled =
-      serializeGpuModule(*module, backend == Backend::sim ? "llvm" : "bin");
-  if (failed(compiled))
-    return 2;
-  run.image = std::move(*compiled);
-  run.compileSeconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - compileStart)
-                           .count();
+  if (int status = compileModule(context, *module, run))
+    return status;
 
   // The kernel ABI: each memref is a pointer and its dynamic sizes.
   for (unsigned i = 0; i < 3; ++i) {
@@ -449,67 +489,73 @@ static int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
 
 /// Runs `kernel` on the selected backend with A and B; C comes back in
 /// `run`. Returns 0, or the exit status to fail with after printing why.
-static int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
-                   const std::vector<uint8_t> &bytesA,
-                   const std::vector<uint8_t> &bytesB, GemmRun &run) {
-  run.kernel = kernel.name;
-  run.grid = kernel.grid;
-  run.compileSeconds = kernel.compileSeconds;
-  std::vector<uint8_t> a = bytesA, b = bytesB;
-  // C starts as NaN, so an unwritten element cannot pass.
-  run.c.assign(M * N * 2, 0xff);
-  std::vector<uint8_t> *buffers[3] = {&a, &b, &run.c};
-  const std::vector<AbiArgument> &abi = kernel.abi;
+/// Work counted and time taken by one launch.
+struct LaunchStats {
+  sim::Counters counters;
+  hip::Timing timing;
+  double runSeconds = 0;
+};
 
+/// Runs `kernel` on the selected backend. `buffers` are the kernel's memory
+/// arguments (indexed by AbiArgument::buffer); they hold the results
+/// afterwards (on hip, those marked in `outputs`). Returns 0, or the exit
+/// status to fail with after printing why.
+static int launchKernel(const PreparedKernel &kernel,
+                        std::vector<std::vector<uint8_t>> &buffers,
+                        const std::vector<bool> &outputs, LaunchStats &stats) {
   auto runStart = std::chrono::steady_clock::now();
-  std::array<int64_t, 3> blockSize = kernel.block;
-  const std::string *compiled = &kernel.image;
   if (backend == Backend::sim) {
     llvm::LLVMContext llvmContext;
     llvm::SMDiagnostic diag;
-    std::unique_ptr<llvm::Module> parsed;
+    std::unique_ptr<llvm::Module> module;
     if (kernel.imageIsBitcode) {
-      auto module = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(*compiled, "kernel"), llvmContext);
-      if (!module)
-        return fail(llvm::toString(module.takeError()));
-      parsed = std::move(*module);
-    } else {
-      parsed = llvm::parseAssemblyString(*compiled, diag, llvmContext);
+      auto parsed = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(kernel.image, "kernel"), llvmContext);
       if (!parsed)
+        return fail(llvm::toString(parsed.takeError()));
+      module = std::move(*parsed);
+    } else {
+      module = llvm::parseAssemblyString(kernel.image, diag, llvmContext);
+      if (!module)
         return fail("the kernel's LLVM IR does not parse: " +
                     diag.getMessage());
     }
-    auto *llvmModule = &parsed;
     sim::GlobalMemory memory;
-    uint64_t addresses[3];
-    const char *names[3] = {"A", "B", "C"};
-    for (unsigned i = 0; i < 3; ++i) {
-      addresses[i] = memory.allocate(names[i], buffers[i]->size());
-      memory.bytes(addresses[i]) = *buffers[i];
+    std::vector<uint64_t> addresses;
+    for (auto [i, buffer] : llvm::enumerate(buffers)) {
+      addresses.push_back(
+          memory.allocate("argument #" + std::to_string(i), buffer.size()));
+      memory.bytes(addresses.back()) = buffer;
     }
     sim::LaunchConfig config;
-    config.grid = run.grid;
-    config.block = blockSize;
+    config.grid = kernel.grid;
+    config.block = kernel.block;
     config.stepLimit = stepLimit;
-    for (const AbiArgument &arg : abi)
+    for (const AbiArgument &arg : kernel.abi)
       config.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
-                                                 : arg.size);
-    if (llvm::Error e =
-            sim::run(**llvmModule, run.kernel, getChipInfo(chipOption), config,
-                     memory, run.counters))
+                                                 : arg.value);
+    if (llvm::Error e = sim::run(*module, kernel.name, getChipInfo(chipOption),
+                                 config, memory, stats.counters))
       return fail("simulation failed: " + llvm::toString(std::move(e)));
-    run.c = memory.bytes(addresses[2]);
+    for (auto [i, buffer] : llvm::enumerate(buffers))
+      buffer = memory.bytes(addresses[i]);
   } else {
     std::vector<hip::Argument> arguments;
-    for (const AbiArgument &arg : abi)
-      arguments.push_back(
-          arg.buffer >= 0
-              ? hip::Argument{buffers[arg.buffer], arg.buffer == 2, 0}
-              : hip::Argument{nullptr, false, arg.size});
+    for (const AbiArgument &arg : kernel.abi) {
+      if (arg.buffer >= 0) {
+        arguments.push_back(
+            {&buffers[arg.buffer], static_cast<bool>(outputs[arg.buffer]), 0});
+        continue;
+      }
+      if (arg.value > UINT32_MAX)
+        return fail(llvm::formatv("argument value {0} does not fit the 32 "
+                                  "bits the hip backend passes",
+                                  arg.value));
+      arguments.push_back({nullptr, false, static_cast<uint32_t>(arg.value)});
+    }
     llvm::Expected<hip::Timing> timed =
-        hip::run(*compiled, run.kernel, run.grid, blockSize, arguments, warmup,
-                 iterations);
+        hip::run(kernel.image, kernel.name, kernel.grid, kernel.block,
+                 arguments, warmup, iterations);
     if (!timed) {
       std::string message;
       bool unavailable = false;
@@ -523,12 +569,373 @@ static int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
       fail(message + (unavailable ? "; --backend=sim runs anywhere" : ""));
       return unavailable ? 3 : 2;
     }
-    run.timing = *timed;
+    stats.timing = *timed;
   }
-  run.runSeconds =
+  stats.runSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart)
           .count();
   return 0;
+}
+
+/// Runs a GEMM kernel on A and B; C comes back in `run`.
+static int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
+                   const std::vector<uint8_t> &bytesA,
+                   const std::vector<uint8_t> &bytesB, GemmRun &run) {
+  run.kernel = kernel.name;
+  run.grid = kernel.grid;
+  run.compileSeconds = kernel.compileSeconds;
+  // C starts as NaN, so an unwritten element cannot pass.
+  std::vector<std::vector<uint8_t>> buffers = {
+      bytesA, bytesB, std::vector<uint8_t>(M * N * 2, 0xff)};
+  LaunchStats stats;
+  if (int status = launchKernel(kernel, buffers, {false, false, true}, stats))
+    return status;
+  run.c = std::move(buffers[2]);
+  run.counters = std::move(stats.counters);
+  run.timing = std::move(stats.timing);
+  run.runSeconds = stats.runSeconds;
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Any kernel: arguments from the command line
+//===----------------------------------------------------------------------===//
+
+/// Element kinds generic arguments may have, with their .npy types.
+static std::optional<StringRef> npyTypeOf(Type element) {
+  if (element.isBF16())
+    return StringRef("<u2");
+  if (element.isF16())
+    return StringRef("<f2");
+  if (element.isF32())
+    return StringRef("<f4");
+  if (element.isInteger(32))
+    return StringRef("<i4");
+  return std::nullopt;
+}
+
+/// Element `i` of a buffer of `element` as a double.
+static double elementValue(const std::vector<uint8_t> &bytes, Type element,
+                           int64_t i) {
+  if (element.isBF16() || element.isF16()) {
+    uint16_t h;
+    std::memcpy(&h, bytes.data() + 2 * i, 2);
+    if (element.isBF16())
+      return bf16ToFloat(h);
+    return llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, h))
+        .convertToFloat();
+  }
+  if (element.isF32()) {
+    float f;
+    std::memcpy(&f, bytes.data() + 4 * i, 4);
+    return f;
+  }
+  int32_t v;
+  std::memcpy(&v, bytes.data() + 4 * i, 4);
+  return v;
+}
+
+/// Stores `value` as element `i` (rounded to nearest even).
+static void setElement(std::vector<uint8_t> &bytes, Type element, int64_t i,
+                       double value) {
+  if (element.isBF16()) {
+    uint16_t h = floatToBf16(static_cast<float>(value));
+    std::memcpy(bytes.data() + 2 * i, &h, 2);
+  } else if (element.isF16()) {
+    llvm::APFloat f(static_cast<float>(value));
+    bool lost;
+    f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    uint16_t h = f.bitcastToAPInt().getZExtValue();
+    std::memcpy(bytes.data() + 2 * i, &h, 2);
+  } else if (element.isF32()) {
+    float f = static_cast<float>(value);
+    std::memcpy(bytes.data() + 4 * i, &f, 4);
+  } else {
+    int32_t v = static_cast<int32_t>(value);
+    std::memcpy(bytes.data() + 4 * i, &v, 4);
+  }
+}
+
+/// Splits "I:text" (I an argument number).
+static std::optional<std::pair<unsigned, StringRef>>
+splitIndexed(StringRef spec) {
+  auto [index, rest] = spec.split(':');
+  unsigned i;
+  if (rest.empty() || index.getAsInteger(10, i))
+    return std::nullopt;
+  return std::make_pair(i, rest);
+}
+
+/// Runs the kernel with the arguments of --arg, then checks --expect and
+/// --test=compare and writes --save.
+static int runGeneric(MLIRContext &context) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseModule(context, inputFile, sourceMgr);
+  if (!module)
+    return 2;
+  gpu::GPUFuncOp kernel = selectKernel(*module, inputFile);
+  if (!kernel)
+    return 2;
+  PreparedKernel prepared;
+  prepared.name = kernel.getName().str();
+  auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
+  if (genericArgs.size() != argTypes.size())
+    return fail(llvm::formatv("'{0}' takes {1} arguments, --arg gives {2}",
+                              prepared.name, argTypes.size(),
+                              genericArgs.size()));
+
+  // The arguments, in order.
+  std::vector<std::vector<uint8_t>> buffers;
+  std::vector<int> bufferOf(argTypes.size(), -1);
+  std::vector<std::vector<int64_t>> shapes(argTypes.size());
+  std::vector<Type> elements(argTypes.size());
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    StringRef spec = genericArgs[i];
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref) {
+      if (!type.isIntOrIndex())
+        return fail(llvm::formatv("argument #{0} has type {1}; hk-run passes "
+                                  "memrefs and integers",
+                                  i, type));
+      int64_t v;
+      if (spec.getAsInteger(10, v))
+        return fail(
+            llvm::formatv("argument #{0} is an integer, got '{1}'", i, spec));
+      prepared.abi.push_back({-1, static_cast<uint64_t>(v)});
+      continue;
+    }
+    Type element = memref.getElementType();
+    std::optional<StringRef> npyType = npyTypeOf(element);
+    if (!npyType)
+      return fail(llvm::formatv("argument #{0}: hk-run handles bf16, f16, f32 "
+                                "and i32 elements, not {1}",
+                                i, element));
+    elements[i] = element;
+    unsigned elementBytes = element.getIntOrFloatBitWidth() / 8;
+    std::vector<uint8_t> bytes;
+    std::vector<int64_t> &shape = shapes[i];
+    auto [init, dims] = spec.split(':');
+    if (init.ends_with(".npy")) {
+      llvm::Expected<NpyArray> array = readNpy(init);
+      if (!array)
+        return fail(llvm::toString(array.takeError()));
+      bool asFloat = element.isBF16() && array->dtype == "<f4";
+      if (array->dtype != *npyType && !asFloat)
+        return fail(llvm::formatv("'{0}' holds {1}; argument #{2} needs {3}",
+                                  init, array->dtype, i, *npyType));
+      shape = array->shape;
+      bytes.assign(array->data.size() / (asFloat ? 2 : 1), 0);
+      if (asFloat) {
+        for (size_t e = 0; e < bytes.size() / 2; ++e) {
+          float f;
+          std::memcpy(&f, array->data.data() + 4 * e, 4);
+          setElement(bytes, element, e, f);
+        }
+      } else {
+        bytes = std::move(array->data);
+      }
+    } else {
+      for (StringRef d : llvm::split(dims, 'x')) {
+        int64_t n;
+        if (d.getAsInteger(10, n) || n < 1 || n > (int64_t(1) << 24))
+          return fail(llvm::formatv("argument #{0}: bad shape '{1}' (expected "
+                                    "e.g. 64x64)",
+                                    i, dims));
+        shape.push_back(n);
+      }
+      int64_t count = 1;
+      for (int64_t n : shape)
+        count *= n;
+      if (count > (int64_t(1) << 28))
+        return fail(llvm::formatv("argument #{0} is too large", i));
+      if (init == "out")
+        bytes.assign(count * elementBytes, 0xff); // NaN / -1 until written
+      else
+        bytes.assign(count * elementBytes, 0);
+      for (int64_t e = 0; e < count; ++e) {
+        if (init == "random")
+          setElement(bytes, element, e,
+                     element.isInteger(32) ? std::round(normal(rng) * 4)
+                                           : normal(rng));
+        else if (init == "range")
+          setElement(bytes, element, e, double(e % 256));
+        else if (init != "zeros" && init != "out")
+          return fail(llvm::formatv("argument #{0}: '{1}' is not random, "
+                                    "zeros, range, out or a .npy file",
+                                    i, init));
+      }
+    }
+    if (static_cast<int64_t>(shape.size()) != memref.getRank())
+      return fail(llvm::formatv("argument #{0} has rank {1}, got {2} "
+                                "dimensions",
+                                i, memref.getRank(), shape.size()));
+    for (int64_t d = 0; d < memref.getRank(); ++d)
+      if (!memref.isDynamicDim(d) && memref.getDimSize(d) != shape[d])
+        return fail(llvm::formatv("argument #{0} has {1} in dimension {2}, "
+                                  "got {3}",
+                                  i, memref.getDimSize(d), d, shape[d]));
+    bufferOf[i] = buffers.size();
+    prepared.abi.push_back({static_cast<int>(buffers.size()), 0});
+    for (int64_t d = 0; d < memref.getRank(); ++d)
+      if (memref.isDynamicDim(d))
+        prepared.abi.push_back({-1, static_cast<uint64_t>(shape[d])});
+    buffers.push_back(std::move(bytes));
+  }
+
+  // Launch shape: --grid, else hk.launch evaluated on the shapes.
+  auto block = kernel.getKnownBlockSizeAttr();
+  if (!block)
+    return fail("'" + prepared.name + "' needs known_block_size");
+  prepared.block = {block[0], block[1], block[2]};
+  auto launch =
+      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+  if (!gridOption.empty()) {
+    if (gridOption.size() > 3)
+      return fail("--grid takes up to 3 sizes");
+    for (auto [d, n] : llvm::enumerate(gridOption))
+      prepared.grid[d] = n;
+  } else if (launch) {
+    for (ArrayRef<SizeTerm> terms : {launch.getGrid(), launch.getDivisible()})
+      for (const SizeTerm &t : terms) {
+        if (t.arg >= static_cast<int64_t>(shapes.size()) ||
+            t.dim >= static_cast<int64_t>(shapes[t.arg].size()))
+          return fail("'" + prepared.name +
+                      "' has a launch term hk-run cannot evaluate");
+        if (shapes[t.arg][t.dim] % t.factor != 0)
+          return fail(llvm::formatv(
+              "size {0} (dimension {1} of argument #{2}) is not a multiple "
+              "of {3}, which '{4}' requires",
+              shapes[t.arg][t.dim], t.dim, t.arg, t.factor, prepared.name));
+      }
+    for (auto [d, t] : llvm::enumerate(launch.getGrid()))
+      prepared.grid[d] = shapes[t.arg][t.dim] / t.factor;
+  } else {
+    return fail("'" + prepared.name + "' has no hk.launch: give --grid");
+  }
+
+  // Expected results, checked before the run.
+  auto bufferArg = [&](unsigned i) -> int {
+    return i < bufferOf.size() ? bufferOf[i] : -1;
+  };
+  std::vector<std::pair<unsigned, std::vector<uint8_t>>> references;
+  for (StringRef spec : expectations) {
+    auto indexed = splitIndexed(spec);
+    if (!indexed || bufferArg(indexed->first) < 0)
+      return fail("--expect takes I:file.npy with I a memref argument, got '" +
+                  spec + "'");
+    auto [i, path] = *indexed;
+    llvm::Expected<NpyArray> expected = readNpy(path);
+    if (!expected)
+      return fail(llvm::toString(expected.takeError()));
+    Type element = elements[i];
+    bool asFloat = element.isBF16() && expected->dtype == "<f4";
+    if (expected->shape != shapes[i] ||
+        (expected->dtype != *npyTypeOf(element) && !asFloat))
+      return fail(llvm::formatv("'{0}' does not match argument #{1} (shape "
+                                "and element type)",
+                                path, i));
+    std::vector<uint8_t> reference = expected->data;
+    if (asFloat) {
+      reference.assign(expected->data.size() / 2, 0);
+      for (size_t e = 0; e < reference.size() / 2; ++e) {
+        float f;
+        std::memcpy(&f, expected->data.data() + 4 * e, 4);
+        setElement(reference, element, e, f);
+      }
+    }
+    references.push_back({i, std::move(reference)});
+  }
+
+  if (expectations.empty() && testKind != TestKind::compare)
+    return fail("nothing to check: give --expect=I:file.npy or "
+                "--test=compare");
+  if (int status = compileModule(context, *module, prepared))
+    return status;
+  std::vector<bool> outputs(buffers.size(), true);
+  std::vector<std::vector<uint8_t>> inputs = buffers;
+  LaunchStats stats;
+  if (int status = launchKernel(prepared, buffers, outputs, stats))
+    return status;
+
+  // Checks.
+  int64_t wrong = 0;
+  for (auto &[i, reference] : references) {
+    Type element = elements[i];
+    // One rounding of the element type; integers exactly.
+    double rtol = element.isBF16()  ? std::ldexp(1.0, -8)
+                  : element.isF16() ? std::ldexp(1.0, -11)
+                  : element.isF32() ? std::ldexp(1.0, -20)
+                                    : 0;
+    const std::vector<uint8_t> &got = buffers[bufferOf[i]];
+    int64_t count = reference.size() / (element.getIntOrFloatBitWidth() / 8);
+    int64_t bad = 0;
+    double maxAbs = 0;
+    for (int64_t e = 0; e < count; ++e) {
+      double x = elementValue(got, element, e);
+      double y = elementValue(reference, element, e);
+      double err = std::isnan(x) ? INFINITY : std::fabs(x - y);
+      maxAbs = std::max(maxAbs, err);
+      if (!(err <= rtol * std::fabs(y)))
+        ++bad;
+    }
+    llvm::outs() << llvm::formatv("  argument #{0}: max abs error {1:E3}, {2} "
+                                  "of {3} elements wrong\n",
+                                  i, maxAbs, bad, count);
+    wrong += bad;
+  }
+  if (testKind == TestKind::compare) {
+    if (compareWith.empty())
+      return fail("--test=compare needs --compare=<file.mlir>");
+    llvm::SourceMgr otherMgr;
+    SourceMgrDiagnosticHandler otherDiagnostics(otherMgr, &context);
+    OwningOpRef<ModuleOp> other = parseModule(context, compareWith, otherMgr);
+    if (!other)
+      return 2;
+    PreparedKernel second = prepared;
+    gpu::GPUFuncOp otherKernel = selectKernel(*other, compareWith);
+    if (!otherKernel)
+      return 2;
+    second.name = otherKernel.getName().str();
+    if (int status = compileModule(context, *other, second))
+      return status;
+    std::vector<std::vector<uint8_t>> theirs = inputs;
+    LaunchStats otherStats;
+    if (int status = launchKernel(second, theirs, outputs, otherStats))
+      return status;
+    for (auto [b, mine] : llvm::enumerate(buffers)) {
+      int64_t differ = 0;
+      for (size_t byte = 0; byte < mine.size(); ++byte)
+        differ += mine[byte] != theirs[b][byte];
+      llvm::outs() << llvm::formatv("  memory argument {0}: {1} bytes differ "
+                                    "from '{2}'\n",
+                                    b, differ, compareWith);
+      wrong += differ;
+    }
+  }
+  for (StringRef spec : saves) {
+    auto indexed = splitIndexed(spec);
+    if (!indexed || bufferArg(indexed->first) < 0)
+      return fail("--save takes I:file.npy with I a memref argument, got '" +
+                  spec + "'");
+    auto [i, path] = *indexed;
+    NpyArray array{npyTypeOf(elements[i])->str(), shapes[i],
+                   buffers[bufferOf[i]]};
+    if (llvm::Error e = writeNpy(path, array))
+      return fail(llvm::toString(std::move(e)));
+  }
+  llvm::outs() << llvm::formatv(
+      "hk-run: {0} on {1} ({2}), grid {3}x{4}x{5}: {6} wave instructions, "
+      "{7:F2} s\n",
+      prepared.name, stringifyChip(chipOption),
+      backend == Backend::sim ? "sim" : "hip", prepared.grid[0],
+      prepared.grid[1], prepared.grid[2], stats.counters.waveInstructions,
+      stats.runSeconds);
+  llvm::outs() << (wrong == 0 ? "PASS\n" : "FAIL\n");
+  return wrong == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
@@ -539,8 +946,14 @@ int main(int argc, char **argv) {
           "hk-run: run an hk GEMM on the CPU simulator and check it\n",
           &llvm::errs()))
     return 2;
+  if (!genericArgs.empty()) {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    MLIRContext context(registry);
+    return runGeneric(context);
+  }
   if (sizes.size() != 3)
-    return fail("--size takes M,N,K");
+    return fail("--size takes M,N,K (or give every argument with --arg)");
   int64_t M = sizes[0], N = sizes[1], K = sizes[2];
   // Past 32768 the host buffers reach gigabytes: beyond what hk-run is for.
   constexpr int64_t kMaxSize = 32768;
