@@ -381,6 +381,40 @@ declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspac
           << "lane " << l << " byte " << b;
 }
 
+TEST(SimulatorTest, UnalignedAccessesAreByteExact) {
+  // A 4-byte store at a 2-byte-aligned address (fused bf16 stores, SPEC
+  // pitfall 5) and an 8-byte load at an odd address touch exactly their
+  // bytes.
+  std::vector<uint8_t> in(16);
+  for (int i = 0; i < 16; ++i)
+    in[i] = static_cast<uint8_t>(0x10 + i);
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %first = icmp eq i32 %tid, 0
+  br i1 %first, label %go, label %done
+go:
+  %p2 = getelementptr i8, ptr addrspace(1) %out, i32 2
+  store <2 x i16> <i16 258, i16 772>, ptr addrspace(1) %p2, align 2
+  %q = getelementptr i8, ptr addrspace(1) %in, i32 3
+  %v = load i64, ptr addrspace(1) %q, align 1
+  %p9 = getelementptr i8, ptr addrspace(1) %out, i32 9
+  store i64 %v, ptr addrspace(1) %p9, align 1
+  br label %done
+done:
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+)",
+                    Chip::gfx950, 64, 24, {in});
+  ASSERT_EQ(r.error, "");
+  const uint8_t expected[24] = {0,    0,    0x02, 0x01, 0x04, 0x03, 0,    0,
+                                0,    0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19,
+                                0x1a, 0,    0,    0,    0,    0,    0,    0};
+  for (int i = 0; i < 24; ++i)
+    EXPECT_EQ(r.out[i], expected[i]) << "byte " << i;
+}
+
 TEST(SimulatorTest, OutOfBoundsAccessIsAnError) {
   KernelRun r = run(R"(
 define amdgpu_kernel void @k(ptr addrspace(1) %out) {
