@@ -70,6 +70,11 @@ KernelRun run(const std::string &ir, Chip chip, int64_t blockSize,
   return result;
 }
 
+/// Expects the run to have failed with a message containing `text`.
+void expectError(const KernelRun &r, const std::string &text) {
+  EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+}
+
 template <typename T> T at(const std::vector<uint8_t> &bytes, size_t i) {
   T v;
   std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
@@ -426,13 +431,9 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out) {
 declare i32 @llvm.amdgcn.workitem.id.x()
 )",
                     Chip::gfx950, 64, 63 * 4);
-  EXPECT_NE(r.error.find("lane 63 writes 4 bytes at global address"),
-            std::string::npos)
-      << r.error;
-  EXPECT_NE(r.error.find("out of bounds (0 bytes past the end of buffer 'out' "
-                         "(252 bytes))"),
-            std::string::npos)
-      << r.error;
+  expectError(r, "lane 63 writes 4 bytes at global address");
+  expectError(r, "out of bounds (0 bytes past the end of buffer 'out' "
+                 "(252 bytes))");
 }
 
 TEST(SimulatorTest, UnmodelledIntrinsicIsAnError) {
@@ -444,9 +445,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out) {
 declare void @llvm.amdgcn.s.sleep(i32)
 )",
                     Chip::gfx950, 64, 4);
-  EXPECT_NE(r.error.find("intrinsic 'llvm.amdgcn.s.sleep' is not modelled"),
-            std::string::npos)
-      << r.error;
+  expectError(r, "intrinsic 'llvm.amdgcn.s.sleep' is not modelled");
 }
 
 TEST(SimulatorTest, BarrierUnderDivergenceIsAnError) {
@@ -466,9 +465,7 @@ declare i32 @llvm.amdgcn.workitem.id.x()
 declare void @llvm.amdgcn.s.barrier()
 )",
                     Chip::gfx950, 64, 4);
-  EXPECT_NE(r.error.find("workgroup barrier in divergent control flow"),
-            std::string::npos)
-      << r.error;
+  expectError(r, "workgroup barrier in divergent control flow");
 }
 
 TEST(SimulatorTest, UnmodelledConstantInAPhiIsAnError) {
@@ -484,10 +481,8 @@ next:
 }
 )",
                     Chip::gfx950, 64, 4);
-  EXPECT_NE(r.error.find("global 'g' is not in LDS; only LDS globals are "
-                         "modelled"),
-            std::string::npos)
-      << r.error;
+  expectError(r, "global 'g' is not in LDS; only LDS globals are "
+                 "modelled");
 }
 
 TEST(SimulatorTest, PoisonConversionIsAnError) {
@@ -500,10 +495,8 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out) {
 }
 )",
                     Chip::gfx950, 64, 4);
-  EXPECT_NE(r.error.find("lane 0: fptosi of nan, which does not fit the "
-                         "result (poison)"),
-            std::string::npos)
-      << r.error;
+  expectError(r, "lane 0: fptosi of nan, which does not fit the "
+                 "result (poison)");
 }
 
 TEST(SimulatorTest, BadLaunchShapeIsAnError) {
@@ -513,10 +506,8 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out) {
 }
 )",
                     Chip::gfx950, 0, 4);
-  EXPECT_NE(r.error.find("every dimension must be at least 1, workgroups at "
-                         "most 1024"),
-            std::string::npos)
-      << r.error;
+  expectError(r, "every dimension must be at least 1, workgroups at "
+                 "most 1024");
 }
 
 TEST(SimulatorTest, StepLimitStopsRunawayKernels) {
@@ -529,9 +520,7 @@ loop:
 }
 )",
                     Chip::gfx950, 64, 4);
-  EXPECT_NE(r.error.find("step limit of 100000 wave instructions reached"),
-            std::string::npos)
-      << r.error;
+  expectError(r, "step limit of 100000 wave instructions reached");
 }
 
 } // namespace
