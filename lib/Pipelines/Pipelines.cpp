@@ -40,6 +40,11 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createAttachTarget(attach));
 
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  if (options.stages != 1) {
+    MultiBufferOptions multiBuffer;
+    multiBuffer.stages = options.stages;
+    gpu.addPass(createMultiBuffer(multiBuffer));
+  }
   gpu.addPass(createConvertHKToAMDGPU());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());

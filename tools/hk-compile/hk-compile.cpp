@@ -64,6 +64,10 @@ static llvm::cl::opt<std::string>
                llvm::cl::desc("also write the kernels' launch description "
                               "(JSON)"),
                llvm::cl::value_desc("file"));
+static llvm::cl::opt<unsigned>
+    stages("stages", llvm::cl::init(1),
+           llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
+                          "(double-buffered)"));
 static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::init(3),
                                         llvm::cl::desc("backend opt level"));
 
@@ -160,6 +164,7 @@ int main(int argc, char **argv) {
   HKPipelineOptions options;
   options.chip = chipOption;
   options.optLevel = optLevel;
+  options.stages = stages;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

@@ -138,6 +138,14 @@ static llvm::cl::opt<std::string> compareWith(
                    "GEMM (e.g. another pipeline variant); C must match it bit "
                    "for bit"),
     llvm::cl::value_desc("file.mlir"));
+static llvm::cl::opt<unsigned>
+    stagesOption("stages", llvm::cl::init(1),
+                 llvm::cl::desc("pipeline option: LDS slots per tile in K "
+                                "loops (1 or 2)"));
+static llvm::cl::opt<unsigned> compareStages(
+    "compare-stages",
+    llvm::cl::desc("for --test=compare: the stages of the other version "
+                   "(default: --stages)"));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
                                     llvm::cl::desc("random seed"));
 static llvm::cl::opt<uint64_t>
@@ -278,6 +286,9 @@ static gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
   return kernels.front();
 }
 
+/// The stages the kernel being prepared is compiled with.
+static unsigned currentStages = 1;
+
 /// Compiles `module` for the selected backend into `run.image`.
 static int compileModule(MLIRContext &context, ModuleOp module,
                          PreparedKernel &run) {
@@ -285,6 +296,7 @@ static int compileModule(MLIRContext &context, ModuleOp module,
   PassManager pm(&context);
   HKPipelineOptions options;
   options.chip = chipOption;
+  options.stages = currentStages;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;
@@ -853,6 +865,7 @@ static int runGeneric(MLIRContext &context) {
   if (expectations.empty() && testKind != TestKind::compare)
     return fail("nothing to check: give --expect=I:file.npy or "
                 "--test=compare");
+  currentStages = stagesOption;
   if (int status = compileModule(context, *module, prepared))
     return status;
   std::vector<bool> outputs(buffers.size(), true);
@@ -900,6 +913,8 @@ static int runGeneric(MLIRContext &context) {
     if (!otherKernel)
       return 2;
     second.name = otherKernel.getName().str();
+    currentStages = compareStages.getNumOccurrences() ? compareStages.getValue()
+                                                      : stagesOption.getValue();
     if (int status = compileModule(context, *other, second))
       return status;
     std::vector<std::vector<uint8_t>> theirs = inputs;
@@ -1015,6 +1030,7 @@ int main(int argc, char **argv) {
   };
   PreparedKernel primary;
   GemmRun run;
+  currentStages = stagesOption;
   if (int status = prepare(inputFile, primary))
     return status;
   if (int status = execute(primary, M, N, bytesA, bytesB, run))
@@ -1024,6 +1040,8 @@ int main(int argc, char **argv) {
     if (compareWith.empty())
       return fail("--test=compare needs --compare=<file.mlir>");
     PreparedKernel second;
+    currentStages = compareStages.getNumOccurrences() ? compareStages.getValue()
+                                                      : stagesOption.getValue();
     if (int status = prepare(compareWith, second))
       return status;
     if (int status = execute(second, M, N, bytesA, bytesB, other))

@@ -40,6 +40,11 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Chip> chip{
       *this, "chip", llvm::cl::desc("the chip to compile for (required)"),
       chipOptionValues()};
+  PassOptions::Option<unsigned> stages{
+      *this, "stages",
+      llvm::cl::desc("LDS slots per tile in K loops: 1 (synchronous) or 2 "
+                     "(double-buffered on loop parity, hk-multi-buffer)"),
+      llvm::cl::init(1)};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
       llvm::cl::init(3)};
@@ -56,7 +61,8 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
 };
 
 /// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
-/// hk-attach-target, convert-hk-to-amdgpu, canonicalize/cse,
+/// hk-attach-target, hk-multi-buffer (stages), convert-hk-to-amdgpu,
+/// canonicalize/cse,
 /// convert-scf-to-cf, hk-lower-kernel-abi, convert-gpu-to-rocdl,
 /// reconcile-unrealized-casts, canonicalize/cse.
 void buildHKToROCDLPipeline(OpPassManager &pm,

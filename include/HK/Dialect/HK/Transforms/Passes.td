@@ -66,4 +66,62 @@ def AttachTarget : Pass<"hk-attach-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
 }
 
+def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
+  let summary = "Double-buffer the shared tiles of K loops on loop parity";
+  let description = [{
+    Rewrites each `scf.for` K loop of the form
+
+    ```
+    scf.for %k = %lb to %ub step %s {
+      hk.copy_to_shared ..., %tile[%c0]      // one or more copies, slot 0
+      <barrier>                              // amdgpu.lds_barrier or gpu.barrier
+      ... hk.load_fragment %tile[%c0] ...    // compute from the tiles
+      <barrier>
+    }
+    ```
+
+    into the double-buffered form of SPEC section 8: the copied tiles get
+    two slots; a prologue fills tile 0 into slot 0 (when the loop runs at
+    all) and waits at a barrier; each iteration first issues the fill of
+    tile k+1 into slot (t+1) % 2, predicated off in the last iteration,
+    then computes from slot t % 2 (t the iteration number), and ends with
+    the loop's one barrier, which orders both the fill of k+1 before its
+    reads and the reads of k before the fill of k+2. Correct for every trip
+    count, odd or even, including 0 and 1.
+
+    Before (body):
+
+    ```mlir
+    hk.copy_to_shared %A[%m, %k], %As[%c0] : ...
+    amdgpu.lds_barrier
+    %a = hk.load_fragment %As[%c0][...] : ...
+    ...
+    amdgpu.lds_barrier
+    ```
+
+    After:
+
+    ```mlir
+    // before the loop: copy tile %lb into slot 0, barrier
+    %t = (%k - %lb) / %s;  %slot = %t % 2;  %other = %slot xor 1
+    scf.if (%k + %s < %ub) { hk.copy_to_shared %A[%m, %k + %s], %As[%other] }
+    %a = hk.load_fragment %As[%slot][...] : ...
+    ...
+    amdgpu.lds_barrier
+    ```
+
+    A loop that does not have this form is left as it is, with a remark
+    saying why. More than 2 stages are refused. Tiles that no longer fit
+    the chip's LDS with two slots are refused with the byte counts.
+  }];
+  let options = [
+    Option<"stages", "stages", "unsigned", "2",
+           "number of LDS slots per tile (only 2 is implemented)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

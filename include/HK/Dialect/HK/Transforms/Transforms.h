@@ -18,6 +18,9 @@ class LLVMTypeConverter;
 namespace gpu {
 class GPUFuncOp;
 } // namespace gpu
+namespace scf {
+class ForOp;
+} // namespace scf
 namespace hk {
 
 /// Rewrites `kernel` to take each memref argument as a global pointer plus
@@ -25,6 +28,12 @@ namespace hk {
 /// gives the memref descriptor layout the later lowering will use.
 LogicalResult lowerKernelAbi(gpu::GPUFuncOp kernel,
                              const LLVMTypeConverter &converter);
+
+/// Double-buffers the shared tiles filled in `loop` (see hk-multi-buffer).
+/// Returns failure, with a remark on the loop saying why, when the loop does
+/// not have the expected form; errors (LDS budget) are emitted as errors and
+/// also return failure, distinguished by `*isError`.
+LogicalResult multiBufferLoop(scf::ForOp loop, bool *isError);
 
 } // namespace hk
 } // namespace mlir

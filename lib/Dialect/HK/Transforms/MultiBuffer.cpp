@@ -1,0 +1,220 @@
+//===- MultiBuffer.cpp - double-buffering K loops on parity ---------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements hk-multi-buffer: a K loop that fills shared tiles and
+// computes from them becomes a loop that prefetches tile k+1 into the other
+// slot while computing tile k (SPEC section 8).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "hk-multi-buffer"
+
+namespace mlir::hk {
+#define GEN_PASS_DEF_MULTIBUFFER
+#include "HK/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace mlir::hk
+
+using namespace mlir;
+using namespace mlir::hk;
+
+static bool isBarrier(Operation *op) {
+  return isa_and_nonnull<amdgpu::LDSBarrierOp, gpu::BarrierOp>(op);
+}
+
+static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
+
+LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError) {
+  *isError = false;
+  auto remark = [&](const Twine &why) {
+    loop.emitRemark("hk-multi-buffer: loop left single-buffered: ") << why;
+    return failure();
+  };
+  Block *body = loop.getBody();
+
+  // The fills: copies (and the pure ops feeding them) before a barrier.
+  SmallVector<CopyToSharedOp> copies;
+  Operation *fillBarrier = nullptr;
+  for (Operation &op : body->without_terminator()) {
+    if (auto copy = dyn_cast<CopyToSharedOp>(&op)) {
+      copies.push_back(copy);
+      continue;
+    }
+    if (isBarrier(&op)) {
+      fillBarrier = &op;
+      break;
+    }
+    if (!isPure(&op))
+      return remark("an op with side effects comes before the fill barrier");
+  }
+  if (copies.empty())
+    return remark("the body does not start with hk.copy_to_shared");
+  if (!fillBarrier)
+    return remark("no barrier after the copies");
+  Operation *endBarrier = body->getTerminator()->getPrevNode();
+  if (!isBarrier(endBarrier) || endBarrier == fillBarrier)
+    return remark("the body does not end with a barrier");
+
+  // The tiles: allocated with one slot, filled in slot 0, read only by
+  // fragment loads of slot 0 inside the loop.
+  llvm::SetVector<AllocSharedOp> allocs;
+  for (CopyToSharedOp copy : copies) {
+    auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
+    if (!alloc)
+      return remark("a copied tile does not come from hk.alloc_shared");
+    if (alloc.getType().getSlots() != 1)
+      return remark(Twine("a copied tile already has ") +
+                    Twine(alloc.getType().getSlots()) + " slots");
+    if (!isZero(copy.getSlot()))
+      return remark("a copy does not fill slot 0");
+    allocs.insert(alloc);
+  }
+  for (AllocSharedOp alloc : allocs)
+    for (Operation *user : alloc->getUsers()) {
+      if (!loop->isProperAncestor(user) || llvm::is_contained(copies, user))
+        continue;
+      auto load = dyn_cast<LoadFragmentOp>(user);
+      if (!load || !isZero(load.getSlot()))
+        return remark("a copied tile is used in the loop by something other "
+                      "than a fragment load of slot 0");
+    }
+
+  // LDS budget with two slots per tile.
+  FailureOr<const ChipInfo *> chip = resolveChip(loop);
+  if (failed(chip)) {
+    *isError = true;
+    return failure();
+  }
+  if (*chip) {
+    auto func = loop->getParentOfType<FunctionOpInterface>();
+    int64_t total = 0, added = 0;
+    for (auto alloc :
+         func.getFunctionBody().front().getOps<AllocSharedOp>()) {
+      total += alloc.getType().getTotalBytes();
+      if (allocs.contains(alloc))
+        added += alloc.getType().getTotalBytes();
+    }
+    if (total + added > (*chip)->ldsBytes) {
+      *isError = true;
+      return loop.emitError()
+             << "hk-multi-buffer: double-buffering needs " << total + added
+             << " bytes of LDS (" << total << " now, " << added
+             << " more for the second slots), but " << (*chip)->name
+             << " has " << (*chip)->ldsBytes
+             << " bytes; use smaller tiles or stages=1";
+    }
+  }
+
+  // Second slots.
+  for (AllocSharedOp alloc : allocs) {
+    SharedTileType type = alloc.getType();
+    alloc.getResult().setType(SharedTileType::get(
+        type.getContext(), type.getRows(), type.getCols(),
+        type.getElementType(), type.getSwizzle(), type.getPermutation(),
+        /*slots=*/2));
+  }
+
+  // The fill for induction value `iv` into `slot`: the ops before the fill
+  // barrier, cloned (the pure ones become dead where unused).
+  Value iv = loop.getInductionVar();
+  SmallVector<Operation *> fillOps;
+  for (Operation &op : body->without_terminator()) {
+    if (&op == fillBarrier)
+      break;
+    fillOps.push_back(&op);
+  }
+  auto emitFill = [&](OpBuilder &b, Value ivValue, Value slot) {
+    IRMapping map;
+    map.map(iv, ivValue);
+    for (Operation *op : fillOps) {
+      Operation *clone = b.clone(*op, map);
+      if (auto copy = dyn_cast<CopyToSharedOp>(clone))
+        copy.getSlotMutable().assign(slot);
+    }
+  };
+
+  // Prologue: tile lb into slot 0 when the loop runs, then wait.
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                     loop.getLowerBound(),
+                                     loop.getUpperBound());
+  auto prologue = scf::IfOp::create(b, loc, runs, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(prologue.thenBlock()->getTerminator());
+    emitFill(b, loop.getLowerBound(), zero);
+  }
+  b.clone(*fillBarrier);
+
+  // In the loop: prefetch tile k+1 into the other slot, compute from this
+  // one; the loop's last barrier is the only one.
+  b.setInsertionPointToStart(body);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value iteration = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value slot = arith::AndIOp::create(b, loc, iteration, one);
+  Value other = arith::XOrIOp::create(b, loc, slot, one);
+  Value next = arith::AddIOp::create(b, loc, iv, loop.getStep());
+  Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        next, loop.getUpperBound());
+  auto prefetch = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(prefetch.thenBlock()->getTerminator());
+    emitFill(b, next, other);
+  }
+  loop.walk([&](LoadFragmentOp load) {
+    if (auto alloc = load.getTile().getDefiningOp<AllocSharedOp>())
+      if (allocs.contains(alloc))
+        load.getSlotMutable().assign(slot);
+  });
+  for (CopyToSharedOp copy : copies)
+    copy.erase();
+  fillBarrier->erase();
+  return success();
+}
+
+namespace {
+struct MultiBufferPass : hk::impl::MultiBufferBase<MultiBufferPass> {
+  using MultiBufferBase::MultiBufferBase;
+
+  void runOnOperation() override {
+    if (stages == 1)
+      return;
+    if (stages != 2) {
+      getOperation().emitError()
+          << "hk-multi-buffer: stages = " << stages.getValue()
+          << " is not implemented (1 and 2 are)";
+      return signalPassFailure();
+    }
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (!loop.getBody()->getOps<CopyToSharedOp>().empty())
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      bool isError;
+      if (failed(multiBufferLoop(loop, &isError)) && isError)
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
