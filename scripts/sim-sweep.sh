@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The long correctness run: both reference GEMMs on the simulator for every
 # K tile count 1..32, at several workgroups in both dimensions (random test
-# against fp64), plus the identity test where N = K allows it. Exits non-zero
+# against fp64; double-buffered against synchronous, bit for bit), plus the
+# identity test where N = K allows it. Exits non-zero
 # if any run fails; prints one line per run and a summary.
 #
 #   scripts/sim-sweep.sh            # builds first if needed (scripts/setup.sh)
@@ -26,6 +27,12 @@ for tiles in $(seq 1 32); do
   k=$((tiles * 64))
   run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,256,$k --test=random --seed=$tiles
   run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=256,384,$k --test=random --seed=$tiles
+  # Double-buffered (stages = 2): the same bits as synchronous (stages = 1).
+  for chip in gfx950 gfx1201; do
+    run "$root/examples/gemm_bf16_$chip.mlir" --chip=$chip --size=256,512,$k \
+      --stages=2 --test=compare --compare="$root/examples/gemm_bf16_$chip.mlir" \
+      --compare-stages=1 --seed=$tiles
+  done
 done
 run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --test=identity
 run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=384,2048,2048 --test=identity

@@ -45,6 +45,11 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
     multiBuffer.stages = options.stages;
     gpu.addPass(createMultiBuffer(multiBuffer));
   }
+  if (options.mmaPriority != 0) {
+    RaiseMmaPriorityOptions priority;
+    priority.priority = options.mmaPriority;
+    gpu.addPass(createRaiseMmaPriority(priority));
+  }
   gpu.addPass(createConvertHKToAMDGPU());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());

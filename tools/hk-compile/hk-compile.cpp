@@ -68,6 +68,9 @@ static llvm::cl::opt<unsigned>
     stages("stages", llvm::cl::init(1),
            llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
                           "(double-buffered)"));
+static llvm::cl::opt<unsigned> mmaPriority(
+    "mma-priority", llvm::cl::init(0),
+    llvm::cl::desc("wave priority during the MMA phase (0: unchanged)"));
 static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::init(3),
                                         llvm::cl::desc("backend opt level"));
 
@@ -165,6 +168,7 @@ int main(int argc, char **argv) {
   options.chip = chipOption;
   options.optLevel = optLevel;
   options.stages = stages;
+  options.mmaPriority = mmaPriority;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

@@ -142,6 +142,10 @@ static llvm::cl::opt<unsigned>
     stagesOption("stages", llvm::cl::init(1),
                  llvm::cl::desc("pipeline option: LDS slots per tile in K "
                                 "loops (1 or 2)"));
+static llvm::cl::opt<unsigned> mmaPriority(
+    "mma-priority", llvm::cl::init(0),
+    llvm::cl::desc("pipeline option: wave priority during the MMA phase (0: "
+                   "unchanged)"));
 static llvm::cl::opt<unsigned> compareStages(
     "compare-stages",
     llvm::cl::desc("for --test=compare: the stages of the other version "
@@ -297,6 +301,7 @@ static int compileModule(MLIRContext &context, ModuleOp module,
   HKPipelineOptions options;
   options.chip = chipOption;
   options.stages = currentStages;
+  options.mmaPriority = mmaPriority;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;

@@ -45,6 +45,11 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::desc("LDS slots per tile in K loops: 1 (synchronous) or 2 "
                      "(double-buffered on loop parity, hk-multi-buffer)"),
       llvm::cl::init(1)};
+  PassOptions::Option<unsigned> mmaPriority{
+      *this, "mma-priority",
+      llvm::cl::desc("wave priority during the MMA phase of K loops "
+                     "(hk-raise-mma-priority); 0 leaves priorities alone"),
+      llvm::cl::init(0)};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
       llvm::cl::init(3)};

@@ -124,4 +124,32 @@ def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
   ];
 }
 
+def RaiseMmaPriority : Pass<"hk-raise-mma-priority", "gpu::GPUModuleOp"> {
+  let summary = "Raise wave priority around the MMA phase of K loops";
+  let description = [{
+    In every `scf.for` whose body loads fragments and runs `hk.mma`, puts
+    `rocdl.s.setprio <priority>` before the first op of the body that loads
+    fragments or multiplies (directly or in a nested region) and
+    `rocdl.s.setprio 0` after the last one, as HipKittens does: waves in
+    their MMA phase win the issue arbitration over waves that are filling
+    LDS. Priorities do not change results.
+
+    ```mlir
+    scf.for ... {
+      scf.if ... { hk.copy_to_shared ... }     // prefetch
+      rocdl.s.setprio 1
+      %a = hk.load_fragment ...
+      %c = hk.mma ...
+      rocdl.s.setprio 0
+      amdgpu.lds_barrier
+    }
+    ```
+  }];
+  let options = [
+    Option<"priority", "priority", "unsigned", "1",
+           "wave priority during the MMA phase (1 to 3)">,
+  ];
+  let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD
