@@ -332,6 +332,7 @@ private:
   DenseMap<const Instruction *, unsigned> instructionClass;
   std::vector<std::string> classNames;
   std::vector<uint64_t> classCounts;
+  std::vector<uint8_t> phiStaging;
   uint64_t fullMask = 0;
   DenseMap<const Constant *, std::vector<uint8_t>> constants;
   DenseMap<const GlobalVariable *, uint64_t> ldsOffsets;
@@ -534,21 +535,30 @@ Error Interpreter::step(Wave &wave) {
 void Interpreter::enterBlock(Wave &wave, const BasicBlock *to) {
   // PHIs read their inputs before any of them is written; each lane takes
   // the input of the block it came from.
-  SmallVector<std::pair<const PHINode *, std::vector<uint8_t>>> incoming;
+  // The inputs are staged in a reused buffer (no allocation or clearing
+  // per block entry); only active lanes' bytes are written and read.
+  size_t total = 0;
+  for (const PHINode &phi : to->phis())
+    total += sizeOf(phi.getType()) * lanes;
+  if (phiStaging.size() < total)
+    phiStaging.resize(total);
+  size_t at = 0;
   for (const PHINode &phi : to->phis()) {
     unsigned bytes = sizeOf(phi.getType());
-    std::vector<uint8_t> data(bytes * lanes);
     for (unsigned lane : wave.active)
       std::memcpy(
-          data.data() + lane * bytes,
+          phiStaging.data() + at + lane * bytes,
           operand(wave, phi.getIncomingValueForBlock(wave.from[lane]), lane),
           bytes);
-    incoming.push_back({&phi, std::move(data)});
+    at += bytes * lanes;
   }
-  for (auto &[phi, data] : incoming) {
-    unsigned bytes = sizeOf(phi->getType());
+  at = 0;
+  for (const PHINode &phi : to->phis()) {
+    unsigned bytes = sizeOf(phi.getType());
     for (unsigned lane : wave.active)
-      std::memcpy(result(wave, phi, lane), data.data() + lane * bytes, bytes);
+      std::memcpy(result(wave, &phi, lane),
+                  phiStaging.data() + at + lane * bytes, bytes);
+    at += bytes * lanes;
   }
   wave.block = to;
   wave.pc = to->getFirstNonPHIIt();
@@ -953,16 +963,14 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     auto &ie = cast<InsertElementInst>(inst);
     auto *vt = cast<FixedVectorType>(type);
     unsigned eb = sizeOf(vt->getElementType()), vb = sizeOf(vt);
+    // The result has its own storage (SSA), so it is built in place.
     for (unsigned lane : wave.active) {
       uint8_t *out = result(wave, &inst, lane);
-      std::vector<uint8_t> tmp(operand(wave, ie.getOperand(0), lane),
-                               operand(wave, ie.getOperand(0), lane) + vb);
+      std::memcpy(out, operand(wave, ie.getOperand(0), lane), vb);
       uint64_t i = loadBits(operand(wave, ie.getOperand(2), lane),
                             sizeOf(ie.getOperand(2)->getType()));
       if (i < vt->getNumElements())
-        std::memcpy(tmp.data() + i * eb, operand(wave, ie.getOperand(1), lane),
-                    eb);
-      std::memcpy(out, tmp.data(), vb);
+        std::memcpy(out + i * eb, operand(wave, ie.getOperand(1), lane), eb);
     }
     return Error::success();
   }
