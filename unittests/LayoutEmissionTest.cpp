@@ -73,6 +73,22 @@ TEST_F(LayoutEmissionTest, PhysicalOffsetMatchesTileLayout) {
   }
 }
 
+TEST_F(LayoutEmissionTest, LogicalCoordMatchesTileLayout) {
+  const TileLayout layouts[] = {
+      {256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity},
+      {128, 64, 2, Swizzle::st_16x32, ColumnPermutation::block4_0213},
+      {64, 64, 2, Swizzle::st_32x32, ColumnPermutation::identity},
+      {32, 48, 4, Swizzle::none, ColumnPermutation::block4_0213},
+  };
+  for (const TileLayout &tile : layouts)
+    for (int64_t p = 0; p < tile.numElements(); ++p) {
+      auto [row, col] = emitLogicalCoord(builder, loc, tile, index(p));
+      Coord expected = tile.logicalCoord(p);
+      ASSERT_EQ(folded(row), expected.row) << p;
+      ASSERT_EQ(folded(col), expected.col) << p;
+    }
+}
+
 TEST_F(LayoutEmissionTest, FragmentElementMatchesLaneLayout) {
   for (MmaLayout layout :
        {MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12}) {

@@ -45,6 +45,8 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
     multiBuffer.stages = options.stages;
     gpu.addPass(createMultiBuffer(multiBuffer));
   }
+  if (options.directLds)
+    gpu.addPass(createDirectLdsFill());
   if (options.mmaPriority != 0) {
     RaiseMmaPriorityOptions priority;
     priority.priority = options.mmaPriority;

@@ -68,6 +68,10 @@ static llvm::cl::opt<unsigned>
     stages("stages", llvm::cl::init(1),
            llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
                           "(double-buffered)"));
+static llvm::cl::opt<bool>
+    directLds("direct-lds",
+              llvm::cl::desc("fill shared tiles with direct-to-LDS "
+                             "loads where the chip has them"));
 static llvm::cl::opt<unsigned> mmaPriority(
     "mma-priority", llvm::cl::init(0),
     llvm::cl::desc("wave priority during the MMA phase (0: unchanged)"));
@@ -169,6 +173,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.stages = stages;
   options.mmaPriority = mmaPriority;
+  options.directLds = directLds;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

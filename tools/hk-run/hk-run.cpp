@@ -142,6 +142,10 @@ static llvm::cl::opt<unsigned>
     stagesOption("stages", llvm::cl::init(1),
                  llvm::cl::desc("pipeline option: LDS slots per tile in K "
                                 "loops (1 or 2)"));
+static llvm::cl::opt<bool>
+    directLds("direct-lds",
+              llvm::cl::desc("fill shared tiles with direct-to-LDS "
+                             "loads where the chip has them"));
 static llvm::cl::opt<unsigned> mmaPriority(
     "mma-priority", llvm::cl::init(0),
     llvm::cl::desc("pipeline option: wave priority during the MMA phase (0: "
@@ -302,6 +306,7 @@ static int compileModule(MLIRContext &context, ModuleOp module,
   options.chip = chipOption;
   options.stages = currentStages;
   options.mmaPriority = mmaPriority;
+  options.directLds = directLds;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;

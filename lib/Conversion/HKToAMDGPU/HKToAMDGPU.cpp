@@ -148,11 +148,10 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
-      memref::GlobalOp::create(rewriter, op.getLoc(), name,
-                               rewriter.getStringAttr("private"), type,
-                               /*initial_value=*/Attribute(),
-                               /*constant=*/false,
-                               rewriter.getI64IntegerAttr(kChunkBytes));
+      memref::GlobalOp::create(
+          rewriter, op.getLoc(), name, rewriter.getStringAttr("private"), type,
+          /*initial_value=*/Attribute(),
+          /*constant=*/false, rewriter.getI64IntegerAttr(kChunkBytes));
     }
     rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(op, type, name);
     return success();
@@ -217,8 +216,8 @@ static LogicalResult checkLowerable(Operation *op, bool emitErrors) {
   int64_t vec = kChunkBytes / layout.elementBytes;
   if (layout.cols % vec != 0)
     return error("tile rows of ", layout.cols,
-                 " elements are not a whole number of 16-byte chunks of ",
-                 vec, " elements");
+                 " elements are not a whole number of 16-byte chunks of ", vec,
+                 " elements");
   int64_t threads = int64_t(block[0]) * block[1] * block[2];
   int64_t chunks = layout.numElements() / vec;
   if (chunks % threads != 0)
@@ -228,73 +227,10 @@ static LogicalResult checkLowerable(Operation *op, bool emitErrors) {
   return success();
 }
 
-struct CopyToSharedLowering : OpConversionPattern<CopyToSharedOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(CopyToSharedOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SharedTileType tileType = op.getTile().getType();
-    TileLayout layout = tileType.getLayout();
-    if (failed(checkLowerable(op, /*emitErrors=*/false)))
-      return rewriter.notifyMatchFailure(op, "not lowerable as written");
-    int64_t vec = kChunkBytes / layout.elementBytes;
-    auto [threadId, threads] = emitLinearThreadId(rewriter, op);
-    int64_t chunks = layout.numElements() / vec;
-
-    Type elementType = tileType.getElementType();
-    auto chunkType = VectorType::get({vec}, elementType);
-    std::vector<Run> runs = planChunkAccess(layout, vec);
-    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
-    int64_t chunksPerRow = layout.cols / vec;
-
-    for (int64_t it = 0; it < chunks / threads; ++it) {
-      Value chunk =
-          addIndex(rewriter, loc, threadId, constIndex(rewriter, loc, it * threads));
-      Value row = rewriter.createOrFold<arith::DivUIOp>(
-          loc, chunk, constIndex(rewriter, loc, chunksPerRow));
-      Value col = mulIndex(
-          rewriter, loc,
-          rewriter.createOrFold<arith::RemUIOp>(
-              loc, chunk, constIndex(rewriter, loc, chunksPerRow)),
-          vec);
-      Value data = vector::LoadOp::create(
-          rewriter, loc, chunkType, adaptor.getSource(),
-          ValueRange{addIndex(rewriter, loc, adaptor.getRow(), row),
-                     addIndex(rewriter, loc, adaptor.getCol(), col)},
-          /*nontemporal=*/false, llvm::MaybeAlign(kChunkBytes));
-      for (Run run : runs) {
-        Value part = run.length == vec
-                         ? data
-                         : sliceVector(rewriter, loc, data, run.first,
-                                       run.length);
-        Value offset = addIndex(
-            rewriter, loc, base,
-            emitPhysicalOffset(
-                rewriter, loc, layout, row,
-                addIndex(rewriter, loc, col,
-                         constIndex(rewriter, loc, run.first))));
-        vector::StoreOp::create(
-            rewriter, loc, part, adaptor.getTile(), ValueRange{offset},
-            /*nontemporal=*/false,
-            llvm::MaybeAlign(run.length * layout.elementBytes));
-      }
-    }
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Fragment ops
-//===----------------------------------------------------------------------===//
-
-/// Base of the patterns that need the chip's instruction for a fragment.
-template <typename Op>
-struct FragmentLowering : OpConversionPattern<Op> {
-  FragmentLowering(const TypeConverter &converter, MLIRContext *ctx,
-                   const ChipInfo &chip)
+/// Base of the patterns that need the chip.
+template <typename Op> struct ChipLowering : OpConversionPattern<Op> {
+  ChipLowering(const TypeConverter &converter, MLIRContext *ctx,
+               const ChipInfo &chip)
       : OpConversionPattern<Op>(converter, ctx), chip(chip) {}
 
   /// The id of the lane in its wave: waves are made of consecutive linear
@@ -318,8 +254,112 @@ struct FragmentLowering : OpConversionPattern<Op> {
   const ChipInfo &chip;
 };
 
-struct LoadFragmentLowering : FragmentLowering<LoadFragmentOp> {
-  using FragmentLowering::FragmentLowering;
+struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(CopyToSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SharedTileType tileType = op.getTile().getType();
+    TileLayout layout = tileType.getLayout();
+    if (failed(checkLowerable(op, /*emitErrors=*/false)))
+      return rewriter.notifyMatchFailure(op, "not lowerable as written");
+    int64_t vec = kChunkBytes / layout.elementBytes;
+    auto [threadId, threads] = emitLinearThreadId(rewriter, op);
+    int64_t chunks = layout.numElements() / vec;
+    if (op.getDirect())
+      return lowerDirect(op, adaptor, rewriter, layout, threadId, threads, vec,
+                         chunks);
+
+    Type elementType = tileType.getElementType();
+    auto chunkType = VectorType::get({vec}, elementType);
+    std::vector<Run> runs = planChunkAccess(layout, vec);
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    int64_t chunksPerRow = layout.cols / vec;
+
+    for (int64_t it = 0; it < chunks / threads; ++it) {
+      Value chunk = addIndex(rewriter, loc, threadId,
+                             constIndex(rewriter, loc, it * threads));
+      Value row = rewriter.createOrFold<arith::DivUIOp>(
+          loc, chunk, constIndex(rewriter, loc, chunksPerRow));
+      Value col =
+          mulIndex(rewriter, loc,
+                   rewriter.createOrFold<arith::RemUIOp>(
+                       loc, chunk, constIndex(rewriter, loc, chunksPerRow)),
+                   vec);
+      Value data = vector::LoadOp::create(
+          rewriter, loc, chunkType, adaptor.getSource(),
+          ValueRange{addIndex(rewriter, loc, adaptor.getRow(), row),
+                     addIndex(rewriter, loc, adaptor.getCol(), col)},
+          /*nontemporal=*/false, llvm::MaybeAlign(kChunkBytes));
+      for (Run run : runs) {
+        Value part = run.length == vec ? data
+                                       : sliceVector(rewriter, loc, data,
+                                                     run.first, run.length);
+        Value offset = addIndex(
+            rewriter, loc, base,
+            emitPhysicalOffset(rewriter, loc, layout, row,
+                               addIndex(rewriter, loc, col,
+                                        constIndex(rewriter, loc, run.first))));
+        vector::StoreOp::create(
+            rewriter, loc, part, adaptor.getTile(), ValueRange{offset},
+            /*nontemporal=*/false,
+            llvm::MaybeAlign(run.length * layout.elementBytes));
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// The direct-to-LDS fill: in iteration `it` wave w writes chunks
+  /// it * threads + w * waveSize + lane lane-linearly from LDS element
+  /// (it * threads + w * waveSize) * vec (uniform: the M0 base), and each
+  /// lane fetches the source element the layout stores at its chunk.
+  LogicalResult lowerDirect(CopyToSharedOp op, OpAdaptor adaptor,
+                            ConversionPatternRewriter &rewriter,
+                            const TileLayout &layout, Value threadId,
+                            int64_t threads, int64_t vec,
+                            int64_t chunks) const {
+    Location loc = op.getLoc();
+    if (threads % chip.waveSize != 0)
+      return op.emitOpError() << "a direct fill needs whole waves, got "
+                              << threads << " threads";
+    SharedTileType tileType = op.getTile().getType();
+    auto chunkType =
+        TypeAttr::get(VectorType::get({vec}, tileType.getElementType()));
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    Value waveStart =
+        mulIndex(rewriter, loc,
+                 rewriter.createOrFold<arith::DivUIOp>(
+                     loc, threadId, constIndex(rewriter, loc, chip.waveSize)),
+                 chip.waveSize);
+    for (int64_t it = 0; it < chunks / threads; ++it) {
+      Value chunk = addIndex(rewriter, loc, threadId,
+                             constIndex(rewriter, loc, it * threads));
+      auto [row, col] = emitLogicalCoord(rewriter, loc, layout,
+                                         mulIndex(rewriter, loc, chunk, vec));
+      Value firstChunk = addIndex(rewriter, loc, waveStart,
+                                  constIndex(rewriter, loc, it * threads));
+      Value dst = addIndex(rewriter, loc, base,
+                           mulIndex(rewriter, loc, firstChunk, vec));
+      amdgpu::GatherToLDSOp::create(
+          rewriter, loc, adaptor.getSource(),
+          ValueRange{addIndex(rewriter, loc, adaptor.getRow(), row),
+                     addIndex(rewriter, loc, adaptor.getCol(), col)},
+          adaptor.getTile(), ValueRange{dst}, chunkType);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Fragment ops
+//===----------------------------------------------------------------------===//
+
+struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
+  using ChipLowering::ChipLowering;
 
   LogicalResult
   matchAndRewrite(LoadFragmentOp op, OpAdaptor adaptor,
@@ -345,9 +385,8 @@ struct LoadFragmentLowering : FragmentLowering<LoadFragmentOp> {
     // Where the first element of each run sits inside a fragment.
     SmallVector<std::pair<Value, Value>> runStarts;
     for (Run run : runs)
-      runStarts.push_back(emitFragmentElement(rewriter, loc, instr->layout,
-                                              type.getRole(), *lane,
-                                              run.first));
+      runStarts.push_back(emitFragmentElement(
+          rewriter, loc, instr->layout, type.getRole(), *lane, run.first));
 
     Value result = emptyVector(rewriter, loc, resultType);
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
@@ -376,8 +415,8 @@ struct LoadFragmentLowering : FragmentLowering<LoadFragmentOp> {
   }
 };
 
-struct MmaLowering : FragmentLowering<MmaOp> {
-  using FragmentLowering::FragmentLowering;
+struct MmaLowering : ChipLowering<MmaOp> {
+  using ChipLowering::ChipLowering;
 
   LogicalResult
   matchAndRewrite(MmaOp op, OpAdaptor adaptor,
@@ -392,10 +431,10 @@ struct MmaLowering : FragmentLowering<MmaOp> {
     int64_t cols = accType.getNumFragmentCols();
     int64_t kChunks = aType.getNumFragmentCols();
 
-    int64_t opElems = getFragmentShape(instr->layout, FragmentRole::a)
-                          .elemsPerLane;
-    int64_t accElems = getFragmentShape(instr->layout, FragmentRole::acc)
-                           .elemsPerLane;
+    int64_t opElems =
+        getFragmentShape(instr->layout, FragmentRole::a).elemsPerLane;
+    int64_t accElems =
+        getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
     SmallVector<Value> acc;
     for (int64_t f = 0; f < rows * cols; ++f)
       acc.push_back(
@@ -446,8 +485,8 @@ struct FillFragmentLowering : OpConversionPattern<FillFragmentOp> {
   }
 };
 
-struct StoreFragmentLowering : FragmentLowering<StoreFragmentOp> {
-  using FragmentLowering::FragmentLowering;
+struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
+  using ChipLowering::ChipLowering;
 
   LogicalResult
   matchAndRewrite(StoreFragmentOp op, OpAdaptor adaptor,
@@ -470,13 +509,13 @@ struct StoreFragmentLowering : FragmentLowering<StoreFragmentOp> {
 
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
-        Value fragment = extractFragment(
-            rewriter, loc, adaptor.getFragment(),
-            fi * type.getNumFragmentCols() + fj, shape.elemsPerLane);
+        Value fragment = extractFragment(rewriter, loc, adaptor.getFragment(),
+                                         fi * type.getNumFragmentCols() + fj,
+                                         shape.elemsPerLane);
         if (destElement != type.getElementType())
           fragment = arith::TruncFOp::create(
-              rewriter, loc,
-              VectorType::get({shape.elemsPerLane}, destElement), fragment);
+              rewriter, loc, VectorType::get({shape.elemsPerLane}, destElement),
+              fragment);
         auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
                                            adaptor.getCol(), shape, fi, fj);
         for (int64_t e = 0; e < shape.elemsPerLane; ++e) {
@@ -516,15 +555,14 @@ struct GpuReturnLowering : OpConversionPattern<gpu::ReturnOp> {
 void mlir::hk::populateHKTypeConversions(TypeConverter &converter,
                                          const ChipInfo &chip) {
   converter.addConversion([](Type type) { return type; });
-  converter.addConversion(
-      [&chip](FragmentType type) -> std::optional<Type> {
-        if (VectorType vector = type.getLaneVectorType(chip))
-          return vector;
-        return std::nullopt;
-      });
+  converter.addConversion([&chip](FragmentType type) -> std::optional<Type> {
+    if (VectorType vector = type.getLaneVectorType(chip))
+      return vector;
+    return std::nullopt;
+  });
   converter.addConversion([](SharedTileType type) -> Type {
-    auto workgroup = gpu::AddressSpaceAttr::get(
-        type.getContext(), gpu::AddressSpace::Workgroup);
+    auto workgroup = gpu::AddressSpaceAttr::get(type.getContext(),
+                                                gpu::AddressSpace::Workgroup);
     return MemRefType::get({type.getSlots() * type.getRows() * type.getCols()},
                            type.getElementType(), MemRefLayoutAttrInterface{},
                            workgroup);
@@ -535,10 +573,10 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocSharedLowering, CopyToSharedLowering,
-               FillFragmentLowering, GpuReturnLowering>(converter, ctx);
-  patterns.add<LoadFragmentLowering, MmaLowering, StoreFragmentLowering>(
-      converter, ctx, chip);
+  patterns.add<AllocSharedLowering, FillFragmentLowering, GpuReturnLowering>(
+      converter, ctx);
+  patterns.add<CopyToSharedLowering, LoadFragmentLowering, MmaLowering,
+               StoreFragmentLowering>(converter, ctx, chip);
   populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);
   populateCallOpTypeConversionPattern(patterns, converter);

@@ -79,18 +79,43 @@ Value mlir::hk::emitPhysicalOffset(OpBuilder &b, Location loc,
   SwizzleParams p = getSwizzleParams(tile.swizzle);
   if (p.subtileBytes == 0)
     return m.add(m.mul(row, tile.cols), pcol);
-  Value subtile = m.add(m.mul(m.div(row, p.subtileRows),
-                              tile.cols / p.subtileCols),
-                        m.div(pcol, p.subtileCols));
+  Value subtile =
+      m.add(m.mul(m.div(row, p.subtileRows), tile.cols / p.subtileCols),
+            m.div(pcol, p.subtileCols));
   Value inner = m.add(m.mul(m.rem(row, p.subtileRows), p.subtileCols),
                       m.rem(pcol, p.subtileCols));
   // The swizzle works on byte offsets; inner < subtileBytes, so the modulus
   // of the formula is a no-op here.
   Value bytes = m.mul(inner, tile.elementBytes);
-  Value swizzled =
-      m.bitXor(bytes, m.shl(m.shr(bytes, p.rowShift), p.xorShift));
+  Value swizzled = m.bitXor(bytes, m.shl(m.shr(bytes, p.rowShift), p.xorShift));
   return m.add(m.mul(subtile, p.subtileRows * p.subtileCols),
                m.div(swizzled, tile.elementBytes));
+}
+
+std::pair<Value, Value> mlir::hk::emitLogicalCoord(OpBuilder &b, Location loc,
+                                                   const TileLayout &tile,
+                                                   Value offset) {
+  IndexMath m{b, loc};
+  SwizzleParams p = getSwizzleParams(tile.swizzle);
+  Value row, pcol;
+  if (p.subtileBytes == 0) {
+    row = m.div(offset, tile.cols);
+    pcol = m.rem(offset, tile.cols);
+  } else {
+    int64_t subtileElems = p.subtileRows * p.subtileCols;
+    int64_t subtilesPerRow = tile.cols / p.subtileCols;
+    Value subtile = m.div(offset, subtileElems);
+    // The swizzle is an involution: applying it again undoes it.
+    Value bytes = m.mul(m.rem(offset, subtileElems), tile.elementBytes);
+    Value inner =
+        m.div(m.bitXor(bytes, m.shl(m.shr(bytes, p.rowShift), p.xorShift)),
+              tile.elementBytes);
+    row = m.add(m.mul(m.div(subtile, subtilesPerRow), p.subtileRows),
+                m.div(inner, p.subtileCols));
+    pcol = m.add(m.mul(m.rem(subtile, subtilesPerRow), p.subtileCols),
+                 m.rem(inner, p.subtileCols));
+  }
+  return {row, emitPermuteColumn(b, loc, tile.permutation, pcol)};
 }
 
 std::pair<Value, Value>

@@ -227,6 +227,26 @@ func.func @copy_huge_offset(%A: memref<256x256xbf16>) {
   return
 }
 
+// -----
+
+func.func @copy_direct_chip(%A: memref<?x?xbf16>) attributes {hk.chip = #hk.chip<gfx1201>} {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op gfx1201 has no direct-to-LDS loads; fill through registers (drop 'direct')}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] direct : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_direct_layout(%A: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+  // expected-error @+1 {{'hk.copy_to_shared' op a direct fill needs each 16-byte chunk of LDS to hold consecutive elements of a row, which this tile's layout does not (LDS element 4)}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] direct : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // hk.load_fragment
 //===----------------------------------------------------------------------===//

@@ -53,6 +53,9 @@ module attributes {hk.chip = #hk.chip<gfx950>} {
     // CHECK: hk.copy_to_shared %[[A]][%[[I]], %{{.*}}], %[[T]][%{{.*}}] : memref<?x?xbf16>, <256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
     hk.copy_to_shared %A[%i, %c0], %t[%c1]
         : memref<?x?xbf16>, !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+    // CHECK: hk.copy_to_shared %[[A]][%{{.*}}, %{{.*}}], %[[T]][%{{.*}}] direct : memref<?x?xbf16>
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] direct
+        : memref<?x?xbf16>, !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
     // CHECK: %[[FA:.*]] = hk.load_fragment %[[T]][%{{.*}}] [%[[I]], %{{.*}}] : <256x64xbf16, #hk.swizzle<st_16x32>, slots = 2> -> <a, 128x32xbf16, mma = 16x16x32>
     %a = hk.load_fragment %t[%c1][%i, %c0]
         : !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>

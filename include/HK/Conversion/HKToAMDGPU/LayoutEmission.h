@@ -30,6 +30,11 @@ Value emitPermuteColumn(OpBuilder &b, Location loc,
 Value emitPhysicalOffset(OpBuilder &b, Location loc, const TileLayout &tile,
                          Value row, Value col);
 
+/// `tile.logicalCoord(offset)` on an index value: the logical (row, col)
+/// stored at element `offset` of a slot.
+std::pair<Value, Value> emitLogicalCoord(OpBuilder &b, Location loc,
+                                         const TileLayout &tile, Value offset);
+
 /// `getFragmentElement(layout, role, lane, i)` for a lane id value.
 std::pair<Value, Value> emitFragmentElement(OpBuilder &b, Location loc,
                                             MmaLayout layout,

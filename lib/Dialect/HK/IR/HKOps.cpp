@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -150,6 +151,25 @@ LogicalResult CopyToSharedOp::verify() {
                          << tile.getElementType();
   if (failed(verifySlot(*this, getSlot(), tile)))
     return failure();
+  if (getDirect()) {
+    FailureOr<const ChipInfo *> chip = resolveChip(*this);
+    if (failed(chip))
+      return failure();
+    if (*chip && !(*chip)->hasDirectToLds())
+      return emitOpError() << (*chip)->name
+                           << " has no direct-to-LDS loads; fill through "
+                              "registers (drop 'direct')";
+    // Each lane's 16 bytes land at consecutive LDS positions, which must
+    // hold consecutive elements of one row of the source.
+    TileLayout layout = tile.getLayout();
+    int64_t where = 0;
+    if (!chunksAreRowContiguous(layout, 16 / layout.elementBytes, &where))
+      return emitOpError()
+             << "a direct fill needs each 16-byte chunk of LDS to hold "
+                "consecutive elements of a row, which this tile's layout "
+                "does not (LDS element "
+             << where << ")";
+  }
   return verifyRegionInBounds(*this, "source", getRow(), getCol(),
                               tile.getRows(), tile.getCols(),
                               source.getDimSize(0), source.getDimSize(1));

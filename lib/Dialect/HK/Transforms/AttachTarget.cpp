@@ -50,16 +50,15 @@ struct AttachTargetPass : hk::impl::AttachTargetBase<AttachTargetPass> {
           continue;
         hasRocdl = true;
         if (rocdl.getChip() != info.name) {
-          module.emitError() << "gpu.module '" << module.getName()
-                             << "' targets " << rocdl.getChip()
-                             << " but the compilation is for " << info.name;
+          module.emitError()
+              << "gpu.module '" << module.getName() << "' targets "
+              << rocdl.getChip() << " but the compilation is for " << info.name;
           return WalkResult::interrupt();
         }
       }
       if (!hasRocdl) {
-        targets.push_back(ROCDL::ROCDLTargetAttr::get(ctx, optLevel,
-                                                      "amdgcn-amd-amdhsa",
-                                                      info.name));
+        targets.push_back(ROCDL::ROCDLTargetAttr::get(
+            ctx, optLevel, "amdgcn-amd-amdhsa", info.name));
         module.setTargetsAttr(ArrayAttr::get(ctx, targets));
       }
       return WalkResult::advance();

@@ -56,8 +56,8 @@ static Value buildRowMajorMemRef(OpBuilder &b, Location loc, MemRefType type,
       dims.push_back(LLVM::ConstantOp::create(
           b, loc, indexType, b.getIntegerAttr(indexType, dim)));
   }
-  Value stride =
-      LLVM::ConstantOp::create(b, loc, indexType, b.getIntegerAttr(indexType, 1));
+  Value stride = LLVM::ConstantOp::create(b, loc, indexType,
+                                          b.getIntegerAttr(indexType, 1));
   for (int64_t i = type.getRank() - 1; i >= 0; --i) {
     desc.setSize(b, loc, i, dims[i]);
     desc.setStride(b, loc, i, stride);
@@ -111,8 +111,8 @@ LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
       sizeArgument[{i, dim}] = insertAt - numOld;
       sizes.push_back(addArgument(i32, arg.getLoc()));
     }
-    arg.replaceAllUsesWith(buildRowMajorMemRef(b, arg.getLoc(), type, pointer,
-                                               sizes, converter));
+    arg.replaceAllUsesWith(
+        buildRowMajorMemRef(b, arg.getLoc(), type, pointer, sizes, converter));
   }
   entry.eraseArguments(0, numOld);
   kernel.setFunctionType(FunctionType::get(ctx, inputs, {}));
@@ -146,8 +146,7 @@ LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
 }
 
 namespace {
-struct LowerKernelAbiPass
-    : hk::impl::LowerKernelAbiBase<LowerKernelAbiPass> {
+struct LowerKernelAbiPass : hk::impl::LowerKernelAbiBase<LowerKernelAbiPass> {
   using LowerKernelAbiBase::LowerKernelAbiBase;
 
   void runOnOperation() override {

@@ -103,8 +103,7 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError) {
   if (*chip) {
     auto func = loop->getParentOfType<FunctionOpInterface>();
     int64_t total = 0, added = 0;
-    for (auto alloc :
-         func.getFunctionBody().front().getOps<AllocSharedOp>()) {
+    for (auto alloc : func.getFunctionBody().front().getOps<AllocSharedOp>()) {
       total += alloc.getType().getTotalBytes();
       if (allocs.contains(alloc))
         added += alloc.getType().getTotalBytes();
@@ -114,9 +113,8 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError) {
       return loop.emitError()
              << "hk-multi-buffer: double-buffering needs " << total + added
              << " bytes of LDS (" << total << " now, " << added
-             << " more for the second slots), but " << (*chip)->name
-             << " has " << (*chip)->ldsBytes
-             << " bytes; use smaller tiles or stages=1";
+             << " more for the second slots), but " << (*chip)->name << " has "
+             << (*chip)->ldsBytes << " bytes; use smaller tiles or stages=1";
     }
   }
 
@@ -152,9 +150,9 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                     loop.getLowerBound(),
-                                     loop.getUpperBound());
+  Value runs =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                            loop.getLowerBound(), loop.getUpperBound());
   auto prologue = scf::IfOp::create(b, loc, runs, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -173,8 +171,8 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError) {
   Value slot = arith::AndIOp::create(b, loc, iteration, one);
   Value other = arith::XOrIOp::create(b, loc, slot, one);
   Value next = arith::AddIOp::create(b, loc, iv, loop.getStep());
-  Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        next, loop.getUpperBound());
+  Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                        loop.getUpperBound());
   auto prefetch = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);

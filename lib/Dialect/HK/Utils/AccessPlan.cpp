@@ -97,3 +97,17 @@ std::vector<Run> mlir::hk::planChunkAccess(const TileLayout &tile,
       }
   });
 }
+
+bool mlir::hk::chunksAreRowContiguous(const TileLayout &tile,
+                                      int64_t chunkElems, int64_t *where) {
+  for (int64_t p = 0; p < tile.numElements(); p += chunkElems) {
+    Coord first = tile.logicalCoord(p);
+    for (int64_t i = 1; i < chunkElems; ++i)
+      if (!(tile.logicalCoord(p + i) == Coord{first.row, first.col + i})) {
+        if (where)
+          *where = p + i;
+        return false;
+      }
+  }
+  return true;
+}

@@ -72,7 +72,14 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     The region must lie inside `source`; the element types must match.
 
     Lowers to vectorized global loads and LDS stores (thread-major chunks of
-    16 bytes).
+    16 bytes). With `direct` (set by `hk-direct-lds-fill` on chips that have
+    direct-to-LDS loads), each wave instead writes its own 64 x 16-byte run
+    of LDS lane-linearly with direct-to-LDS loads (`amdgpu.gather_to_lds`),
+    each lane fetching the element the tile layout stores at its position:
+    the swizzle moves to the global side (SPEC section 7). A direct copy
+    completes asynchronously: it must be followed by a wait for vector
+    memory loads (`amdgpu.memory_counter_wait load(0)`) before the barrier
+    that publishes the tile.
 
     Example:
 
@@ -85,10 +92,10 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     Arg<HK_GlobalMatrix, "global source", [MemRead]>:$source,
     Index:$row, Index:$col,
     Arg<HK_SharedTile, "destination tile", [MemWrite<HK_SharedMemory>]>:$tile,
-    Index:$slot);
+    Index:$slot, UnitAttr:$direct);
   let assemblyFormat = [{
-    $source `[` $row `,` $col `]` `,` $tile `[` $slot `]` attr-dict
-    `:` type($source) `,` type($tile)
+    $source `[` $row `,` $col `]` `,` $tile `[` $slot `]` (`direct` $direct^)?
+    attr-dict `:` type($source) `,` type($tile)
   }];
   let hasVerifier = 1;
 }

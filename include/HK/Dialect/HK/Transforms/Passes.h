@@ -7,6 +7,7 @@
 #ifndef HK_DIALECT_HK_TRANSFORMS_PASSES_H
 #define HK_DIALECT_HK_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

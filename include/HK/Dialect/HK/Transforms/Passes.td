@@ -152,4 +152,30 @@ def RaiseMmaPriority : Pass<"hk-raise-mma-priority", "gpu::GPUModuleOp"> {
   let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
 }
 
+def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
+  let summary = "Fill shared tiles with direct-to-LDS loads where the chip can";
+  let description = [{
+    Marks every `hk.copy_to_shared` `direct` on chips with direct-to-LDS
+    loads (gfx950): its lowering then writes LDS lane-linearly with
+    `amdgpu.gather_to_lds` (16 bytes per lane, the wave's LDS base uniform)
+    and moves the swizzle to the global side (SPEC section 7). Because such
+    loads complete asynchronously, the pass puts
+    `amdgpu.memory_counter_wait load(0)` before the first barrier that
+    follows each direct copy, so the tile is complete when the barrier
+    publishes it; in a double-buffered loop that is the loop's barrier, after
+    the MMAs, so the fill still overlaps them.
+
+    Policy on chips without direct-to-LDS loads (gfx1201): the copies stay
+    on the register path and the pass says so in a remark; with
+    `require=true` it refuses instead. Copies whose tile layout does not
+    keep 16-byte chunks row-contiguous (e.g. the gfx1201 block permutation)
+    are likewise left alone with a remark, or refused.
+  }];
+  let options = [
+    Option<"require", "require", "bool", "false",
+           "fail instead of keeping a copy on the register path">,
+  ];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect"];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

@@ -41,6 +41,13 @@ std::vector<Run> planFragmentAccess(MmaLayout layout, FragmentRole role,
 /// over every chunk-aligned position in the tile.
 std::vector<Run> planChunkAccess(const TileLayout &tile, int64_t chunkElems);
 
+/// True if every `chunkElems`-element chunk of LDS (a direct-to-LDS lane's
+/// write) holds consecutive elements of one row of the logical tile, so a
+/// lane can fetch it with one load. The first LDS element where this fails
+/// is returned in `where`.
+bool chunksAreRowContiguous(const TileLayout &tile, int64_t chunkElems,
+                            int64_t *where = nullptr);
+
 } // namespace mlir::hk
 
 #endif // HK_DIALECT_HK_UTILS_ACCESSPLAN_H
