@@ -19,8 +19,8 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -43,6 +43,7 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   if (options.stages != 1) {
     MultiBufferOptions multiBuffer;
     multiBuffer.stages = options.stages;
+    multiBuffer.unroll = options.unroll;
     gpu.addPass(createMultiBuffer(multiBuffer));
   }
   if (options.directLds)
@@ -82,8 +83,8 @@ std::string mlir::hk::getDefaultToolkitPath() {
   std::string exe = llvm::sys::fs::getMainExecutable(
       nullptr, reinterpret_cast<void *>(&getDefaultToolkitPath));
   if (!exe.empty()) {
-    SmallString<256> path(llvm::sys::path::parent_path(
-        llvm::sys::path::parent_path(exe)));
+    SmallString<256> path(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
     llvm::sys::path::append(path, "lib", "hk", "toolkit");
     candidates.push_back(std::string(path));
   }
@@ -99,7 +100,7 @@ std::string mlir::hk::getDefaultToolkitPath() {
 }
 
 FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
-                                                   StringRef format) {
+                                                    StringRef format) {
   std::optional<gpu::CompilationTarget> target =
       llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
           .Case("bin", gpu::CompilationTarget::Binary)
@@ -115,8 +116,8 @@ FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
     return failure();
   auto binaries = llvm::to_vector(copy->getOps<gpu::BinaryOp>());
   if (binaries.size() != 1)
-    return module.emitError() << "expected one gpu.module to serialize, found "
-                              << binaries.size();
+    return module.emitError()
+           << "expected one gpu.module to serialize, found " << binaries.size();
   return cast<gpu::ObjectAttr>(binaries.front().getObjects()[0])
       .getObject()
       .getValue()
@@ -124,9 +125,9 @@ FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
 }
 
 /// Registers `name` with a builder that refuses a missing chip.
-static void registerPipeline(
-    StringRef name, StringRef description,
-    void (*build)(OpPassManager &, const HKPipelineOptions &)) {
+static void registerPipeline(StringRef name, StringRef description,
+                             void (*build)(OpPassManager &,
+                                           const HKPipelineOptions &)) {
   registerPassPipeline(
       name, description,
       [build, name](OpPassManager &pm, StringRef text,

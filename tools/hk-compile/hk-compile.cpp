@@ -68,6 +68,10 @@ static llvm::cl::opt<unsigned>
     stages("stages", llvm::cl::init(1),
            llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
                           "(double-buffered)"));
+static llvm::cl::opt<unsigned>
+    unrollOption("unroll", llvm::cl::init(1),
+                 llvm::cl::desc("with --stages=2: unroll K loops by this "
+                                "many tiles (even)"));
 static llvm::cl::opt<bool>
     directLds("direct-lds",
               llvm::cl::desc("fill shared tiles with direct-to-LDS "
@@ -174,6 +178,7 @@ int main(int argc, char **argv) {
   options.stages = stages;
   options.mmaPriority = mmaPriority;
   options.directLds = directLds;
+  options.unroll = unrollOption;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

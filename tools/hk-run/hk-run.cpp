@@ -142,6 +142,10 @@ static llvm::cl::opt<unsigned>
     stagesOption("stages", llvm::cl::init(1),
                  llvm::cl::desc("pipeline option: LDS slots per tile in K "
                                 "loops (1 or 2)"));
+static llvm::cl::opt<unsigned>
+    unrollOption("unroll", llvm::cl::init(1),
+                 llvm::cl::desc("with --stages=2: unroll K loops by this "
+                                "many tiles (even)"));
 static llvm::cl::opt<bool>
     directLds("direct-lds",
               llvm::cl::desc("fill shared tiles with direct-to-LDS "
@@ -307,6 +311,7 @@ static int compileModule(MLIRContext &context, ModuleOp module,
   options.stages = currentStages;
   options.mmaPriority = mmaPriority;
   options.directLds = directLds;
+  options.unroll = unrollOption;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;

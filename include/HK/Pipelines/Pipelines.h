@@ -45,6 +45,11 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::desc("LDS slots per tile in K loops: 1 (synchronous) or 2 "
                      "(double-buffered on loop parity, hk-multi-buffer)"),
       llvm::cl::init(1)};
+  PassOptions::Option<unsigned> unroll{
+      *this, "unroll",
+      llvm::cl::desc("with stages=2: unroll K loops by this many tiles (even; "
+                     "constant slot indices, rolled remainder)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> directLds{
       *this, "direct-lds",
       llvm::cl::desc("fill shared tiles with direct-to-LDS loads where the "

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -39,7 +40,8 @@ static bool isBarrier(Operation *op) {
 
 static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
 
-LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError) {
+LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
+                                        Value *slotOut, Value *otherOut) {
   *isError = false;
   auto remark = [&](const Twine &why) {
     loop.emitRemark("hk-multi-buffer: loop left single-buffered: ") << why;
@@ -187,7 +189,45 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError) {
   for (CopyToSharedOp copy : copies)
     copy.erase();
   fillBarrier->erase();
+  if (slotOut)
+    *slotOut = slot;
+  if (otherOut)
+    *otherOut = other;
   return success();
+}
+
+/// Unrolls the double-buffered `loop` by `factor` (even) and makes the slot
+/// indices of the unrolled copies constants: unrolled copy i runs iteration
+/// t0 + i with t0 a multiple of `factor`, so its slot is i % 2.
+static LogicalResult unrollWithConstantSlots(scf::ForOp loop, unsigned factor,
+                                             Value slot, Value other) {
+  // Mark the two slot computations so their unrolled copies can be found.
+  constexpr StringLiteral kMark = "hk_multi_buffer_slot";
+  MLIRContext *ctx = loop.getContext();
+  slot.getDefiningOp()->setAttr(kMark,
+                                IntegerAttr::get(IndexType::get(ctx), 0));
+  other.getDefiningOp()->setAttr(kMark,
+                                 IntegerAttr::get(IndexType::get(ctx), 1));
+  SmallVector<std::pair<Operation *, int64_t>> constantSlots;
+  Operation *parent = loop->getParentOp();
+  FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(
+      loop, factor, [&](unsigned i, Operation *op, OpBuilder) {
+        if (auto mark = op->getAttrOfType<IntegerAttr>(kMark))
+          constantSlots.push_back({op, (i % 2) ^ mark.getInt()});
+      });
+  LogicalResult result = success();
+  if (failed(unrolled)) {
+    result = loop.emitError("hk-multi-buffer: the loop cannot be unrolled");
+  } else {
+    for (auto [op, value] : constantSlots) {
+      OpBuilder b(op);
+      op->getResult(0).replaceAllUsesWith(
+          arith::ConstantIndexOp::create(b, op->getLoc(), value));
+    }
+  }
+  // The rolled epilogue keeps computed slots.
+  parent->walk([&](Operation *op) { op->removeAttr(kMark); });
+  return result;
 }
 
 namespace {
@@ -208,9 +248,23 @@ struct MultiBufferPass : hk::impl::MultiBufferBase<MultiBufferPass> {
       if (!loop.getBody()->getOps<CopyToSharedOp>().empty())
         loops.push_back(loop);
     });
+    if (unroll > 1 && unroll % 2 != 0) {
+      getOperation().emitError()
+          << "hk-multi-buffer: unroll must be even so that every slot index "
+             "is a constant, got "
+          << unroll.getValue();
+      return signalPassFailure();
+    }
     for (scf::ForOp loop : loops) {
       bool isError;
-      if (failed(multiBufferLoop(loop, &isError)) && isError)
+      Value slot, other;
+      if (failed(multiBufferLoop(loop, &isError, &slot, &other))) {
+        if (isError)
+          return signalPassFailure();
+        continue;
+      }
+      if (unroll > 1 &&
+          failed(unrollWithConstantSlots(loop, unroll, slot, other)))
         return signalPassFailure();
     }
   }

@@ -110,6 +110,11 @@ def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
     amdgpu.lds_barrier
     ```
 
+    With `unroll=U` (U even) the loop is then unrolled by U K tiles with the
+    upstream `scf` unroller, and the slot indices of the unrolled copies
+    become the constants 0, 1, 0, 1, ...; the tiles left over run in a
+    rolled epilogue loop with computed slots.
+
     A loop that does not have this form is left as it is, with a remark
     saying why. More than 2 stages are refused. Tiles that no longer fit
     the chip's LDS with two slots are refused with the byte counts.
@@ -117,6 +122,10 @@ def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
   let options = [
     Option<"stages", "stages", "unsigned", "2",
            "number of LDS slots per tile (only 2 is implemented)">,
+    Option<"unroll", "unroll", "unsigned", "1",
+           "unroll the double-buffered loop by this many K tiles (even, so "
+           "every slot index is a constant; the remaining tiles run in a "
+           "rolled loop)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

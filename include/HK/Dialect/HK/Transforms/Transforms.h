@@ -11,6 +11,7 @@
 #ifndef HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
 #define HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
 
+#include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -33,7 +34,11 @@ LogicalResult lowerKernelAbi(gpu::GPUFuncOp kernel,
 /// Returns failure, with a remark on the loop saying why, when the loop does
 /// not have the expected form; errors (LDS budget) are emitted as errors and
 /// also return failure, distinguished by `*isError`.
-LogicalResult multiBufferLoop(scf::ForOp loop, bool *isError);
+/// On success `slot` and `otherSlot` are the slot computed from and the
+/// one prefetched into, inside the loop body.
+LogicalResult multiBufferLoop(scf::ForOp loop, bool *isError,
+                              Value *slot = nullptr,
+                              Value *otherSlot = nullptr);
 
 } // namespace hk
 } // namespace mlir
