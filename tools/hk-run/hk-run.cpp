@@ -156,8 +156,10 @@ static llvm::cl::opt<unsigned> mmaPriority(
                    "unchanged)"));
 static llvm::cl::opt<unsigned> compareStages(
     "compare-stages",
-    llvm::cl::desc("for --test=compare: the stages of the other version "
-                   "(default: --stages)"));
+    llvm::cl::desc("for --test=compare: compile the other version as the "
+                   "plain baseline with this many stages (no direct-LDS, "
+                   "priority or unrolling); without it the other version "
+                   "gets the same pipeline options"));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
                                     llvm::cl::desc("random seed"));
 static llvm::cl::opt<uint64_t>
@@ -300,6 +302,8 @@ static gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
 
 /// The stages the kernel being prepared is compiled with.
 static unsigned currentStages = 1;
+/// Whether the kernel being prepared is the plain baseline of a comparison.
+static bool currentIsBaseline = false;
 
 /// Compiles `module` for the selected backend into `run.image`.
 static int compileModule(MLIRContext &context, ModuleOp module,
@@ -309,9 +313,11 @@ static int compileModule(MLIRContext &context, ModuleOp module,
   HKPipelineOptions options;
   options.chip = chipOption;
   options.stages = currentStages;
-  options.mmaPriority = mmaPriority;
-  options.directLds = directLds;
-  options.unroll = unrollOption;
+  if (!currentIsBaseline) {
+    options.mmaPriority = mmaPriority;
+    options.directLds = directLds;
+    options.unroll = unrollOption;
+  }
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;
@@ -928,8 +934,9 @@ static int runGeneric(MLIRContext &context) {
     if (!otherKernel)
       return 2;
     second.name = otherKernel.getName().str();
-    currentStages = compareStages.getNumOccurrences() ? compareStages.getValue()
-                                                      : stagesOption.getValue();
+    currentIsBaseline = compareStages.getNumOccurrences() > 0;
+    currentStages =
+        currentIsBaseline ? compareStages.getValue() : stagesOption.getValue();
     if (int status = compileModule(context, *other, second))
       return status;
     std::vector<std::vector<uint8_t>> theirs = inputs;
@@ -1055,8 +1062,9 @@ int main(int argc, char **argv) {
     if (compareWith.empty())
       return fail("--test=compare needs --compare=<file.mlir>");
     PreparedKernel second;
-    currentStages = compareStages.getNumOccurrences() ? compareStages.getValue()
-                                                      : stagesOption.getValue();
+    currentIsBaseline = compareStages.getNumOccurrences() > 0;
+    currentStages =
+        currentIsBaseline ? compareStages.getValue() : stagesOption.getValue();
     if (int status = prepare(compareWith, second))
       return status;
     if (int status = execute(second, M, N, bytesA, bytesB, other))
