@@ -41,45 +41,52 @@
 using namespace mlir;
 using namespace mlir::hk;
 
+/// The tool's own options; --help lists only these, not LLVM's.
+static llvm::cl::OptionCategory toolOptions("hk-compile options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::Required,
+                                            llvm::cl::cat(toolOptions),
                                             llvm::cl::desc("<hk source>"));
 static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
+                                      llvm::cl::cat(toolOptions),
                                       llvm::cl::desc("the chip to compile for"),
                                       chipOptionValues());
 static llvm::cl::opt<std::string>
-    outputFile("o", llvm::cl::Required,
+    outputFile("o", llvm::cl::Required, llvm::cl::cat(toolOptions),
                llvm::cl::desc("code object to write (.hsaco)"),
                llvm::cl::value_desc("file"));
 static llvm::cl::opt<std::string>
-    asmFile("asm", llvm::cl::desc("also write the assembly"),
+    asmFile("asm", llvm::cl::cat(toolOptions),
+            llvm::cl::desc("also write the assembly"),
             llvm::cl::value_desc("file"));
 static llvm::cl::opt<std::string>
-    llvmIrFile("llvm-ir",
+    llvmIrFile("llvm-ir", llvm::cl::cat(toolOptions),
                llvm::cl::desc("also write the optimized LLVM IR the AMDGPU "
                               "backend compiles"),
                llvm::cl::value_desc("file"));
 static llvm::cl::opt<std::string>
-    launchFile("launch",
+    launchFile("launch", llvm::cl::cat(toolOptions),
                llvm::cl::desc("also write the kernels' launch description "
                               "(JSON)"),
                llvm::cl::value_desc("file"));
 static llvm::cl::opt<unsigned>
-    stages("stages", llvm::cl::init(1),
+    stages("stages", llvm::cl::init(1), llvm::cl::cat(toolOptions),
            llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
                           "(double-buffered)"));
 static llvm::cl::opt<unsigned>
-    unrollOption("unroll", llvm::cl::init(1),
+    unrollOption("unroll", llvm::cl::init(1), llvm::cl::cat(toolOptions),
                  llvm::cl::desc("with --stages=2: unroll K loops by this "
                                 "many tiles (even)"));
 static llvm::cl::opt<bool>
-    directLds("direct-lds",
+    directLds("direct-lds", llvm::cl::cat(toolOptions),
               llvm::cl::desc("fill shared tiles with direct-to-LDS "
                              "loads where the chip has them"));
 static llvm::cl::opt<unsigned> mmaPriority(
-    "mma-priority", llvm::cl::init(0),
+    "mma-priority", llvm::cl::init(0), llvm::cl::cat(toolOptions),
     llvm::cl::desc("wave priority during the MMA phase (0: unchanged)"));
 static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::init(3),
+                                        llvm::cl::cat(toolOptions),
                                         llvm::cl::desc("backend opt level"));
 
 static int fail(const llvm::Twine &message) {
@@ -149,6 +156,7 @@ static llvm::json::Object describeKernel(gpu::GPUFuncOp kernel) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "hk-compile: hk source to an AMDGPU code object\n");
 

@@ -25,9 +25,14 @@
 using namespace llvm;
 using namespace mlir::hk;
 
+/// The tool's own options; --help lists only these, not LLVM's.
+static cl::OptionCategory toolOptions("hk-report options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::cat(toolOptions),
                                       cl::desc("<code object (.hsaco)>"));
-static cl::opt<bool> emitJson("json", cl::desc("print JSON"));
+static cl::opt<bool> emitJson("json", cl::cat(toolOptions),
+                              cl::desc("print JSON"));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-report") << message << "\n";
@@ -36,6 +41,7 @@ static int fail(const Twine &message) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv,
                               "hk-report: resources of compiled kernels\n");
 
@@ -95,10 +101,9 @@ int main(int argc, char **argv) {
              << info->chip << "\n";
   }
   if (emitJson)
-    outs() << formatv("{0:2}\n",
-                      json::Value(json::Object{{"target", info->target},
-                                               {"chip", info->chip},
-                                               {"kernels",
-                                                std::move(kernels)}}));
+    outs() << formatv(
+        "{0:2}\n", json::Value(json::Object{{"target", info->target},
+                                            {"chip", info->chip},
+                                            {"kernels", std::move(kernels)}}));
   return 0;
 }

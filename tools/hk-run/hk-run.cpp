@@ -51,38 +51,43 @@
 using namespace mlir;
 using namespace mlir::hk;
 
+/// The tool's own options; --help lists only these, not LLVM's.
+static llvm::cl::OptionCategory toolOptions("hk-run options");
+
 static llvm::cl::opt<std::string> inputFile(
-    llvm::cl::Positional, llvm::cl::Required,
+    llvm::cl::Positional, llvm::cl::Required, llvm::cl::cat(toolOptions),
     llvm::cl::desc("<hk GEMM source (.mlir), or the launch description "
                    "(.json) of a kernel compiled by hk-compile>"));
 static llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
+                                      llvm::cl::cat(toolOptions),
                                       llvm::cl::desc("the chip to compile for"),
                                       chipOptionValues());
 static llvm::cl::list<int64_t>
-    sizes("size", llvm::cl::CommaSeparated,
+    sizes("size", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
           llvm::cl::desc("GEMM: M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
 static llvm::cl::list<std::string> genericArgs(
-    "arg",
+    "arg", llvm::cl::cat(toolOptions),
     llvm::cl::desc("any kernel: one per argument, in order: an integer, or "
                    "for a memref random:SHAPE, zeros:SHAPE, range:SHAPE (the "
                    "flat index mod 256), out:SHAPE (unset) or a .npy file; "
                    "SHAPE like 64x64"),
     llvm::cl::value_desc("spec"));
 static llvm::cl::list<int64_t>
-    gridOption("grid", llvm::cl::CommaSeparated,
+    gridOption("grid", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
                llvm::cl::desc("any kernel: the grid, when it has no "
                               "hk.launch"));
 static llvm::cl::list<std::string> expectations(
-    "expect",
+    "expect", llvm::cl::cat(toolOptions),
     llvm::cl::desc("any kernel: memref argument I must match the .npy after "
                    "the run (within one rounding of its element type)"),
     llvm::cl::value_desc("I:file.npy"));
 static llvm::cl::list<std::string>
-    saves("save", llvm::cl::desc("any kernel: write memref argument I"),
+    saves("save", llvm::cl::cat(toolOptions),
+          llvm::cl::desc("any kernel: write memref argument I"),
           llvm::cl::value_desc("I:file.npy"));
 enum class TestKind { identity, random, expected, compare };
 static llvm::cl::opt<TestKind> testKind(
-    "test", llvm::cl::init(TestKind::random),
+    "test", llvm::cl::init(TestKind::random), llvm::cl::cat(toolOptions),
     llvm::cl::desc("the inputs and the check"),
     llvm::cl::values(
         clEnumValN(TestKind::identity, "identity",
@@ -95,22 +100,23 @@ static llvm::cl::opt<TestKind> testKind(
         clEnumValN(TestKind::compare, "compare",
                    "C equal bit for bit to that of --compare")));
 static llvm::cl::opt<std::string>
-    inputA("a",
+    inputA("a", llvm::cl::cat(toolOptions),
            llvm::cl::desc("A: random (N(0, 1), the default), zeros, range "
                           "((row + col) % 16 - 8) or a .npy (M x K, float32 "
                           "rounded to bf16, or uint16 bf16 bits)"),
            llvm::cl::value_desc("random|zeros|range|file.npy"));
 static llvm::cl::opt<std::string>
-    inputB("b", llvm::cl::desc("B (N x K), like --a"),
+    inputB("b", llvm::cl::cat(toolOptions),
+           llvm::cl::desc("B (N x K), like --a"),
            llvm::cl::value_desc("random|zeros|range|file.npy"));
 static llvm::cl::opt<std::string>
-    expectedFile("expected",
+    expectedFile("expected", llvm::cl::cat(toolOptions),
                  llvm::cl::desc("expected C (M x N, float32 .npy) for "
                                 "--test=expected"),
                  llvm::cl::value_desc("file.npy"));
 enum class Backend { sim, hip };
 static llvm::cl::opt<Backend> backend(
-    "backend", llvm::cl::init(Backend::sim),
+    "backend", llvm::cl::init(Backend::sim), llvm::cl::cat(toolOptions),
     llvm::cl::desc("where the kernel runs"),
     llvm::cl::values(
         clEnumValN(Backend::sim, "sim",
@@ -119,51 +125,56 @@ static llvm::cl::opt<Backend> backend(
                    "an AMD GPU through libamdhip64.so (exit status 3 when "
                    "there is no HIP runtime or no GPU)")));
 static llvm::cl::opt<int> warmup("warmup", llvm::cl::init(3),
+                                 llvm::cl::cat(toolOptions),
                                  llvm::cl::desc("hip: untimed launches"));
 static llvm::cl::opt<int>
-    iterations("iterations", llvm::cl::init(10),
+    iterations("iterations", llvm::cl::init(10), llvm::cl::cat(toolOptions),
                llvm::cl::desc("hip: timed launches (the median is reported)"));
 static llvm::cl::opt<bool>
-    emitJson("json", llvm::cl::desc("print the summary as one JSON object"));
+    emitJson("json", llvm::cl::cat(toolOptions),
+             llvm::cl::desc("print the summary as one JSON object"));
 static llvm::cl::opt<std::string>
-    outputFile("out", llvm::cl::desc("write C to a .npy (float32)"),
+    outputFile("out", llvm::cl::cat(toolOptions),
+               llvm::cl::desc("write C to a .npy (float32)"),
                llvm::cl::value_desc("file.npy"));
 static llvm::cl::opt<std::string>
-    kernelName("kernel",
+    kernelName("kernel", llvm::cl::cat(toolOptions),
                llvm::cl::desc("the kernel to run, when the source has several"),
                llvm::cl::value_desc("name"));
 static llvm::cl::opt<std::string> compareWith(
-    "compare",
+    "compare", llvm::cl::cat(toolOptions),
     llvm::cl::desc("for --test=compare: another hk source computing the same "
                    "GEMM (e.g. another pipeline variant); C must match it bit "
                    "for bit"),
     llvm::cl::value_desc("file.mlir"));
 static llvm::cl::opt<unsigned>
-    stagesOption("stages", llvm::cl::init(1),
+    stagesOption("stages", llvm::cl::init(1), llvm::cl::cat(toolOptions),
                  llvm::cl::desc("pipeline option: LDS slots per tile in K "
                                 "loops (1 or 2)"));
 static llvm::cl::opt<unsigned>
-    unrollOption("unroll", llvm::cl::init(1),
+    unrollOption("unroll", llvm::cl::init(1), llvm::cl::cat(toolOptions),
                  llvm::cl::desc("with --stages=2: unroll K loops by this "
                                 "many tiles (even)"));
 static llvm::cl::opt<bool>
-    directLds("direct-lds",
+    directLds("direct-lds", llvm::cl::cat(toolOptions),
               llvm::cl::desc("fill shared tiles with direct-to-LDS "
                              "loads where the chip has them"));
 static llvm::cl::opt<unsigned> mmaPriority(
-    "mma-priority", llvm::cl::init(0),
+    "mma-priority", llvm::cl::init(0), llvm::cl::cat(toolOptions),
     llvm::cl::desc("pipeline option: wave priority during the MMA phase (0: "
                    "unchanged)"));
 static llvm::cl::opt<unsigned> compareStages(
-    "compare-stages",
+    "compare-stages", llvm::cl::cat(toolOptions),
     llvm::cl::desc("for --test=compare: compile the other version as the "
                    "plain baseline with this many stages (no direct-LDS, "
                    "priority or unrolling); without it the other version "
                    "gets the same pipeline options"));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
+                                    llvm::cl::cat(toolOptions),
                                     llvm::cl::desc("random seed"));
 static llvm::cl::opt<uint64_t>
     stepLimit("step-limit", llvm::cl::init(uint64_t(1) << 28),
+              llvm::cl::cat(toolOptions),
               llvm::cl::desc("wave instructions one wave may execute"));
 
 static int fail(const llvm::Twine &message) {
@@ -978,6 +989,7 @@ static int runGeneric(MLIRContext &context) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // Bad options are bad input: exit status 2, not FAIL.
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
           "hk-run: run an hk GEMM on the CPU simulator and check it\n",
