@@ -31,6 +31,28 @@
 using namespace mlir;
 using namespace mlir::hk;
 
+mlir::hk::ScheduleCLOptions::ScheduleCLOptions(
+    llvm::cl::OptionCategory &category)
+    : stages("stages", llvm::cl::init(1), llvm::cl::cat(category),
+             llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
+                            "(double-buffered)")),
+      unroll("unroll", llvm::cl::init(1), llvm::cl::cat(category),
+             llvm::cl::desc("with --stages=2: unroll K loops by this many "
+                            "tiles (even)")),
+      directLds("direct-lds", llvm::cl::cat(category),
+                llvm::cl::desc("fill shared tiles with direct-to-LDS loads "
+                               "where the chip has them")),
+      mmaPriority("mma-priority", llvm::cl::init(0), llvm::cl::cat(category),
+                  llvm::cl::desc("wave priority during the MMA phase (0: "
+                                 "unchanged)")) {}
+
+void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
+  options.stages = stages.getValue();
+  options.unroll = unroll.getValue();
+  options.directLds = directLds.getValue();
+  options.mmaPriority = mmaPriority.getValue();
+}
+
 void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
                                       const HKPipelineOptions &options) {
   StringRef chip = stringifyChip(options.chip);

@@ -70,21 +70,7 @@ static llvm::cl::opt<std::string>
                llvm::cl::desc("also write the kernels' launch description "
                               "(JSON)"),
                llvm::cl::value_desc("file"));
-static llvm::cl::opt<unsigned>
-    stages("stages", llvm::cl::init(1), llvm::cl::cat(toolOptions),
-           llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
-                          "(double-buffered)"));
-static llvm::cl::opt<unsigned>
-    unrollOption("unroll", llvm::cl::init(1), llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("with --stages=2: unroll K loops by this "
-                                "many tiles (even)"));
-static llvm::cl::opt<bool>
-    directLds("direct-lds", llvm::cl::cat(toolOptions),
-              llvm::cl::desc("fill shared tiles with direct-to-LDS "
-                             "loads where the chip has them"));
-static llvm::cl::opt<unsigned> mmaPriority(
-    "mma-priority", llvm::cl::init(0), llvm::cl::cat(toolOptions),
-    llvm::cl::desc("wave priority during the MMA phase (0: unchanged)"));
+static ScheduleCLOptions schedule(toolOptions);
 static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::init(3),
                                         llvm::cl::cat(toolOptions),
                                         llvm::cl::desc("backend opt level"));
@@ -183,10 +169,7 @@ int main(int argc, char **argv) {
   HKPipelineOptions options;
   options.chip = chipOption;
   options.optLevel = optLevel;
-  options.stages = stages;
-  options.mmaPriority = mmaPriority;
-  options.directLds = directLds;
-  options.unroll = unrollOption;
+  schedule.applyTo(options);
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

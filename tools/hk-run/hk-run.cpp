@@ -147,22 +147,7 @@ static llvm::cl::opt<std::string> compareWith(
                    "GEMM (e.g. another pipeline variant); C must match it bit "
                    "for bit"),
     llvm::cl::value_desc("file.mlir"));
-static llvm::cl::opt<unsigned>
-    stagesOption("stages", llvm::cl::init(1), llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("pipeline option: LDS slots per tile in K "
-                                "loops (1 or 2)"));
-static llvm::cl::opt<unsigned>
-    unrollOption("unroll", llvm::cl::init(1), llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("with --stages=2: unroll K loops by this "
-                                "many tiles (even)"));
-static llvm::cl::opt<bool>
-    directLds("direct-lds", llvm::cl::cat(toolOptions),
-              llvm::cl::desc("fill shared tiles with direct-to-LDS "
-                             "loads where the chip has them"));
-static llvm::cl::opt<unsigned> mmaPriority(
-    "mma-priority", llvm::cl::init(0), llvm::cl::cat(toolOptions),
-    llvm::cl::desc("pipeline option: wave priority during the MMA phase (0: "
-                   "unchanged)"));
+static ScheduleCLOptions schedule(toolOptions);
 static llvm::cl::opt<unsigned> compareStages(
     "compare-stages", llvm::cl::cat(toolOptions),
     llvm::cl::desc("for --test=compare: compile the other version as the "
@@ -323,12 +308,9 @@ static int compileModule(MLIRContext &context, ModuleOp module,
   PassManager pm(&context);
   HKPipelineOptions options;
   options.chip = chipOption;
+  if (!currentIsBaseline)
+    schedule.applyTo(options);
   options.stages = currentStages;
-  if (!currentIsBaseline) {
-    options.mmaPriority = mmaPriority;
-    options.directLds = directLds;
-    options.unroll = unrollOption;
-  }
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;
@@ -897,7 +879,7 @@ static int runGeneric(MLIRContext &context) {
   if (expectations.empty() && testKind != TestKind::compare)
     return fail("nothing to check: give --expect=I:file.npy or "
                 "--test=compare");
-  currentStages = stagesOption;
+  currentStages = schedule.stages;
   if (int status = compileModule(context, *module, prepared))
     return status;
   std::vector<bool> outputs(buffers.size(), true);
@@ -946,8 +928,8 @@ static int runGeneric(MLIRContext &context) {
       return 2;
     second.name = otherKernel.getName().str();
     currentIsBaseline = compareStages.getNumOccurrences() > 0;
-    currentStages =
-        currentIsBaseline ? compareStages.getValue() : stagesOption.getValue();
+    currentStages = currentIsBaseline ? compareStages.getValue()
+                                      : schedule.stages.getValue();
     if (int status = compileModule(context, *other, second))
       return status;
     std::vector<std::vector<uint8_t>> theirs = inputs;
@@ -1064,7 +1046,7 @@ int main(int argc, char **argv) {
   };
   PreparedKernel primary;
   GemmRun run;
-  currentStages = stagesOption;
+  currentStages = schedule.stages;
   if (int status = prepare(inputFile, primary))
     return status;
   if (int status = execute(primary, M, N, bytesA, bytesB, run))
@@ -1075,8 +1057,8 @@ int main(int argc, char **argv) {
       return fail("--test=compare needs --compare=<file.mlir>");
     PreparedKernel second;
     currentIsBaseline = compareStages.getNumOccurrences() > 0;
-    currentStages =
-        currentIsBaseline ? compareStages.getValue() : stagesOption.getValue();
+    currentStages = currentIsBaseline ? compareStages.getValue()
+                                      : schedule.stages.getValue();
     if (int status = prepare(compareWith, second))
       return status;
     if (int status = execute(second, M, N, bytesA, bytesB, other))

@@ -75,6 +75,20 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::init("")};
 };
 
+/// The schedule knobs of HKPipelineOptions as a tool's command-line options
+/// (--stages, --unroll, --direct-lds, --mma-priority), so that hk-compile and
+/// hk-run spell and document them alike.
+struct ScheduleCLOptions {
+  explicit ScheduleCLOptions(llvm::cl::OptionCategory &category);
+  /// Copies the knobs into `options`.
+  void applyTo(HKPipelineOptions &options) const;
+
+  llvm::cl::opt<unsigned> stages;
+  llvm::cl::opt<unsigned> unroll;
+  llvm::cl::opt<bool> directLds;
+  llvm::cl::opt<unsigned> mmaPriority;
+};
+
 /// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
 /// hk-attach-target, hk-multi-buffer (stages), convert-hk-to-amdgpu,
 /// canonicalize/cse,
