@@ -350,6 +350,44 @@ declare void @llvm.amdgcn.raw.ptr.buffer.store.i32(i32, ptr addrspace(8), i32, i
   }
 }
 
+TEST(SimulatorTest, BufferFatPointersRunAsBufferResources) {
+  // A fat pointer (address space 7) over in0 with 40 valid bytes, as
+  // amdgpu.fat_raw_buffer_cast makes: the backend's own rewrite turns it into
+  // a buffer resource, so lanes past the range read 0. The range is the
+  // umax/smin of two sizes, which the simulator evaluates per lane.
+  std::vector<uint8_t> in(64 * 4);
+  for (int i = 0; i < 64; ++i)
+    std::memcpy(in.data() + 4 * i, &i, 4);
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %hi = call i64 @llvm.umax.i64(i64 24, i64 40)
+  %records = call i64 @llvm.smin.i64(i64 %hi, i64 -1)
+  %lo = call i64 @llvm.smax.i64(i64 %hi, i64 -1)
+  %bytes = call i64 @llvm.umin.i64(i64 %lo, i64 1000)
+  %fat = call ptr addrspace(7) @llvm.amdgcn.make.buffer.rsrc.p7.p1(ptr addrspace(1) %in, i16 0, i64 %bytes, i32 0)
+  %p = getelementptr i32, ptr addrspace(7) %fat, i32 %tid
+  %v = load i32, ptr addrspace(7) %p
+  %neg = trunc i64 %records to i32
+  %w = add i32 %v, %neg
+  %q = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %w, ptr addrspace(1) %q
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i64 @llvm.umax.i64(i64, i64)
+declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.smax.i64(i64, i64)
+declare i64 @llvm.smin.i64(i64, i64)
+declare ptr addrspace(7) @llvm.amdgcn.make.buffer.rsrc.p7.p1(ptr addrspace(1), i16, i64, i32)
+)",
+                    Chip::gfx950, 64, 64 * 4, {in});
+  ASSERT_EQ(r.error, "");
+  // %records = smin(40, -1) = -1; %bytes = umin(smax(40, -1), 1000) = 40.
+  for (int t = 0; t < 64; ++t)
+    EXPECT_EQ(at<int32_t>(r.out, t), (t < 10 ? t : 0) - 1) << t;
+}
+
 TEST(SimulatorTest, BufferLoadToLdsIsLaneLinearFromM0) {
   // Lane l fetches the 16 bytes at in + 16 * (63 - l) + 32 and writes them
   // to M0 + 32 + 16 * l; the kernel then copies LDS out.

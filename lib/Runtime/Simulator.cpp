@@ -413,8 +413,8 @@ Error Interpreter::prepare() {
           raw_string_ostream os(text);
           inst.print(os);
           return createStringError(inconvertibleErrorCode(),
-                                   toString(data.takeError()) + "\n  at:" +
-                                       text);
+                                   toString(data.takeError()) +
+                                       "\n  at:" + text);
         }
       }
       std::string name = classify(inst);
@@ -913,10 +913,10 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     unsigned bytes = sizeOf(valueType);
     uint64_t storeSize = dl.getTypeStoreSize(valueType);
     if (valueType->isVectorTy() && scalarOf(valueType)->isIntegerTy(1))
-      return error(wave, inst, "loads and stores of i1 vectors are not "
-                               "modelled");
-    if (space > 1 && space != kLdsAddressSpace &&
-        space != kPrivateAddressSpace)
+      return error(wave, inst,
+                   "loads and stores of i1 vectors are not "
+                   "modelled");
+    if (space > 1 && space != kLdsAddressSpace && space != kPrivateAddressSpace)
       return error(wave, inst,
                    formatv("address space {0} is not modelled", space));
     if (space == kLdsAddressSpace) {
@@ -1252,6 +1252,27 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
     writeAll([&](unsigned) { return v; });
     return Error::success();
   }
+  case Intrinsic::umax:
+  case Intrinsic::umin:
+  case Intrinsic::smax:
+  case Intrinsic::smin: {
+    // Scalar integers only (buffer sizes, clamps); vectors are not emitted.
+    unsigned bits = call.getType()->getScalarSizeInBits();
+    if (!call.getType()->isIntegerTy() || bits > 64)
+      return error(wave, call, "only scalar min/max up to 64 bits");
+    unsigned bytes = sizeOf(call.getType());
+    writeAll([&](unsigned lane) -> uint64_t {
+      uint64_t a = loadBits(operand(wave, call.getArgOperand(0), lane), bytes);
+      uint64_t b = loadBits(operand(wave, call.getArgOperand(1), lane), bytes);
+      if (id == Intrinsic::umax)
+        return std::max(a, b);
+      if (id == Intrinsic::umin)
+        return std::min(a, b);
+      int64_t sa = SignExtend64(a, bits), sb = SignExtend64(b, bits);
+      return id == Intrinsic::smax ? std::max(sa, sb) : std::min(sa, sb);
+    });
+    return Error::success();
+  }
   // Scheduling and priority hints do not change values.
   case Intrinsic::amdgcn_s_setprio:
   case Intrinsic::amdgcn_sched_barrier:
@@ -1387,8 +1408,9 @@ Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
 /// D = C + A * B^T for one 16 x 16 tile of the wave, with A and B held as
 /// the chip's lane layout gives them (SPEC section 6). The layout is written
 /// out here rather than taken from HK/Dialect/HK/Utils on purpose: the
-/// simulator is the oracle for the compiler's use of those utilities. Products of bf16 are
-/// exact in f32; they are accumulated into C in ascending k, in f32.
+/// simulator is the oracle for the compiler's use of those utilities. Products
+/// of bf16 are exact in f32; they are accumulated into C in ascending k, in
+/// f32.
 Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
   ++counters.mmas;
   if (wave.mask != fullMask)
@@ -1443,6 +1465,8 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
 Error mlir::hk::sim::run(Module &module, StringRef kernelName,
                          const ChipInfo &chip, const LaunchConfig &config,
                          GlobalMemory &memory, Counters &counters) {
+  if (Error e = lowerBufferFatPointers(module, chip))
+    return e;
   Function *kernel = module.getFunction(kernelName);
   if (!kernel || kernel->isDeclaration())
     return createStringError(inconvertibleErrorCode(),

@@ -88,6 +88,11 @@ struct LaunchConfig {
   uint64_t stepLimit = uint64_t(1) << 32;
 };
 
+/// Rewrites buffer fat pointers (address space 7) into buffer resources and
+/// raw buffer intrinsics with the AMDGPU backend's own pass, as instruction
+/// selection would; `run` does this first. A no-op on modules without them.
+llvm::Error lowerBufferFatPointers(llvm::Module &module, const ChipInfo &chip);
+
 /// Runs kernel `kernel` of `module` for `chip`.
 llvm::Error run(llvm::Module &module, llvm::StringRef kernel,
                 const ChipInfo &chip, const LaunchConfig &config,

@@ -334,6 +334,12 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                  rewriter.createOrFold<arith::DivUIOp>(
                      loc, threadId, constIndex(rewriter, loc, chip.waveSize)),
                  chip.waveSize);
+    // Through a raw buffer resource, so that the backend selects
+    // buffer_load_dwordx4 ... lds with 32-bit lane offsets (the SPEC section
+    // 7 form) rather than global_load_lds with 64-bit addresses.
+    Value fatSource = amdgpu::FatRawBufferCastOp::create(
+        rewriter, loc, adaptor.getSource(), /*validBytes=*/Value(),
+        /*cacheSwizzleStride=*/Value(), rewriter.getBoolAttr(true));
     for (int64_t it = 0; it < chunks / threads; ++it) {
       Value chunk = addIndex(rewriter, loc, threadId,
                              constIndex(rewriter, loc, it * threads));
@@ -344,7 +350,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       Value dst = addIndex(rewriter, loc, base,
                            mulIndex(rewriter, loc, firstChunk, vec));
       amdgpu::GatherToLDSOp::create(
-          rewriter, loc, adaptor.getSource(),
+          rewriter, loc, fatSource,
           ValueRange{addIndex(rewriter, loc, adaptor.getRow(), row),
                      addIndex(rewriter, loc, adaptor.getCol(), col)},
           adaptor.getTile(), ValueRange{dst}, chunkType);
