@@ -296,21 +296,23 @@ static gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
   return kernels.front();
 }
 
-/// The stages the kernel being prepared is compiled with.
-static unsigned currentStages = 1;
-/// Whether the kernel being prepared is the plain baseline of a comparison.
-static bool currentIsBaseline = false;
+/// Which kernel of a run is being compiled: the one under test, or the
+/// other version of --test=compare.
+enum class Version { tested, compared };
 
-/// Compiles `module` for the selected backend into `run.image`.
+/// Compiles `module` for the selected backend into `run.image`. The compared
+/// version is the plain baseline with --compare-stages stages when that is
+/// given; otherwise both get the same pipeline options.
 static int compileModule(MLIRContext &context, ModuleOp module,
-                         PreparedKernel &run) {
+                         PreparedKernel &run, Version version) {
   auto compileStart = std::chrono::steady_clock::now();
   PassManager pm(&context);
   HKPipelineOptions options;
   options.chip = chipOption;
-  if (!currentIsBaseline)
+  if (version == Version::compared && compareStages.getNumOccurrences())
+    options.stages = compareStages.getValue();
+  else
     schedule.applyTo(options);
-  options.stages = currentStages;
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;
@@ -331,7 +333,8 @@ static OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
 }
 
 static int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
-                             int64_t N, int64_t K, PreparedKernel &run) {
+                             int64_t N, int64_t K, PreparedKernel &run,
+                             Version version) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseModule(context, path, sourceMgr);
@@ -371,7 +374,7 @@ static int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
   run.block = {block[0], block[1], block[2]};
 
   // Compile to the LLVM IR the backend would get (sim), or the code object.
-  if (int status = compileModule(context, *module, run))
+  if (int status = compileModule(context, *module, run, version))
     return status;
 
   // The kernel ABI: each memref is a pointer and its dynamic sizes.
@@ -879,8 +882,7 @@ static int runGeneric(MLIRContext &context) {
   if (expectations.empty() && testKind != TestKind::compare)
     return fail("nothing to check: give --expect=I:file.npy or "
                 "--test=compare");
-  currentStages = schedule.stages;
-  if (int status = compileModule(context, *module, prepared))
+  if (int status = compileModule(context, *module, prepared, Version::tested))
     return status;
   std::vector<bool> outputs(buffers.size(), true);
   std::vector<std::vector<uint8_t>> inputs = buffers;
@@ -927,10 +929,7 @@ static int runGeneric(MLIRContext &context) {
     if (!otherKernel)
       return 2;
     second.name = otherKernel.getName().str();
-    currentIsBaseline = compareStages.getNumOccurrences() > 0;
-    currentStages = currentIsBaseline ? compareStages.getValue()
-                                      : schedule.stages.getValue();
-    if (int status = compileModule(context, *other, second))
+    if (int status = compileModule(context, *other, second, Version::compared))
       return status;
     std::vector<std::vector<uint8_t>> theirs = inputs;
     LaunchStats otherStats;
@@ -1039,15 +1038,14 @@ int main(int argc, char **argv) {
   std::vector<uint8_t> bytesA(a.size() * 2), bytesB(b.size() * 2);
   std::memcpy(bytesA.data(), a.data(), bytesA.size());
   std::memcpy(bytesB.data(), b.data(), bytesB.size());
-  auto prepare = [&](StringRef path, PreparedKernel &kernel) {
+  auto prepare = [&](StringRef path, PreparedKernel &kernel, Version version) {
     return path.ends_with(".json")
                ? prepareFromLaunch(path, M, N, K, kernel)
-               : prepareFromSource(context, path, M, N, K, kernel);
+               : prepareFromSource(context, path, M, N, K, kernel, version);
   };
   PreparedKernel primary;
   GemmRun run;
-  currentStages = schedule.stages;
-  if (int status = prepare(inputFile, primary))
+  if (int status = prepare(inputFile, primary, Version::tested))
     return status;
   if (int status = execute(primary, M, N, bytesA, bytesB, run))
     return status;
@@ -1056,10 +1054,7 @@ int main(int argc, char **argv) {
     if (compareWith.empty())
       return fail("--test=compare needs --compare=<file.mlir>");
     PreparedKernel second;
-    currentIsBaseline = compareStages.getNumOccurrences() > 0;
-    currentStages = currentIsBaseline ? compareStages.getValue()
-                                      : schedule.stages.getValue();
-    if (int status = prepare(compareWith, second))
+    if (int status = prepare(compareWith, second, Version::compared))
       return status;
     if (int status = execute(second, M, N, bytesA, bytesB, other))
       return status;
