@@ -12,6 +12,7 @@
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/Dialect/HK/Utils/AccessPlan.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -34,7 +35,7 @@ static Operation *nextBarrier(Operation *op) {
   for (Operation *cur = op; cur && !isa<FunctionOpInterface>(cur);
        cur = cur->getParentOp())
     for (Operation *next = cur->getNextNode(); next; next = next->getNextNode())
-      if (isa<amdgpu::LDSBarrierOp, gpu::BarrierOp>(next))
+      if (isWorkgroupBarrier(next))
         return next;
   return nullptr;
 }

@@ -34,7 +34,7 @@ namespace mlir::hk {
 using namespace mlir;
 using namespace mlir::hk;
 
-static bool isBarrier(Operation *op) {
+bool mlir::hk::isWorkgroupBarrier(Operation *op) {
   return isa_and_nonnull<amdgpu::LDSBarrierOp, gpu::BarrierOp>(op);
 }
 
@@ -57,7 +57,7 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
       copies.push_back(copy);
       continue;
     }
-    if (isBarrier(&op)) {
+    if (isWorkgroupBarrier(&op)) {
       fillBarrier = &op;
       break;
     }
@@ -69,7 +69,7 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
   if (!fillBarrier)
     return remark("no barrier after the copies");
   Operation *endBarrier = body->getTerminator()->getPrevNode();
-  if (!isBarrier(endBarrier) || endBarrier == fillBarrier)
+  if (!isWorkgroupBarrier(endBarrier) || endBarrier == fillBarrier)
     return remark("the body does not end with a barrier");
 
   // The tiles: allocated with one slot, filled in slot 0, read only by

@@ -24,6 +24,10 @@ class ForOp;
 } // namespace scf
 namespace hk {
 
+/// True for the ops hk's passes treat as a workgroup barrier
+/// (`amdgpu.lds_barrier`, `gpu.barrier`); false for null.
+bool isWorkgroupBarrier(Operation *op);
+
 /// Rewrites `kernel` to take each memref argument as a global pointer plus
 /// one i32 per dynamic dimension (see hk-lower-kernel-abi). `converter`
 /// gives the memref descriptor layout the later lowering will use.
