@@ -61,8 +61,7 @@ TEST(SwizzleTest, ChunkGranularity) {
 // st_16x32 agrees with the element formula of SPEC section 5 on every
 // element of a 256x64 tile.
 TEST(SwizzleTest, St16x32MatchesSpecFormula) {
-  TileLayout layout{256, 64, 2, Swizzle::st_16x32,
-                    ColumnPermutation::identity};
+  TileLayout layout{256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
   for (int64_t r = 0; r < 256; ++r) {
     for (int64_t c = 0; c < 64; ++c) {
       int64_t subtile = (r / 16) * (64 / 32) + c / 32;
@@ -95,8 +94,8 @@ TEST(ColumnPermutationTest, Block4Order0213) {
 TEST(TileLayoutTest, PhysicalOffsetIsBijection) {
   const ColumnPermutation perms[] = {ColumnPermutation::identity,
                                      ColumnPermutation::block4_0213};
-  const std::pair<int64_t, int64_t> shapes[] = {
-      {32, 32}, {64, 64}, {128, 64}, {256, 64}, {32, 96}, {96, 128}};
+  const std::pair<int64_t, int64_t> shapes[] = {{32, 32},  {64, 64}, {128, 64},
+                                                {256, 64}, {32, 96}, {96, 128}};
   int checked = 0;
   for (Swizzle swizzle : kSwizzles) {
     for (ColumnPermutation perm : perms) {
@@ -129,25 +128,49 @@ TEST(TileLayoutTest, PhysicalOffsetIsBijection) {
   EXPECT_EQ(checked, 60);
 }
 
+TEST(TileLayoutTest, UniformDisplacementOfDirectFillIterations) {
+  // 256 threads x 8 elements: iteration 1 of a direct fill of a 256x64
+  // st_16x32 tile is iteration 0 moved down 32 rows (SPEC section 7: a
+  // shift by 2048 elements adds 4 to `sub`).
+  TileLayout st{256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
+  std::optional<Coord> d = uniformDisplacement(st, 256, 8, 2048);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->row, 32);
+  EXPECT_EQ(d->col, 0);
+  d = uniformDisplacement(st, 64, 8, 1024);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->row, 16);
+  EXPECT_EQ(d->col, 0);
+  // One sub-tile on: even sub-tiles move right 32 columns, odd ones move
+  // down 16 rows and left 32, so no single displacement exists.
+  EXPECT_FALSE(uniformDisplacement(st, 128, 8, 512).has_value());
+  // Past the end of the tile.
+  EXPECT_FALSE(uniformDisplacement(st, 256, 8, 16384).has_value());
+  TileLayout plain{64, 64, 2, Swizzle::none, ColumnPermutation::identity};
+  d = uniformDisplacement(plain, 64, 8, 512);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->row, 8);
+  EXPECT_EQ(d->col, 0);
+}
+
 TEST(TileLayoutTest, RejectsWhatTheLayoutCannotHold) {
-  EXPECT_EQ((TileLayout{100, 64, 2, Swizzle::st_16x32,
-                        ColumnPermutation::identity})
-                .whyInvalid(),
-            "tile 100x64 is not a whole number of st_16x32 sub-tiles (16x32)");
-  EXPECT_EQ((TileLayout{64, 64, 4, Swizzle::st_16x32,
-                        ColumnPermutation::identity})
-                .whyInvalid(),
-            "swizzle st_16x32 is defined for 16-bit elements, not 4-byte ones");
-  EXPECT_EQ((TileLayout{16, 8, 2, Swizzle::none,
-                        ColumnPermutation::block4_0213})
-                .whyInvalid(),
-            "column permutation block4_0213 needs a multiple of 16 columns, "
-            "got 8");
+  EXPECT_EQ(
+      (TileLayout{100, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity})
+          .whyInvalid(),
+      "tile 100x64 is not a whole number of st_16x32 sub-tiles (16x32)");
+  EXPECT_EQ(
+      (TileLayout{64, 64, 4, Swizzle::st_16x32, ColumnPermutation::identity})
+          .whyInvalid(),
+      "swizzle st_16x32 is defined for 16-bit elements, not 4-byte ones");
+  EXPECT_EQ(
+      (TileLayout{16, 8, 2, Swizzle::none, ColumnPermutation::block4_0213})
+          .whyInvalid(),
+      "column permutation block4_0213 needs a multiple of 16 columns, "
+      "got 8");
   EXPECT_EQ((TileLayout{0, 8, 2, Swizzle::none, ColumnPermutation::identity})
                 .whyInvalid(),
             "tile 0x8 must have positive dimensions");
-  EXPECT_TRUE((TileLayout{17, 3, 4, Swizzle::none,
-                          ColumnPermutation::identity})
+  EXPECT_TRUE((TileLayout{17, 3, 4, Swizzle::none, ColumnPermutation::identity})
                   .isValid());
 }
 

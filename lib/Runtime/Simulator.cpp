@@ -672,6 +672,33 @@ Error Interpreter::materialize(const Constant *c, Type *type, uint8_t *out) {
                     offset.getSExtValue());
       return Error::success();
     }
+    // An address as an integer (hk's direct fills compute M0 this way),
+    // truncated or zero-extended to the result's width.
+    if (ce->getOpcode() == Instruction::PtrToInt) {
+      Type *pointerType = ce->getOperand(0)->getType();
+      std::vector<uint8_t> base(16, 0);
+      if (Error e = materialize(ce->getOperand(0), pointerType, base.data()))
+        return e;
+      storeBits(out, bytes, loadBits(base.data(), sizeOf(pointerType)));
+      return Error::success();
+    }
+    // The integer constant expressions LLVM still has: add, sub and xor.
+    unsigned opcode = ce->getOpcode();
+    if (opcode == Instruction::Add || opcode == Instruction::Sub ||
+        opcode == Instruction::Xor) {
+      uint64_t v[2];
+      for (unsigned i = 0; i < 2; ++i) {
+        std::vector<uint8_t> operand(16, 0);
+        if (Error e = materialize(ce->getOperand(i), type, operand.data()))
+          return e;
+        v[i] = loadBits(operand.data(), bytes);
+      }
+      storeBits(out, bytes,
+                opcode == Instruction::Add   ? v[0] + v[1]
+                : opcode == Instruction::Sub ? v[0] - v[1]
+                                             : v[0] ^ v[1]);
+      return Error::success();
+    }
     if (ce->getOpcode() == Instruction::AddrSpaceCast &&
         ce->getOperand(0)->getType()->getPointerAddressSpace() !=
             kLdsAddressSpace &&

@@ -33,8 +33,8 @@ static const MmaInstr kGfx950Mmas[] = {
 static const MmaInstr kGfx1201Mmas[] = {
     {"v_wmma_f32_16x16x16_bf16", MmaLayout::Wmma16x16x16Gfx12,
      ElementKind::bf16, ElementKind::f32},
-    {"v_wmma_f32_16x16x16_f16", MmaLayout::Wmma16x16x16Gfx12,
-     ElementKind::f16, ElementKind::f32},
+    {"v_wmma_f32_16x16x16_f16", MmaLayout::Wmma16x16x16Gfx12, ElementKind::f16,
+     ElementKind::f32},
 };
 
 // Occupancy numbers: LLVM's AMDGPU backend (AMDGPUBaseInfo.cpp), checked
@@ -44,7 +44,8 @@ static const MmaInstr kGfx1201Mmas[] = {
 static const ChipInfo kChips[] = {
     {Chip::gfx950, "gfx950", "CDNA4", /*waveSize=*/64,
      /*ldsBytes=*/160 * 1024, /*ldsBanks=*/64, /*maxRegistersPerLane=*/512,
-     kGfx950Mmas, /*directToLdsBytesPerLane=*/16, BarrierKind::Single,
+     kGfx950Mmas, /*directToLdsBytesPerLane=*/16,
+     /*directToLdsResourceFlags=*/0x27000, BarrierKind::Single,
      /*vgprAllocGranule=*/8, /*vgprsPerSimd=*/512, /*maxWavesPerSimd=*/8,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/160 * 1024,
      /*maxWorkgroupsPerCu=*/16, /*sgprsLimitOccupancy=*/true,
@@ -52,7 +53,7 @@ static const ChipInfo kChips[] = {
     {Chip::gfx1201, "gfx1201", "RDNA4", /*waveSize=*/32,
      /*ldsBytes=*/64 * 1024, /*ldsBanks=*/32, /*maxRegistersPerLane=*/256,
      kGfx1201Mmas, /*directToLdsBytesPerLane=*/0,
-     BarrierKind::SplitSignalWait,
+     /*directToLdsResourceFlags=*/0, BarrierKind::SplitSignalWait,
      /*vgprAllocGranule=*/24, /*vgprsPerSimd=*/1536, /*maxWavesPerSimd=*/16,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/128 * 1024,
      /*maxWorkgroupsPerCu=*/32, /*sgprsLimitOccupancy=*/false,
@@ -64,25 +65,25 @@ Occupancy mlir::hk::estimateOccupancy(const ChipInfo &chip, int64_t vgprs,
                                       int64_t workgroupSize) {
   Occupancy o;
   int64_t max = chip.maxWavesPerSimd;
-  int64_t allocated = llvm::alignTo(std::max<int64_t>(vgprs, 1),
-                                    chip.vgprAllocGranule);
-  o.byRegisters =
-      std::clamp<int64_t>(chip.vgprsPerSimd / allocated, 1, max);
+  int64_t allocated =
+      llvm::alignTo(std::max<int64_t>(vgprs, 1), chip.vgprAllocGranule);
+  o.byRegisters = std::clamp<int64_t>(chip.vgprsPerSimd / allocated, 1, max);
 
   int64_t workgroups = chip.maxWorkgroupsPerCu;
   if (ldsBytes > 0)
     workgroups = std::min(workgroups, chip.ldsBytesPerCu / ldsBytes);
   int64_t wavesPerWorkgroup = llvm::divideCeil(workgroupSize, chip.waveSize);
-  o.byLds = std::clamp<int64_t>(workgroups * wavesPerWorkgroup /
-                                    chip.simdsPerCu,
-                                1, max);
+  o.byLds = std::clamp<int64_t>(
+      workgroups * wavesPerWorkgroup / chip.simdsPerCu, 1, max);
 
   // GFX9 SGPR table (getOccupancyWithNumSGPRs): <= 80 -> 10, <= 88 -> 9,
   // <= 100 -> 8, else 7.
   o.bySgprs = max;
   if (chip.sgprsLimitOccupancy)
-    o.bySgprs = std::min<int64_t>(
-        max, sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <= 100 ? 8 : 7);
+    o.bySgprs = std::min<int64_t>(max, sgprs <= 80    ? 10
+                                       : sgprs <= 88  ? 9
+                                       : sgprs <= 100 ? 8
+                                                      : 7);
   o.wavesPerSimd = std::min({o.byRegisters, o.byLds, o.bySgprs});
   return o;
 }
@@ -95,9 +96,8 @@ const ChipInfo &mlir::hk::getChipInfo(Chip chip) {
 }
 
 std::string mlir::hk::describeSupportedChips() {
-  return llvm::join(llvm::map_range(kChips,
-                                    [](const ChipInfo &c) { return c.name; }),
-                    ", ");
+  return llvm::join(
+      llvm::map_range(kChips, [](const ChipInfo &c) { return c.name; }), ", ");
 }
 
 const MmaInstr *ChipInfo::findMma(MmaShape shape, ElementKind operand,

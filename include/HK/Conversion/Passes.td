@@ -60,7 +60,9 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "gpu::GPUModuleOp"> {
     "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::ROCDL::ROCDLDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

@@ -60,6 +60,9 @@ struct ChipInfo {
   ArrayRef<MmaInstr> mmas;
   /// Bytes per lane of a direct-to-LDS buffer load, 0 if the chip has none.
   int64_t directToLdsBytesPerLane;
+  /// Word 3 (flags) of the raw buffer resource direct-to-LDS loads read
+  /// through: a 32-bit data format, as LLVM's AMDGPU lowering builds it.
+  uint32_t directToLdsResourceFlags;
   BarrierKind barrier;
 
   // Occupancy model, as LLVM's AMDGPU backend computes it
@@ -104,9 +107,8 @@ struct Occupancy {
 /// Waves per SIMD of a kernel using `vgprs` registers per lane (VGPR + AGPR
 /// total on CDNA), `sgprs` scalar registers and `ldsBytes` of LDS per
 /// workgroup of `workgroupSize` lanes.
-Occupancy estimateOccupancy(const ChipInfo &chip, int64_t vgprs,
-                            int64_t sgprs, int64_t ldsBytes,
-                            int64_t workgroupSize);
+Occupancy estimateOccupancy(const ChipInfo &chip, int64_t vgprs, int64_t sgprs,
+                            int64_t ldsBytes, int64_t workgroupSize);
 
 /// The description of `chip`.
 const ChipInfo &getChipInfo(Chip chip);

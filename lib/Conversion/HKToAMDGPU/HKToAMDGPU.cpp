@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -41,6 +43,26 @@ using namespace mlir::hk;
 
 /// Bytes of one global or LDS copy chunk: one 16-byte vector access.
 static constexpr int64_t kChunkBytes = 16;
+
+/// AMDGPU address spaces of the direct-to-LDS intrinsic's pointers.
+static constexpr unsigned kGlobalAddressSpace = 1;
+static constexpr unsigned kLdsAddressSpace = 3;
+static constexpr unsigned kBufferResourceAddressSpace = 8;
+
+static Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+/// An index truncated to the 32 bits buffer and LDS offsets have.
+static Value toI32(OpBuilder &b, Location loc, Value index) {
+  return b.createOrFold<arith::IndexCastUIOp>(loc, b.getI32Type(), index);
+}
+
+/// The LDS address of the first element of a workgroup memref.
+static Value pointerAsI32(OpBuilder &b, Location loc, Value memref) {
+  return toI32(b, loc,
+               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
+}
 
 static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -312,10 +334,15 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     return success();
   }
 
-  /// The direct-to-LDS fill: in iteration `it` wave w writes chunks
+  /// The direct-to-LDS fill in the SPEC section 7 form of
+  /// buffer_load_dwordx4 ... lds. In iteration `it` wave w writes chunks
   /// it * threads + w * waveSize + lane lane-linearly from LDS element
-  /// (it * threads + w * waveSize) * vec (uniform: the M0 base), and each
-  /// lane fetches the source element the layout stores at its chunk.
+  /// (it * threads + w * waveSize) * vec, the wave-uniform M0 base, and each
+  /// lane fetches the source element the layout stores at its chunk. The
+  /// source is a raw buffer resource over the whole matrix; each lane's
+  /// offset inside the tile goes in voffset and depends on the thread id
+  /// alone, so it is computed once outside any loop, while the tile's origin
+  /// (uniform: all threads copy the same tile) goes in soffset.
   LogicalResult lowerDirect(CopyToSharedOp op, OpAdaptor adaptor,
                             ConversionPatternRewriter &rewriter,
                             const TileLayout &layout, Value threadId,
@@ -326,37 +353,118 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       return op.emitOpError() << "a direct fill needs whole waves, got "
                               << threads << " threads";
     SharedTileType tileType = op.getTile().getType();
-    auto chunkType =
-        TypeAttr::get(VectorType::get({vec}, tileType.getElementType()));
-    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
-    Value waveStart =
-        mulIndex(rewriter, loc,
-                 rewriter.createOrFold<arith::DivUIOp>(
-                     loc, threadId, constIndex(rewriter, loc, chip.waveSize)),
-                 chip.waveSize);
-    // Through a raw buffer resource, so that the backend selects
-    // buffer_load_dwordx4 ... lds with 32-bit lane offsets (the SPEC section
-    // 7 form) rather than global_load_lds with 64-bit addresses.
-    Value fatSource = amdgpu::FatRawBufferCastOp::create(
-        rewriter, loc, adaptor.getSource(), /*validBytes=*/Value(),
-        /*cacheSwizzleStride=*/Value(), rewriter.getBoolAttr(true));
+    int64_t elementBytes = layout.elementBytes;
+    auto source = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                           adaptor.getSource());
+    Value rowStride = source.getStrides()[0];
+    Value colStride = source.getStrides()[1];
+    // Byte offset (i32) of logical (row, col) from the resource base.
+    auto byteOffset = [&](Value start, Value row, Value col) {
+      Value elements = addIndex(
+          rewriter, loc, start,
+          addIndex(rewriter, loc,
+                   rewriter.createOrFold<arith::MulIOp>(loc, row, rowStride),
+                   rewriter.createOrFold<arith::MulIOp>(loc, col, colStride)));
+      return toI32(rewriter, loc,
+                   mulIndex(rewriter, loc, elements, elementBytes));
+    };
+    Value resource = makeBufferResource(rewriter, loc, adaptor.getSource(),
+                                        source, elementBytes);
+    Value tileOrigin =
+        byteOffset(source.getOffset(), adaptor.getRow(), adaptor.getCol());
+    // The wave's LDS slice, made wave-uniform once (readfirstlane) so that
+    // the M0 bases of all its loads are scalar arithmetic.
+    Value waveBytes = ROCDL::ReadfirstlaneOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        toI32(rewriter, loc,
+              mulIndex(
+                  rewriter, loc,
+                  rewriter.createOrFold<arith::DivUIOp>(
+                      loc, threadId, constIndex(rewriter, loc, chip.waveSize)),
+                  chip.waveSize * vec * elementBytes)));
+    Value ldsSlice = rewriter.createOrFold<arith::AddIOp>(
+        loc, pointerAsI32(rewriter, loc, adaptor.getTile()),
+        rewriter.createOrFold<arith::AddIOp>(
+            loc, waveBytes,
+            toI32(rewriter, loc,
+                  mulIndex(rewriter, loc,
+                           slotBase(rewriter, loc, tileType, adaptor.getSlot()),
+                           elementBytes))));
+    Value zero = constI32(rewriter, loc, 0);
+    Value size = constI32(rewriter, loc, vec * elementBytes);
+    Value firstVoffset;
     for (int64_t it = 0; it < chunks / threads; ++it) {
-      Value chunk = addIndex(rewriter, loc, threadId,
-                             constIndex(rewriter, loc, it * threads));
-      auto [row, col] = emitLogicalCoord(rewriter, loc, layout,
-                                         mulIndex(rewriter, loc, chunk, vec));
-      Value firstChunk = addIndex(rewriter, loc, waveStart,
-                                  constIndex(rewriter, loc, it * threads));
-      Value dst = addIndex(rewriter, loc, base,
-                           mulIndex(rewriter, loc, firstChunk, vec));
-      amdgpu::GatherToLDSOp::create(
-          rewriter, loc, fatSource,
-          ValueRange{addIndex(rewriter, loc, adaptor.getRow(), row),
-                     addIndex(rewriter, loc, adaptor.getCol(), col)},
-          adaptor.getTile(), ValueRange{dst}, chunkType);
+      int64_t shift = it * threads * vec;
+      // Later iterations reuse the first one's lane offsets when they are
+      // the same chunks moved by one logical displacement (true of the
+      // swizzled GEMM tiles), which then joins the scalar offset.
+      std::optional<Coord> moved =
+          firstVoffset ? uniformDisplacement(layout, threads, vec, shift)
+                       : std::nullopt;
+      Value voffset = firstVoffset, soffset = tileOrigin;
+      if (moved) {
+        soffset = rewriter.createOrFold<arith::AddIOp>(
+            loc, tileOrigin,
+            byteOffset(constIndex(rewriter, loc, 0),
+                       constIndex(rewriter, loc, moved->row),
+                       constIndex(rewriter, loc, moved->col)));
+      } else {
+        Value element =
+            mulIndex(rewriter, loc,
+                     addIndex(rewriter, loc, threadId,
+                              constIndex(rewriter, loc, it * threads)),
+                     vec);
+        auto [row, col] = emitLogicalCoord(rewriter, loc, layout, element);
+        voffset = byteOffset(constIndex(rewriter, loc, 0), row, col);
+        if (!firstVoffset)
+          firstVoffset = voffset;
+      }
+      Value dst = rewriter.createOrFold<arith::AddIOp>(
+          loc, ldsSlice, constI32(rewriter, loc, shift * elementBytes));
+      Value dstPointer = LLVM::IntToPtrOp::create(
+          rewriter, loc,
+          LLVM::LLVMPointerType::get(rewriter.getContext(), kLdsAddressSpace),
+          dst);
+      ROCDL::RawPtrBufferLoadLdsOp::create(rewriter, loc, resource, dstPointer,
+                                           size, voffset, soffset,
+                                           /*offset=*/zero, /*aux=*/zero,
+                                           /*alias_scopes=*/nullptr,
+                                           /*noalias_scopes=*/nullptr,
+                                           /*tbaa=*/nullptr);
     }
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// A raw buffer resource (no stride, no swizzle) over the memref whose
+  /// strided metadata is `source`. Its range, a 32-bit byte count, only
+  /// bounds voffset: the hardware leaves soffset out of the check.
+  Value makeBufferResource(OpBuilder &b, Location loc, Value memref,
+                           memref::ExtractStridedMetadataOp source,
+                           int64_t elementBytes) const {
+    MLIRContext *ctx = b.getContext();
+    Value address = arith::IndexCastUIOp::create(
+        b, loc, b.getI64Type(),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
+    Value base = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace), address);
+    Value extent = b.createOrFold<arith::MaxUIOp>(
+        loc,
+        b.createOrFold<arith::MulIOp>(loc, source.getSizes()[0],
+                                      source.getStrides()[0]),
+        b.createOrFold<arith::MulIOp>(loc, source.getSizes()[1],
+                                      source.getStrides()[1]));
+    Value bytes = mulIndex(b, loc, addIndex(b, loc, source.getOffset(), extent),
+                           elementBytes);
+    Value records = b.createOrFold<arith::MinUIOp>(
+        loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), UINT32_MAX));
+    Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
+    Value flags = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                               chip.directToLdsResourceFlags);
+    return ROCDL::MakeBufferRsrcOp::create(
+        b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
+        base, noStride, records, flags);
   }
 };
 

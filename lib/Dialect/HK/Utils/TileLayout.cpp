@@ -59,8 +59,8 @@ int64_t TileLayout::physicalOffset(int64_t row, int64_t col) const {
   SwizzleParams p = getSwizzleParams(swizzle);
   if (p.subtileBytes == 0)
     return row * cols + pcol;
-  int64_t subtile = (row / p.subtileRows) * (cols / p.subtileCols) +
-                    pcol / p.subtileCols;
+  int64_t subtile =
+      (row / p.subtileRows) * (cols / p.subtileCols) + pcol / p.subtileCols;
   int64_t inner = (row % p.subtileRows) * p.subtileCols + pcol % p.subtileCols;
   int64_t swizzled = swizzleByteOffset(swizzle, inner * elementBytes);
   return subtile * p.subtileRows * p.subtileCols + swizzled / elementBytes;
@@ -79,12 +79,28 @@ Coord TileLayout::logicalCoord(int64_t offset) const {
         swizzleByteOffset(swizzle, (offset % subtileElems) * elementBytes) /
         elementBytes;
     int64_t subtilesPerRow = cols / p.subtileCols;
-    physical = {(subtile / subtilesPerRow) * p.subtileRows +
-                    inner / p.subtileCols,
-                (subtile % subtilesPerRow) * p.subtileCols +
-                    inner % p.subtileCols};
+    physical = {
+        (subtile / subtilesPerRow) * p.subtileRows + inner / p.subtileCols,
+        (subtile % subtilesPerRow) * p.subtileCols + inner % p.subtileCols};
   }
   return {physical.row, permuteColumn(permutation, physical.col)};
+}
+
+std::optional<Coord> mlir::hk::uniformDisplacement(const TileLayout &layout,
+                                                   int64_t count, int64_t step,
+                                                   int64_t shift) {
+  std::optional<Coord> common;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t from = i * step;
+    if (from + shift >= layout.numElements())
+      return std::nullopt;
+    Coord a = layout.logicalCoord(from), b = layout.logicalCoord(from + shift);
+    Coord d{b.row - a.row, b.col - a.col};
+    if (common && !(*common == d))
+      return std::nullopt;
+    common = d;
+  }
+  return common;
 }
 
 std::string TileLayout::whyInvalid() const {
@@ -99,9 +115,8 @@ std::string TileLayout::whyInvalid() const {
                            stringifySwizzle(swizzle), elementBytes);
     if (rows % p.subtileRows != 0 || cols % p.subtileCols != 0)
       return llvm::formatv(
-          "tile {0}x{1} is not a whole number of {2} sub-tiles ({3}x{4})",
-          rows, cols, stringifySwizzle(swizzle), p.subtileRows,
-          p.subtileCols);
+          "tile {0}x{1} is not a whole number of {2} sub-tiles ({3}x{4})", rows,
+          cols, stringifySwizzle(swizzle), p.subtileRows, p.subtileCols);
   }
   if (permutation == ColumnPermutation::block4_0213 && cols % 16 != 0)
     return llvm::formatv("column permutation {0} needs a multiple of 16 "

@@ -74,9 +74,11 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     Lowers to vectorized global loads and LDS stores (thread-major chunks of
     16 bytes). With `direct` (set by `hk-direct-lds-fill` on chips that have
     direct-to-LDS loads), each wave instead writes its own 64 x 16-byte run
-    of LDS lane-linearly with direct-to-LDS loads (`amdgpu.gather_to_lds`
-    from a raw buffer view of `source`, hence `buffer_load_dwordx4 ... lds`;
-    the buffer's 32-bit range limits `source` to 4 GiB), each lane fetching the element the tile layout stores at its position:
+    of LDS lane-linearly with direct-to-LDS loads (`buffer_load_dwordx4 ...
+    lds` through a raw buffer resource over `source`: per-lane offsets in
+    voffset, the region's origin in soffset; the 32-bit offsets limit
+    `source` to 4 GiB), each lane fetching the element the tile layout
+    stores at its position:
     the swizzle moves to the global side (SPEC section 7). A direct copy
     completes asynchronously: it must be followed by a wait for vector
     memory loads (`amdgpu.memory_counter_wait load(0)`) before the barrier

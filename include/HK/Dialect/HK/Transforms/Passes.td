@@ -166,9 +166,12 @@ def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
   let description = [{
     Marks every `hk.copy_to_shared` `direct` on chips with direct-to-LDS
     loads (gfx950): its lowering then writes LDS lane-linearly with
-    `amdgpu.gather_to_lds` from a raw buffer view of the source
-    (`amdgpu.fat_raw_buffer_cast`; on gfx950 `buffer_load_dwordx4 ... lds`,
-    16 bytes per lane, the wave's LDS base uniform in M0) and moves the swizzle to the global side (SPEC section 7). Because such
+    `buffer_load_dwordx4 ... lds` (`rocdl.raw.ptr.buffer.load.lds`, 16 bytes
+    per lane) and moves the swizzle to the global side (SPEC section 7): the
+    source is one raw buffer resource, each lane's offset inside the tile is
+    in voffset and computed once outside the K loop, the tile's origin is in
+    soffset, and the wave's LDS base is made uniform with `readfirstlane`
+    and kept in M0, so a K tile's prefetch is scalar arithmetic. Because such
     loads complete asynchronously, the pass puts
     `amdgpu.memory_counter_wait load(0)` before the first barrier that
     follows each direct copy, so the tile is complete when the barrier

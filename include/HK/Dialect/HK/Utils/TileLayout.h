@@ -15,6 +15,8 @@
 
 #include "HK/Dialect/HK/IR/HKEnums.h"
 
+#include <optional>
+
 namespace mlir::hk {
 
 /// Parameters of a swizzle: within a sub-tile of `subtileBytes` bytes the
@@ -70,6 +72,14 @@ struct TileLayout {
   std::string whyInvalid() const;
   bool isValid() const { return whyInvalid().empty(); }
 };
+
+/// The one logical displacement (rows, cols) that moving each of the
+/// `count` element offsets 0, step, 2 * step, ... by `shift` causes, if it is
+/// the same for all of them; otherwise none. This lets a direct fill serve
+/// every iteration from one set of lane offsets plus a uniform scalar offset.
+std::optional<Coord> uniformDisplacement(const TileLayout &layout,
+                                         int64_t count, int64_t step,
+                                         int64_t shift);
 
 } // namespace mlir::hk
 
