@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 //
 // Prints what each kernel of a code object uses (registers, spills, scratch,
-// LDS) and the waves per SIMD that allows, as text or JSON:
+// LDS) and the waves per SIMD that allows, as text or JSON; given the
+// kernel's assembly, also the instruction mix of its main (K) loop:
 //
-//   hk-report gemm.hsaco [--json]
+//   hk-report gemm.hsaco [--asm=gemm.s [--loop-body=loop.s]] [--json]
 //
 //===----------------------------------------------------------------------===//
 
+#include "HK/Target/AssemblyLoop.h"
 #include "HK/Target/Chip.h"
 #include "HK/Target/CodeObject.h"
 
@@ -33,6 +35,21 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
                                       cl::desc("<code object (.hsaco)>"));
 static cl::opt<bool> emitJson("json", cl::cat(toolOptions),
                               cl::desc("print JSON"));
+static cl::opt<std::string>
+    asmFile("asm", cl::cat(toolOptions), cl::value_desc("file"),
+            cl::desc("the code object's assembly (hk-compile --asm): also "
+                     "report the instruction mix of its main loop, the "
+                     "loop with the most MMA instructions"));
+static cl::opt<std::string> loopBodyFile(
+    "loop-body", cl::cat(toolOptions), cl::value_desc("file"),
+    cl::desc("with --asm: write the main loop's instructions, one per line "
+             "(input for llvm-mca)"));
+
+/// The order classes are printed in: the loop's work first.
+static const char *const kClassOrder[] = {
+    "mma",          "lds_read", "lds_write", "global_load", "direct_lds_load",
+    "global_store", "barrier",  "wait",      "setprio",     "salu",
+    "valu",         "other"};
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-report") << message << "\n";
@@ -53,6 +70,28 @@ int main(int argc, char **argv) {
   if (!info)
     return fail("'" + inputFile + "': " + toString(info.takeError()));
   std::optional<Chip> chip = symbolizeChip(info->chip);
+
+  std::optional<AssemblyLoop> loop;
+  if (!asmFile.empty()) {
+    auto text = MemoryBuffer::getFile(asmFile, /*IsText=*/true);
+    if (!text)
+      return fail("cannot read '" + asmFile +
+                  "': " + text.getError().message());
+    Expected<AssemblyLoop> found = findMainLoop((*text)->getBuffer());
+    if (!found)
+      return fail("'" + asmFile + "': " + toString(found.takeError()));
+    loop = std::move(*found);
+  } else if (!loopBodyFile.empty()) {
+    return fail("--loop-body needs --asm");
+  }
+  if (loop && !loopBodyFile.empty()) {
+    std::error_code ec;
+    raw_fd_ostream os(loopBodyFile, ec);
+    if (ec)
+      return fail("cannot write '" + loopBodyFile + "': " + ec.message());
+    for (const std::string &instruction : loop->instructions)
+      os << "\t" << instruction << "\n";
+  }
 
   json::Array kernels;
   for (const KernelResources &k : info->kernels) {
@@ -100,10 +139,43 @@ int main(int argc, char **argv) {
       outs() << "  waves/SIMD unknown: hk has no occupancy model for "
              << info->chip << "\n";
   }
-  if (emitJson)
-    outs() << formatv(
-        "{0:2}\n", json::Value(json::Object{{"target", info->target},
-                                            {"chip", info->chip},
-                                            {"kernels", std::move(kernels)}}));
+  if (!emitJson) {
+    if (loop) {
+      outs() << formatv("main loop {0} (lines {1}-{2}), per iteration:\n",
+                        loop->header, loop->firstLine, loop->lastLine);
+      for (const char *instrClass : kClassOrder) {
+        auto it = loop->mix.find(instrClass);
+        if (it == loop->mix.end())
+          continue;
+        std::string detail;
+        for (const auto &[mnemonic, n] : it->second)
+          detail +=
+              formatv("{0}{1} {2}", detail.empty() ? "" : ", ", n, mnemonic);
+        outs() << formatv("  {0,-16} {1,4}   {2}\n", instrClass,
+                          loop->count(instrClass), detail);
+      }
+    }
+    return 0;
+  }
+  json::Object report{{"target", info->target},
+                      {"chip", info->chip},
+                      {"kernels", std::move(kernels)}};
+  if (loop) {
+    json::Object mix;
+    for (const auto &[instrClass, mnemonics] : loop->mix) {
+      json::Object byMnemonic;
+      for (const auto &[mnemonic, n] : mnemonics)
+        byMnemonic[mnemonic] = n;
+      mix[instrClass] = json::Object{{"total", loop->count(instrClass)},
+                                     {"by_mnemonic", std::move(byMnemonic)}};
+    }
+    report["main_loop"] =
+        json::Object{{"header", loop->header},
+                     {"first_line", loop->firstLine},
+                     {"last_line", loop->lastLine},
+                     {"instructions", (int64_t)loop->instructions.size()},
+                     {"mix", std::move(mix)}};
+  }
+  outs() << formatv("{0:2}\n", json::Value(std::move(report)));
   return 0;
 }

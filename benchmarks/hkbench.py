@@ -1,0 +1,155 @@
+"""Shared pieces of the hk benchmarks: setup, the kernel variants, running
+hk's tools, and writing results. Every benchmark checks what it measures
+before it times it; a failed check stops the benchmark with a non-zero exit.
+"""
+
+import datetime
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
+BIN = os.path.join(BUILD, "bin")
+RESULTS = os.path.join(ROOT, "benchmarks", "results")
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+
+class Variant:
+    """One pipeline configuration of a reference GEMM."""
+
+    def __init__(self, chip, name, stages=1, direct=False, priority=0,
+                 unroll=0):
+        self.chip, self.name = chip, name
+        self.stages, self.direct = stages, direct
+        self.priority, self.unroll = priority, unroll
+
+    @property
+    def source(self):
+        return os.path.join(ROOT, "examples", f"gemm_bf16_{self.chip}.mlir")
+
+    @property
+    def key(self):
+        return f"{self.chip}/{self.name}"
+
+    def flags(self):
+        """The options hk-compile and hk-run share."""
+        f = [f"--chip={self.chip}", f"--stages={self.stages}"]
+        if self.direct:
+            f.append("--direct-lds")
+        if self.priority:
+            f.append(f"--mma-priority={self.priority}")
+        if self.unroll:
+            f.append(f"--unroll={self.unroll}")
+        return f
+
+    def describe(self):
+        return {"chip": self.chip, "name": self.name, "stages": self.stages,
+                "direct_lds": self.direct, "mma_priority": self.priority,
+                "unroll": self.unroll or 1}
+
+
+def variants():
+    """Each chip's kernels from plain to the full HipKittens schedule."""
+    return [
+        Variant("gfx950", "sync"),
+        Variant("gfx950", "stages2", stages=2),
+        Variant("gfx950", "stages2+direct", stages=2, direct=True),
+        Variant("gfx950", "hipkittens", stages=2, direct=True, priority=1),
+        Variant("gfx1201", "sync"),
+        Variant("gfx1201", "stages2", stages=2),
+        Variant("gfx1201", "stages2+prio", stages=2, priority=1),
+    ]
+
+
+def unrolled(unroll):
+    """The gfx950 HipKittens kernel with its K loop unrolled."""
+    return Variant("gfx950", f"hipkittens+unroll{unroll}", stages=2,
+                   direct=True, priority=1, unroll=unroll)
+
+
+def setup():
+    """Installs what is missing and builds, unless SKIP_SETUP is set."""
+    if os.environ.get("SKIP_SETUP"):
+        return
+    subprocess.run([os.path.join(ROOT, "scripts", "setup.sh")], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def fail(message):
+    print(f"benchmark: error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def run(argv, ok=(0,)):
+    """Runs a tool; returns its stdout, or stops the benchmark on an exit
+    status outside `ok`."""
+    p = subprocess.run(argv, capture_output=True, text=True)
+    if p.returncode not in ok:
+        fail(f"{' '.join(argv)} exited {p.returncode}: "
+             f"{(p.stderr or p.stdout).strip()}")
+    return p
+
+
+def tool(name):
+    return os.path.join(BIN, name)
+
+
+def timed(argv):
+    """Wall seconds and peak RSS (MiB) of one run of `argv`, which must
+    succeed."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        fail(f"{' '.join(argv)} failed: {child.stderr.read().decode()}")
+    child.stderr.close()
+    return seconds, usage.ru_maxrss / 1024.0
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def check_on_simulator(v, size="512,512,512"):
+    """The variant's GEMM against fp64 on the simulator (random test)."""
+    out = run([tool("hk-run"), v.source, *v.flags(), f"--size={size}",
+               "--test=random", "--json"])
+    result = json.loads(out.stdout)
+    if not result.get("pass"):
+        fail(f"{v.key} failed its check: {out.stdout}")
+    return result
+
+
+def write_json(name, payload):
+    os.makedirs(RESULTS, exist_ok=True)
+    path = os.path.join(RESULTS, name)
+    payload = {"date": datetime.date.today().isoformat(),
+               "machine": machine(), **payload}
+    with open(path, "w") as f:
+        json.dump(payload, f, indent=1)
+        f.write("\n")
+    return path
+
+
+def machine():
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count()}
+
+
+def have(program):
+    return shutil.which(program) is not None

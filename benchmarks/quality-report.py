@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Kernel quality report: every reference kernel variant side by side, so a
+reader sees what each pass buys. For each variant:
+
+  * resources (hk-report): VGPR/AGPR/SGPR, spills, scratch, LDS, waves/SIMD;
+  * the main K loop's instruction mix per K tile, read from the assembly
+    (hk-report --asm): MMAs, LDS reads/writes and global or direct-to-LDS
+    loads by width, barriers, waits, s_setprio;
+  * a static throughput estimate of that loop (llvm-mca for the chip): issue
+    cycles per K tile of one wave, and the share of them the MMA pipe is busy;
+  * the simulator's counters for one GEMM, after its random test passes:
+    LDS accesses by width and bank-conflict ways, bytes moved per workgroup
+    per K tile, arithmetic intensity.
+
+    benchmarks/quality-report.py
+
+Writes benchmarks/results/quality-report.{json,md} and variants.svg.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hkbench  # noqa: E402
+
+# One GEMM per chip for the simulator's counters: 4 workgroups, 8 K tiles.
+SIM_SIZE = {"gfx950": (512, 512, 512), "gfx1201": (256, 256, 512)}
+MCA_ITERATIONS = 50
+
+
+def compile_variant(v, tmp):
+    base = os.path.join(tmp, v.key.replace("/", "-").replace("+", "_"))
+    hkbench.run([hkbench.tool("hk-compile"), v.source, *v.flags(),
+                 "-o", base + ".hsaco", "--asm=" + base + ".s",
+                 "--launch=" + base + ".json"])
+    report = json.loads(hkbench.run(
+        [hkbench.tool("hk-report"), base + ".hsaco", "--asm=" + base + ".s",
+         "--loop-body=" + base + ".loop.s", "--json"]).stdout)
+    with open(base + ".json") as f:
+        launch = json.load(f)["kernels"][0]
+    return report, launch, base + ".loop.s"
+
+
+def loop_mix(report, tiles_per_iteration):
+    """class -> {total, by_mnemonic} per K tile."""
+    mix = {}
+    for cls, entry in report["main_loop"]["mix"].items():
+        mix[cls] = {"total": entry["total"] / tiles_per_iteration,
+                    "by_mnemonic": {m: n / tiles_per_iteration
+                                    for m, n in entry["by_mnemonic"].items()}}
+    return mix
+
+
+def mca(chip, body, tiles_per_iteration):
+    """llvm-mca's estimate for one wave running the loop body alone."""
+    p = subprocess.run(
+        [os.path.join(hkbench.LLVM_BIN, "llvm-mca"),
+         "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={chip}",
+         f"-iterations={MCA_ITERATIONS}", "-json", body],
+        capture_output=True, text=True)
+    if p.returncode != 0:
+        hkbench.fail(f"llvm-mca on {body}: {p.stderr.strip()}")
+    region = json.loads(p.stdout)["CodeRegions"][0]
+    with open(body) as f:
+        lines = [line.strip() for line in f if line.strip()]
+    mma = {i for i, line in enumerate(lines)
+           if line.startswith(("v_mfma", "v_wmma", "v_smfmac", "v_swmmac"))}
+    mma_cycles = sum(r["ResourceUsage"] for r in
+                     region["ResourcePressureView"]["ResourcePressureInfo"]
+                     if r["InstructionIndex"] in mma)
+    summary = region["SummaryView"]
+    cycles = summary["TotalCycles"] / summary["Iterations"]
+    return {"cycles_per_k_tile": round(cycles / tiles_per_iteration, 1),
+            "mma_pipe_cycles_per_k_tile":
+                round(mma_cycles / tiles_per_iteration, 1),
+            "mma_share": round(mma_cycles / cycles, 3),
+            "ipc": round(summary["IPC"], 3)}
+
+
+def conflicts(accesses):
+    """{width: {ways, accesses}} and the mean ways over all accesses."""
+    out, total, weighted = {}, 0, 0
+    for width, by_ways in accesses.items():
+        n = sum(by_ways.values())
+        w = sum(int(k.split("-")[0]) * c for k, c in by_ways.items())
+        out[width] = {"accesses": n, "mean_ways": round(w / n, 2)}
+        total, weighted = total + n, weighted + w
+    return out, (round(weighted / total, 2) if total else None)
+
+
+def simulate(v, launch):
+    m, n, k = SIM_SIZE[v.chip]
+    r = hkbench.check_on_simulator(v, f"{m},{n},{k}")
+    tiles = {g["dim"]: g["tile"] for g in launch["grid"]}
+    workgroups = (m // tiles[0]) * (n // tiles[1])
+    k_tile = launch["divisible"][0]["by"]
+    per = workgroups * (k // k_tile)
+    reads, read_ways = conflicts(r["lds_accesses"]["reads"])
+    writes, write_ways = conflicts(r["lds_accesses"]["writes"])
+    flops = 2 * m * n * k
+    return {"size": [m, n, k], "workgroups": workgroups,
+            "k_tiles": k // k_tile, "max_abs_error": r["max_abs_error"],
+            "lds_reads": reads, "lds_read_mean_ways": read_ways,
+            "lds_writes": writes, "lds_write_mean_ways": write_ways,
+            "direct_lds_loads": r["instruction_classes"].get("load_to_lds", 0),
+            "global_bytes_read_per_k_tile": r["global_bytes_read"] // per,
+            "lds_bytes_read_per_k_tile": r["lds_bytes_read"] // per,
+            "lds_bytes_written_per_k_tile": r["lds_bytes_written"] // per,
+            "arithmetic_intensity_flop_per_global_byte": round(
+                flops / (r["global_bytes_read"] + r["global_bytes_written"]),
+                1)}
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:g}"
+    return str(x)
+
+
+def markdown(rows):
+    cols = [r["variant"]["chip"] + " " + r["variant"]["name"] for r in rows]
+    lines = ["| | " + " | ".join(cols) + " |",
+             "|---|" + "---|" * len(cols)]
+
+    def row(label, get):
+        lines.append(f"| {label} | " +
+                     " | ".join(fmt(get(r)) for r in rows) + " |")
+
+    k = lambda r: r["resources"]  # noqa: E731
+    row("VGPRs (AGPRs)", lambda r: f"{k(r)['vgprs']} ({k(r)['agprs']})")
+    row("SGPRs", lambda r: k(r)["sgprs"])
+    row("spills / scratch B", lambda r: f"{k(r)['vgpr_spills']} / "
+        f"{k(r)['scratch_bytes']}")
+    row("LDS bytes", lambda r: k(r)["lds_bytes"])
+    row("waves/SIMD", lambda r: k(r).get("waves_per_simd"))
+    classes = ["mma", "lds_read", "lds_write", "global_load",
+               "direct_lds_load", "barrier", "wait", "setprio", "salu",
+               "valu"]
+    for cls in classes:
+        def get(r, cls=cls):
+            e = r["loop_per_k_tile"].get(cls)
+            if not e:
+                return 0
+            if cls in ("salu", "valu", "wait", "barrier", "mma"):
+                return fmt(e["total"])
+            return ", ".join(f"{fmt(n)} {m}"
+                             for m, n in sorted(e["by_mnemonic"].items()))
+        row(f"loop/K tile: {cls}", get)
+    row("llvm-mca cycles/K tile (1 wave)",
+        lambda r: r["llvm_mca"]["cycles_per_k_tile"])
+    row("llvm-mca MMA share", lambda r: r["llvm_mca"]["mma_share"])
+    s = lambda r: r["simulator"]  # noqa: E731
+    row("sim: LDS read ways (mean)", lambda r: s(r)["lds_read_mean_ways"])
+    row("sim: LDS write ways (mean)", lambda r: s(r)["lds_write_mean_ways"])
+    row("sim: direct-to-LDS loads", lambda r: s(r)["direct_lds_loads"])
+    row("sim: global B read /WG/K tile",
+        lambda r: s(r)["global_bytes_read_per_k_tile"])
+    row("sim: LDS B read /WG/K tile",
+        lambda r: s(r)["lds_bytes_read_per_k_tile"])
+    row("sim: LDS B written /WG/K tile",
+        lambda r: s(r)["lds_bytes_written_per_k_tile"])
+    row("sim: FLOP per global byte",
+        lambda r: s(r)["arithmetic_intensity_flop_per_global_byte"])
+    return "\n".join(lines) + "\n"
+
+
+def svg(rows):
+    """Horizontal bars: llvm-mca issue cycles per K tile per variant, the
+    MMA pipe's share darker, with VGPRs and LDS conflict ways beside."""
+    bar_h, gap, left, width = 22, 10, 190, 420
+    top = 50
+    height = top + len(rows) * (bar_h + gap) + 40
+    most = max(r["llvm_mca"]["cycles_per_k_tile"] for r in rows)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 260}"'
+           f' height="{height}" font-family="sans-serif" font-size="12">',
+           '<rect width="100%" height="100%" fill="white"/>',
+           f'<text x="10" y="20" font-size="14" font-weight="bold">hk '
+           'reference GEMM variants: issue cycles per K tile of one wave '
+           '(llvm-mca)</text>',
+           f'<text x="10" y="38" fill="#555">dark: MMA pipe busy; right: '
+           'VGPRs, LDS read conflict ways (simulator)</text>']
+    for i, r in enumerate(rows):
+        y = top + i * (bar_h + gap)
+        total = r["llvm_mca"]["cycles_per_k_tile"]
+        busy = r["llvm_mca"]["mma_pipe_cycles_per_k_tile"]
+        w, wb = width * total / most, width * min(busy, total) / most
+        label = r["variant"]["chip"] + " " + r["variant"]["name"]
+        out += [f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">'
+                f'{label}</text>',
+                f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}"'
+                ' fill="#9ecae1"/>',
+                f'<rect x="{left}" y="{y}" width="{wb:.1f}" height="{bar_h}"'
+                ' fill="#3182bd"/>',
+                f'<text x="{left + w + 6:.1f}" y="{y + 15}">{total:g} cycles, '
+                f'MMA {100 * r["llvm_mca"]["mma_share"]:.0f}%; '
+                f'{r["resources"]["vgprs"]} VGPRs; '
+                f'{fmt(r["simulator"]["lds_read_mean_ways"])}-way reads'
+                '</text>']
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    if len(sys.argv) > 1:
+        print(__doc__)
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
+    hkbench.setup()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for v in hkbench.variants() + [hkbench.unrolled(2)]:
+            report, launch, body = compile_variant(v, tmp)
+            tiles = max(v.unroll, 1)
+            row = {"variant": v.describe(),
+                   "resources": report["kernels"][0],
+                   "loop_per_k_tile": loop_mix(report, tiles),
+                   "llvm_mca": mca(v.chip, body, tiles),
+                   "simulator": simulate(v, launch)}
+            rows.append(row)
+            print(f"{v.key:<28} mma {row['loop_per_k_tile']['mma']['total']:g}"
+                  f"/K tile, {row['llvm_mca']['cycles_per_k_tile']:g} cycles "
+                  f"(MMA {100 * row['llvm_mca']['mma_share']:.0f}%), "
+                  f"{row['resources']['vgprs']} VGPRs, LDS reads "
+                  f"{row['simulator']['lds_read_mean_ways']}-way")
+    path = hkbench.write_json("quality-report.json", {
+        "command": "benchmarks/quality-report.py",
+        "llvm_mca_iterations": MCA_ITERATIONS, "variants": rows})
+    md = os.path.join(hkbench.RESULTS, "quality-report.md")
+    with open(md, "w") as f:
+        f.write(markdown(rows))
+    with open(os.path.join(hkbench.RESULTS, "variants.svg"), "w") as f:
+        f.write(svg(rows))
+    print(f"results: {path}, {md}, "
+          f"{os.path.join(hkbench.RESULTS, 'variants.svg')}")
+
+
+if __name__ == "__main__":
+    main()

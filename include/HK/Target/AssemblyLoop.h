@@ -1,0 +1,52 @@
+//===- AssemblyLoop.h - the main loop of AMDGPU assembly --------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Finds the main loop (the K loop of a GEMM) in the assembly the AMDGPU
+// backend prints, and counts its instructions by class, so that a kernel's
+// schedule can be read as numbers: MMAs, LDS reads and writes by width,
+// global and direct-to-LDS loads by width, barriers, waits, priorities.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_TARGET_ASSEMBLYLOOP_H
+#define HK_TARGET_ASSEMBLYLOOP_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::hk {
+
+/// The class of an instruction for the mix, e.g. "mma", "lds_read",
+/// "direct_lds_load"; "salu", "valu" or "other" for the rest.
+std::string classifyInstruction(llvm::StringRef mnemonic,
+                                llvm::StringRef operands);
+
+struct AssemblyLoop {
+  /// The loop's header label, e.g. ".LBB0_4".
+  std::string header;
+  /// 1-based lines of the header label and of the last branch back to it.
+  unsigned firstLine = 0, lastLine = 0;
+  /// The instructions between them, in order, without labels, directives or
+  /// comments (the input llvm-mca takes).
+  std::vector<std::string> instructions;
+  /// class -> mnemonic -> count, over one pass through the loop's lines.
+  std::map<std::string, std::map<std::string, int64_t>> mix;
+
+  int64_t count(llvm::StringRef instrClass) const;
+};
+
+/// The loop of `assembly` with the most MMA instructions (ties: the first);
+/// a loop is a label and the lines up to the last branch back to it. An
+/// error if the text has no loop with an MMA.
+llvm::Expected<AssemblyLoop> findMainLoop(llvm::StringRef assembly);
+
+} // namespace mlir::hk
+
+#endif // HK_TARGET_ASSEMBLYLOOP_H

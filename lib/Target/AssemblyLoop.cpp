@@ -1,0 +1,144 @@
+//===- AssemblyLoop.cpp - the main loop of AMDGPU assembly ----------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements findMainLoop: a line scan of the backend's assembly
+// for labels and the branches that jump back to them, and the instruction
+// classes of the loop's body.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Target/AssemblyLoop.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace llvm;
+using namespace mlir::hk;
+
+std::string mlir::hk::classifyInstruction(StringRef mnemonic,
+                                          StringRef operands) {
+  auto startsWithAny = [&](std::initializer_list<StringRef> prefixes) {
+    return llvm::any_of(prefixes,
+                        [&](StringRef p) { return mnemonic.starts_with(p); });
+  };
+  if (startsWithAny({"v_mfma", "v_smfmac", "v_wmma", "v_swmmac"}))
+    return "mma";
+  bool isLoad = startsWithAny({"buffer_load", "global_load", "flat_load"});
+  // Loads to LDS: `buffer_load_dwordx4 v1, s[4:7], s2 offen lds` or the
+  // global_load_lds_* forms.
+  if (isLoad && (mnemonic.starts_with("global_load_lds") ||
+                 operands.rtrim().ends_with(" lds")))
+    return "direct_lds_load";
+  if (isLoad)
+    return "global_load";
+  if (startsWithAny({"buffer_store", "global_store", "flat_store"}))
+    return "global_store";
+  if (startsWithAny({"ds_read", "ds_load"}))
+    return "lds_read";
+  if (startsWithAny({"ds_write", "ds_store"}))
+    return "lds_write";
+  if (mnemonic.starts_with("s_barrier"))
+    return "barrier";
+  if (startsWithAny({"s_waitcnt", "s_wait_"}))
+    return "wait";
+  if (mnemonic == "s_setprio")
+    return "setprio";
+  if (mnemonic.starts_with("s_"))
+    return "salu";
+  if (mnemonic.starts_with("v_"))
+    return "valu";
+  return "other";
+}
+
+int64_t AssemblyLoop::count(StringRef instrClass) const {
+  auto it = mix.find(instrClass.str());
+  if (it == mix.end())
+    return 0;
+  int64_t total = 0;
+  for (const auto &[mnemonic, n] : it->second)
+    total += n;
+  return total;
+}
+
+namespace {
+/// One line of assembly: a label definition, an instruction, or neither.
+struct Line {
+  StringRef label;
+  StringRef mnemonic, operands;
+};
+} // namespace
+
+static Line parseLine(StringRef text) {
+  Line line;
+  text = text.split(';').first;
+  if (!text.empty() && !isSpace(text.front())) {
+    // `name:` at the start of a line.
+    StringRef head = text.rtrim();
+    if (head.ends_with(":"))
+      line.label = head.drop_back();
+    return line;
+  }
+  text = text.trim();
+  if (text.empty() || text.front() == '.')
+    return line; // directive
+  auto [mnemonic, operands] = text.split(' ');
+  line.mnemonic = mnemonic.trim();
+  line.operands = operands.trim();
+  return line;
+}
+
+static bool isBranch(StringRef mnemonic) {
+  return mnemonic == "s_branch" || mnemonic.starts_with("s_cbranch");
+}
+
+Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
+  SmallVector<StringRef> lines;
+  assembly.split(lines, '\n');
+  std::vector<Line> parsed;
+  StringMap<unsigned> labelLine;
+  for (auto [i, text] : llvm::enumerate(lines)) {
+    parsed.push_back(parseLine(text));
+    if (!parsed.back().label.empty())
+      labelLine[parsed.back().label] = i;
+  }
+  // header line -> last line branching back to it.
+  std::map<unsigned, unsigned> loops;
+  for (auto [i, line] : llvm::enumerate(parsed)) {
+    if (!isBranch(line.mnemonic))
+      continue;
+    auto it = labelLine.find(line.operands);
+    if (it != labelLine.end() && it->second < i)
+      loops[it->second] = std::max<unsigned>(loops[it->second], i);
+  }
+
+  std::optional<AssemblyLoop> best;
+  for (auto [first, last] : loops) {
+    AssemblyLoop loop;
+    loop.header = parsed[first].label.str();
+    loop.firstLine = first + 1;
+    loop.lastLine = last + 1;
+    for (unsigned i = first + 1; i <= last; ++i) {
+      const Line &line = parsed[i];
+      if (line.mnemonic.empty())
+        continue;
+      loop.instructions.push_back(
+          (line.mnemonic + (line.operands.empty() ? "" : " ") + line.operands)
+              .str());
+      ++loop.mix[classifyInstruction(line.mnemonic, line.operands)]
+                [line.mnemonic.str()];
+    }
+    if (loop.count("mma") > 0 &&
+        (!best || loop.count("mma") > best->count("mma")))
+      best = std::move(loop);
+  }
+  if (!best)
+    return createStringError(inconvertibleErrorCode(),
+                             "no loop with an MMA instruction in the "
+                             "assembly (" +
+                                 Twine(loops.size()) + " loops found)");
+  return std::move(*best);
+}
