@@ -97,6 +97,96 @@ Expected<const HipApi *> loadHip() {
   return &api;
 }
 
+/// `error` as an llvm::Error naming `what`, or success.
+Error checkHip(const HipApi &hip, hipError error, StringRef what) {
+  if (error == 0)
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      formatv("{0} failed: {1} ({2})", what, hip.getErrorString(error), error));
+}
+
+/// Runs `launch` `iterations` times, each between two events on the null
+/// stream, appending each run's milliseconds to `timing`.
+Error timeRuns(const HipApi &hip, function_ref<Error()> launch, int iterations,
+               Timing &timing) {
+  void *start = nullptr, *stop = nullptr;
+  Error e = checkHip(hip, hip.eventCreate(&start), "hipEventCreate");
+  if (!e)
+    e = checkHip(hip, hip.eventCreate(&stop), "hipEventCreate");
+  for (int i = 0; !e && i < iterations; ++i) {
+    float ms = 0;
+    e = checkHip(hip, hip.eventRecord(start, nullptr), "hipEventRecord");
+    if (!e)
+      e = launch();
+    if (!e)
+      e = checkHip(hip, hip.eventRecord(stop, nullptr), "hipEventRecord");
+    if (!e)
+      e = checkHip(hip, hip.eventSynchronize(stop), "hipEventSynchronize");
+    if (!e)
+      e = checkHip(hip, hip.eventElapsedTime(&ms, start, stop),
+                   "hipEventElapsedTime");
+    if (!e)
+      timing.milliseconds.push_back(ms);
+  }
+  if (start)
+    hip.eventDestroy(start);
+  if (stop)
+    hip.eventDestroy(stop);
+  return e;
+}
+
+/// An UnavailableError unless the HIP runtime sees a GPU.
+Error requireDevice(const HipApi &hip) {
+  int devices = 0;
+  if (hip.init(0) != 0 || hip.getDeviceCount(&devices) != 0 || devices == 0)
+    return make_error<UnavailableError>(
+        "no AMD GPU: the HIP runtime reports no device");
+  return Error::success();
+}
+
+// rocBLAS's C ABI (rocblas-types.h): the enumerators rocblas_gemm_ex takes.
+using rocblasStatus = int;
+constexpr int kRocblasOperationNone = 111, kRocblasOperationTranspose = 112;
+constexpr int kRocblasBf16 = 168, kRocblasF32 = 151;
+constexpr int kRocblasAlgoStandard = 0;
+
+struct RocblasApi {
+  rocblasStatus (*createHandle)(void **);
+  rocblasStatus (*destroyHandle)(void *);
+  rocblasStatus (*gemmEx)(void *, int, int, int, int, int, const void *,
+                          const void *, int, int, const void *, int, int,
+                          const void *, const void *, int, int, void *, int,
+                          int, int, int, int32_t, uint32_t);
+};
+
+Expected<const RocblasApi *> loadRocblas() {
+  static RocblasApi api;
+  static std::string failure;
+  static bool loaded = [] {
+    std::string error;
+    auto lib =
+        sys::DynamicLibrary::getPermanentLibrary("librocblas.so", &error);
+    if (!lib.isValid()) {
+      failure = "no rocBLAS: cannot load librocblas.so (" + error + ")";
+      return false;
+    }
+    auto bind = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          lib.getAddressOfSymbol(name));
+      if (!fn && failure.empty())
+        failure = std::string("librocblas.so lacks ") + name;
+    };
+    bind(api.createHandle, "rocblas_create_handle");
+    bind(api.destroyHandle, "rocblas_destroy_handle");
+    bind(api.gemmEx, "rocblas_gemm_ex");
+    return failure.empty();
+  }();
+  if (!loaded)
+    return make_error<UnavailableError>(failure);
+  return &api;
+}
+
 } // namespace
 
 Expected<Timing> mlir::hk::hip::run(StringRef image, StringRef kernel,
@@ -108,17 +198,11 @@ Expected<Timing> mlir::hk::hip::run(StringRef image, StringRef kernel,
   if (!loaded)
     return loaded.takeError();
   const HipApi &hip = **loaded;
-  auto check = [&](hipError e, StringRef what) -> Error {
-    if (e == 0)
-      return Error::success();
-    return createStringError(
-        inconvertibleErrorCode(),
-        formatv("{0} failed: {1} ({2})", what, hip.getErrorString(e), e));
+  auto check = [&](hipError e, StringRef what) {
+    return checkHip(hip, e, what);
   };
-  int devices = 0;
-  if (hip.init(0) != 0 || hip.getDeviceCount(&devices) != 0 || devices == 0)
-    return make_error<UnavailableError>(
-        "no AMD GPU: the HIP runtime reports no device");
+  if (Error e = requireDevice(hip))
+    return std::move(e);
 
   void *module = nullptr, *function = nullptr;
   if (Error e = check(hip.moduleLoadData(&module, image.data()),
@@ -174,29 +258,82 @@ Expected<Timing> mlir::hk::hip::run(StringRef image, StringRef kernel,
                 "copying an output back");
   for (int i = 0; !e && i < warmup; ++i)
     e = launch();
-  void *start = nullptr, *stop = nullptr;
   if (!e)
-    e = check(hip.eventCreate(&start), "hipEventCreate");
+    e = timeRuns(hip, launch, iterations, timing);
+  release();
+  if (e)
+    return std::move(e);
+  return timing;
+}
+
+Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
+                                            const std::vector<uint8_t> &b,
+                                            std::vector<uint8_t> &c, int64_t m,
+                                            int64_t n, int64_t k, int warmup,
+                                            int iterations) {
+  auto loaded = loadHip();
+  if (!loaded)
+    return loaded.takeError();
+  const HipApi &hip = **loaded;
+  if (Error e = requireDevice(hip))
+    return std::move(e);
+  auto blasLoaded = loadRocblas();
+  if (!blasLoaded)
+    return blasLoaded.takeError();
+  const RocblasApi &blas = **blasLoaded;
+
+  void *handle = nullptr, *da = nullptr, *db = nullptr, *dc = nullptr;
+  auto release = [&] {
+    for (void *p : {da, db, dc})
+      if (p)
+        hip.free(p);
+    if (handle)
+      blas.destroyHandle(handle);
+  };
+  Error e = blas.createHandle(&handle) == 0
+                ? Error::success()
+                : createStringError(inconvertibleErrorCode(),
+                                    "rocblas_create_handle failed");
   if (!e)
-    e = check(hip.eventCreate(&stop), "hipEventCreate");
-  for (int i = 0; !e && i < iterations; ++i) {
-    float ms = 0;
-    e = check(hip.eventRecord(start, nullptr), "hipEventRecord");
-    if (!e)
-      e = launch();
-    if (!e)
-      e = check(hip.eventRecord(stop, nullptr), "hipEventRecord");
-    if (!e)
-      e = check(hip.eventSynchronize(stop), "hipEventSynchronize");
-    if (!e)
-      e = check(hip.eventElapsedTime(&ms, start, stop), "hipEventElapsedTime");
-    if (!e)
-      timing.milliseconds.push_back(ms);
-  }
-  if (start)
-    hip.eventDestroy(start);
-  if (stop)
-    hip.eventDestroy(stop);
+    e = checkHip(hip, hip.malloc(&da, a.size()), "hipMalloc");
+  if (!e)
+    e = checkHip(hip, hip.malloc(&db, b.size()), "hipMalloc");
+  if (!e)
+    e = checkHip(hip, hip.malloc(&dc, c.size()), "hipMalloc");
+  if (!e)
+    e = checkHip(hip, hip.memcpy(da, a.data(), a.size(), kHostToDevice),
+                 "copying A to the device");
+  if (!e)
+    e = checkHip(hip, hip.memcpy(db, b.data(), b.size(), kHostToDevice),
+                 "copying B to the device");
+  // rocBLAS is column-major: row-major C[M,N] is column-major C^T (N x M),
+  // and C^T = B A^T where row-major B[N,K] read column-major is B^T (so
+  // transpose it back) and row-major A[M,K] read column-major is A^T.
+  float alpha = 1.0f, beta = 0.0f;
+  auto launch = [&]() -> Error {
+    rocblasStatus status = blas.gemmEx(
+        handle, kRocblasOperationTranspose, kRocblasOperationNone, n, m, k,
+        &alpha, db, kRocblasBf16, k, da, kRocblasBf16, k, &beta, dc,
+        kRocblasBf16, n, dc, kRocblasBf16, n, kRocblasF32, kRocblasAlgoStandard,
+        /*solution_index=*/0, /*flags=*/0);
+    if (status != 0)
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("rocblas_gemm_ex failed: status {0}", status));
+    return Error::success();
+  };
+  Timing timing;
+  if (!e)
+    e = launch();
+  if (!e)
+    e = checkHip(hip, hip.deviceSynchronize(), "running rocblas_gemm_ex");
+  if (!e)
+    e = checkHip(hip, hip.memcpy(c.data(), dc, c.size(), kDeviceToHost),
+                 "copying C back");
+  for (int i = 0; !e && i < warmup; ++i)
+    e = launch();
+  if (!e)
+    e = timeRuns(hip, launch, iterations, timing);
   release();
   if (e)
     return std::move(e);

@@ -130,6 +130,20 @@ static llvm::cl::opt<int> warmup("warmup", llvm::cl::init(3),
 static llvm::cl::opt<int>
     iterations("iterations", llvm::cl::init(10), llvm::cl::cat(toolOptions),
                llvm::cl::desc("hip: timed launches (the median is reported)"));
+static llvm::cl::opt<uint64_t> checkSample(
+    "check-sample", llvm::cl::init(0), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("GEMM: check this many elements of C, drawn at random "
+                   "(0, the default: all of them); for sizes where the fp64 "
+                   "reference of every element would take minutes"));
+enum class Baseline { none, rocblas };
+static llvm::cl::opt<Baseline> baseline(
+    "baseline", llvm::cl::init(Baseline::none), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("hip, GEMM: also run, check and time the same product "
+                   "through a vendor library, side by side"),
+    llvm::cl::values(clEnumValN(Baseline::none, "none", "no baseline"),
+                     clEnumValN(Baseline::rocblas, "rocblas",
+                                "rocblas_gemm_ex from librocblas.so (skipped "
+                                "with a note when it is not installed)")));
 static llvm::cl::opt<bool>
     emitJson("json", llvm::cl::cat(toolOptions),
              llvm::cl::desc("print the summary as one JSON object"));
@@ -967,6 +981,82 @@ static int runGeneric(MLIRContext &context) {
   return wrong == 0 ? 0 : 1;
 }
 
+/// How C compares with what the test expects of it.
+struct GemmCheck {
+  double maxAbs = 0, maxRel = 0;
+  int64_t bad = 0;     // elements outside the tolerance
+  int64_t checked = 0; // elements looked at (--check-sample)
+};
+
+/// Checks C (bf16 bits, M x N) against the test: A itself (identity), the
+/// other version's C bit for bit (compare, when `other` is given), the
+/// --expected array, or else the fp64 product of A and B. Looks at every
+/// element, or at --check-sample random ones; prints the first mismatches.
+static GemmCheck checkGemm(const std::vector<uint8_t> &c,
+                           const std::vector<uint16_t> &a,
+                           const std::vector<uint16_t> &b, int64_t M, int64_t N,
+                           int64_t K, const std::vector<uint8_t> *other,
+                           const std::vector<float> &expected) {
+  GemmCheck r;
+  int64_t shown = 0;
+  auto checkElement = [&](int64_t m, int64_t n) {
+    uint16_t got;
+    std::memcpy(&got, c.data() + 2 * (m * N + n), 2);
+    double value = bf16ToFloat(got);
+    double ref = 0;
+    bool ok;
+    if (testKind == TestKind::identity) {
+      ref = bf16ToFloat(a[m * K + n]);
+      ok = got == a[m * K + n];
+    } else if (other) {
+      uint16_t theirs;
+      std::memcpy(&theirs, other->data() + 2 * (m * N + n), 2);
+      ref = bf16ToFloat(theirs);
+      ok = got == theirs;
+    } else if (testKind == TestKind::expected) {
+      ref = expected[m * N + n];
+      ok = std::fabs(value - ref) <= std::ldexp(std::fabs(ref), -8) +
+                                         std::ldexp(std::sqrt(double(K)), -12);
+    } else {
+      for (int64_t k = 0; k < K; ++k)
+        ref += double(bf16ToFloat(a[m * K + k])) * bf16ToFloat(b[n * K + k]);
+      // One bf16 rounding of the result (2^-8 relative) plus fp32
+      // accumulation error, which grows like sqrt(K).
+      double tolerance = std::ldexp(std::fabs(ref), -8) +
+                         std::ldexp(std::sqrt(double(K)), -12);
+      ok = std::fabs(value - ref) <= tolerance;
+    }
+    double err = std::fabs(value - ref);
+    if (std::isnan(value))
+      err = INFINITY;
+    r.maxAbs = std::max(r.maxAbs, err);
+    // Relative error where it means something: away from zero.
+    if (std::fabs(ref) > std::ldexp(std::sqrt(double(K)), -12))
+      r.maxRel = std::max(r.maxRel, err / std::fabs(ref));
+    ++r.checked;
+    if (!ok) {
+      ++r.bad;
+      if (shown++ < 5)
+        llvm::errs() << llvm::formatv("mismatch at C[{0}][{1}]: got {2}, "
+                                      "expected {3}\n",
+                                      m, n, value, ref);
+    }
+  };
+  if (checkSample == 0 || checkSample >= uint64_t(M * N)) {
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n)
+        checkElement(m, n);
+    return r;
+  }
+  std::mt19937_64 rng(seed + 1);
+  std::uniform_int_distribution<int64_t> row(0, M - 1), col(0, N - 1);
+  for (uint64_t i = 0; i < checkSample; ++i) {
+    int64_t m = row(rng);
+    checkElement(m, col(rng));
+  }
+  return r;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // Bad options are bad input: exit status 2, not FAIL.
@@ -992,6 +1082,9 @@ int main(int argc, char **argv) {
     return fail(llvm::formatv("sizes must be between 1 and {0}, got "
                               "{1},{2},{3}",
                               kMaxSize, M, N, K));
+  if (baseline != Baseline::none && backend != Backend::hip)
+    return fail("--baseline times a vendor library on a GPU: it needs "
+                "--backend=hip");
   if (testKind == TestKind::identity && !inputB.empty())
     return fail("the identity test sets B itself; --b does not go with it");
   if (testKind == TestKind::identity && N != K)
@@ -1066,52 +1159,36 @@ int main(int argc, char **argv) {
   hip::Timing &timing = run.timing;
   double compileSeconds = run.compileSeconds, runSeconds = run.runSeconds;
 
-  // Check.
-  double maxAbs = 0, maxRel = 0;
-  int64_t bad = 0, shown = 0;
-  for (int64_t m = 0; m < M; ++m) {
-    for (int64_t n = 0; n < N; ++n) {
-      uint16_t got;
-      std::memcpy(&got, c.data() + 2 * (m * N + n), 2);
-      double value = bf16ToFloat(got);
-      double ref = 0;
-      bool ok;
-      if (testKind == TestKind::identity) {
-        ref = bf16ToFloat(a[m * K + n]);
-        ok = got == a[m * K + n];
-      } else if (testKind == TestKind::compare) {
-        uint16_t theirs;
-        std::memcpy(&theirs, other.c.data() + 2 * (m * N + n), 2);
-        ref = bf16ToFloat(theirs);
-        ok = got == theirs;
-      } else if (testKind == TestKind::expected) {
-        ref = expected[m * N + n];
-        ok =
-            std::fabs(value - ref) <= std::ldexp(std::fabs(ref), -8) +
-                                          std::ldexp(std::sqrt(double(K)), -12);
-      } else {
-        for (int64_t k = 0; k < K; ++k)
-          ref += double(bf16ToFloat(a[m * K + k])) * bf16ToFloat(b[n * K + k]);
-        // One bf16 rounding of the result (2^-8 relative) plus fp32
-        // accumulation error, which grows like sqrt(K).
-        double tolerance = std::ldexp(std::fabs(ref), -8) +
-                           std::ldexp(std::sqrt(double(K)), -12);
-        ok = std::fabs(value - ref) <= tolerance;
-      }
-      double err = std::fabs(value - ref);
-      if (std::isnan(value))
-        err = INFINITY;
-      maxAbs = std::max(maxAbs, err);
-      // Relative error where it means something: away from zero.
-      if (std::fabs(ref) > std::ldexp(std::sqrt(double(K)), -12))
-        maxRel = std::max(maxRel, err / std::fabs(ref));
-      if (!ok) {
-        ++bad;
-        if (shown++ < 5)
-          llvm::errs() << llvm::formatv("mismatch at C[{0}][{1}]: got {2}, "
-                                        "expected {3}\n",
-                                        m, n, value, ref);
-      }
+  GemmCheck check =
+      checkGemm(c, a, b, M, N, K,
+                testKind == TestKind::compare ? &other.c : nullptr, expected);
+  double maxAbs = check.maxAbs, maxRel = check.maxRel;
+  int64_t bad = check.bad;
+
+  // The vendor library on the same inputs, checked the same way first.
+  std::optional<hip::Timing> baselineTiming;
+  std::optional<GemmCheck> baselineCheck;
+  std::string baselineNote;
+  if (baseline == Baseline::rocblas) {
+    std::vector<uint8_t> baselineC(M * N * 2);
+    llvm::Expected<hip::Timing> timed = hip::rocblasGemm(
+        bytesA, bytesB, baselineC, M, N, K, warmup, iterations);
+    if (!timed) {
+      llvm::Error rest = llvm::handleErrors(
+          timed.takeError(),
+          [&](const hip::UnavailableError &e) { baselineNote = e.message(); });
+      if (rest)
+        return fail("rocBLAS baseline: " + llvm::toString(std::move(rest)));
+      llvm::errs() << "hk-run: note: no rocBLAS baseline: " << baselineNote
+                   << "\n";
+    } else {
+      baselineCheck = checkGemm(baselineC, a, b, M, N, K, nullptr, expected);
+      if (baselineCheck->bad == 0)
+        baselineTiming = std::move(*timed);
+      else
+        llvm::errs() << "hk-run: rocBLAS's C failed the check ("
+                     << baselineCheck->bad << " wrong elements): its time is "
+                     << "not reported\n";
     }
   }
 
@@ -1128,6 +1205,26 @@ int main(int argc, char **argv) {
   }
 
   const char *testNames[] = {"identity", "random", "expected", "compare"};
+  auto tflopsAt = [&](double ms) {
+    return 2.0 * M * N * K / (ms * 1e-3) / 1e12;
+  };
+  auto baselineJson = [&]() -> llvm::json::Value {
+    if (baseline == Baseline::none)
+      return nullptr;
+    llvm::json::Object o{{"library", "rocblas"}};
+    if (!baselineNote.empty())
+      o["unavailable"] = baselineNote;
+    if (baselineCheck) {
+      o["pass"] = baselineCheck->bad == 0;
+      o["wrong_elements"] = baselineCheck->bad;
+      o["max_abs_error"] = baselineCheck->maxAbs;
+    }
+    if (baselineTiming) {
+      o["median_milliseconds"] = baselineTiming->median();
+      o["tflops"] = tflopsAt(baselineTiming->median());
+    }
+    return std::move(o);
+  };
   if (emitJson) {
     llvm::json::Object lds;
     for (auto [name, h] : {std::pair{"reads", &counters.ldsReads},
@@ -1153,10 +1250,16 @@ int main(int argc, char **argv) {
             {"median_milliseconds", backend == Backend::hip
                                         ? llvm::json::Value(timing.median())
                                         : llvm::json::Value(nullptr)},
+            {"tflops", backend == Backend::hip
+                           ? llvm::json::Value(tflopsAt(timing.median()))
+                           : llvm::json::Value(nullptr)},
+            {"peak_tflops", getChipInfo(chipOption).peakBf16Tflops},
             {"size", llvm::json::Array{M, N, K}},
             {"test", testNames[static_cast<int>(testKind.getValue())]},
             {"pass", bad == 0},
             {"wrong_elements", bad},
+            {"checked_elements", check.checked},
+            {"baseline", baselineJson()},
             {"max_abs_error", maxAbs},
             {"max_rel_error", maxRel},
             {"compile_seconds", compileSeconds},
@@ -1183,13 +1286,19 @@ int main(int argc, char **argv) {
       backend == Backend::sim ? "sim" : "hip");
   if (backend == Backend::hip) {
     double ms = timing.median();
-    double tflops = 2.0 * M * N * K / (ms * 1e-3) / 1e12;
+    double tflops = tflopsAt(ms);
     llvm::outs() << llvm::formatv(
         "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
         "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS bf16 peak)\n",
         timing.milliseconds.size(), warmup.getValue(), ms, tflops,
         100 * tflops / getChipInfo(chipOption).peakBf16Tflops,
         stringifyChip(chipOption), getChipInfo(chipOption).peakBf16Tflops);
+    if (baselineTiming)
+      llvm::outs() << llvm::formatv(
+          "  rocBLAS (checked): {0:F3} ms, {1:F1} TFLOPS; hk at {2:F0}% of "
+          "it\n",
+          baselineTiming->median(), tflopsAt(baselineTiming->median()),
+          100 * baselineTiming->median() / ms);
   } else {
     llvm::outs() << llvm::formatv(
         "  compile {0:F2} s, simulate {1:F2} s: {2} wave instructions, {3} "
@@ -1234,8 +1343,10 @@ int main(int argc, char **argv) {
         counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles);
   }
   llvm::outs() << llvm::formatv("  max abs error {0:E3}, max rel error "
-                                "{1:E3}, {2} of {3} elements wrong\n",
-                                maxAbs, maxRel, bad, M * N);
+                                "{1:E3}, {2} of {3} elements wrong{4}\n",
+                                maxAbs, maxRel, bad, check.checked,
+                                check.checked == M * N ? ""
+                                                       : " (a random sample)");
   llvm::outs() << (bad == 0 ? "PASS\n" : "FAIL\n");
   return bad == 0 ? 0 : 1;
 }
