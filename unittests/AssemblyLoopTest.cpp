@@ -20,6 +20,9 @@ TEST(AssemblyLoopTest, ClassifiesByMnemonicAndLdsOperand) {
   EXPECT_EQ(
       classifyInstruction("buffer_load_dwordx4", "v[0:3], v1, s[4:7], 0 offen"),
       "global_load");
+  EXPECT_EQ(classifyInstruction("buffer_load_dword",
+                                "v1, s[4:7], 0 offen lds sc0 nt"),
+            "direct_lds_load");
   EXPECT_EQ(classifyInstruction("global_load_lds_dwordx4", "v[2:3], off"),
             "direct_lds_load");
   EXPECT_EQ(classifyInstruction("global_load_b128", "v[0:3], v[4:5], off"),
@@ -76,6 +79,24 @@ TEST(AssemblyLoopTest, FindsTheLoopWithTheMostMmas) {
   EXPECT_EQ(loop->count("salu"), 2);
   EXPECT_EQ(loop->instructions.size(), 9u);
   EXPECT_EQ(loop->instructions.front(), "ds_read_b128 v[0:3], v10");
+}
+
+// A nest: the outer loop holds the inner one's MMAs too; the K loop is the
+// inner one. A tab may separate mnemonic and operands.
+TEST(AssemblyLoopTest, PicksTheInnermostOfANest) {
+  llvm::Expected<AssemblyLoop> loop = findMainLoop(R"(.LBB0_1:
+	s_mov_b32 s1, 0
+.LBB0_2:
+	v_mfma_f32_16x16x32_bf16 v[8:11], v[0:3], v[4:7], v[8:11]
+	s_cbranch_scc1	.LBB0_2
+	global_store_short v0, v1, s[0:1]
+	s_cbranch_scc0 .LBB0_1
+)");
+  ASSERT_TRUE(static_cast<bool>(loop)) << llvm::toString(loop.takeError());
+  EXPECT_EQ(loop->header, ".LBB0_2");
+  EXPECT_EQ(loop->firstLine, 3u);
+  EXPECT_EQ(loop->lastLine, 5u);
+  EXPECT_EQ(loop->count("global_store"), 0);
 }
 
 TEST(AssemblyLoopTest, NoLoopWithAnMmaIsAnError) {

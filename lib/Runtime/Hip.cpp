@@ -35,6 +35,22 @@ namespace {
 using hipError = int;
 constexpr int kHostToDevice = 1, kDeviceToHost = 2;
 
+/// The first of `names` that loads (the development symlink, then the
+/// versioned names runtime-only installs have); `error` is the first name's
+/// failure.
+sys::DynamicLibrary openLibrary(ArrayRef<const char *> names,
+                                std::string &error) {
+  for (const char *name : names) {
+    std::string why;
+    auto lib = sys::DynamicLibrary::getPermanentLibrary(name, &why);
+    if (lib.isValid())
+      return lib;
+    if (error.empty())
+      error = why;
+  }
+  return sys::DynamicLibrary();
+}
+
 /// The HIP entry points hk uses.
 struct HipApi {
   hipError (*init)(unsigned);
@@ -62,8 +78,9 @@ Expected<const HipApi *> loadHip() {
   static std::string failure;
   static bool loaded = [] {
     std::string error;
-    auto lib =
-        sys::DynamicLibrary::getPermanentLibrary("libamdhip64.so", &error);
+    auto lib = openLibrary({"libamdhip64.so", "libamdhip64.so.7",
+                            "libamdhip64.so.6", "libamdhip64.so.5"},
+                           error);
     if (!lib.isValid()) {
       failure = "no HIP runtime: cannot load libamdhip64.so (" + error + ")";
       return false;
@@ -165,8 +182,8 @@ Expected<const RocblasApi *> loadRocblas() {
   static std::string failure;
   static bool loaded = [] {
     std::string error;
-    auto lib =
-        sys::DynamicLibrary::getPermanentLibrary("librocblas.so", &error);
+    auto lib = openLibrary(
+        {"librocblas.so", "librocblas.so.5", "librocblas.so.4"}, error);
     if (!lib.isValid()) {
       failure = "no rocBLAS: cannot load librocblas.so (" + error + ")";
       return false;
@@ -290,10 +307,13 @@ Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
     if (handle)
       blas.destroyHandle(handle);
   };
-  Error e = blas.createHandle(&handle) == 0
-                ? Error::success()
-                : createStringError(inconvertibleErrorCode(),
-                                    "rocblas_create_handle failed");
+  rocblasStatus created = blas.createHandle(&handle);
+  Error e =
+      created == 0
+          ? Error::success()
+          : createStringError(
+                inconvertibleErrorCode(),
+                formatv("rocblas_create_handle failed: status {0}", created));
   if (!e)
     e = checkHip(hip, hip.malloc(&da, a.size()), "hipMalloc");
   if (!e)

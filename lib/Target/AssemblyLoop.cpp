@@ -28,10 +28,12 @@ std::string mlir::hk::classifyInstruction(StringRef mnemonic,
   if (startsWithAny({"v_mfma", "v_smfmac", "v_wmma", "v_swmmac"}))
     return "mma";
   bool isLoad = startsWithAny({"buffer_load", "global_load", "flat_load"});
-  // Loads to LDS: `buffer_load_dwordx4 v1, s[4:7], s2 offen lds` or the
-  // global_load_lds_* forms.
+  // Loads to LDS: `buffer_load_dwordx4 v1, s[4:7], s2 offen lds` (cache
+  // bits may follow `lds`) or the global_load_lds_* forms.
+  SmallVector<StringRef> tokens;
+  SplitString(operands, tokens, " \t,");
   if (isLoad && (mnemonic.starts_with("global_load_lds") ||
-                 operands.rtrim().ends_with(" lds")))
+                 llvm::is_contained(tokens, "lds")))
     return "direct_lds_load";
   if (isLoad)
     return "global_load";
@@ -85,9 +87,9 @@ static Line parseLine(StringRef text) {
   text = text.trim();
   if (text.empty() || text.front() == '.')
     return line; // directive
-  auto [mnemonic, operands] = text.split(' ');
-  line.mnemonic = mnemonic.trim();
-  line.operands = operands.trim();
+  size_t end = text.find_first_of(" \t");
+  line.mnemonic = text.take_front(end);
+  line.operands = end == StringRef::npos ? "" : text.drop_front(end).trim();
   return line;
 }
 
@@ -131,8 +133,12 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
       ++loop.mix[classifyInstruction(line.mnemonic, line.operands)]
                 [line.mnemonic.str()];
     }
-    if (loop.count("mma") > 0 &&
-        (!best || loop.count("mma") > best->count("mma")))
+    // Most MMAs; of loops with as many (a nest), the innermost: the
+    // shortest range.
+    int64_t mmas = loop.count("mma");
+    if (mmas > 0 && (!best || mmas > best->count("mma") ||
+                     (mmas == best->count("mma") &&
+                      last - first < best->lastLine - best->firstLine)))
       best = std::move(loop);
   }
   if (!best)

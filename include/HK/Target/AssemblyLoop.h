@@ -42,9 +42,9 @@ struct AssemblyLoop {
   int64_t count(llvm::StringRef instrClass) const;
 };
 
-/// The loop of `assembly` with the most MMA instructions (ties: the first);
-/// a loop is a label and the lines up to the last branch back to it. An
-/// error if the text has no loop with an MMA.
+/// The loop of `assembly` with the most MMA instructions (in a nest, the
+/// innermost of those with as many); a loop is a label and the lines up to
+/// the last branch back to it. An error if the text has no loop with an MMA.
 llvm::Expected<AssemblyLoop> findMainLoop(llvm::StringRef assembly);
 
 } // namespace mlir::hk

@@ -339,10 +339,12 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   /// it * threads + w * waveSize + lane lane-linearly from LDS element
   /// (it * threads + w * waveSize) * vec, the wave-uniform M0 base, and each
   /// lane fetches the source element the layout stores at its chunk. The
-  /// source is a raw buffer resource over the whole matrix; each lane's
-  /// offset inside the tile goes in voffset and depends on the thread id
-  /// alone, so it is computed once outside any loop, while the tile's origin
-  /// (uniform: all threads copy the same tile) goes in soffset.
+  /// source is a raw buffer resource starting at the tile's first row (a
+  /// 64-bit scalar base, invariant in a K loop); each lane's offset inside
+  /// the tile goes in voffset and depends on the thread id alone, so it is
+  /// computed once outside any loop, while the tile's column offset (uniform:
+  /// all threads copy the same tile) goes in soffset. 32-bit offsets bound
+  /// only the tile (rows x row stride), not the whole matrix.
   LogicalResult lowerDirect(CopyToSharedOp op, OpAdaptor adaptor,
                             ConversionPatternRewriter &rewriter,
                             const TileLayout &layout, Value threadId,
@@ -368,10 +370,13 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       return toI32(rewriter, loc,
                    mulIndex(rewriter, loc, elements, elementBytes));
     };
+    Value zeroIndex = constIndex(rewriter, loc, 0);
+    Value firstRow = addIndex(
+        rewriter, loc, source.getOffset(),
+        rewriter.createOrFold<arith::MulIOp>(loc, adaptor.getRow(), rowStride));
     Value resource = makeBufferResource(rewriter, loc, adaptor.getSource(),
-                                        source, elementBytes);
-    Value tileOrigin =
-        byteOffset(source.getOffset(), adaptor.getRow(), adaptor.getCol());
+                                        source, firstRow, elementBytes);
+    Value tileOrigin = byteOffset(zeroIndex, zeroIndex, adaptor.getCol());
     // The wave's LDS slice, made wave-uniform once (readfirstlane) so that
     // the M0 bases of all its loads are scalar arithmetic.
     Value waveBytes = ROCDL::ReadfirstlaneOp::create(
@@ -437,15 +442,19 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   }
 
   /// A raw buffer resource (no stride, no swizzle) over the memref whose
-  /// strided metadata is `source`. Its range, a 32-bit byte count, only
+  /// strided metadata is `source`, from its element `start` (past the
+  /// descriptor's offset) to its end. Its range, a 32-bit byte count, only
   /// bounds voffset: the hardware leaves soffset out of the check.
   Value makeBufferResource(OpBuilder &b, Location loc, Value memref,
-                           memref::ExtractStridedMetadataOp source,
+                           memref::ExtractStridedMetadataOp source, Value start,
                            int64_t elementBytes) const {
     MLIRContext *ctx = b.getContext();
+    Value startBytes = mulIndex(b, loc, start, elementBytes);
     Value address = arith::IndexCastUIOp::create(
         b, loc, b.getI64Type(),
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
+        addIndex(b, loc,
+                 memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+                 startBytes));
     Value base = LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace), address);
     Value extent = b.createOrFold<arith::MaxUIOp>(
@@ -454,8 +463,11 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                                       source.getStrides()[0]),
         b.createOrFold<arith::MulIOp>(loc, source.getSizes()[1],
                                       source.getStrides()[1]));
-    Value bytes = mulIndex(b, loc, addIndex(b, loc, source.getOffset(), extent),
-                           elementBytes);
+    Value bytes = b.createOrFold<arith::SubIOp>(
+        loc,
+        mulIndex(b, loc, addIndex(b, loc, source.getOffset(), extent),
+                 elementBytes),
+        startBytes);
     Value records = b.createOrFold<arith::MinUIOp>(
         loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes),
         arith::ConstantIntOp::create(b, loc, b.getI64Type(), UINT32_MAX));

@@ -1,8 +1,9 @@
 // A direct hk.copy_to_shared (gfx950 only; gfx1201 refuses `direct`, see
 // Dialect/HK/invalid.mlir): lane-linear LDS writes from a wave-uniform base,
 // each lane fetching the element the swizzle stores at its chunk through a
-// raw buffer resource (buffer_load ... lds in the backend): lane offsets in
-// voffset, the tile's origin in soffset, the wave's LDS slice in M0.
+// raw buffer resource from the tile's first row (buffer_load ... lds in the
+// backend): lane offsets in voffset, the tile's column offset in soffset,
+// the wave's LDS slice in M0.
 // RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize | FileCheck %s
 
 gpu.module @m [#rocdl.target<chip = "gfx950">] {
@@ -12,17 +13,22 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
       attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-    // 512 chunks of 16 bytes, 2 per thread. The source is one raw buffer
-    // resource (flags 0x27000 = 159744), the tile origin goes in soffset,
+    // 512 chunks of 16 bytes, 2 per thread. The source is a raw buffer
+    // resource (flags 0x27000 = 159744) based at the tile's first row
+    // (row * stride * 2 bytes on), the tile's column offset goes in soffset,
     // and the wave's LDS slice is (wave * 512) elements = wave * 1024 bytes,
     // made uniform with readfirstlane.
     // CHECK: %[[TID:.*]] = gpu.thread_id x
     // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
-    // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %{{.*}}, %c0_i16, %{{.*}}, %c159744_i32 : <1> to <8>
-    // CHECK: %[[ORIGIN:.*]] = arith.muli %[[ROW]], %[[STRIDES]]#0
-    // CHECK: %[[ORIGIN1:.*]] = arith.addi %[[ORIGIN]], %[[COL]]
-    // CHECK: %[[ORIGIN2:.*]] = arith.muli %[[ORIGIN1]], %c2
-    // CHECK: %[[SOFF:.*]] = arith.index_castui %[[ORIGIN2]] : index to i32
+    // CHECK: %[[FIRST:.*]] = arith.muli %[[ROW]], %[[STRIDES]]#0
+    // CHECK: %[[FIRSTB:.*]] = arith.muli %[[FIRST]], %c2
+    // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
+    // CHECK: %[[BASE:.*]] = arith.addi %[[PTR]], %[[FIRSTB]]
+    // CHECK: %[[BASE64:.*]] = arith.index_castui %[[BASE]] : index to i64
+    // CHECK: %[[BASEP:.*]] = llvm.inttoptr %[[BASE64]] : i64 to !llvm.ptr<1>
+    // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %[[BASEP]], %c0_i16, %{{.*}}, %c159744_i32 : <1> to <8>
+    // CHECK: %[[COLB:.*]] = arith.muli %[[COL]], %c2
+    // CHECK: %[[SOFF:.*]] = arith.index_castui %[[COLB]] : index to i32
     // CHECK: %[[WAVE:.*]] = arith.divui %[[TID]], %c64
     // CHECK: %[[WAVEB:.*]] = arith.muli %[[WAVE]], %c1024
     // CHECK: %[[WAVEB32:.*]] = arith.index_castui %[[WAVEB]] : index to i32
@@ -45,6 +51,24 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     hk.copy_to_shared %src[%row, %col], %t[%c0] direct
         : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK: gpu.return
+    gpu.return
+  }
+
+  // A strided view (a subview, say): its offset joins the resource's base.
+  // CHECK-LABEL: gpu.func @direct_view
+  // CHECK-SAME: (%[[VIEW:[^:]*]]: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %[[VROW:[^:]*]]: index
+  gpu.func @direct_view(%src: memref<?x?xbf16, strided<[?, 1], offset: ?>>,
+                        %row: index, %col: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}:2, %[[VSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW]]
+    // CHECK: %[[ROWS:.*]] = arith.muli %[[VROW]], %[[VSTRIDES]]#0
+    // CHECK: %[[VFIRST:.*]] = arith.addi %[[OFFSET]], %[[ROWS]]
+    // CHECK: arith.muli %[[VFIRST]], %c2
+    // CHECK-COUNT-2: rocdl.raw.ptr.buffer.load.lds
+    hk.copy_to_shared %src[%row, %col], %t[%c0] direct
+        : memref<?x?xbf16, strided<[?, 1], offset: ?>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
     gpu.return
   }
 }

@@ -185,6 +185,36 @@ func.func @copy_slot(%A: memref<?x?xbf16>) {
 
 // -----
 
+func.func @copy_column_major(%A: memref<?x?xbf16, strided<[1, ?]>>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op source must have a strided layout whose last stride is 1 (rows are read in 16-byte chunks), got 'memref<?x?xbf16, strided<[1, ?]>>'}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] : memref<?x?xbf16, strided<[1, ?]>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_not_strided(%A: memref<64x64xbf16, affine_map<(d0, d1) -> (d0 floordiv 2, d1)>>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op source must have a strided layout whose last stride is 1}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] : memref<64x64xbf16, affine_map<(d0, d1) -> (d0 floordiv 2, d1)>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_direct_huge_rows(%A: memref<256x16777216xbf16>) attributes {hk.chip = #hk.chip<gfx950>} {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op a direct fill addresses its tile with 32-bit offsets: 256 rows x row stride 16777216 x 2 bytes reaches 4 GiB}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] direct : memref<256x16777216xbf16>, !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
 func.func @copy_too_big(%A: memref<32x256xbf16>, %i: index) {
   %c0 = arith.constant 0 : index
   %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>

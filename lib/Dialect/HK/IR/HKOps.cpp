@@ -63,9 +63,9 @@ static LogicalResult verifySlot(Operation *op, Value slot,
                                 SharedTileType tile) {
   std::optional<int64_t> index = getConstantIndex(slot);
   if (index && (*index < 0 || *index >= tile.getSlots()))
-    return op->emitOpError() << "slot " << *index
-                             << " is out of range for a tile with "
-                             << tile.getSlots() << " slot(s)";
+    return op->emitOpError()
+           << "slot " << *index << " is out of range for a tile with "
+           << tile.getSlots() << " slot(s)";
   return success();
 }
 
@@ -81,7 +81,8 @@ static LogicalResult verifyRegionInBounds(Operation *op, StringRef what,
     StringRef name;
     Value offset;
     int64_t size, extent;
-  } dims[] = {{"row", row, regionRows, rows}, {"column", col, regionCols, cols}};
+  } dims[] = {{"row", row, regionRows, rows},
+              {"column", col, regionCols, cols}};
   for (const Dim &dim : dims) {
     if (!ShapedType::isDynamic(dim.extent) && dim.size > dim.extent)
       return op->emitOpError()
@@ -92,11 +93,10 @@ static LogicalResult verifyRegionInBounds(Operation *op, StringRef what,
     if (!offset)
       continue;
     if (*offset < 0)
-      return op->emitOpError() << dim.name << " offset " << *offset
-                               << " is negative";
+      return op->emitOpError()
+             << dim.name << " offset " << *offset << " is negative";
     // Written so a huge constant cannot overflow (dim.size <= dim.extent).
-    if (!ShapedType::isDynamic(dim.extent) &&
-        *offset > dim.extent - dim.size)
+    if (!ShapedType::isDynamic(dim.extent) && *offset > dim.extent - dim.size)
       return op->emitOpError()
              << "region of " << dim.size << " " << dim.name << "s at "
              << dim.name << " offset " << *offset << " exceeds the "
@@ -131,10 +131,10 @@ LogicalResult AllocSharedOp::verify() {
   int64_t lds = (*chip)->ldsBytes;
   int64_t mine = getType().getTotalBytes();
   if (total > lds && before <= lds && before + mine > lds)
-    return emitOpError() << "shared tiles of '" << func.getName()
-                         << "' need " << total << " bytes of LDS (this tile "
-                         << mine << " bytes), but " << (*chip)->name
-                         << " has " << lds << " bytes";
+    return emitOpError() << "shared tiles of '" << func.getName() << "' need "
+                         << total << " bytes of LDS (this tile " << mine
+                         << " bytes), but " << (*chip)->name << " has " << lds
+                         << " bytes";
   return success();
 }
 
@@ -151,6 +151,15 @@ LogicalResult CopyToSharedOp::verify() {
                          << tile.getElementType();
   if (failed(verifySlot(*this, getSlot(), tile)))
     return failure();
+  // Both fills read rows in 16-byte chunks of consecutive elements.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(source.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return emitOpError() << "source must have a strided layout whose last "
+                            "stride is 1 (rows are read in 16-byte chunks), "
+                            "got "
+                         << source;
   if (getDirect()) {
     FailureOr<const ChipInfo *> chip = resolveChip(*this);
     if (failed(chip))
@@ -169,6 +178,15 @@ LogicalResult CopyToSharedOp::verify() {
                 "consecutive elements of a row, which this tile's layout "
                 "does not (LDS element "
              << where << ")";
+    // Lane offsets inside the tile are 32-bit buffer offsets.
+    int64_t elementBytes = layout.elementBytes;
+    if (!ShapedType::isDynamic(strides.front()) &&
+        tile.getRows() * strides.front() * elementBytes >= (int64_t(1) << 32))
+      return emitOpError() << "a direct fill addresses its tile with 32-bit "
+                              "offsets: "
+                           << tile.getRows() << " rows x row stride "
+                           << strides.front() << " x " << elementBytes
+                           << " bytes reaches 4 GiB";
   }
   return verifyRegionInBounds(*this, "source", getRow(), getCol(),
                               tile.getRows(), tile.getCols(),
@@ -240,12 +258,12 @@ LogicalResult MmaOp::verify() {
     return emitOpError() << "'a' holds " << a.getElementType()
                          << " but 'b' holds " << b.getElementType();
   if (a.getCols() != b.getCols())
-    return emitOpError() << "'a' has K = " << a.getCols() << " but 'b' has K = "
-                         << b.getCols();
+    return emitOpError() << "'a' has K = " << a.getCols()
+                         << " but 'b' has K = " << b.getCols();
   if (a.getRows() != acc.getRows() || b.getRows() != acc.getCols())
-    return emitOpError() << "'acc' is " << acc.getRows() << "x"
-                         << acc.getCols() << " but a * b^T is " << a.getRows()
-                         << "x" << b.getRows();
+    return emitOpError() << "'acc' is " << acc.getRows() << "x" << acc.getCols()
+                         << " but a * b^T is " << a.getRows() << "x"
+                         << b.getRows();
   return verifyChipHasMma(*this, a);
 }
 
