@@ -12,11 +12,13 @@ reader sees what each pass buys. For each variant:
     LDS accesses by width and bank-conflict ways, bytes moved per workgroup
     per K tile, arithmetic intensity.
 
-    benchmarks/quality-report.py
+    benchmarks/quality-report.py [--only gfx950/hipkittens ...]
 
-Writes benchmarks/results/quality-report.{json,md} and variants.svg.
+Writes benchmarks/results/quality-report.{json,md} and variants.svg; with
+--only, prints the table for those variants instead.
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -206,13 +208,25 @@ def svg(rows):
 
 
 def main():
-    if len(sys.argv) > 1:
-        print(__doc__)
-        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
+    every = hkbench.variants() + [hkbench.unrolled(2)]
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", action="append", default=[],
+                        metavar="CHIP/VARIANT",
+                        help="report these variants only (repeatable): " +
+                        ", ".join(v.key for v in every))
+    args = parser.parse_args()
+    unknown = set(args.only) - {v.key for v in every}
+    if unknown:
+        print(f"quality-report: error: unknown variant(s) "
+              f"{', '.join(sorted(unknown))}", file=sys.stderr)
+        sys.exit(2)
+    chosen = [v for v in every if not args.only or v.key in args.only]
     hkbench.setup()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for v in hkbench.variants() + [hkbench.unrolled(2)]:
+        for v in chosen:
             report, launch, body = compile_variant(v, tmp)
             tiles = max(v.unroll, 1)
             row = {"variant": v.describe(),
@@ -226,6 +240,11 @@ def main():
                   f"(MMA {100 * row['llvm_mca']['mma_share']:.0f}%), "
                   f"{row['resources']['vgprs']} VGPRs, LDS reads "
                   f"{row['simulator']['lds_read_mean_ways']}-way")
+    if args.only:
+        # A subset leaves the full report in benchmarks/results alone.
+        print()
+        print(markdown(rows), end="")
+        return
     path = hkbench.write_json("quality-report.json", {
         "command": "benchmarks/quality-report.py",
         "llvm_mca_iterations": MCA_ITERATIONS, "variants": rows})

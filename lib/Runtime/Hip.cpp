@@ -35,21 +35,37 @@ namespace {
 using hipError = int;
 constexpr int kHostToDevice = 1, kDeviceToHost = 2;
 
-/// The first of `names` that loads (the development symlink, then the
-/// versioned names runtime-only installs have); `error` is the first name's
-/// failure.
-sys::DynamicLibrary openLibrary(ArrayRef<const char *> names,
-                                std::string &error) {
-  for (const char *name : names) {
-    std::string why;
-    auto lib = sys::DynamicLibrary::getPermanentLibrary(name, &why);
-    if (lib.isValid())
-      return lib;
-    if (error.empty())
-      error = why;
+/// Opens the first of `names` that loads (the development symlink, then the
+/// versioned names runtime-only installs have) and binds symbols from it;
+/// `failure` holds the first problem, for messages.
+struct LibraryBinder {
+  LibraryBinder(ArrayRef<const char *> names, StringRef what)
+      : name(names.front()) {
+    std::string firstError;
+    for (const char *candidate : names) {
+      std::string error;
+      lib = sys::DynamicLibrary::getPermanentLibrary(candidate, &error);
+      if (lib.isValid())
+        return;
+      if (firstError.empty())
+        firstError = error;
+    }
+    failure = ("no " + what + ": cannot load " + name + " (" + firstError + ")")
+                  .str();
   }
-  return sys::DynamicLibrary();
-}
+
+  template <typename Fn> void bind(Fn *&fn, const char *symbol) {
+    if (!lib.isValid())
+      return;
+    fn = reinterpret_cast<Fn *>(lib.getAddressOfSymbol(symbol));
+    if (!fn && failure.empty())
+      failure = (name + " lacks " + symbol).str();
+  }
+
+  StringRef name;
+  sys::DynamicLibrary lib;
+  std::string failure;
+};
 
 /// The HIP entry points hk uses.
 struct HipApi {
@@ -77,20 +93,10 @@ Expected<const HipApi *> loadHip() {
   static HipApi api;
   static std::string failure;
   static bool loaded = [] {
-    std::string error;
-    auto lib = openLibrary({"libamdhip64.so", "libamdhip64.so.7",
-                            "libamdhip64.so.6", "libamdhip64.so.5"},
-                           error);
-    if (!lib.isValid()) {
-      failure = "no HIP runtime: cannot load libamdhip64.so (" + error + ")";
-      return false;
-    }
-    auto bind = [&](auto &fn, const char *name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          lib.getAddressOfSymbol(name));
-      if (!fn && failure.empty())
-        failure = std::string("libamdhip64.so lacks ") + name;
-    };
+    LibraryBinder binder({"libamdhip64.so", "libamdhip64.so.7",
+                          "libamdhip64.so.6", "libamdhip64.so.5"},
+                         "HIP runtime");
+    auto bind = [&](auto &fn, const char *symbol) { binder.bind(fn, symbol); };
     bind(api.init, "hipInit");
     bind(api.getDeviceCount, "hipGetDeviceCount");
     bind(api.getErrorString, "hipGetErrorString");
@@ -107,6 +113,7 @@ Expected<const HipApi *> loadHip() {
     bind(api.eventSynchronize, "hipEventSynchronize");
     bind(api.eventElapsedTime, "hipEventElapsedTime");
     bind(api.eventDestroy, "hipEventDestroy");
+    failure = binder.failure;
     return failure.empty();
   }();
   if (!loaded)
@@ -181,22 +188,13 @@ Expected<const RocblasApi *> loadRocblas() {
   static RocblasApi api;
   static std::string failure;
   static bool loaded = [] {
-    std::string error;
-    auto lib = openLibrary(
-        {"librocblas.so", "librocblas.so.5", "librocblas.so.4"}, error);
-    if (!lib.isValid()) {
-      failure = "no rocBLAS: cannot load librocblas.so (" + error + ")";
-      return false;
-    }
-    auto bind = [&](auto &fn, const char *name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          lib.getAddressOfSymbol(name));
-      if (!fn && failure.empty())
-        failure = std::string("librocblas.so lacks ") + name;
-    };
+    LibraryBinder binder(
+        {"librocblas.so", "librocblas.so.5", "librocblas.so.4"}, "rocBLAS");
+    auto bind = [&](auto &fn, const char *symbol) { binder.bind(fn, symbol); };
     bind(api.createHandle, "rocblas_create_handle");
     bind(api.destroyHandle, "rocblas_destroy_handle");
     bind(api.gemmEx, "rocblas_gemm_ex");
+    failure = binder.failure;
     return failure.empty();
   }();
   if (!loaded)
