@@ -172,37 +172,46 @@ def markdown(rows):
 
 
 def svg(rows):
-    """Horizontal bars: llvm-mca issue cycles per K tile per variant, the
-    MMA pipe's share darker, with VGPRs and LDS conflict ways beside."""
+    """Horizontal bars per chip (each chip on its own scale): llvm-mca issue
+    cycles per K tile per variant, the MMA pipe's busy share darker, with
+    VGPRs and LDS read conflict ways beside."""
     bar_h, gap, left, width = 22, 10, 190, 420
-    top = 50
-    height = top + len(rows) * (bar_h + gap) + 40
-    most = max(r["llvm_mca"]["cycles_per_k_tile"] for r in rows)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 260}"'
-           f' height="{height}" font-family="sans-serif" font-size="12">',
+    chips = sorted({r["variant"]["chip"] for r in rows}, reverse=True)
+    height = 50 + sum(30 + (bar_h + gap) * sum(
+        1 for r in rows if r["variant"]["chip"] == c) for c in chips) + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" '
+           f'width="{left + width + 300}" height="{height}" '
+           'font-family="sans-serif" font-size="12">',
            '<rect width="100%" height="100%" fill="white"/>',
-           f'<text x="10" y="20" font-size="14" font-weight="bold">hk '
+           '<text x="10" y="20" font-size="14" font-weight="bold">hk '
            'reference GEMM variants: issue cycles per K tile of one wave '
            '(llvm-mca)</text>',
-           f'<text x="10" y="38" fill="#555">dark: MMA pipe busy; right: '
-           'VGPRs, LDS read conflict ways (simulator)</text>']
-    for i, r in enumerate(rows):
-        y = top + i * (bar_h + gap)
-        total = r["llvm_mca"]["cycles_per_k_tile"]
-        busy = r["llvm_mca"]["mma_pipe_cycles_per_k_tile"]
-        w, wb = width * total / most, width * min(busy, total) / most
-        label = r["variant"]["chip"] + " " + r["variant"]["name"]
-        out += [f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">'
-                f'{label}</text>',
-                f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}"'
-                ' fill="#9ecae1"/>',
-                f'<rect x="{left}" y="{y}" width="{wb:.1f}" height="{bar_h}"'
-                ' fill="#3182bd"/>',
-                f'<text x="{left + w + 6:.1f}" y="{y + 15}">{total:g} cycles, '
-                f'MMA {100 * r["llvm_mca"]["mma_share"]:.0f}%; '
-                f'{r["resources"]["vgprs"]} VGPRs; '
-                f'{fmt(r["simulator"]["lds_read_mean_ways"])}-way reads'
-                '</text>']
+           '<text x="10" y="38" fill="#555">dark: MMA pipe busy; right: '
+           'VGPRs, LDS read conflict ways (simulator); each chip on its own '
+           'scale</text>']
+    y = 50
+    for chip in chips:
+        group = [r for r in rows if r["variant"]["chip"] == chip]
+        most = max(r["llvm_mca"]["cycles_per_k_tile"] for r in group)
+        out.append(f'<text x="10" y="{y + 18}" font-weight="bold">{chip}'
+                   '</text>')
+        y += 30
+        for r in group:
+            total = r["llvm_mca"]["cycles_per_k_tile"]
+            busy = r["llvm_mca"]["mma_pipe_cycles_per_k_tile"]
+            w, wb = width * total / most, width * min(busy, total) / most
+            out += [f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">'
+                    f'{r["variant"]["name"]}</text>',
+                    f'<rect x="{left}" y="{y}" width="{w:.1f}" '
+                    f'height="{bar_h}" fill="#9ecae1"/>',
+                    f'<rect x="{left}" y="{y}" width="{wb:.1f}" '
+                    f'height="{bar_h}" fill="#3182bd"/>',
+                    f'<text x="{left + w + 6:.1f}" y="{y + 15}">{total:g} '
+                    f'cycles, MMA {100 * r["llvm_mca"]["mma_share"]:.0f}%; '
+                    f'{r["resources"]["vgprs"]} VGPRs; '
+                    f'{fmt(r["simulator"]["lds_read_mean_ways"])}-way reads'
+                    '</text>']
+            y += bar_h + gap
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
