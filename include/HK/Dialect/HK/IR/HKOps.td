@@ -69,16 +69,18 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     depends on the thread id. It does not synchronize: a barrier
     (`amdgpu.lds_barrier`) must separate it from fragment loads of the slot.
 
-    The region must lie inside `source`; the element types must match.
+    The region must lie inside `source`; the element types must match;
+    `source` must be strided with unit stride along rows (rows are read in
+    16-byte chunks), e.g. `memref<?x?xbf16>` or a subview of one.
 
     Lowers to vectorized global loads and LDS stores (thread-major chunks of
     16 bytes). With `direct` (set by `hk-direct-lds-fill` on chips that have
     direct-to-LDS loads), each wave instead writes its own 64 x 16-byte run
     of LDS lane-linearly with direct-to-LDS loads (`buffer_load_dwordx4 ...
-    lds` through a raw buffer resource over `source`: per-lane offsets in
-    voffset, the region's origin in soffset; the 32-bit offsets limit
-    `source` to 4 GiB), each lane fetching the element the tile layout
-    stores at its position:
+    lds` through a raw buffer resource based at the region's first row:
+    per-lane offsets in voffset, the region's column in soffset; these
+    32-bit offsets need rows x row stride of the region below 4 GiB), each
+    lane fetching the element the tile layout stores at its position:
     the swizzle moves to the global side (SPEC section 7). A direct copy
     completes asynchronously: it must be followed by a wait for vector
     memory loads (`amdgpu.memory_counter_wait load(0)`) before the barrier
