@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh), then runs the main job on the
-# reference bf16 GEMM for gfx950 and gfx1201 (examples/): compile each to a
-# code object with its assembly, LLVM IR and launch description in
-# build/gemm/, print its resource report, and validate it on the CPU
-# simulator (identity test bit-exact, random test against fp64) at several
-# workgroups in both dimensions. Exits non-zero if anything fails.
+# reference bf16 GEMM for gfx950 and gfx1201 (examples/), each with its
+# HipKittens schedule (gfx950: double-buffered, direct-to-LDS fills, raised
+# MMA priority; gfx1201: double-buffered): compile it to a code object with
+# its assembly, LLVM IR and launch description in build/gemm/, print its
+# resource report and its K loop's instruction mix, and validate it on the
+# CPU simulator (identity test bit-exact, random test against fp64, and the
+# same bits as the synchronous kernel) at several workgroups in both
+# dimensions. Exits non-zero if anything fails.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,23 +16,42 @@ build=${BUILD_DIR:-$root/build}
 
 out="$build/gemm"
 mkdir -p "$out"
+schedule() {
+  case "$1" in
+    gfx950) echo "--stages=2 --direct-lds --mma-priority=1" ;;
+    gfx1201) echo "--stages=2" ;;
+  esac
+}
 for chip in gfx950 gfx1201; do
   example="$root/examples/gemm_bf16_$chip.mlir"
   start=$(date +%s%N)
-  "$build/bin/hk-compile" "$example" --chip="$chip" -o "$out/$chip.hsaco" \
-    --asm="$out/$chip.s" --llvm-ir="$out/$chip.ll" --launch="$out/$chip.json"
+  # shellcheck disable=SC2046
+  "$build/bin/hk-compile" "$example" --chip="$chip" $(schedule $chip) \
+    -o "$out/$chip.hsaco" --asm="$out/$chip.s" --llvm-ir="$out/$chip.ll" \
+    --launch="$out/$chip.json"
   end=$(date +%s%N)
-  echo "hk: $chip reference GEMM compiled in $(((end - start) / 1000000)) ms" \
-    "-> $out/$chip.hsaco (assembly, LLVM IR, launch description beside it)"
-  "$build/bin/hk-report" "$out/$chip.hsaco"
+  echo "hk: $chip reference GEMM ($(schedule $chip)) compiled in" \
+    "$(((end - start) / 1000000)) ms -> $out/$chip.hsaco (assembly, LLVM IR," \
+    "launch description beside it)"
+  "$build/bin/hk-report" "$out/$chip.hsaco" --asm="$out/$chip.s"
 done
 
 status=0
 check() { "$build/bin/hk-run" "$@" || status=1; }
-check "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,512,512 --test=identity
-check "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,768,320 --test=random
-check "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=256,256,256 --test=identity
-check "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=384,256,448 --test=random
+for chip in gfx950 gfx1201; do
+  example="$root/examples/gemm_bf16_$chip.mlir"
+  # shellcheck disable=SC2046
+  set -- "$example" --chip=$chip $(schedule $chip)
+  if [ $chip = gfx950 ]; then
+    check "$@" --size=512,512,512 --test=identity
+    check "$@" --size=512,768,320 --test=random
+    check "$@" --size=512,512,448 --test=compare --compare="$example" --compare-stages=1
+  else
+    check "$@" --size=256,256,256 --test=identity
+    check "$@" --size=384,256,448 --test=random
+    check "$@" --size=256,384,320 --test=compare --compare="$example" --compare-stages=1
+  fi
+done
 if [ "$status" -eq 0 ]; then
   echo "hk: both reference GEMMs compiled and validated on the simulator"
 else
