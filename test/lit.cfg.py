@@ -14,12 +14,15 @@ config.test_exec_root = os.path.join(config.hk_obj_root, "test")
 # Unit/ is its own suite (GoogleTest format, found through its site config
 # in the build tree); Embedding/consumer is the
 # source of the out-of-tree consumer, not tests.
-config.excludes = ["consumer", "Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.excludes = ["consumer", "Inputs", "MockRocm", "lit.cfg.py",
+                   "CMakeLists.txt"]
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%hk_src_root", config.hk_src_root))
 config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
 config.substitutions.append(("%hk_mlir_dir", config.hk_mlir_dir))
+# The stand-in libamdhip64.so and librocblas.so (test/MockRocm).
+config.substitutions.append(("%mock_rocm_lib", config.hk_mock_rocm_lib_dir))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%generator", config.cmake_generator))
 config.substitutions.append(("%cxx", config.cxx_compiler))

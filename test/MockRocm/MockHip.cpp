@@ -1,0 +1,169 @@
+//===- MockHip.cpp - a stand-in libamdhip64.so for the tests --------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the HIP entry points hk-run's hip backend loads, on
+// the host, so that the backend's own code (loading a code object, finding
+// the kernel, marshalling arguments, copies, launches, event timing) runs
+// in the test suite on machines without a GPU. Device memory is host memory.
+// A launch of hk's GEMM kernel (`gemm_bf16`, arguments: A, B, C each as a
+// pointer and two i32 sizes) computes C = A B^T on the CPU (bf16 inputs, fp32
+// accumulation, rounded to bf16) after checking that the grid and argument
+// sizes agree; a launch of any other kernel fails. It is a test double: it
+// says nothing about the speed or correctness of the code object itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Runtime/BFloat16.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using mlir::hk::bf16ToFloat;
+using mlir::hk::floatToBf16;
+
+namespace {
+// hipError_t values the mock returns.
+constexpr int kSuccess = 0, kInvalidValue = 1, kInvalidImage = 200,
+              kNotFound = 500, kNotSupported = 801;
+constexpr uint16_t kElfMachineAmdgpu = 224;
+
+struct Module {
+  const unsigned char *image;
+  size_t size;
+};
+struct Function {
+  std::string name;
+};
+struct Event {
+  std::chrono::steady_clock::time_point when;
+};
+
+/// The ELF file's size from its header: the section headers come last.
+size_t elfSize(const unsigned char *image) {
+  uint64_t shoff;
+  uint16_t shentsize, shnum;
+  std::memcpy(&shoff, image + 0x28, 8);
+  std::memcpy(&shentsize, image + 0x3a, 2);
+  std::memcpy(&shnum, image + 0x3c, 2);
+  return shoff + size_t(shentsize) * shnum;
+}
+
+int gemm(void **params) {
+  auto size = [&](int i) {
+    return int64_t(*static_cast<uint32_t *>(params[i]));
+  };
+  auto matrix = [&](int i) { return *static_cast<uint16_t **>(params[i]); };
+  const uint16_t *a = matrix(0), *b = matrix(3);
+  uint16_t *c = matrix(6);
+  int64_t m = size(1), k = size(2), n = size(4);
+  if (size(5) != k || size(7) != m || size(8) != n)
+    return kInvalidValue;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float acc = 0;
+      for (int64_t p = 0; p < k; ++p)
+        acc += bf16ToFloat(a[i * k + p]) * bf16ToFloat(b[j * k + p]);
+      c[i * n + j] = floatToBf16(acc);
+    }
+  return kSuccess;
+}
+} // namespace
+
+extern "C" {
+int hipInit(unsigned) { return kSuccess; }
+int hipGetDeviceCount(int *count) {
+  *count = 1;
+  return kSuccess;
+}
+const char *hipGetErrorString(int error) {
+  switch (error) {
+  case kInvalidValue:
+    return "mock: invalid value";
+  case kInvalidImage:
+    return "mock: not an AMDGPU code object";
+  case kNotFound:
+    return "mock: no such kernel in the code object";
+  case kNotSupported:
+    return "mock: only hk's gemm_bf16 kernel runs here";
+  default:
+    return "mock: unknown error";
+  }
+}
+int hipModuleLoadData(void **module, const void *data) {
+  auto *image = static_cast<const unsigned char *>(data);
+  uint16_t machine;
+  std::memcpy(&machine, image + 0x12, 2);
+  if (std::memcmp(image,
+                  "\x7f"
+                  "ELF",
+                  4) != 0 ||
+      machine != kElfMachineAmdgpu)
+    return kInvalidImage;
+  *module = new Module{image, elfSize(image)};
+  return kSuccess;
+}
+int hipModuleUnload(void *module) {
+  delete static_cast<Module *>(module);
+  return kSuccess;
+}
+int hipModuleGetFunction(void **function, void *module, const char *name) {
+  auto *m = static_cast<Module *>(module);
+  std::string symbol = std::string(name) + ".kd";
+  std::string bytes(reinterpret_cast<const char *>(m->image), m->size);
+  if (bytes.find(symbol) == std::string::npos)
+    return kNotFound;
+  *function = new Function{name};
+  return kSuccess;
+}
+int hipMalloc(void **pointer, size_t bytes) {
+  *pointer = std::malloc(bytes ? bytes : 1);
+  return *pointer ? kSuccess : kInvalidValue;
+}
+int hipFree(void *pointer) {
+  std::free(pointer);
+  return kSuccess;
+}
+int hipMemcpy(void *dst, const void *src, size_t bytes, int kind) {
+  if (kind != 1 && kind != 2) // host to device, device to host
+    return kInvalidValue;
+  std::memcpy(dst, src, bytes);
+  return kSuccess;
+}
+int hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                          unsigned bx, unsigned by, unsigned bz, unsigned,
+                          void *, void **params, void **extra) {
+  if (!params || extra || gx == 0 || gy == 0 || gz != 1 || bx == 0 || by != 1 ||
+      bz != 1)
+    return kInvalidValue;
+  if (static_cast<Function *>(function)->name != "gemm_bf16")
+    return kNotSupported;
+  return gemm(params);
+}
+int hipDeviceSynchronize() { return kSuccess; }
+int hipEventCreate(void **event) {
+  *event = new Event{};
+  return kSuccess;
+}
+int hipEventRecord(void *event, void *) {
+  static_cast<Event *>(event)->when = std::chrono::steady_clock::now();
+  return kSuccess;
+}
+int hipEventSynchronize(void *) { return kSuccess; }
+int hipEventElapsedTime(float *ms, void *start, void *stop) {
+  *ms =
+      std::chrono::duration<float, std::milli>(
+          static_cast<Event *>(stop)->when - static_cast<Event *>(start)->when)
+          .count();
+  return kSuccess;
+}
+int hipEventDestroy(void *event) {
+  delete static_cast<Event *>(event);
+  return kSuccess;
+}
+}
