@@ -7,6 +7,7 @@ bf16 peak. Where rocBLAS is installed, the same shapes through
 rocblas_gemm_ex (checked the same way) side by side.
 
     benchmarks/hw-timing.py [--chip gfx950|gfx1201] [--iterations N]
+                            [--shapes M,N,K ...]
 
 Without a HIP runtime or GPU it says so and exits with status 3 (as hk-run
 does). Writes benchmarks/results/hw-timing.json and prints a table.
@@ -58,7 +59,18 @@ def main():
                         help="the GPU's chip (default: found by trying)")
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--shapes", nargs="+", metavar="M,N,K",
+                        help="time these shapes instead of the default set")
     args = parser.parse_args()
+    shapes = [(n, n, n) for n in SQUARE] + TRANSFORMER
+    if args.shapes:
+        try:
+            shapes = [tuple(int(x) for x in s.split(",")) for s in args.shapes]
+        except ValueError:
+            shapes = []
+        if not shapes or any(len(s) != 3 or min(s) <= 0 for s in shapes):
+            hkbench.fail("--shapes takes positive M,N,K triples, e.g. "
+                         "4096,4096,4096")
     if args.warmup < 0 or args.iterations < 1:
         hkbench.fail("--warmup must be >= 0 and --iterations >= 1")
     hkbench.setup()
@@ -75,7 +87,7 @@ def main():
     print(f"{'variant':<24} {'M,N,K':<20} {'ms':>8} {'TFLOPS':>8} "
           f"{'% peak':>7} {'rocBLAS TFLOPS':>15}")
     for v in (v for v in hkbench.variants() if v.chip == chip):
-        for size in [(n, n, n) for n in SQUARE] + TRANSFORMER:
+        for size in shapes:
             p = hk_run(v, size, args, ["--baseline=rocblas"])
             if p.returncode != 0:
                 hkbench.fail(f"{v.key} at {size}: exit {p.returncode}: "
