@@ -5,9 +5,11 @@
 // One workgroup of 8 waves (256 lanes, wave32) computes a 128x128 tile of C.
 // The waves form a 2 x 4 grid; each owns a 64x32 warp tile, i.e. 4 x 2 WMMA
 // 16x16x16 accumulators (8 f32 per lane each). K advances 64 at a time in
-// four k-chunks of 16. The LDS tiles use st_16x32 plus the block4_0213
+// four k-chunks of 16. The LDS tiles use st_8x64 plus the block4_0213
 // column permutation, so each lane's WMMA operand (k 0-3 and 8-11, or 4-7
-// and 12-15) is 8 contiguous bf16: one 16-byte LDS read.
+// and 12-15) is 8 contiguous bf16: one 16-byte LDS read. st_8x64 gives the
+// 8 rows an RDNA4 phase of such reads touches 8 different bank groups, so
+// fragment reads and fills are free of bank conflicts.
 //
 // Launch (recorded in hk.launch): grid (N / 128, M / 128), block (256, 1, 1);
 // needs M % 128 == 0, N % 128 == 0 and K % 64 == 0.
@@ -26,8 +28,8 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx1201">] {
     %c128 = arith.constant 128 : index
     %zero = arith.constant 0.0 : f32
 
-    %As = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
-    %Bs = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+    %As = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+    %Bs = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
 
     // This workgroup's tile of C, and this wave's place in the 2 x 4 grid.
     %m0 = gpu.block_id y
@@ -46,19 +48,19 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx1201">] {
     %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c_k = %init)
         -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x16>) {
       hk.copy_to_shared %A[%row0, %k], %As[%c0]
-          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
       hk.copy_to_shared %B[%col0, %k], %Bs[%c0]
-          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
       amdgpu.lds_barrier
 
       // Four k-chunks of 16.
       %c_next = scf.for %kk = %c0 to %c64 step %c16 iter_args(%c_kk = %c_k)
           -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x16>) {
         %a = hk.load_fragment %As[%c0][%wm, %kk]
-            : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+            : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
             -> !hk.fragment<a, 64x16xbf16, mma = 16x16x16>
         %b = hk.load_fragment %Bs[%c0][%wn, %kk]
-            : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
+            : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
             -> !hk.fragment<b, 32x16xbf16, mma = 16x16x16>
         %c_out = hk.mma %a, %b, %c_kk
             : !hk.fragment<a, 64x16xbf16, mma = 16x16x16>,

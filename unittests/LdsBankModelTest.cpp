@@ -83,15 +83,17 @@ TEST(LdsBankModelTest, St16x32FragmentReadsAreConflictFree) {
             1u);
 }
 
-// gfx1201's reference layout under the measured RDNA4 model: a phase of a
-// 16-byte read is 8 lanes = rows 0-7 of a fragment at the same k, 64 bytes
-// apart, so rows r and r + 2 share banks: 4 ways. st_16x32 was designed for
-// gfx950's phases; a gfx1201 swizzle is future work (pinned here so a change
-// of layout or model shows up).
-TEST(LdsBankModelTest, Gfx1201FragmentReadsConflictFourWays) {
+// gfx1201 under the measured RDNA4 model: a phase of a 16-byte read is 8
+// lanes = rows 0-7 of a fragment at the same k. With st_16x32 (64-byte rows
+// in LDS) rows r and r + 2 share banks: 4 ways. st_8x64 (128-byte rows, the
+// 16-byte chunk index XORed with row % 8) gives each row its own bank group.
+TEST(LdsBankModelTest, Gfx1201FragmentReads) {
   EXPECT_EQ(worstOverTile(Chip::gfx1201, {128, 64, 2, Swizzle::st_16x32,
                                           ColumnPermutation::block4_0213}),
             4u);
+  EXPECT_EQ(worstOverTile(Chip::gfx1201, {128, 64, 2, Swizzle::st_8x64,
+                                          ColumnPermutation::block4_0213}),
+            1u);
 }
 
 } // namespace

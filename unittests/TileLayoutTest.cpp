@@ -21,7 +21,7 @@ namespace {
 
 const Swizzle kSwizzles[] = {Swizzle::none, Swizzle::st_16x16,
                              Swizzle::st_16x32, Swizzle::st_32x16,
-                             Swizzle::st_32x32};
+                             Swizzle::st_32x32, Swizzle::st_8x64};
 
 // Every byte offset of a sub-tile maps inside the sub-tile, each target is
 // hit exactly once, and applying the swizzle twice is the identity.
@@ -71,6 +71,18 @@ TEST(SwizzleTest, St16x32MatchesSpecFormula) {
       ASSERT_EQ(layout.physicalOffset(r, c), expected) << r << "," << c;
     }
   }
+}
+
+// st_8x64: one sub-tile per 8 rows of a 64-column tile, the 16-byte chunk
+// index (c / 8) XORed with the row within the sub-tile.
+TEST(SwizzleTest, St8x64ElementFormula) {
+  TileLayout layout{128, 64, 2, Swizzle::st_8x64, ColumnPermutation::identity};
+  for (int64_t r = 0; r < 128; ++r)
+    for (int64_t c = 0; c < 64; ++c)
+      ASSERT_EQ(layout.physicalOffset(r, c),
+                (r / 8) * 512 + (r % 8) * 64 + (((c / 8) ^ (r % 8)) * 8) +
+                    c % 8)
+          << r << "," << c;
 }
 
 TEST(ColumnPermutationTest, Block4Order0213) {
@@ -124,8 +136,9 @@ TEST(TileLayoutTest, PhysicalOffsetIsBijection) {
       }
     }
   }
-  // 5 swizzles x 2 permutations x 6 shapes, all valid.
-  EXPECT_EQ(checked, 60);
+  // 5 swizzles x 2 permutations x 6 shapes, all valid, and st_8x64 with the
+  // 4 shapes whose columns are a multiple of 64.
+  EXPECT_EQ(checked, 68);
 }
 
 TEST(TileLayoutTest, UniformDisplacementOfDirectFillIterations) {

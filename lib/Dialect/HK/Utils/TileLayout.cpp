@@ -28,6 +28,8 @@ SwizzleParams mlir::hk::getSwizzleParams(Swizzle swizzle) {
     return {32, 16, 1024, 9, 4};
   case Swizzle::st_32x32:
     return {32, 32, 2048, 10, 4};
+  case Swizzle::st_8x64:
+    return {8, 64, 1024, 7, 4};
   }
   llvm_unreachable("covered switch over Swizzle");
 }

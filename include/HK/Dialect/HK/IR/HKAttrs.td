@@ -25,7 +25,8 @@ def HK_Swizzle : I32EnumAttr<"Swizzle", "LDS swizzle of a shared tile", [
     I32EnumAttrCase<"st_16x16", 1>,
     I32EnumAttrCase<"st_16x32", 2>,
     I32EnumAttrCase<"st_32x16", 3>,
-    I32EnumAttrCase<"st_32x32", 4>
+    I32EnumAttrCase<"st_32x32", 4>,
+    I32EnumAttrCase<"st_8x64", 5>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";
@@ -38,7 +39,7 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
 
     ```
     swizzle-attr ::= `#hk.swizzle<` (`none` | `st_16x16` | `st_16x32`
-                                     | `st_32x16` | `st_32x32`) `>`
+                                     | `st_32x16` | `st_32x32` | `st_8x64`) `>`
     ```
 
     A shared tile of 16-bit elements is stored as sub-tiles in row-major
@@ -52,6 +53,7 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     | `st_16x32` | 16 x 32                | 1024 | 9  | 5 | rows 8..15 swap the two 32-byte row halves    |
     | `st_32x16` | 32 x 16                | 1024 | 9  | 4 | rows 16..31 swap the two 16-byte row halves   |
     | `st_32x32` | 32 x 32                | 2048 | 10 | 4 | rows 16..31 swap neighbouring 16-byte chunks  |
+    | `st_8x64`  | 8 x 64                 | 1024 | 7  | 4 | 16-byte chunk index ^= row % 8                |
 
     `st_16x32` on one sub-tile (each cell is 16 bytes = 8 bf16, numbers are
     the logical 16-byte column group stored at that position):
@@ -61,10 +63,24 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     rows 8..15 : | 2 | 3 | 0 | 1 |
     ```
 
+    `st_8x64` on one sub-tile (128-byte rows):
+
+    ```
+    row 0 : | 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 |
+    row 1 : | 1 | 0 | 3 | 2 | 5 | 4 | 7 | 6 |
+    row 2 : | 2 | 3 | 0 | 1 | 6 | 7 | 4 | 5 |
+    ...
+    row 7 : | 7 | 6 | 5 | 4 | 3 | 2 | 1 | 0 |
+    ```
+
     Every swizzle is an involution, so the same formula maps logical to
     physical offsets and back. With the fragment reads of `hk.load_fragment`
     on gfx950 (`ds_read_b128`, 64 banks, 4 phases of 16 lanes), `st_16x32`
-    makes the reads conflict-free.
+    makes the reads conflict-free. On gfx1201 (`ds_load_b128`, 32 banks, so
+    8 lanes per phase, which read 8 consecutive rows of one 16-byte column
+    group), `st_16x32` leaves them 4-way; `st_8x64` puts the 8 rows' chunks
+    in the 8 distinct 16-byte bank groups, and the register-path fills (two
+    rows of 8-byte stores per 16-lane phase) are conflict-free too.
 
     Example:
 
