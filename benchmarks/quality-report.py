@@ -180,7 +180,7 @@ def svg(rows):
     height = 50 + sum(30 + (bar_h + gap) * sum(
         1 for r in rows if r["variant"]["chip"] == c) for c in chips) + 10
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" '
-           f'width="{left + width + 300}" height="{height}" '
+           f'width="{left + width + 360}" height="{height}" '
            'font-family="sans-serif" font-size="12">',
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="10" y="20" font-size="14" font-weight="bold">hk '
