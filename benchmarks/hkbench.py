@@ -10,6 +10,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -102,14 +103,15 @@ def tool(name):
 def timed(argv):
     """Wall seconds and peak RSS (MiB) of one run of `argv`, which must
     succeed."""
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        fail(f"{' '.join(argv)} failed: {child.stderr.read().decode()}")
-    child.stderr.close()
+    # stderr goes to a file: an unread pipe could fill up and stall the run.
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            fail(f"{' '.join(argv)} failed: {err.read().decode()}")
     return seconds, usage.ru_maxrss / 1024.0
 
 
@@ -128,8 +130,10 @@ def check_on_simulator(v, size="512,512,512"):
 
 
 def write_json(name, payload):
-    os.makedirs(RESULTS, exist_ok=True)
-    path = os.path.join(RESULTS, name)
+    """Writes `payload` with the date and machine to `name` in
+    benchmarks/results (or to `name` itself if it is a path)."""
+    path = name if os.sep in name else os.path.join(RESULTS, name)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     payload = {"date": datetime.date.today().isoformat(),
                "machine": machine(), **payload}
     with open(path, "w") as f:

@@ -9,8 +9,9 @@ rocblas_gemm_ex (checked the same way) side by side.
     benchmarks/hw-timing.py [--chip gfx950|gfx1201] [--iterations N]
                             [--shapes M,N,K ...]
 
-Without a HIP runtime or GPU it says so and exits with status 3 (as hk-run
-does). Writes benchmarks/results/hw-timing.json and prints a table.
+Without a HIP runtime or a GPU hk supports it says so and exits with status
+3 (as hk-run does); a failed check exits 1, bad options 2. Writes
+benchmarks/results/hw-timing.json (or --output) and prints a table.
 """
 
 import argparse
@@ -39,7 +40,8 @@ def hk_run(v, size, args, extra=()):
 
 
 def detect_chip(args):
-    """The chip whose code object the GPU runs, or None with the reason."""
+    """The chip whose code object the GPU runs, or None with the reason.
+    A kernel that runs but fails its check stops the benchmark."""
     chips = [args.chip] if args.chip else ["gfx950", "gfx1201"]
     reason = ""
     for chip in chips:
@@ -50,6 +52,9 @@ def detect_chip(args):
         reason = (p.stderr or p.stdout).strip()
         if p.returncode == NO_GPU:
             return None, reason
+        if p.returncode != 2:  # 2: this chip's code object did not load
+            hkbench.fail(f"{v.key} at 256,256,64: exit {p.returncode}: "
+                         f"{reason}")
     return None, f"the GPU runs none of {', '.join(chips)}: {reason}"
 
 
@@ -61,6 +66,10 @@ def main():
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--shapes", nargs="+", metavar="M,N,K",
                         help="time these shapes instead of the default set")
+    parser.add_argument("--output", metavar="FILE",
+                        default=os.path.join(hkbench.RESULTS,
+                                             "hw-timing.json"),
+                        help="where the JSON goes (default: %(default)s)")
     args = parser.parse_args()
     shapes = [(n, n, n) for n in SQUARE] + TRANSFORMER
     if args.shapes:
@@ -69,16 +78,16 @@ def main():
         except ValueError:
             shapes = []
         if not shapes or any(len(s) != 3 or min(s) <= 0 for s in shapes):
-            hkbench.fail("--shapes takes positive M,N,K triples, e.g. "
+            parser.error("--shapes takes positive M,N,K triples, e.g. "
                          "4096,4096,4096")
     if args.warmup < 0 or args.iterations < 1:
-        hkbench.fail("--warmup must be >= 0 and --iterations >= 1")
+        parser.error("--warmup must be >= 0 and --iterations >= 1")
     hkbench.setup()
 
     chip, reason = detect_chip(args)
     if chip is None:
         print(f"hw-timing: no GPU to time on, nothing timed: {reason}")
-        hkbench.write_json("hw-timing.json", {
+        hkbench.write_json(args.output, {
             "command": "benchmarks/hw-timing.py", "status": "no-gpu",
             "reason": reason, "results": []})
         sys.exit(NO_GPU)
@@ -105,7 +114,7 @@ def main():
                   f"{r['median_milliseconds']:8.3f} {r['tflops']:8.1f} "
                   f"{100 * r['tflops'] / r['peak_tflops']:7.1f} "
                   f"{base.get('tflops', float('nan')):15.1f}")
-    path = hkbench.write_json("hw-timing.json", {
+    path = hkbench.write_json(args.output, {
         "command": "benchmarks/hw-timing.py", "status": "timed",
         "chip": chip, "warmup": args.warmup, "iterations": args.iterations,
         "results": rows})

@@ -12,7 +12,11 @@ build=${BUILD_DIR:-$root/build}
 [ -n "${SKIP_SETUP:-}" ] || "$root/scripts/setup.sh" >/dev/null
 
 mkdir -p "$root/benchmarks/results"
-out="$root/benchmarks/results/sim-speed.json"
+final="$root/benchmarks/results/sim-speed.json"
+# Written aside and moved into place at the end, so that a failed check
+# leaves the previous results whole.
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 echo "[" > "$out"
 first=1
 printf '%-8s %-6s %9s %9s %9s %12s %12s\n' chip size compile_s sim_s total_s Mlane-ins/s MMA/s
@@ -36,4 +40,5 @@ PY
   done
 done
 echo "]" >> "$out"
-echo "results: $out"
+mv "$out" "$final"
+echo "results: $final"

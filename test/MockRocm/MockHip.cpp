@@ -10,8 +10,9 @@
 // in the test suite on machines without a GPU. Device memory is host memory.
 // A launch of hk's GEMM kernel (`gemm_bf16`, arguments: A, B, C each as a
 // pointer and two i32 sizes) computes C = A B^T on the CPU (bf16 inputs, fp32
-// accumulation, rounded to bf16) after checking that the grid and argument
-// sizes agree; a launch of any other kernel fails. It is a test double: it
+// accumulation, rounded to bf16) after checking the argument sizes against
+// each other and the grid and workgroup size against the reference kernels'
+// tiles; a launch of any other kernel fails. It is a test double: it
 // says nothing about the speed or correctness of the code object itself.
 //
 //===----------------------------------------------------------------------===//
@@ -54,7 +55,13 @@ size_t elfSize(const unsigned char *image) {
   return shoff + size_t(shentsize) * shnum;
 }
 
-int gemm(void **params) {
+/// The reference GEMMs' C tile per workgroup, from their workgroup size:
+/// 512 lanes (gfx950) compute 256 x 256, 256 lanes (gfx1201) 128 x 128.
+int64_t tileOfBlock(unsigned lanes) {
+  return lanes == 512 ? 256 : lanes == 256 ? 128 : 0;
+}
+
+int gemm(void **params, unsigned gx, unsigned gy, unsigned bx) {
   auto size = [&](int i) {
     return int64_t(*static_cast<uint32_t *>(params[i]));
   };
@@ -63,6 +70,10 @@ int gemm(void **params) {
   uint16_t *c = matrix(6);
   int64_t m = size(1), k = size(2), n = size(4);
   if (size(5) != k || size(7) != m || size(8) != n)
+    return kInvalidValue;
+  // The grid is (N / tile, M / tile), as the launch description says.
+  int64_t tile = tileOfBlock(bx);
+  if (tile == 0 || int64_t(gx) * tile != n || int64_t(gy) * tile != m)
     return kInvalidValue;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
@@ -143,7 +154,7 @@ int hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
     return kInvalidValue;
   if (static_cast<Function *>(function)->name != "gemm_bf16")
     return kNotSupported;
-  return gemm(params);
+  return gemm(params, gx, gy, bx);
 }
 int hipDeviceSynchronize() { return kSuccess; }
 int hipEventCreate(void **event) {

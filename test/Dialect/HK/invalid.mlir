@@ -30,6 +30,11 @@ func.func private @tile_subtiles(!hk.shared_tile<24x64xbf16, #hk.swizzle<st_16x3
 
 // -----
 
+// expected-error @+1 {{tile 64x32 is not a whole number of st_8x64 sub-tiles (8x64)}}
+func.func private @tile_subtiles_8x64(!hk.shared_tile<64x32xbf16, #hk.swizzle<st_8x64>>)
+
+// -----
+
 // expected-error @+1 {{column permutation block4_0213 needs a multiple of 16 columns, got 8}}
 func.func private @tile_perm(!hk.shared_tile<16x8xbf16, #hk.swizzle<none>, #hk.col_perm<block4_0213>>)
 
@@ -45,7 +50,7 @@ func.func private @tile_rank(!hk.shared_tile<2x64x64xbf16, #hk.swizzle<none>>)
 
 // -----
 
-// expected-error @+2 {{expected ::mlir::hk::Swizzle to be one of: none, st_16x16, st_16x32, st_32x16, st_32x32}}
+// expected-error @+2 {{expected ::mlir::hk::Swizzle to be one of: none, st_16x16, st_16x32, st_32x16, st_32x32, st_8x64}}
 // expected-error @+1 {{failed to parse HK_SwizzleAttr parameter 'value' which is to be a `::mlir::hk::Swizzle`}}
 func.func private @tile_swizzle_name(!hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x8>>)
 

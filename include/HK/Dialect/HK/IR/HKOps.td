@@ -121,7 +121,7 @@ def HK_LoadFragmentOp : HK_Op<"load_fragment"> {
 
     Lowers to one 16-byte LDS read (`ds_read_b128`) per fragment per lane
     when the tile's layout keeps each lane's elements contiguous
-    (`st_16x32` on gfx950; `st_16x32` with `block4_0213` on gfx1201).
+    (`st_16x32` on gfx950; `st_8x64` with `block4_0213` on gfx1201).
 
     Example:
 
