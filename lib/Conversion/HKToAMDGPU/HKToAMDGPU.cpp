@@ -377,16 +377,25 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     Value resource = makeBufferResource(rewriter, loc, adaptor.getSource(),
                                         source, firstRow, elementBytes);
     Value tileOrigin = byteOffset(zeroIndex, zeroIndex, adaptor.getCol());
-    // The wave's LDS slice, made wave-uniform once (readfirstlane) so that
-    // the M0 bases of all its loads are scalar arithmetic.
-    Value waveBytes = ROCDL::ReadfirstlaneOp::create(
-        rewriter, loc, rewriter.getI32Type(),
-        toI32(rewriter, loc,
-              mulIndex(
-                  rewriter, loc,
-                  rewriter.createOrFold<arith::DivUIOp>(
-                      loc, threadId, constIndex(rewriter, loc, chip.waveSize)),
-                  chip.waveSize * vec * elementBytes)));
+    // The wave's LDS slice, made wave-uniform (readfirstlane) so that the M0
+    // bases of all its loads are scalar arithmetic. It depends on the thread
+    // id alone, so it is computed at the kernel's entry, outside any loop:
+    // LLVM does not hoist the convergent intrinsic itself.
+    Value waveBytes;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      auto func = op->getParentOfType<FunctionOpInterface>();
+      rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+      Value entryThread = emitLinearThreadId(rewriter, op).first;
+      waveBytes = ROCDL::ReadfirstlaneOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          toI32(rewriter, loc,
+                mulIndex(rewriter, loc,
+                         rewriter.createOrFold<arith::DivUIOp>(
+                             loc, entryThread,
+                             constIndex(rewriter, loc, chip.waveSize)),
+                         chip.waveSize * vec * elementBytes)));
+    }
     Value ldsSlice = rewriter.createOrFold<arith::AddIOp>(
         loc, pointerAsI32(rewriter, loc, adaptor.getTile()),
         rewriter.createOrFold<arith::AddIOp>(

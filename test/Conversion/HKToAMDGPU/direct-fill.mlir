@@ -17,8 +17,12 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     // resource (flags 0x27000 = 159744) based at the tile's first row
     // (row * stride * 2 bytes on), the tile's column offset goes in soffset,
     // and the wave's LDS slice is (wave * 512) elements = wave * 1024 bytes,
-    // made uniform with readfirstlane.
-    // CHECK: %[[TID:.*]] = gpu.thread_id x
+    // made uniform with readfirstlane once, at the kernel's entry.
+    // CHECK: %[[ETID:.*]] = gpu.thread_id x
+    // CHECK: %[[WAVE:.*]] = arith.divui %[[ETID]], %c64
+    // CHECK: %[[WAVEB:.*]] = arith.muli %[[WAVE]], %c1024
+    // CHECK: %[[WAVEB32:.*]] = arith.index_castui %[[WAVEB]] : index to i32
+    // CHECK: %[[UNIFORM:.*]] = rocdl.readfirstlane %[[WAVEB32]] : i32
     // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
     // CHECK: %[[FIRST:.*]] = arith.muli %[[ROW]], %[[STRIDES]]#0
     // CHECK: %[[FIRSTB:.*]] = arith.muli %[[FIRST]], %c2
@@ -29,10 +33,6 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %[[BASEP]], %c0_i16, %{{.*}}, %c159744_i32 : <1> to <8>
     // CHECK: %[[COLB:.*]] = arith.muli %[[COL]], %c2
     // CHECK: %[[SOFF:.*]] = arith.index_castui %[[COLB]] : index to i32
-    // CHECK: %[[WAVE:.*]] = arith.divui %[[TID]], %c64
-    // CHECK: %[[WAVEB:.*]] = arith.muli %[[WAVE]], %c1024
-    // CHECK: %[[WAVEB32:.*]] = arith.index_castui %[[WAVEB]] : index to i32
-    // CHECK: %[[UNIFORM:.*]] = rocdl.readfirstlane %[[WAVEB32]] : i32
     // CHECK: %[[SLICE:.*]] = arith.addi %{{.*}}, %[[UNIFORM]] : i32
     // CHECK: %[[VOFF:.*]] = arith.index_castui %{{.*}} : index to i32
     // CHECK: %[[LDS0:.*]] = llvm.inttoptr %[[SLICE]] : i32 to !llvm.ptr<3>
@@ -47,6 +47,7 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     // CHECK: rocdl.raw.ptr.buffer.load.lds %[[RSRC]], %[[LDS1]], %c16_i32, %[[VOFF]], %[[SOFF1]], %c0_i32, %c0_i32
     // CHECK-NOT: rocdl.raw.ptr.buffer.load.lds
     // CHECK-NOT: rocdl.make.buffer.rsrc
+    // CHECK-NOT: rocdl.readfirstlane
     // CHECK-NOT: vector.store
     hk.copy_to_shared %src[%row, %col], %t[%c0] direct
         : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
