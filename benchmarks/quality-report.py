@@ -13,9 +13,12 @@ reader sees what each pass buys. For each variant:
     per K tile, arithmetic intensity.
 
     benchmarks/quality-report.py [--only gfx950/hipkittens ...]
+    benchmarks/quality-report.py --kernel k.hsaco k.s [--k-tiles-per-iteration U]
 
 Writes benchmarks/results/quality-report.{json,md} and variants.svg; with
---only, prints the table for those variants instead.
+--only, prints the table for those variants instead; with --kernel, prints
+the static part of the report (resources, loop mix, llvm-mca) for any
+compiled kernel as JSON.
 """
 
 import argparse
@@ -216,6 +219,23 @@ def svg(rows):
     return "\n".join(out) + "\n"
 
 
+def report_kernel(hsaco, asm, tiles):
+    """The static part of the report for one compiled kernel, as JSON."""
+    for path in (hsaco, asm):
+        if not os.path.isfile(path):
+            hkbench.fail(f"cannot read '{path}'")
+    with tempfile.TemporaryDirectory() as tmp:
+        body = os.path.join(tmp, "loop.s")
+        report = json.loads(hkbench.run(
+            [hkbench.tool("hk-report"), hsaco, f"--asm={asm}",
+             f"--loop-body={body}", "--json"]).stdout)
+        result = {"kernel": hsaco, "chip": report["chip"],
+                  "resources": report["kernels"][0],
+                  "loop_per_k_tile": loop_mix(report, tiles),
+                  "llvm_mca": mca(report["chip"], body, tiles)}
+    print(json.dumps(result, indent=1))
+
+
 def main():
     every = hkbench.variants() + [hkbench.unrolled(2)]
     parser = argparse.ArgumentParser(
@@ -225,12 +245,27 @@ def main():
                         metavar="CHIP/VARIANT",
                         help="report these variants only (repeatable): " +
                         ", ".join(v.key for v in every))
+    parser.add_argument("--kernel", nargs=2, metavar=("K.hsaco", "K.s"),
+                        help="report one compiled kernel instead (a code "
+                        "object and its assembly, from hk-compile -o/--asm): "
+                        "resources, loop mix and the llvm-mca estimate; "
+                        "the simulator's counters need the source, see "
+                        "hk-run")
+    parser.add_argument("--k-tiles-per-iteration", type=int, default=1,
+                        metavar="U", help="with --kernel: K tiles one "
+                        "iteration of its main loop does (its unroll factor)")
     args = parser.parse_args()
+    if args.kernel:
+        if args.only:
+            parser.error("--kernel and --only do not go together")
+        if args.k_tiles_per_iteration < 1:
+            parser.error("--k-tiles-per-iteration must be at least 1")
+        hkbench.setup()
+        report_kernel(*args.kernel, args.k_tiles_per_iteration)
+        return
     unknown = set(args.only) - {v.key for v in every}
     if unknown:
-        print(f"quality-report: error: unknown variant(s) "
-              f"{', '.join(sorted(unknown))}", file=sys.stderr)
-        sys.exit(2)
+        parser.error(f"unknown variant(s) {', '.join(sorted(unknown))}")
     chosen = [v for v in every if not args.only or v.key in args.only]
     hkbench.setup()
     rows = []
