@@ -67,6 +67,23 @@ struct LibraryBinder {
   std::string failure;
 };
 
+/// The entry points `Api` from the first of `names` that loads, bound by
+/// `bindAll` once per process; later calls return the same outcome.
+template <typename Api>
+Expected<const Api *>
+loadOnce(ArrayRef<const char *> names, StringRef what,
+         function_ref<void(LibraryBinder &, Api &)> bindAll) {
+  static Api api;
+  static const std::string failure = [&] {
+    LibraryBinder binder(names, what);
+    bindAll(binder, api);
+    return binder.failure;
+  }();
+  if (!failure.empty())
+    return make_error<UnavailableError>(failure);
+  return &api;
+}
+
 /// The HIP entry points hk uses.
 struct HipApi {
   hipError (*init)(unsigned);
@@ -90,35 +107,27 @@ struct HipApi {
 };
 
 Expected<const HipApi *> loadHip() {
-  static HipApi api;
-  static std::string failure;
-  static bool loaded = [] {
-    LibraryBinder binder({"libamdhip64.so", "libamdhip64.so.7",
-                          "libamdhip64.so.6", "libamdhip64.so.5"},
-                         "HIP runtime");
-    auto bind = [&](auto &fn, const char *symbol) { binder.bind(fn, symbol); };
-    bind(api.init, "hipInit");
-    bind(api.getDeviceCount, "hipGetDeviceCount");
-    bind(api.getErrorString, "hipGetErrorString");
-    bind(api.moduleLoadData, "hipModuleLoadData");
-    bind(api.moduleUnload, "hipModuleUnload");
-    bind(api.moduleGetFunction, "hipModuleGetFunction");
-    bind(api.malloc, "hipMalloc");
-    bind(api.free, "hipFree");
-    bind(api.memcpy, "hipMemcpy");
-    bind(api.moduleLaunchKernel, "hipModuleLaunchKernel");
-    bind(api.deviceSynchronize, "hipDeviceSynchronize");
-    bind(api.eventCreate, "hipEventCreate");
-    bind(api.eventRecord, "hipEventRecord");
-    bind(api.eventSynchronize, "hipEventSynchronize");
-    bind(api.eventElapsedTime, "hipEventElapsedTime");
-    bind(api.eventDestroy, "hipEventDestroy");
-    failure = binder.failure;
-    return failure.empty();
-  }();
-  if (!loaded)
-    return make_error<UnavailableError>(failure);
-  return &api;
+  return loadOnce<HipApi>(
+      {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
+       "libamdhip64.so.5"},
+      "HIP runtime", [](LibraryBinder &b, HipApi &api) {
+        b.bind(api.init, "hipInit");
+        b.bind(api.getDeviceCount, "hipGetDeviceCount");
+        b.bind(api.getErrorString, "hipGetErrorString");
+        b.bind(api.moduleLoadData, "hipModuleLoadData");
+        b.bind(api.moduleUnload, "hipModuleUnload");
+        b.bind(api.moduleGetFunction, "hipModuleGetFunction");
+        b.bind(api.malloc, "hipMalloc");
+        b.bind(api.free, "hipFree");
+        b.bind(api.memcpy, "hipMemcpy");
+        b.bind(api.moduleLaunchKernel, "hipModuleLaunchKernel");
+        b.bind(api.deviceSynchronize, "hipDeviceSynchronize");
+        b.bind(api.eventCreate, "hipEventCreate");
+        b.bind(api.eventRecord, "hipEventRecord");
+        b.bind(api.eventSynchronize, "hipEventSynchronize");
+        b.bind(api.eventElapsedTime, "hipEventElapsedTime");
+        b.bind(api.eventDestroy, "hipEventDestroy");
+      });
 }
 
 /// `error` as an llvm::Error naming `what`, or success.
@@ -185,21 +194,13 @@ struct RocblasApi {
 };
 
 Expected<const RocblasApi *> loadRocblas() {
-  static RocblasApi api;
-  static std::string failure;
-  static bool loaded = [] {
-    LibraryBinder binder(
-        {"librocblas.so", "librocblas.so.5", "librocblas.so.4"}, "rocBLAS");
-    auto bind = [&](auto &fn, const char *symbol) { binder.bind(fn, symbol); };
-    bind(api.createHandle, "rocblas_create_handle");
-    bind(api.destroyHandle, "rocblas_destroy_handle");
-    bind(api.gemmEx, "rocblas_gemm_ex");
-    failure = binder.failure;
-    return failure.empty();
-  }();
-  if (!loaded)
-    return make_error<UnavailableError>(failure);
-  return &api;
+  return loadOnce<RocblasApi>(
+      {"librocblas.so", "librocblas.so.5", "librocblas.so.4"}, "rocBLAS",
+      [](LibraryBinder &b, RocblasApi &api) {
+        b.bind(api.createHandle, "rocblas_create_handle");
+        b.bind(api.destroyHandle, "rocblas_destroy_handle");
+        b.bind(api.gemmEx, "rocblas_gemm_ex");
+      });
 }
 
 } // namespace
