@@ -69,10 +69,11 @@ def mca(chip, body, tiles_per_iteration):
     if p.returncode != 0:
         hkbench.fail(f"llvm-mca on {body}: {p.stderr.strip()}")
     region = json.loads(p.stdout)["CodeRegions"][0]
+    # hk-report writes each instruction's class after it (`\t; mma`).
     with open(body) as f:
         lines = [line.strip() for line in f if line.strip()]
     mma = {i for i, line in enumerate(lines)
-           if line.startswith(("v_mfma", "v_wmma", "v_smfmac", "v_swmmac"))}
+           if line.rpartition("; ")[2] == "mma"}
     mma_cycles = sum(r["ResourceUsage"] for r in
                      region["ResourcePressureView"]["ResourcePressureInfo"]
                      if r["InstructionIndex"] in mma)

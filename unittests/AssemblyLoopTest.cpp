@@ -78,7 +78,8 @@ TEST(AssemblyLoopTest, FindsTheLoopWithTheMostMmas) {
   // Both branches count as SALU; labels, comments and directives do not.
   EXPECT_EQ(loop->count("salu"), 2);
   EXPECT_EQ(loop->instructions.size(), 9u);
-  EXPECT_EQ(loop->instructions.front(), "ds_read_b128 v[0:3], v10");
+  EXPECT_EQ(loop->instructions.front().text, "ds_read_b128 v[0:3], v10");
+  EXPECT_EQ(loop->instructions.front().instrClass, "lds_read");
 }
 
 // A nest: the outer loop holds the inner one's MMAs too; the K loop is the

@@ -127,11 +127,13 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
       const Line &line = parsed[i];
       if (line.mnemonic.empty())
         continue;
+      std::string instrClass =
+          classifyInstruction(line.mnemonic, line.operands);
       loop.instructions.push_back(
-          (line.mnemonic + (line.operands.empty() ? "" : " ") + line.operands)
-              .str());
-      ++loop.mix[classifyInstruction(line.mnemonic, line.operands)]
-                [line.mnemonic.str()];
+          {(line.mnemonic + (line.operands.empty() ? "" : " ") + line.operands)
+               .str(),
+           instrClass});
+      ++loop.mix[instrClass][line.mnemonic.str()];
     }
     // Most MMAs; of loops with as many (a nest), the innermost: the
     // shortest range.

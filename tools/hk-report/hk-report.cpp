@@ -43,7 +43,7 @@ static cl::opt<std::string>
 static cl::opt<std::string> loopBodyFile(
     "loop-body", cl::cat(toolOptions), cl::value_desc("file"),
     cl::desc("with --asm: write the main loop's instructions, one per line "
-             "(input for llvm-mca)"));
+             "with its class in a comment (input for llvm-mca)"));
 
 /// The order classes are printed in: the loop's work first.
 static const char *const kClassOrder[] = {
@@ -89,8 +89,9 @@ int main(int argc, char **argv) {
     raw_fd_ostream os(loopBodyFile, ec);
     if (ec)
       return fail("cannot write '" + loopBodyFile + "': " + ec.message());
-    for (const std::string &instruction : loop->instructions)
-      os << "\t" << instruction << "\n";
+    for (const LoopInstruction &instruction : loop->instructions)
+      os << "\t" << instruction.text << "\t; " << instruction.instrClass
+         << "\n";
   }
 
   json::Array kernels;

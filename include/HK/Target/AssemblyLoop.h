@@ -28,6 +28,12 @@ namespace mlir::hk {
 std::string classifyInstruction(llvm::StringRef mnemonic,
                                 llvm::StringRef operands);
 
+/// One instruction of a loop, as printed, and its class.
+struct LoopInstruction {
+  std::string text;
+  std::string instrClass;
+};
+
 struct AssemblyLoop {
   /// The loop's header label, e.g. ".LBB0_4".
   std::string header;
@@ -35,7 +41,7 @@ struct AssemblyLoop {
   unsigned firstLine = 0, lastLine = 0;
   /// The instructions between them, in order, without labels, directives or
   /// comments (the input llvm-mca takes).
-  std::vector<std::string> instructions;
+  std::vector<LoopInstruction> instructions;
   /// class -> mnemonic -> count, over one pass through the loop's lines.
   std::map<std::string, std::map<std::string, int64_t>> mix;
 
