@@ -169,6 +169,24 @@ Error timeRuns(const HipApi &hip, function_ref<Error()> launch, int iterations,
   return e;
 }
 
+/// The measurement both hk kernels and the rocBLAS baseline get: one
+/// launch whose results `copyBack` fetches (for checking; `what` names it in
+/// errors), `warmup` untimed launches, then `iterations` timed ones.
+Error runCheckedThenTimed(const HipApi &hip, function_ref<Error()> launch,
+                          function_ref<Error()> copyBack, StringRef what,
+                          int warmup, int iterations, Timing &timing) {
+  if (Error e = launch())
+    return e;
+  if (Error e = checkHip(hip, hip.deviceSynchronize(), what))
+    return e;
+  if (Error e = copyBack())
+    return e;
+  for (int i = 0; i < warmup; ++i)
+    if (Error e = launch())
+      return e;
+  return timeRuns(hip, launch, iterations, timing);
+}
+
 /// An UnavailableError unless the HIP runtime sees a GPU.
 Error requireDevice(const HipApi &hip) {
   int devices = 0;
@@ -263,19 +281,19 @@ Expected<Timing> mlir::hk::hip::run(StringRef image, StringRef kernel,
                  "launching the kernel");
   };
 
+  auto copyBack = [&]() -> Error {
+    for (size_t i = 0; i < arguments.size(); ++i)
+      if (arguments[i].buffer && arguments[i].output)
+        if (Error e =
+                check(hip.memcpy(arguments[i].buffer->data(), device[i],
+                                 arguments[i].buffer->size(), kDeviceToHost),
+                      "copying an output back"))
+          return e;
+    return Error::success();
+  };
   Timing timing;
-  Error e = launch();
-  if (!e)
-    e = check(hip.deviceSynchronize(), "running the kernel");
-  for (size_t i = 0; !e && i < arguments.size(); ++i)
-    if (arguments[i].buffer && arguments[i].output)
-      e = check(hip.memcpy(arguments[i].buffer->data(), device[i],
-                           arguments[i].buffer->size(), kDeviceToHost),
-                "copying an output back");
-  for (int i = 0; !e && i < warmup; ++i)
-    e = launch();
-  if (!e)
-    e = timeRuns(hip, launch, iterations, timing);
+  Error e = runCheckedThenTimed(hip, launch, copyBack, "running the kernel",
+                                warmup, iterations, timing);
   release();
   if (e)
     return std::move(e);
@@ -341,18 +359,14 @@ Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
           formatv("rocblas_gemm_ex failed: status {0}", status));
     return Error::success();
   };
+  auto copyBack = [&] {
+    return checkHip(hip, hip.memcpy(c.data(), dc, c.size(), kDeviceToHost),
+                    "copying C back");
+  };
   Timing timing;
   if (!e)
-    e = launch();
-  if (!e)
-    e = checkHip(hip, hip.deviceSynchronize(), "running rocblas_gemm_ex");
-  if (!e)
-    e = checkHip(hip, hip.memcpy(c.data(), dc, c.size(), kDeviceToHost),
-                 "copying C back");
-  for (int i = 0; !e && i < warmup; ++i)
-    e = launch();
-  if (!e)
-    e = timeRuns(hip, launch, iterations, timing);
+    e = runCheckedThenTimed(hip, launch, copyBack, "running rocblas_gemm_ex",
+                            warmup, iterations, timing);
   release();
   if (e)
     return std::move(e);
