@@ -1001,6 +1001,10 @@ static GemmCheck checkGemm(const std::vector<uint8_t> &c,
                            const std::vector<float> &expected) {
   GemmCheck r;
   int64_t shown = 0;
+  // Against a float reference, C may be one bf16 rounding of the result
+  // (2^-8 relative) off, plus fp32 accumulation error, which grows like
+  // sqrt(K).
+  double accumulationError = std::ldexp(std::sqrt(double(K)), -12);
   auto checkElement = [&](int64_t m, int64_t n) {
     uint16_t got;
     std::memcpy(&got, c.data() + 2 * (m * N + n), 2);
@@ -1015,25 +1019,21 @@ static GemmCheck checkGemm(const std::vector<uint8_t> &c,
       std::memcpy(&theirs, other->data() + 2 * (m * N + n), 2);
       ref = bf16ToFloat(theirs);
       ok = got == theirs;
-    } else if (testKind == TestKind::expected) {
-      ref = expected[m * N + n];
-      ok = std::fabs(value - ref) <= std::ldexp(std::fabs(ref), -8) +
-                                         std::ldexp(std::sqrt(double(K)), -12);
     } else {
-      for (int64_t k = 0; k < K; ++k)
-        ref += double(bf16ToFloat(a[m * K + k])) * bf16ToFloat(b[n * K + k]);
-      // One bf16 rounding of the result (2^-8 relative) plus fp32
-      // accumulation error, which grows like sqrt(K).
-      double tolerance = std::ldexp(std::fabs(ref), -8) +
-                         std::ldexp(std::sqrt(double(K)), -12);
-      ok = std::fabs(value - ref) <= tolerance;
+      if (testKind == TestKind::expected)
+        ref = expected[m * N + n];
+      else
+        for (int64_t k = 0; k < K; ++k)
+          ref += double(bf16ToFloat(a[m * K + k])) * bf16ToFloat(b[n * K + k]);
+      ok = std::fabs(value - ref) <=
+           std::ldexp(std::fabs(ref), -8) + accumulationError;
     }
     double err = std::fabs(value - ref);
     if (std::isnan(value))
       err = INFINITY;
     r.maxAbs = std::max(r.maxAbs, err);
     // Relative error where it means something: away from zero.
-    if (std::fabs(ref) > std::ldexp(std::sqrt(double(K)), -12))
+    if (std::fabs(ref) > accumulationError)
       r.maxRel = std::max(r.maxRel, err / std::fabs(ref));
     ++r.checked;
     if (!ok) {
