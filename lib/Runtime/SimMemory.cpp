@@ -1,0 +1,282 @@
+//===- SimMemory.cpp - sim: values, constants and memory ------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the memory side of the `sim` interpreter
+// (SimInterpreter.h): reading operands, materializing constants into raw
+// bytes, translating LDS, private and global addresses with their bounds
+// checks and byte counters, and the raw buffer accesses and loads to LDS of
+// direct-to-LDS fills. Plain loads and stores (with the LDS bank-conflict
+// count) are executed with the other instructions in SimLaneOps.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimInterpreter.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlir::hk;
+using namespace mlir::hk::sim;
+using namespace mlir::hk::sim::detail;
+
+//===----------------------------------------------------------------------===//
+// Operands and constants
+//===----------------------------------------------------------------------===//
+
+const uint8_t *Interpreter::operand(Wave &wave, const Value *value,
+                                    unsigned lane) {
+  auto it = layout.slots.find(value);
+  if (it != layout.slots.end())
+    return wave.values[it->second].data() + lane * layout.bytes[it->second];
+  auto c = constant(cast<Constant>(value));
+  if (!c) {
+    consumeError(c.takeError());
+    return nullptr;
+  }
+  return *c;
+}
+
+Expected<const uint8_t *> Interpreter::constant(const Constant *c) {
+  auto it = constants.find(c);
+  if (it != constants.end())
+    return it->second.data();
+  std::vector<uint8_t> bytes(std::max(sizeOf(c->getType()), 1u) + 8, 0);
+  if (Error e = materialize(c, c->getType(), bytes.data()))
+    return std::move(e);
+  return constants.insert({c, std::move(bytes)}).first->second.data();
+}
+
+Error Interpreter::materialize(const Constant *c, Type *type, uint8_t *out) {
+  unsigned bytes = sizeOf(type);
+  if (isa<UndefValue>(c) || isa<ConstantAggregateZero>(c) ||
+      isa<ConstantPointerNull>(c)) {
+    std::memset(out, 0, bytes);
+    return Error::success();
+  }
+  if (auto *ci = dyn_cast<ConstantInt>(c)) {
+    storeBits(out, bytes, ci->getValue().getZExtValue());
+    return Error::success();
+  }
+  if (auto *cf = dyn_cast<ConstantFP>(c)) {
+    storeBits(out, bytes, cf->getValueAPF().bitcastToAPInt().getZExtValue());
+    return Error::success();
+  }
+  if (isa<ConstantDataVector>(c) || isa<ConstantVector>(c)) {
+    auto *vec = cast<FixedVectorType>(type);
+    unsigned elem = sizeOf(vec->getElementType());
+    for (unsigned i = 0; i < vec->getNumElements(); ++i)
+      if (Error e = materialize(c->getAggregateElement(i),
+                                vec->getElementType(), out + i * elem))
+        return e;
+    return Error::success();
+  }
+  if (auto *g = dyn_cast<GlobalVariable>(c)) {
+    auto it = ldsOffsets.find(g);
+    if (it == ldsOffsets.end())
+      return createStringError(inconvertibleErrorCode(),
+                               "global '" + g->getName() +
+                                   "' is not in LDS; only LDS globals are "
+                                   "modelled");
+    storeBits(out, bytes, it->second);
+    return Error::success();
+  }
+  if (auto *ce = dyn_cast<ConstantExpr>(c)) {
+    if (auto *gep = dyn_cast<GEPOperator>(ce)) {
+      APInt offset(dl.getIndexTypeSizeInBits(gep->getType()), 0);
+      if (!gep->accumulateConstantOffset(dl, offset))
+        return createStringError(inconvertibleErrorCode(),
+                                 "non-constant constant GEP");
+      std::vector<uint8_t> base(16, 0);
+      if (Error e = materialize(cast<Constant>(gep->getPointerOperand()),
+                                gep->getPointerOperandType(), base.data()))
+        return e;
+      storeBits(out, bytes,
+                loadBits(base.data(), sizeOf(gep->getPointerOperandType())) +
+                    offset.getSExtValue());
+      return Error::success();
+    }
+    // An address as an integer (hk's direct fills compute M0 this way),
+    // truncated or zero-extended to the result's width.
+    if (ce->getOpcode() == Instruction::PtrToInt) {
+      Type *pointerType = ce->getOperand(0)->getType();
+      std::vector<uint8_t> base(16, 0);
+      if (Error e = materialize(ce->getOperand(0), pointerType, base.data()))
+        return e;
+      storeBits(out, bytes, loadBits(base.data(), sizeOf(pointerType)));
+      return Error::success();
+    }
+    // The integer constant expressions LLVM still has: add, sub and xor.
+    unsigned opcode = ce->getOpcode();
+    if (opcode == Instruction::Add || opcode == Instruction::Sub ||
+        opcode == Instruction::Xor) {
+      uint64_t v[2];
+      for (unsigned i = 0; i < 2; ++i) {
+        std::vector<uint8_t> operand(16, 0);
+        if (Error e = materialize(ce->getOperand(i), type, operand.data()))
+          return e;
+        v[i] = loadBits(operand.data(), bytes);
+      }
+      storeBits(out, bytes,
+                opcode == Instruction::Add   ? v[0] + v[1]
+                : opcode == Instruction::Sub ? v[0] - v[1]
+                                             : v[0] ^ v[1]);
+      return Error::success();
+    }
+    if (ce->getOpcode() == Instruction::AddrSpaceCast &&
+        ce->getOperand(0)->getType()->getPointerAddressSpace() !=
+            kLdsAddressSpace &&
+        type->getPointerAddressSpace() != kLdsAddressSpace) {
+      std::vector<uint8_t> base(16, 0);
+      if (Error e = materialize(ce->getOperand(0), ce->getOperand(0)->getType(),
+                                base.data()))
+        return e;
+      storeBits(out, bytes, loadBits(base.data(), 8));
+      return Error::success();
+    }
+  }
+  std::string text;
+  raw_string_ostream os(text);
+  c->print(os);
+  return createStringError(inconvertibleErrorCode(),
+                           "the simulator does not model the constant " + text);
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses
+//===----------------------------------------------------------------------===//
+
+Expected<uint8_t *> Interpreter::address(Wave &wave, const Instruction &inst,
+                                         unsigned addressSpace, uint64_t addr,
+                                         uint64_t size, unsigned lane,
+                                         bool write) {
+  if (addressSpace == kLdsAddressSpace) {
+    if (addr + size > ldsBytes)
+      return error(wave, inst,
+                   formatv("lane {0} accesses {1} bytes at LDS offset {2}, "
+                           "outside the {3} bytes of LDS",
+                           lane, size, addr, ldsBytes));
+    (write ? counters.ldsBytesWritten : counters.ldsBytesRead) += size;
+    return lds.data() + addr;
+  }
+  if (addressSpace == kPrivateAddressSpace) {
+    std::vector<uint8_t> &mem = wave.scratch[lane];
+    if (addr + size > mem.size())
+      return error(wave, inst,
+                   formatv("lane {0} accesses {1} bytes at private offset "
+                           "{2}, outside its {3} bytes",
+                           lane, size, addr, mem.size()));
+    return mem.data() + addr;
+  }
+  if (addressSpace == 0 || addressSpace == 1) {
+    if (uint8_t *p = memory.translate(addr, size)) {
+      (write ? counters.globalBytesWritten : counters.globalBytesRead) += size;
+      return p;
+    }
+    return error(wave, inst,
+                 formatv("lane {0} {1} {2} bytes at global address {3:x}: "
+                         "out of bounds ({4})",
+                         lane, write ? "writes" : "reads", size, addr,
+                         memory.describe(addr)));
+  }
+  return error(wave, inst,
+               formatv("address space {0} is not modelled", addressSpace));
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer accesses and loads to LDS
+//===----------------------------------------------------------------------===//
+
+/// Raw buffer loads and stores (and loads to LDS) through a resource made
+/// by make.buffer.rsrc. The range check follows the raw-buffer rule: a
+/// 4-byte word of the access is in range if voffset + offset + its position
+/// + 4 <= num_records (soffset is not checked); out-of-range words read as
+/// 0 and are not written.
+Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
+                                       Intrinsic::ID id) {
+  bool isStore = id == Intrinsic::amdgcn_raw_ptr_buffer_store;
+  bool toLds = id == Intrinsic::amdgcn_raw_ptr_buffer_load_lds;
+  unsigned first = isStore ? 1 : 0; // the resource operand
+  const Value *rsrc = call.getArgOperand(first);
+  unsigned next = first + (toLds ? 3 : 1);
+  const Value *voffset = call.getArgOperand(next);
+  const Value *soffset = call.getArgOperand(next + 1);
+  uint64_t imm = 0;
+  unsigned size;
+  if (toLds) {
+    size = cast<ConstantInt>(call.getArgOperand(2))->getZExtValue();
+    imm = cast<ConstantInt>(call.getArgOperand(5))->getZExtValue();
+  } else {
+    size = sizeOf(isStore ? call.getArgOperand(0)->getType() : call.getType());
+  }
+  for (unsigned lane : wave.active) {
+    const uint8_t *r = operand(wave, rsrc, lane);
+    uint64_t base = loadBits(r, 8), records = loadBits(r + 8, 4);
+    if (loadBits(r + 12, 2) != 0)
+      return error(wave, call, "strided buffer resources are not modelled");
+    uint64_t checked = loadBits(operand(wave, voffset, lane), 4) + imm;
+    uint64_t address =
+        base + checked + loadBits(operand(wave, soffset, lane), 4);
+    std::vector<uint8_t> data(size, 0);
+    if (isStore)
+      std::memcpy(data.data(), operand(wave, call.getArgOperand(0), lane),
+                  size);
+    for (unsigned word = 0; word < size; word += 4) {
+      unsigned bytes = std::min(4u, size - word);
+      if (checked + word + bytes > records)
+        continue; // out of range: reads 0, writes nothing
+      auto mem =
+          this->address(wave, call, 1, address + word, bytes, lane, isStore);
+      if (!mem)
+        return mem.takeError();
+      if (isStore)
+        std::memcpy(*mem, data.data() + word, bytes);
+      else
+        std::memcpy(data.data() + word, *mem, bytes);
+    }
+    if (isStore)
+      continue;
+    if (!toLds) {
+      std::memcpy(result(wave, &call, lane), data.data(), size);
+      continue;
+    }
+    auto lds = this->address(
+        wave, call, kLdsAddressSpace,
+        ldsDestination(wave, call.getArgOperand(1), imm, size, lane), size,
+        lane, /*write=*/true);
+    if (!lds)
+      return lds.takeError();
+    std::memcpy(*lds, data.data(), size);
+  }
+  return Error::success();
+}
+
+/// load.to.lds / global.load.lds: each lane reads `size` bytes at its own
+/// pointer + offset and writes them to M0 + offset + lane * size.
+Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
+  const Value *source = call.getArgOperand(0);
+  unsigned space = source->getType()->getPointerAddressSpace();
+  unsigned size = cast<ConstantInt>(call.getArgOperand(2))->getZExtValue();
+  uint64_t imm = cast<ConstantInt>(call.getArgOperand(3))->getZExtValue();
+  for (unsigned lane : wave.active) {
+    uint64_t from =
+        loadBits(operand(wave, source, lane), sizeOf(source->getType())) + imm;
+    auto src = address(wave, call, space, from, size, lane, /*write=*/false);
+    if (!src)
+      return src.takeError();
+    auto dst =
+        address(wave, call, kLdsAddressSpace,
+                ldsDestination(wave, call.getArgOperand(1), imm, size, lane),
+                size, lane, /*write=*/true);
+    if (!dst)
+      return dst.takeError();
+    std::memcpy(*dst, *src, size);
+  }
+  return Error::success();
+}
