@@ -13,6 +13,7 @@
 
 #include "HK/Conversion/Passes.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Target/Chip.h"
 
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -44,24 +45,49 @@ mlir::hk::ScheduleCLOptions::ScheduleCLOptions(
                                "where the chip has them")),
       mmaPriority("mma-priority", llvm::cl::init(0), llvm::cl::cat(category),
                   llvm::cl::desc("wave priority during the MMA phase (0: "
-                                 "unchanged)")) {}
+                                 "unchanged; with --schedule=ping-pong the "
+                                 "MMA clusters' priority, default 1)")),
+      schedule("schedule", llvm::cl::init(Schedule::none),
+               llvm::cl::cat(category),
+               llvm::cl::desc("schedule of K loops"), scheduleOptionValues()) {
+}
 
 void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.stages = stages.getValue();
   options.unroll = unroll.getValue();
   options.directLds = directLds.getValue();
   options.mmaPriority = mmaPriority.getValue();
+  options.schedule = schedule.getValue();
 }
 
-void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
-                                      const HKPipelineOptions &options) {
-  StringRef chip = stringifyChip(options.chip);
-  AttachTargetOptions attach;
-  attach.chip = chip.str();
-  attach.optLevel = options.optLevel;
-  pm.addPass(createAttachTarget(attach));
+std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
+  if (options.schedule != Schedule::pingPong)
+    return "";
+  const ChipInfo &chip = getChipInfo(options.chip);
+  if (!chip.hasDirectToLds())
+    return "schedule=ping-pong counts direct-to-LDS loads in its waits, and " +
+           std::string(chip.name) + " has none (gfx950 has)";
+  if (options.stages != 2)
+    return "schedule=ping-pong double-buffers its tiles: it needs stages=2, "
+           "got stages=" +
+           std::to_string(options.stages);
+  if (!options.directLds)
+    return "schedule=ping-pong counts direct-to-LDS loads in its waits: it "
+           "needs direct-lds";
+  if (options.unroll != 1)
+    return "schedule=ping-pong's loop body already covers two K tiles with "
+           "constant slots: it needs unroll=1, got unroll=" +
+           std::to_string(options.unroll);
+  if (options.mmaPriority > 3)
+    return "mma-priority must be 0 to 3, got " +
+           std::to_string(options.mmaPriority);
+  return "";
+}
 
-  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+/// The passes of schedule=none: the program's order, double-buffered,
+/// with direct fills and priorities when asked.
+static void addProgramOrderPasses(OpPassManager &gpu,
+                                  const HKPipelineOptions &options) {
   if (options.stages != 1) {
     MultiBufferOptions multiBuffer;
     multiBuffer.stages = options.stages;
@@ -74,6 +100,27 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
     RaiseMmaPriorityOptions priority;
     priority.priority = options.mmaPriority;
     gpu.addPass(createRaiseMmaPriority(priority));
+  }
+}
+
+void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
+                                      const HKPipelineOptions &options) {
+  StringRef chip = stringifyChip(options.chip);
+  AttachTargetOptions attach;
+  attach.chip = chip.str();
+  attach.optLevel = options.optLevel;
+  pm.addPass(createAttachTarget(attach));
+
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  if (options.schedule == Schedule::pingPong) {
+    DirectLdsFillOptions direct;
+    direct.require = true;
+    gpu.addPass(createDirectLdsFill(direct));
+    SchedulePingPongOptions pingPong;
+    pingPong.priority = options.mmaPriority ? options.mmaPriority.getValue() : 1;
+    gpu.addPass(createSchedulePingPong(pingPong));
+  } else {
+    addProgramOrderPasses(gpu, options);
   }
   gpu.addPass(createConvertHKToAMDGPU());
   gpu.addPass(createCanonicalizerPass());
@@ -160,6 +207,9 @@ static void registerPipeline(StringRef name, StringRef description,
         if (!options.chip.hasValue())
           return errorHandler(name + " needs a chip: " + name +
                               "='chip=gfx950' or 'chip=gfx1201'");
+        std::string why = checkPipelineOptions(options);
+        if (!why.empty())
+          return errorHandler(name + ": " + why);
         build(pm, options);
         return success();
       },

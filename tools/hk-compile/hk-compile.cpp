@@ -170,6 +170,9 @@ int main(int argc, char **argv) {
   options.chip = chipOption;
   options.optLevel = optLevel;
   schedule.applyTo(options);
+  std::string invalid = checkPipelineOptions(options);
+  if (!invalid.empty())
+    return fail(invalid);
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

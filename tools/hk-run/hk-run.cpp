@@ -329,6 +329,11 @@ static int compileModule(MLIRContext &context, ModuleOp module,
     options.stages = compareStages.getValue();
   else
     schedule.applyTo(options);
+  std::string invalid = checkPipelineOptions(options);
+  if (!invalid.empty()) {
+    llvm::WithColor::error(llvm::errs(), "hk-run") << invalid << "\n";
+    return 2;
+  }
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(module)))
     return 2;

@@ -63,6 +63,7 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "gpu::GPUModuleOp"> {
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

@@ -35,6 +35,23 @@ inline auto chipOptionValues() {
       clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4, RX 9070"));
 }
 
+/// The schedules of K loops a pipeline can apply.
+enum class Schedule {
+  /// The program's own order (with hk-multi-buffer for stages=2).
+  none,
+  /// HipKittens' 8-wave ping-pong (hk-schedule-ping-pong).
+  pingPong,
+};
+
+inline auto scheduleOptionValues() {
+  return llvm::cl::values(
+      clEnumValN(Schedule::none, "none",
+                 "the program's order (double-buffered with stages=2)"),
+      clEnumValN(Schedule::pingPong, "ping-pong",
+                 "HipKittens' 8-wave ping-pong clusters with derived partial "
+                 "waits (needs stages=2 and direct-lds: gfx950)"));
+}
+
 /// Options shared by the hk pipelines. `chip` is required.
 struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Chip> chip{
@@ -60,6 +77,9 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::desc("wave priority during the MMA phase of K loops "
                      "(hk-raise-mma-priority); 0 leaves priorities alone"),
       llvm::cl::init(0)};
+  PassOptions::Option<Schedule> schedule{
+      *this, "schedule", llvm::cl::desc("schedule of K loops"),
+      llvm::cl::init(Schedule::none), scheduleOptionValues()};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
       llvm::cl::init(3)};
@@ -75,8 +95,13 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::init("")};
 };
 
+/// Why `options` cannot be built into a pipeline (a schedule without what it
+/// needs), or an empty string.
+std::string checkPipelineOptions(const HKPipelineOptions &options);
+
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options
-/// (--stages, --unroll, --direct-lds, --mma-priority), so that hk-compile and
+/// (--stages, --unroll, --direct-lds, --mma-priority, --schedule), so that
+/// hk-compile and
 /// hk-run spell and document them alike.
 struct ScheduleCLOptions {
   explicit ScheduleCLOptions(llvm::cl::OptionCategory &category);
@@ -87,10 +112,12 @@ struct ScheduleCLOptions {
   llvm::cl::opt<unsigned> unroll;
   llvm::cl::opt<bool> directLds;
   llvm::cl::opt<unsigned> mmaPriority;
+  llvm::cl::opt<Schedule> schedule;
 };
 
 /// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
-/// hk-attach-target, hk-multi-buffer (stages), convert-hk-to-amdgpu,
+/// hk-attach-target, hk-multi-buffer (stages) or, with schedule=ping-pong,
+/// hk-direct-lds-fill and hk-schedule-ping-pong, convert-hk-to-amdgpu,
 /// canonicalize/cse,
 /// convert-scf-to-cf, hk-lower-kernel-abi, convert-gpu-to-rocdl,
 /// reconcile-unrealized-casts, canonicalize/cse.

@@ -712,6 +712,7 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
       converter, ctx);
   patterns.add<CopyToSharedLowering, LoadFragmentLowering, MmaLowering,
                StoreFragmentLowering>(converter, ctx, chip);
+  populateHKScheduleLoweringPatterns(converter, patterns);
   populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);
   populateCallOpTypeConversionPattern(patterns, converter);

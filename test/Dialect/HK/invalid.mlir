@@ -490,3 +490,128 @@ gpu.module @m [#rocdl.target<chip = "gfx1201">] {
 
 // expected-error @+1 {{expected static shape}}
 func.func private @frag_dynamic(!hk.fragment<a, ?x32xbf16, mma = 16x16x32>)
+
+//===----------------------------------------------------------------------===//
+// Schedule ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @cluster_priority() {
+  // expected-error @+1 {{'hk.cluster' op priority must be 0 to 3 (s_setprio), got 4}}
+  hk.cluster priority = 4 {
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_barrier() {
+  // expected-error @+1 {{'hk.cluster' op cannot hold a barrier: clusters are separated by barriers}}
+  hk.cluster {
+    // expected-note @+1 {{barrier here}}
+    amdgpu.lds_barrier
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_wait() {
+  // expected-error @+1 {{'hk.cluster' op may only hold fragment loads, copies to shared tiles, MMAs and pure ops, not 'amdgpu.memory_counter_wait': waits and priority changes go between clusters}}
+  hk.cluster {
+    // expected-note @+1 {{here}}
+    amdgpu.memory_counter_wait load(0)
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_yield(%x: f32) {
+  // expected-error @+1 {{'hk.cluster' op yields 1 values of types ('f32') but has 0 results of types ()}}
+  hk.cluster {
+    hk.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @barrier_divergent() {
+  %c32 = arith.constant 32 : index
+  %tid = gpu.thread_id x
+  %lower = arith.cmpi ult, %tid, %c32 : index
+  scf.if %lower {
+    // expected-error @+1 {{'hk.barrier' op every wave must execute the same barriers, but this one sits under an scf.if whose condition is not provably uniform across the workgroup (computed only from constants, kernel arguments, workgroup ids and sizes and memref.dim)}}
+    hk.barrier
+  }
+  return
+}
+
+// -----
+
+func.func @barrier_divergent_loop() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %tid = gpu.thread_id x
+  scf.for %i = %c0 to %tid step %c1 {
+    // expected-error @+1 {{'hk.barrier' op every wave must execute the same barriers, but this one sits in an scf.for whose bounds are not provably uniform}}
+    hk.barrier
+  }
+  return
+}
+
+// -----
+
+func.func @barrier_while(%n: i32) {
+  scf.while : () -> () {
+    %c = arith.constant true
+    scf.condition(%c)
+  } do {
+    // expected-error @+1 {{'hk.barrier' op every wave must execute the same barriers, but this one sits in 'scf.while', whose control flow hk cannot prove uniform}}
+    hk.barrier
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+func.func @stagger_nested(%late: i1) {
+  hk.stagger %late {
+    // expected-error @+1 {{'hk.stagger' op cannot be nested in another hk.stagger: two phase offsets would pair the wrong intervals}}
+    hk.stagger %late {
+      hk.yield
+    }
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @stagger_upstream_barrier(%late: i1) {
+  %c32 = arith.constant 32 : index
+  %tid = gpu.thread_id x
+  %lower = arith.cmpi ult, %tid, %c32 : index
+  hk.stagger %late {
+    scf.if %lower {
+      // expected-error @+1 {{'amdgpu.lds_barrier' op every wave must execute the same barriers, but this one sits under an scf.if whose condition is not provably uniform}}
+      amdgpu.lds_barrier
+    }
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @yield_parent(%x: f32) {
+  // expected-error @+1 {{'hk.yield' op expects parent op to be one of 'hk.cluster, hk.stagger'}}
+  "hk.yield"(%x) : (f32) -> ()
+  return
+}

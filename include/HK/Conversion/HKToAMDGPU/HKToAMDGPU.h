@@ -31,6 +31,11 @@ void populateHKToAMDGPUConversionPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const ChipInfo &chip);
 
+/// The patterns lowering the schedule ops (hk.barrier, hk.cluster,
+/// hk.stagger); part of populateHKToAMDGPUConversionPatterns.
+void populateHKScheduleLoweringPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
 /// Marks hk illegal and every op whose types still mention hk types
 /// (including scf and function ops, whose structural conversions the
 /// patterns include) as needing conversion.

@@ -16,5 +16,6 @@ include "HK/Dialect/HK/IR/HKBase.td"
 include "HK/Dialect/HK/IR/HKAttrs.td"
 include "HK/Dialect/HK/IR/HKTypes.td"
 include "HK/Dialect/HK/IR/HKOps.td"
+include "HK/Dialect/HK/IR/HKScheduleOps.td"
 
 #endif // HK_DIALECT_HK_IR_HK_TD

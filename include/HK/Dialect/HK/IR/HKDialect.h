@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "HK/Dialect/HK/IR/HKDialect.h.inc"
@@ -45,6 +46,22 @@ struct SharedMemoryResource
 /// on `op`, if the chip is not one hk supports or the sources disagree. This
 /// is the only place that reads the chip from IR.
 FailureOr<const ChipInfo *> resolveChip(Operation *op);
+
+/// True if `value` is provably the same in every lane of a workgroup: it is
+/// computed, by pure ops, only from constants, kernel arguments, workgroup
+/// ids and sizes, `memref.dim` and induction variables of loops with such
+/// bounds.
+bool isWorkgroupUniform(Value value);
+
+/// True for the barrier ops hk knows: `hk.barrier`, `amdgpu.lds_barrier`,
+/// `gpu.barrier`, `rocdl.s.barrier`.
+bool isBarrier(Operation *op);
+
+/// Checks that every wave executes `barrier` alike: its enclosing control
+/// flow (up to the function) is only `scf.for` with uniform bounds, `scf.if`
+/// with a uniform condition and `hk.stagger`, and it is not in an
+/// `hk.cluster`. Emits the reason on `barrier` otherwise.
+LogicalResult verifyUniformBarrier(Operation *barrier);
 
 } // namespace mlir::hk
 

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // This file defines the hk ops: allocating shared tiles, the cooperative
-// global-to-LDS copy, fragment loads, MMA, fragment fill and store. Barriers
-// and priorities are upstream ops (`amdgpu.lds_barrier`, `gpu.barrier`,
+// global-to-LDS copy, fragment loads, MMA, fragment fill and store. The ops
+// schedules are written with are in HKScheduleOps.td; a plain barrier or
+// priority change is an upstream op (`amdgpu.lds_barrier`, `gpu.barrier`,
 // `rocdl.s.setprio`), see docs/Rationale.md.
 //
 //===----------------------------------------------------------------------===//

@@ -191,4 +191,50 @@ def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
   let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect"];
 }
 
+def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
+  let summary = "Schedule K loops as HipKittens' 8-wave ping-pong";
+  let description = [{
+    Policy: rewrites each synchronous K loop whose fills are direct-to-LDS
+    (`hk-direct-lds-fill`) into HipKittens' ping-pong schedule, written with
+    the schedule ops (`hk.cluster`, `hk.barrier`, `hk.stagger`) and explicit
+    `amdgpu.memory_counter_wait` counts.
+
+    The loop must have the form hk-multi-buffer takes (copies, barrier,
+    fragment loads and MMAs, barrier) with one copied shared tile (a
+    "region") per `hk.mma`: the gfx950 example splits A and B into two
+    128-row halves each and the wave's 128x64 accumulator into four 64x32
+    blocks. Each MMA becomes a cluster: a memory part (the fragment reads
+    its MMA needs first, in program order, and one fill), a barrier, the
+    MMA at raised `priority`, a barrier. Regions are double-buffered; the
+    fill of a region for K tile t + 2 is issued in the cluster after the
+    last read of its tile-t contents, so up to `lead` fills are in flight
+    (7 for the example: HipKittens' prefetch depth). Waves of the second
+    half of the workgroup (wave row 1 of the 2 x 4 grid) run one barrier
+    behind (`hk.stagger`): on each SIMD one wave multiplies while the other
+    loads.
+
+    The waits are derived, not written: `computeScheduleWaits` models both
+    wave groups for 1 to 12 K tiles and gives each wait before a barrier the
+    largest counts under which every fill is complete before the barrier
+    that publishes it and every read is complete before the barrier after
+    which another wave overwrites its slot. The loop body covers two K
+    tiles (constant slots); an odd tile count runs one more tile after it;
+    fills past the last tile are clamped to it, so every count holds for
+    every tile count, 0 and up.
+
+    A loop not of this form is refused with the reason (the schedule was
+    asked for); loops without copies are left alone.
+  }];
+  let options = [
+    Option<"priority", "priority", "unsigned", "1",
+           "wave priority of the MMA clusters (1 to 3)">,
+  ];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

@@ -1,0 +1,138 @@
+//===- ScheduleLowering.cpp - lowering the hk schedule ops ----------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the lowering of hk.barrier, hk.cluster and hk.stagger
+// to upstream ops: a barrier without memory waits (wavefront fences around
+// rocdl.s.barrier), clusters as sched_barrier-fenced code at a priority,
+// and the phase offset as two conditional barriers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "HK/Dialect/HK/IR/HKDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+/// A barrier that waits for no memory counter: the wavefront-scope fences
+/// cost no wait (a workgroup-scope one would drain vmcnt whenever an LDS DMA
+/// is in flight) but keep LLVM from moving memory operations across it.
+static void emitExecutionBarrier(OpBuilder &b, Location loc) {
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "wavefront");
+  ROCDL::SBarrierOp::create(b, loc);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "wavefront");
+}
+
+static void emitSchedFence(OpBuilder &b, Location loc) {
+  amdgpu::SchedBarrierOp::create(
+      b, loc,
+      amdgpu::sched_barrier_opt_enumAttr::get(
+          b.getContext(), amdgpu::sched_barrier_opt_enum::none));
+}
+
+/// Moves the body of `op` before it and replaces `op` by what it yields.
+static void inlineBody(ConversionPatternRewriter &rewriter, Operation *op,
+                       Region &body) {
+  Block &block = body.front();
+  auto yield = cast<YieldOp>(block.getTerminator());
+  SmallVector<Value> values(yield.getValues());
+  rewriter.eraseOp(yield);
+  rewriter.inlineBlockBefore(&block, op);
+  rewriter.replaceOp(op, values);
+}
+
+namespace {
+struct BarrierLowering : OpConversionPattern<BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitExecutionBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ClusterLowering : OpConversionPattern<ClusterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ClusterOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int32_t priority = op.getPriority();
+    emitSchedFence(rewriter, loc);
+    if (priority != 0)
+      ROCDL::SetPrioOp::create(rewriter, loc,
+                               rewriter.getI16IntegerAttr(priority));
+    // Memory ops issue in program order: a wait after the cluster counts
+    // them in that order.
+    Block &block = op.getBody().front();
+    Operation *previousMemoryOp = nullptr;
+    for (Operation &inner : block.without_terminator()) {
+      if (!isa<LoadFragmentOp, CopyToSharedOp>(inner))
+        continue;
+      if (previousMemoryOp) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(&inner);
+        emitSchedFence(rewriter, inner.getLoc());
+      }
+      previousMemoryOp = &inner;
+    }
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(op);
+      if (priority != 0)
+        ROCDL::SetPrioOp::create(rewriter, loc, rewriter.getI16IntegerAttr(0));
+      emitSchedFence(rewriter, loc);
+    }
+    inlineBody(rewriter, op, op.getBody());
+    return success();
+  }
+};
+
+struct StaggerLowering : OpConversionPattern<StaggerOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StaggerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto conditionalBarrier = [&](Value condition) {
+      auto branch = scf::IfOp::create(rewriter, loc, condition,
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+      emitExecutionBarrier(rewriter, loc);
+    };
+    conditionalBarrier(adaptor.getLate());
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(op);
+      Value early = arith::XOrIOp::create(
+          rewriter, loc, adaptor.getLate(),
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+      conditionalBarrier(early);
+    }
+    inlineBody(rewriter, op, op.getBody());
+    return success();
+  }
+};
+} // namespace
+
+void mlir::hk::populateHKScheduleLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<BarrierLowering, ClusterLowering, StaggerLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,188 @@
+//===- HKScheduleOps.cpp - hk schedule operations -------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the verifiers of the schedule ops (hk.barrier,
+// hk.cluster, hk.stagger) and the workgroup-uniformity test they share: a
+// barrier that some waves skip deadlocks or pairs the wrong intervals, so
+// every barrier must sit in control flow every wave takes alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+/// Values computed from these alone are the same in every lane of a
+/// workgroup.
+static bool isUniformSource(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() ||
+         isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
+             gpu::ClusterIdOp, gpu::ClusterDimOp, memref::DimOp>(op);
+}
+
+/// `known` caches answers; a value still being decided (a cycle through
+/// loop-carried values) counts as not uniform.
+static bool isUniform(Value value, DenseMap<Value, bool> &known,
+                      unsigned depth) {
+  auto [it, inserted] = known.try_emplace(value, false);
+  if (!inserted)
+    return it->second;
+  if (depth > 64)
+    return false;
+  auto decide = [&]() {
+    auto uniform = [&](Value v) { return isUniform(v, known, depth + 1); };
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      // Kernel arguments are the same for the whole launch.
+      if (isa_and_nonnull<FunctionOpInterface>(owner) &&
+          arg.getOwner()->isEntryBlock())
+        return true;
+      // The induction variable of a loop with uniform bounds.
+      if (auto loop = dyn_cast_or_null<scf::ForOp>(owner))
+        return arg == loop.getInductionVar() &&
+               uniform(loop.getLowerBound()) &&
+               uniform(loop.getUpperBound()) && uniform(loop.getStep());
+      return false;
+    }
+    Operation *def = value.getDefiningOp();
+    if (isUniformSource(def))
+      return true;
+    // Other sources (thread and lane ids) differ between lanes.
+    if (!isPure(def) || def->getNumRegions() != 0 ||
+        def->getNumOperands() == 0)
+      return false;
+    return llvm::all_of(def->getOperands(), uniform);
+  };
+  bool result = decide();
+  known[value] = result;
+  return result;
+}
+
+bool mlir::hk::isWorkgroupUniform(Value value) {
+  DenseMap<Value, bool> known;
+  return isUniform(value, known, 0);
+}
+
+bool mlir::hk::isBarrier(Operation *op) {
+  return isa_and_nonnull<BarrierOp, amdgpu::LDSBarrierOp, gpu::BarrierOp,
+                         ROCDL::SBarrierOp>(op);
+}
+
+LogicalResult mlir::hk::verifyUniformBarrier(Operation *barrier) {
+  auto refuse = [&](const Twine &why) {
+    return barrier->emitOpError()
+           << "every wave must execute the same barriers, but this one "
+           << why;
+  };
+  const char *uniformRule =
+      "not provably uniform across the workgroup (computed only from "
+      "constants, kernel arguments, workgroup ids and sizes and memref.dim)";
+  for (Operation *parent = barrier->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<FunctionOpInterface>(parent))
+      return success();
+    if (isa<ClusterOp>(parent))
+      return refuse("sits inside an hk.cluster; clusters are separated by "
+                    "barriers, not split by them");
+    if (isa<StaggerOp>(parent))
+      continue;
+    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      if (!isWorkgroupUniform(loop.getLowerBound()) ||
+          !isWorkgroupUniform(loop.getUpperBound()) ||
+          !isWorkgroupUniform(loop.getStep()))
+        return refuse(Twine("sits in an scf.for whose bounds are ") +
+                      uniformRule);
+      continue;
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(parent)) {
+      if (!isWorkgroupUniform(branch.getCondition()))
+        return refuse(Twine("sits under an scf.if whose condition is ") +
+                      uniformRule);
+      continue;
+    }
+    return refuse(Twine("sits in '") + parent->getName().getStringRef() +
+                  "', whose control flow hk cannot prove uniform");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult BarrierOp::verify() { return verifyUniformBarrier(*this); }
+
+/// The yield of `op`'s body yields what `op` returns.
+static LogicalResult verifyYield(Operation *op, Region &body) {
+  auto yield = dyn_cast<YieldOp>(body.front().getTerminator());
+  if (!yield)
+    return op->emitOpError("body must end with hk.yield");
+  if (yield.getValues().getTypes() != op->getResultTypes())
+    return op->emitOpError()
+           << "yields " << yield.getValues().size() << " values of types ("
+           << yield.getValues().getTypes() << ") but has "
+           << op->getNumResults() << " results of types ("
+           << op->getResultTypes() << ")";
+  return success();
+}
+
+LogicalResult ClusterOp::verify() {
+  int32_t priority = getPriority();
+  if (priority < 0 || priority > 3)
+    return emitOpError() << "priority must be 0 to 3 (s_setprio), got "
+                         << priority;
+  if (failed(verifyYield(*this, getBody())))
+    return failure();
+  for (Operation &op : getBody().front().without_terminator()) {
+    if (isa<LoadFragmentOp, CopyToSharedOp, MmaOp, FillFragmentOp>(op))
+      continue;
+    if (isBarrier(&op))
+      return emitOpError("cannot hold a barrier: clusters are separated by "
+                         "barriers")
+                 .attachNote(op.getLoc())
+             << "barrier here";
+    if (isPure(&op) && op.getNumRegions() == 0)
+      continue;
+    InFlightDiagnostic diag =
+        emitOpError() << "may only hold fragment loads, copies to shared "
+                         "tiles, MMAs and pure ops, not '"
+                      << op.getName() << "'";
+    if (isa<amdgpu::MemoryCounterWaitOp, ROCDL::SetPrioOp>(op))
+      diag << ": waits and priority changes go between clusters";
+    diag.attachNote(op.getLoc()) << "here";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult StaggerOp::verify() {
+  if (failed(verifyYield(*this, getBody())))
+    return failure();
+  if ((*this)->getParentOfType<StaggerOp>())
+    return emitOpError("cannot be nested in another hk.stagger: two phase "
+                       "offsets would pair the wrong intervals");
+  WalkResult result = getBody().walk([&](Operation *op) {
+    if (isa<StaggerOp>(op))
+      return WalkResult(op->emitOpError(
+          "cannot be nested in another hk.stagger: two phase offsets would "
+          "pair the wrong intervals"));
+    // hk.barrier verifies itself; upstream barriers get the same rule here.
+    if (isBarrier(op) && !isa<BarrierOp>(op) &&
+        failed(verifyUniformBarrier(op)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

@@ -1,0 +1,486 @@
+//===- SchedulePingPong.cpp - HipKittens' 8-wave ping-pong schedule -------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements hk-schedule-ping-pong: the policy that turns a
+// synchronous K loop with direct fills into the ping-pong schedule of
+// PingPong.h, written with hk.cluster / hk.barrier / hk.stagger and the
+// waits computeScheduleWaits derives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
+#include "HK/Dialect/HK/Utils/PingPong.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "hk-schedule-ping-pong"
+
+namespace mlir::hk {
+#define GEN_PASS_DEF_SCHEDULEPINGPONG
+#include "HK/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace mlir::hk
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace {
+/// A synchronous K loop taken apart: fills, then (after a barrier) fragment
+/// loads and MMAs, then a barrier.
+struct SyncLoop {
+  scf::ForOp loop;
+  /// The copy filling each region, regions numbered in order of first read.
+  SmallVector<CopyToSharedOp> fills;
+  /// Ops of the fill section (pure ops and copies), in order.
+  SmallVector<Operation *> fillSection;
+  /// Ops between the two barriers, in order.
+  SmallVector<Operation *> computeSection;
+  SmallVector<MmaOp> mmas;
+  /// Per MMA: the loads it is the first user of, in program order.
+  SmallVector<SmallVector<LoadFragmentOp>> clusterLoads;
+  DenseMap<Operation *, int> regionOfAlloc;
+};
+} // namespace
+
+static bool isZeroIndex(Value v) { return matchPattern(v, m_Zero()); }
+
+/// Takes `loop` apart, or says (as an error on the loop) why it is not a
+/// loop the schedule applies to.
+static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
+  auto refuse = [&](const Twine &why) -> FailureOr<SyncLoop> {
+    return loop.emitError("hk-schedule-ping-pong: ") << why;
+  };
+  SyncLoop sync;
+  sync.loop = loop;
+  Block *body = loop.getBody();
+  Operation *endBarrier = body->getTerminator()->getPrevNode();
+  if (!isWorkgroupBarrier(endBarrier))
+    return refuse("the loop body does not end with a barrier");
+  bool inFills = true;
+  for (Operation &op : body->without_terminator()) {
+    if (&op == endBarrier)
+      break;
+    if (inFills) {
+      if (isWorkgroupBarrier(&op)) {
+        inFills = false;
+        continue;
+      }
+      if (isa<amdgpu::MemoryCounterWaitOp>(op))
+        continue; // the schedule places its own waits
+      if (!isa<CopyToSharedOp>(op) && !isPure(&op))
+        return refuse(Twine("'") + op.getName().getStringRef() +
+                      "' with side effects comes before the fill barrier");
+      sync.fillSection.push_back(&op);
+      continue;
+    }
+    if (!isa<LoadFragmentOp, MmaOp>(op) &&
+        (!isPure(&op) || op.getNumRegions() != 0))
+      return refuse(Twine("the compute part may only hold fragment loads, "
+                          "MMAs and pure ops, not '") +
+                    op.getName().getStringRef() + "'");
+    sync.computeSection.push_back(&op);
+  }
+  if (inFills)
+    return refuse("no barrier separates the fills from the compute part");
+
+  llvm::SetVector<Operation *> copiedAllocs;
+  SmallVector<CopyToSharedOp> copies;
+  for (Operation *op : sync.fillSection)
+    if (auto copy = dyn_cast<CopyToSharedOp>(op)) {
+      if (!copy.getDirect())
+        return refuse("its waits count direct-to-LDS loads, but a copy is on "
+                      "the register path: fill with direct-to-LDS loads "
+                      "(direct-lds, gfx950)");
+      auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
+      if (!alloc || alloc.getType().getSlots() != 1 ||
+          !isZeroIndex(copy.getSlot()))
+        return refuse("every copy must fill slot 0 of a one-slot tile from "
+                      "hk.alloc_shared");
+      if (!copiedAllocs.insert(alloc))
+        return refuse("two copies fill the same tile");
+      copies.push_back(copy);
+    }
+  if (copies.empty())
+    return refuse("the loop fills no shared tile");
+
+  DenseSet<Operation *> used;
+  for (Operation *op : sync.computeSection) {
+    if (auto load = dyn_cast<LoadFragmentOp>(op)) {
+      Operation *alloc = load.getTile().getDefiningOp();
+      if (!copiedAllocs.contains(alloc) || !isZeroIndex(load.getSlot()))
+        return refuse("a fragment load does not read slot 0 of a tile the "
+                      "loop fills");
+      continue;
+    }
+    auto mma = dyn_cast<MmaOp>(op);
+    if (!mma) {
+      for (Value operand : op->getOperands())
+        if (isa<FragmentType>(operand.getType()))
+          return refuse("a pure op of the compute part uses a fragment");
+      continue;
+    }
+    SmallVector<LoadFragmentOp> first;
+    for (Value operand : {mma.getA(), mma.getB()}) {
+      auto load = operand.getDefiningOp<LoadFragmentOp>();
+      if (!load || load->getBlock() != body)
+        return refuse("every MMA operand must be a fragment load of the "
+                      "loop body");
+      if (used.insert(load).second)
+        first.push_back(load);
+    }
+    llvm::sort(first, [](LoadFragmentOp x, LoadFragmentOp y) {
+      return x->isBeforeInBlock(y);
+    });
+    for (LoadFragmentOp load : first) {
+      Operation *alloc = load.getTile().getDefiningOp();
+      if (!sync.regionOfAlloc.count(alloc))
+        sync.regionOfAlloc[alloc] = sync.regionOfAlloc.size();
+    }
+    sync.mmas.push_back(mma);
+    sync.clusterLoads.push_back(std::move(first));
+  }
+  sync.fills.resize(copies.size());
+  for (CopyToSharedOp copy : copies) {
+    auto it = sync.regionOfAlloc.find(copy.getTile().getDefiningOp());
+    if (it == sync.regionOfAlloc.end())
+      return refuse("a tile the loop fills is never read");
+    sync.fills[it->second] = copy;
+  }
+  return sync;
+}
+
+/// The schedule's view of `sync`: per cluster its reads, per region its
+/// fill, in operations per wave.
+static FailureOr<PingPongShape> describeShape(const SyncLoop &sync,
+                                              const ChipInfo &chip,
+                                              int64_t threads) {
+  PingPongShape shape;
+  for (const SmallVector<LoadFragmentOp> &loads : sync.clusterLoads) {
+    std::vector<PingPongShape::Read> reads;
+    for (LoadFragmentOp load : loads) {
+      FragmentType type = load.getType();
+      const MmaInstr *instr = type.findInstr(chip);
+      if (!instr)
+        return load.emitOpError() << chip.name << " has no MMA for " << type;
+      int64_t runs = planFragmentAccess(instr->layout, type.getRole(),
+                                        load.getTile().getType().getLayout())
+                         .size();
+      reads.push_back(
+          {sync.regionOfAlloc.lookup(load.getTile().getDefiningOp()),
+           int(type.getNumFragmentRows() * type.getNumFragmentCols() * runs)});
+    }
+    shape.reads.push_back(std::move(reads));
+  }
+  for (CopyToSharedOp copy : sync.fills) {
+    TileLayout layout = copy.getTile().getType().getLayout();
+    int64_t chunks = layout.numElements() / (16 / layout.elementBytes);
+    if (chunks % threads != 0)
+      return copy.emitOpError()
+             << "a tile of " << chunks << " chunks does not split over "
+             << threads << " threads";
+    shape.fillOps.push_back(chunks / threads);
+  }
+  return shape;
+}
+
+namespace {
+/// Emits the scheduled loop of one SyncLoop.
+class PingPongEmitter {
+public:
+  PingPongEmitter(SyncLoop &sync, const PingPongPlan &plan,
+                  unsigned priority)
+      : sync(sync), plan(plan), priority(priority), loc(sync.loop.getLoc()),
+        n(plan.clusters) {}
+
+  /// Replaces the loop by its schedule; `waves` per workgroup.
+  void emit(int64_t waveSize, int64_t waves);
+
+private:
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  /// The loop's induction value for K tile `tile`, clamped to the last one.
+  Value kOfTile(OpBuilder &b, Value tile) {
+    Value clamped = arith::MinSIOp::create(b, loc, tile, lastTile);
+    return arith::AddIOp::create(
+        b, loc, sync.loop.getLowerBound(),
+        arith::MulIOp::create(b, loc, clamped, sync.loop.getStep()));
+  }
+  void emitWait(OpBuilder &b, int site) {
+    const WaitCounts &w = plan.waits[site];
+    if (!w.waitsForAnything())
+      return;
+    auto count = [&](int v) {
+      return v == WaitCounts::kNoWait ? IntegerAttr() : b.getI32IntegerAttr(v);
+    };
+    amdgpu::MemoryCounterWaitOp::create(b, loc, count(w.vm), nullptr,
+                                        count(w.lgkm), nullptr, nullptr);
+  }
+  /// The fill of `region` for K tile `tile` into `slot`.
+  void emitFill(OpBuilder &b, int region, Value tile, int64_t slot) {
+    CopyToSharedOp copy = sync.fills[region];
+    // The copy and the pure ops of the fill section it depends on.
+    llvm::SetVector<Operation *> slice;
+    SmallVector<Operation *> work = {copy};
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      if (!slice.insert(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (def->getBlock() == sync.loop.getBody())
+            work.push_back(def);
+    }
+    IRMapping map;
+    map.map(sync.loop.getInductionVar(), kOfTile(b, tile));
+    Value slotValue = index(b, slot);
+    for (Operation *op : sync.fillSection)
+      if (slice.contains(op)) {
+        Operation *clone = b.clone(*op, map);
+        if (auto cloned = dyn_cast<CopyToSharedOp>(clone))
+          cloned.getSlotMutable().assign(slotValue);
+      }
+  }
+  /// The clusters of K tile `tile`, reading `slot`; cluster c issues the
+  /// fill for cluster number `firstCluster + c` when `fills` is set. Returns
+  /// the accumulators after the tile.
+  SmallVector<Value> emitTile(OpBuilder &b, Value tile, int64_t slot,
+                              ValueRange accs, bool fills,
+                              function_ref<int(int, bool)> site);
+
+  SyncLoop &sync;
+  const PingPongPlan &plan;
+  unsigned priority;
+  Location loc;
+  int n;
+  Value lastTile;
+};
+} // namespace
+
+SmallVector<Value> PingPongEmitter::emitTile(
+    OpBuilder &b, Value tile, int64_t slot, ValueRange accs, bool fills,
+    function_ref<int(int, bool)> site) {
+  scf::ForOp loop = sync.loop;
+  IRMapping map;
+  map.map(loop.getInductionVar(), kOfTile(b, tile));
+  map.map(loop.getRegionIterArgs(), accs);
+  for (Operation *op : sync.computeSection)
+    if (!isa<LoadFragmentOp, MmaOp>(op))
+      b.clone(*op, map);
+  Value slotValue = index(b, slot);
+  for (int c = 0; c < n; ++c) {
+    // Memory: this MMA's first reads, then one fill.
+    const SmallVector<LoadFragmentOp> &loads = sync.clusterLoads[c];
+    if (!loads.empty() || fills) {
+      SmallVector<Type> types;
+      for (LoadFragmentOp load : loads)
+        types.push_back(load.getType());
+      auto memory = ClusterOp::create(b, loc, types, /*priority=*/0);
+      OpBuilder inner = OpBuilder::atBlockBegin(&memory.getBody().emplaceBlock());
+      SmallVector<Value> loaded;
+      for (LoadFragmentOp load : loads) {
+        auto clone = cast<LoadFragmentOp>(inner.clone(*load, map));
+        clone.getSlotMutable().assign(slotValue);
+        loaded.push_back(clone.getResult());
+      }
+      if (fills) {
+        // Cluster c of this tile is cluster tile * n + c overall; its fill
+        // is for tile + (c + lead) / n, region (c + lead) % n.
+        int64_t ahead = (c + plan.lead) / n;
+        Value fillTile = arith::AddIOp::create(inner, loc, tile,
+                                               index(inner, ahead));
+        emitFill(inner, (c + plan.lead) % n, fillTile, (slot + ahead) % 2);
+      }
+      YieldOp::create(inner, loc, loaded);
+      for (size_t i = 0; i < loads.size(); ++i)
+        map.map(sync.clusterLoads[c][i].getResult(), memory.getResult(i));
+    }
+    emitWait(b, site(c, false));
+    BarrierOp::create(b, loc);
+    MmaOp mma = sync.mmas[c];
+    auto compute =
+        ClusterOp::create(b, loc, mma.getType(), int32_t(priority));
+    OpBuilder inner = OpBuilder::atBlockBegin(&compute.getBody().emplaceBlock());
+    Operation *clone = inner.clone(*mma, map);
+    YieldOp::create(inner, loc, clone->getResults());
+    map.map(mma.getResult(), compute.getResult(0));
+    emitWait(b, site(c, true));
+    BarrierOp::create(b, loc);
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<Value> out;
+  for (Value v : yield.getOperands())
+    out.push_back(map.lookupOrDefault(v));
+  return out;
+}
+
+void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
+  scf::ForOp loop = sync.loop;
+  OpBuilder b(loop);
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  Value step = loop.getStep();
+  // Tile count: ceil((ub - lb) / step), 0 when the loop does not run.
+  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+  Value span = arith::SubIOp::create(b, loc, ub, lb);
+  Value tiles = arith::DivSIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, span,
+                            arith::SubIOp::create(b, loc, step, index(b, 1))),
+      step);
+  TypeRange accTypes = loop.getResultTypes();
+  auto ifRuns = scf::IfOp::create(b, loc, accTypes, runs,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder e = OpBuilder::atBlockBegin(ifRuns.elseBlock());
+    scf::YieldOp::create(e, loc, loop.getInits());
+  }
+  OpBuilder t = OpBuilder::atBlockBegin(ifRuns.thenBlock());
+  lastTile = arith::SubIOp::create(t, loc, tiles, index(t, 1));
+
+  // Prologue: the first `lead` fills.
+  for (int q = -plan.lead; q < 0; ++q) {
+    auto [region, tile] = plan.fillOf(q);
+    emitFill(t, region, index(t, tile), tile % 2);
+  }
+  emitWait(t, PingPongPlan::kPrologueSite);
+
+  // Waves of the second half of the workgroup run one barrier behind.
+  Value wave = arith::DivUIOp::create(
+      t, loc, gpu::ThreadIdOp::create(t, loc, gpu::Dimension::x),
+      index(t, waveSize));
+  Value late = arith::CmpIOp::create(t, loc, arith::CmpIPredicate::uge, wave,
+                                     index(t, waves / 2));
+  auto stagger = StaggerOp::create(t, loc, accTypes, late);
+  OpBuilder s = OpBuilder::atBlockBegin(&stagger.getBody().emplaceBlock());
+  emitWait(s, PingPongPlan::kPublishSite);
+  BarrierOp::create(s, loc);
+
+  // Two K tiles per iteration, slots 0 and 1.
+  Value pairs = arith::DivSIOp::create(s, loc, tiles, index(s, 2));
+  auto pairLoop = scf::ForOp::create(s, loc, index(s, 0), pairs, index(s, 1),
+                                     loop.getInits());
+  {
+    OpBuilder l = OpBuilder::atBlockBegin(pairLoop.getBody());
+    Value first = arith::MulIOp::create(l, loc, pairLoop.getInductionVar(),
+                                        index(l, 2));
+    SmallVector<Value> accs(pairLoop.getRegionIterArgs());
+    for (int half = 0; half < 2; ++half) {
+      Value tile = arith::AddIOp::create(l, loc, first, index(l, half));
+      accs = emitTile(l, tile, half, accs, /*fills=*/true,
+                      [&](int c, bool after) {
+                        return plan.bodySite(half, c, after);
+                      });
+    }
+    scf::YieldOp::create(l, loc, accs);
+  }
+  // An odd tile count: the last tile (even, slot 0), its fills long issued.
+  Value odd = arith::CmpIOp::create(
+      s, loc, arith::CmpIPredicate::ne,
+      arith::RemSIOp::create(s, loc, tiles, index(s, 2)), index(s, 0));
+  auto ifOdd = scf::IfOp::create(s, loc, accTypes, odd,
+                                 /*withElseRegion=*/true);
+  {
+    OpBuilder o = OpBuilder::atBlockBegin(ifOdd.thenBlock());
+    SmallVector<Value> accs =
+        emitTile(o, lastTile, 0, pairLoop.getResults(), /*fills=*/false,
+                 [&](int c, bool after) { return plan.oddTileSite(c, after); });
+    scf::YieldOp::create(o, loc, accs);
+    OpBuilder e = OpBuilder::atBlockBegin(ifOdd.elseBlock());
+    scf::YieldOp::create(e, loc, pairLoop.getResults());
+  }
+  emitWait(s, plan.finalSite());
+  YieldOp::create(s, loc, ifOdd.getResults());
+  // The clamped fills past the last tile are still in flight: drain them
+  // before anything else uses LDS or the kernel ends.
+  amdgpu::MemoryCounterWaitOp::create(t, loc, t.getI32IntegerAttr(0), nullptr,
+                                      nullptr, nullptr, nullptr);
+  scf::YieldOp::create(t, loc, stagger.getResults());
+
+  loop.replaceAllUsesWith(ifRuns.getResults());
+}
+
+/// Schedules `loop`; errors are emitted.
+static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority) {
+  FailureOr<const ChipInfo *> chip = resolveChip(loop);
+  if (failed(chip))
+    return failure();
+  if (!*chip)
+    return loop.emitError("hk-schedule-ping-pong: no chip is known");
+  auto func = loop->getParentOfType<gpu::GPUFuncOp>();
+  DenseI32ArrayAttr block = func ? func.getKnownBlockSizeAttr() : nullptr;
+  if (!block || block.size() != 3 || block[1] != 1 || block[2] != 1)
+    return loop.emitError("hk-schedule-ping-pong: needs a 1-D workgroup "
+                          "(known_block_size = array<i32: x, 1, 1>)");
+  int64_t threads = block[0];
+  int64_t waves = threads / (*chip)->waveSize;
+  if (threads % (*chip)->waveSize != 0 || waves < 2 || waves % 2 != 0)
+    return loop.emitError()
+           << "hk-schedule-ping-pong: needs an even number of whole waves "
+              "to pair, got "
+           << threads << " threads of wave" << (*chip)->waveSize;
+  FailureOr<SyncLoop> sync = matchSyncLoop(loop);
+  if (failed(sync))
+    return failure();
+  FailureOr<PingPongShape> shape = describeShape(*sync, **chip, threads);
+  if (failed(shape))
+    return failure();
+  PingPongPlan plan;
+  std::string why = planPingPong(*shape, CounterLimits(), plan);
+  if (!why.empty())
+    return loop.emitError("hk-schedule-ping-pong: ") << why;
+  LLVM_DEBUG({
+    llvm::dbgs() << "lead " << plan.lead << "\n";
+    for (int site = 0; site < plan.numSites(); ++site)
+      llvm::dbgs() << "site " << site << ": vm " << plan.waits[site].vm
+                   << " lgkm " << plan.waits[site].lgkm << "\n";
+  });
+
+  // Double-buffer the regions, then replace the loop.
+  for (CopyToSharedOp copy : sync->fills) {
+    auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
+    SharedTileType type = alloc.getType();
+    alloc.getResult().setType(SharedTileType::get(
+        type.getContext(), type.getRows(), type.getCols(),
+        type.getElementType(), type.getSwizzle(), type.getPermutation(),
+        /*slots=*/2));
+  }
+  PingPongEmitter(*sync, plan, priority).emit((*chip)->waveSize, waves);
+  loop.erase();
+  return success();
+}
+
+namespace {
+struct SchedulePingPongPass
+    : hk::impl::SchedulePingPongBase<SchedulePingPongPass> {
+  using SchedulePingPongBase::SchedulePingPongBase;
+
+  void runOnOperation() override {
+    if (priority < 1 || priority > 3) {
+      getOperation().emitError()
+          << "hk-schedule-ping-pong: priority must be 1 to 3, got "
+          << priority.getValue();
+      return signalPassFailure();
+    }
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (!loop.getBody()->getOps<CopyToSharedOp>().empty())
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      if (failed(scheduleLoop(loop, priority)))
+        return signalPassFailure();
+  }
+};
+} // namespace

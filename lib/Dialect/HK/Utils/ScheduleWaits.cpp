@@ -1,0 +1,267 @@
+//===- ScheduleWaits.cpp - memory-counter waits of a schedule -------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the derivation and the check of a schedule's wait
+// counts (see ScheduleWaits.h): a small model of in-order counters per wave
+// and of barriers shared by the workgroup.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/Utils/ScheduleWaits.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+using namespace mlir::hk;
+
+namespace {
+/// One wave group's event list with the positions the model needs.
+struct Timeline {
+  const std::vector<SyncEvent> &events;
+  /// Operations of each counter issued before event i.
+  std::vector<int> vmBefore, lgkmBefore;
+  /// Event index of the j-th barrier; barriers before event i.
+  std::vector<int> barrierAt, barriersBefore;
+  /// (region, generation) -> event index of its fill; of its reads.
+  std::map<std::pair<int, int64_t>, int> fills;
+  std::map<std::pair<int, int64_t>, std::vector<int>> reads;
+  /// Set when a region's fills are not in generation order.
+  std::string error;
+
+  explicit Timeline(const std::vector<SyncEvent> &events) : events(events) {
+    int vm = 0, lgkm = 0;
+    for (int i = 0, e = events.size(); i < e; ++i) {
+      const SyncEvent &ev = events[i];
+      vmBefore.push_back(vm);
+      lgkmBefore.push_back(lgkm);
+      barriersBefore.push_back(barrierAt.size());
+      switch (ev.kind) {
+      case SyncEvent::Kind::Fill: {
+        auto key = std::make_pair(ev.region, ev.generation);
+        auto later = fills.lower_bound(key);
+        if (!fills.emplace(key, i).second ||
+            (later != fills.end() && later->first.first == ev.region))
+          error = "the fills of region " + std::to_string(ev.region) +
+                  " are not issued once each in generation order";
+        vm += ev.ops;
+        break;
+      }
+      case SyncEvent::Kind::Read:
+        reads[{ev.region, ev.generation}].push_back(i);
+        lgkm += ev.ops;
+        break;
+      case SyncEvent::Kind::Barrier:
+        barrierAt.push_back(i);
+        break;
+      case SyncEvent::Kind::Wait:
+        break;
+      }
+    }
+  }
+
+  /// True if the operations of event `op` (counter `vm` or lgkm) are
+  /// complete at event `until`, by a wait in between.
+  bool completedBy(int op, int until, bool vm,
+                   const std::vector<WaitCounts> &waits) const {
+    const std::vector<int> &before = vm ? vmBefore : lgkmBefore;
+    int last = before[op] + events[op].ops;
+    for (int i = op + 1; i < until; ++i) {
+      if (events[i].kind != SyncEvent::Kind::Wait)
+        continue;
+      const WaitCounts &w = waits[events[i].site];
+      int allowed = vm ? w.vm : w.lgkm;
+      if (allowed != WaitCounts::kNoWait && before[i] - allowed >= last)
+        return true;
+    }
+    return false;
+  }
+};
+
+std::string describe(const SyncEvent &ev) {
+  return std::string(ev.kind == SyncEvent::Kind::Fill ? "fill" : "read") +
+         " of region " + std::to_string(ev.region) + " (generation " +
+         std::to_string(ev.generation) + ")";
+}
+
+/// The event lists of every run, with their positions.
+using Model = std::vector<std::vector<Timeline>>;
+
+std::string buildModel(const std::vector<ScheduleRun> &runs, Model &model) {
+  for (const ScheduleRun &run : runs) {
+    std::vector<Timeline> &groups = model.emplace_back();
+    for (const std::vector<SyncEvent> &events : run) {
+      groups.emplace_back(events);
+      if (!groups.back().error.empty())
+        return groups.back().error;
+    }
+    for (size_t g = 1; g < groups.size(); ++g)
+      if (groups[g].barrierAt.size() != groups[0].barrierAt.size())
+        return "wave group " + std::to_string(g) + " executes " +
+               std::to_string(groups[g].barrierAt.size()) +
+               " barriers but wave group 0 executes " +
+               std::to_string(groups[0].barrierAt.size());
+  }
+  return "";
+}
+
+/// Walks every dependency of `model`; on an unmet one, `onUnmet(timeline,
+/// opEvent, barrierEvent, vm)` may tighten the wait before the barrier and
+/// return an empty string, or return why it cannot. Returns the first
+/// error, or an empty string. Fills of a region come in generation order
+/// in every group (buildModel checks), so a fill need only wait for the
+/// reads of the generation it replaces: earlier ones finished before that
+/// generation's own fill.
+template <typename OnUnmet>
+std::string walkDependencies(const Model &model, int slots,
+                             const std::vector<WaitCounts> &waits,
+                             OnUnmet onUnmet) {
+  for (const std::vector<Timeline> &groups : model) {
+    for (size_t r = 0; r < groups.size(); ++r) {
+      const Timeline &reader = groups[r];
+      for (int p = 0, e = reader.events.size(); p < e; ++p) {
+        const SyncEvent &ev = reader.events[p];
+        if (ev.kind == SyncEvent::Kind::Read) {
+          // RAW: every group's fill of this generation, published by the
+          // last barrier before the read.
+          int j = reader.barriersBefore[p] - 1;
+          for (size_t w = 0; w < groups.size(); ++w) {
+            const Timeline &writer = groups[w];
+            auto fill = writer.fills.find({ev.region, ev.generation});
+            if (fill == writer.fills.end())
+              return "wave group " + std::to_string(w) + " never issues the " +
+                     "fill that the " + describe(ev) + " of wave group " +
+                     std::to_string(r) + " needs";
+            if (j < 0)
+              return "the " + describe(ev) + " of wave group " +
+                     std::to_string(r) +
+                     " comes before any barrier that could publish its fill";
+            int barrier = writer.barrierAt[j];
+            if (fill->second > barrier)
+              return "the " + describe(ev) + " of wave group " +
+                     std::to_string(r) + " follows barrier " +
+                     std::to_string(j) + " but wave group " +
+                     std::to_string(w) + " issues that fill after it";
+            if (!writer.completedBy(fill->second, barrier, /*vm=*/true,
+                                    waits)) {
+              std::string why = onUnmet(writer, fill->second, barrier, true);
+              if (!why.empty())
+                return why;
+            }
+          }
+          continue;
+        }
+        if (ev.kind != SyncEvent::Kind::Fill || ev.generation < slots)
+          continue;
+        // WAR: the reads of the generation this fill replaces, by every
+        // group, finished before the last barrier before this fill.
+        int j = reader.barriersBefore[p] - 1;
+        for (size_t o = 0; o < groups.size(); ++o) {
+          const Timeline &other = groups[o];
+          auto reads = other.reads.find({ev.region, ev.generation - slots});
+          if (reads == other.reads.end())
+            continue;
+          for (int q : reads->second) {
+            const SyncEvent &read = other.events[q];
+            if (j < 0 || q > other.barrierAt[j])
+              return "the " + describe(ev) + " of wave group " +
+                     std::to_string(r) + " overwrites slot " +
+                     std::to_string(ev.generation % slots) +
+                     " while the " + describe(read) + " of wave group " +
+                     std::to_string(o) +
+                     " may still be running: no barrier orders them";
+            int barrier = other.barrierAt[j];
+            if (!other.completedBy(q, barrier, /*vm=*/false, waits)) {
+              std::string why = onUnmet(other, q, barrier, false);
+              if (!why.empty())
+                return why;
+            }
+          }
+        }
+      }
+    }
+  }
+  return "";
+}
+
+std::string check(const Model &model, int slots,
+                  const std::vector<WaitCounts> &waits) {
+  return walkDependencies(
+      model, slots, waits,
+      [](const Timeline &t, int op, int, bool vm) -> std::string {
+        return "the " + describe(t.events[op]) + " is not complete (" +
+               (vm ? "vmcnt" : "lgkmcnt") +
+               ") at the barrier that must publish or release it";
+      });
+}
+} // namespace
+
+std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
+                                           int slots,
+                                           const CounterLimits &limits,
+                                           std::vector<WaitCounts> &waits) {
+  Model model;
+  std::string error = buildModel(runs, model);
+  if (!error.empty())
+    return error;
+  // Tighten the wait each unmet dependency names until none is unmet.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    error = walkDependencies(
+        model, slots, waits,
+        [&](const Timeline &t, int op, int barrier, bool vm) -> std::string {
+          int site = barrier - 1;
+          if (site <= op || t.events[site].kind != SyncEvent::Kind::Wait)
+            return "no wait between the " + describe(t.events[op]) +
+                   " and the barrier that must find it complete";
+          const std::vector<int> &before = vm ? t.vmBefore : t.lgkmBefore;
+          int needed = before[site] - (before[op] + t.events[op].ops);
+          needed = std::min(needed, vm ? limits.vm : limits.lgkm);
+          WaitCounts &w = waits[t.events[site].site];
+          int &count = vm ? w.vm : w.lgkm;
+          if (needed < count) {
+            count = needed;
+            changed = true;
+          }
+          return "";
+        });
+    if (!error.empty())
+      return error;
+  }
+  // A wait tightened early may have become redundant through a later one:
+  // loosen each count as far as the dependencies allow (they are monotone
+  // in it), dropping it where they need none.
+  for (WaitCounts &w : waits)
+    for (bool vm : {true, false}) {
+      int &count = vm ? w.vm : w.lgkm;
+      if (count == WaitCounts::kNoWait)
+        continue;
+      int tight = count;
+      count = WaitCounts::kNoWait;
+      if (check(model, slots, waits).empty())
+        continue;
+      int lo = tight, hi = vm ? limits.vm : limits.lgkm; // lo passes
+      while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        count = mid;
+        if (check(model, slots, waits).empty())
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      count = lo;
+    }
+  return "";
+}
+
+std::string mlir::hk::checkScheduleWaits(const std::vector<ScheduleRun> &runs,
+                                         int slots,
+                                         const std::vector<WaitCounts> &waits) {
+  Model model;
+  std::string error = buildModel(runs, model);
+  return error.empty() ? check(model, slots, waits) : error;
+}

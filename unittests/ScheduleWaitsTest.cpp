@@ -1,0 +1,129 @@
+//===- ScheduleWaitsTest.cpp - derived wait counts of schedules -----------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The wait counts computeScheduleWaits derives are sufficient (the check
+// finds no unmet dependency for any tile count) and tight (raising any one
+// of them by one makes a dependency fail); the model finds the races of
+// hand-made schedules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/Utils/PingPong.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir::hk;
+
+namespace {
+
+/// The gfx950 GEMM of examples/: regions B0, A0, B1, A1 (16 KiB each, 2
+/// DMA loads per wave to fill); cluster 0 reads B0 (4 ds_read) then A0 (8),
+/// cluster 1 reads B1, cluster 2 A1, cluster 3 nothing.
+PingPongShape hipKittensShape() {
+  PingPongShape shape;
+  shape.reads = {{{0, 4}, {1, 8}}, {{2, 4}}, {{3, 8}}, {}};
+  shape.fillOps = {2, 2, 2, 2};
+  return shape;
+}
+
+std::vector<ScheduleRun> runsUpTo(const PingPongShape &shape,
+                                  const PingPongPlan &plan, int64_t tiles) {
+  std::vector<ScheduleRun> runs;
+  for (int64_t t = 1; t <= tiles; ++t)
+    runs.push_back(expandPingPong(shape, plan, t));
+  return runs;
+}
+
+TEST(ScheduleWaitsTest, PingPongWaitsAreSufficientAndTight) {
+  PingPongShape shape = hipKittensShape();
+  PingPongPlan plan;
+  ASSERT_EQ(planPingPong(shape, CounterLimits(), plan), "");
+  // The deepest prefetch: a region is refilled in the cluster after its
+  // last read two tiles earlier (HipKittens' choice too).
+  EXPECT_EQ(plan.lead, 7);
+  std::vector<ScheduleRun> runs = runsUpTo(shape, plan, 32);
+  EXPECT_EQ(checkScheduleWaits(runs, 2, plan.waits), "");
+
+  int counts = 0;
+  for (int site = 0; site < plan.numSites(); ++site)
+    for (bool vm : {true, false}) {
+      int value = vm ? plan.waits[site].vm : plan.waits[site].lgkm;
+      if (value == WaitCounts::kNoWait)
+        continue;
+      ++counts;
+      std::vector<WaitCounts> raised = plan.waits;
+      (vm ? raised[site].vm : raised[site].lgkm) += 1;
+      EXPECT_NE(checkScheduleWaits(runs, 2, raised), "")
+          << "site " << site << (vm ? " vmcnt " : " lgkmcnt ") << value
+          << " + 1 still passes";
+    }
+  EXPECT_GT(counts, 0);
+}
+
+TEST(ScheduleWaitsTest, PingPongSteadyStateCounts) {
+  PingPongShape shape = hipKittensShape();
+  PingPongPlan plan;
+  ASSERT_EQ(planPingPong(shape, CounterLimits(), plan), "");
+  // Cluster 0 reads B0 then A0; B0 is refilled by the other group right
+  // after the barrier, so only A0's 8 reads may still be in flight.
+  EXPECT_EQ(plan.waits[plan.bodySite(0, 0, false)].lgkm, 8);
+  EXPECT_EQ(plan.waits[plan.bodySite(1, 0, false)].lgkm, 8);
+  // No full drain of the DMA counter anywhere in the loop body.
+  for (int half = 0; half < 2; ++half)
+    for (int c = 0; c < 4; ++c)
+      for (bool after : {false, true})
+        EXPECT_NE(plan.waits[plan.bodySite(half, c, after)].vm, 0)
+            << "half " << half << " cluster " << c;
+}
+
+TEST(ScheduleWaitsTest, MissingWaitIsARace) {
+  // One group fills region 0, then both read it after one barrier with no
+  // wait for the fill: unmet, and computeScheduleWaits adds the wait.
+  ScheduleRun run(2);
+  for (auto &events : run) {
+    events = {SyncEvent::fill(0, 0, 2), SyncEvent::wait(0),
+              SyncEvent::barrier(), SyncEvent::read(0, 0, 4)};
+  }
+  std::vector<WaitCounts> none(1);
+  EXPECT_NE(checkScheduleWaits({run}, 2, none), "");
+  std::vector<WaitCounts> waits(1);
+  EXPECT_EQ(computeScheduleWaits({run}, 2, CounterLimits(), waits), "");
+  EXPECT_EQ(waits[0].vm, 0);
+  EXPECT_EQ(waits[0].lgkm, WaitCounts::kNoWait);
+}
+
+TEST(ScheduleWaitsTest, OverwriteWithoutBarrierIsRefused) {
+  // Generation 2 overwrites slot 0 with no barrier after generation 0's
+  // reads: no wait can order them.
+  ScheduleRun run(1);
+  run[0] = {SyncEvent::fill(0, 0, 1), SyncEvent::wait(0),
+            SyncEvent::barrier(),     SyncEvent::read(0, 0, 1),
+            SyncEvent::fill(0, 2, 1)};
+  std::vector<WaitCounts> waits(1);
+  std::string why = computeScheduleWaits({run}, 2, CounterLimits(), waits);
+  EXPECT_NE(why.find("overwrites slot 0"), std::string::npos) << why;
+}
+
+TEST(ScheduleWaitsTest, UnbalancedBarriersAreRefused) {
+  ScheduleRun run(2);
+  run[0] = {SyncEvent::wait(0), SyncEvent::barrier()};
+  run[1] = {SyncEvent::wait(0)};
+  std::vector<WaitCounts> waits(1);
+  std::string why = computeScheduleWaits({run}, 2, CounterLimits(), waits);
+  EXPECT_NE(why.find("executes 0 barriers"), std::string::npos) << why;
+}
+
+TEST(ScheduleWaitsTest, PingPongNeedsOneRegionPerCluster) {
+  PingPongShape shape;
+  shape.reads = {{{0, 16}, {1, 8}}};
+  shape.fillOps = {4, 4};
+  PingPongPlan plan;
+  std::string why = planPingPong(shape, CounterLimits(), plan);
+  EXPECT_NE(why.find("fills 2 regions and has 1 MMAs"), std::string::npos)
+      << why;
+}
+
+} // namespace
