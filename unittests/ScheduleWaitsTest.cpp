@@ -25,6 +25,8 @@ namespace {
 PingPongShape hipKittensShape() {
   PingPongShape shape;
   shape.reads = {{{0, 4}, {1, 8}}, {{2, 4}}, {{3, 8}}, {}};
+  // C00 = A0 B0, C01 = A0 B1, C10 = A1 B0, C11 = A1 B1.
+  shape.uses = {{0, 1}, {1, 2}, {0, 3}, {2, 3}};
   shape.fillOps = {2, 2, 2, 2};
   return shape;
 }
@@ -119,6 +121,7 @@ TEST(ScheduleWaitsTest, UnbalancedBarriersAreRefused) {
 TEST(ScheduleWaitsTest, PingPongNeedsOneRegionPerCluster) {
   PingPongShape shape;
   shape.reads = {{{0, 16}, {1, 8}}};
+  shape.uses = {{0, 1}};
   shape.fillOps = {4, 4};
   PingPongPlan plan;
   std::string why = planPingPong(shape, CounterLimits(), plan);

@@ -41,6 +41,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <deque>
 #include <vector>
 
 namespace mlir::hk::sim::detail {
@@ -206,6 +207,26 @@ struct Wave {
   uint64_t signals = 0; // workgroup barriers signalled
   uint64_t steps = 0;
 
+  /// Asynchronous LDS traffic in flight (AsyncOrder). Operations are
+  /// numbered per counter in issue order; a wait for count n completes all
+  /// but the last n.
+  struct PendingFill {
+    uint64_t sequence;
+    uint64_t lds;
+    std::vector<uint8_t> data;
+  };
+  struct PendingRead {
+    uint64_t sequence;
+    const Instruction *load;
+    unsigned bytes;
+    SmallVector<std::pair<unsigned, uint64_t>, 64> lanes; // lane, LDS address
+  };
+  std::deque<PendingFill> pendingFills;
+  std::deque<PendingRead> pendingReads;
+  /// Loads whose value is still to be read, by their read's sequence number.
+  DenseMap<const Value *, uint64_t> pendingValues;
+  uint64_t vmIssued = 0, lgkmIssued = 0;
+
   void setMask(uint64_t m) {
     mask = m;
     active.clear();
@@ -224,7 +245,7 @@ public:
         memory(memory), counters(counters), lanes(chip.waveSize) {}
 
   Error prepare();
-  Error run();
+  Error run(AsyncOrder order);
 
 private:
   Error runWorkgroup(std::array<int64_t, 3> id);
@@ -234,6 +255,18 @@ private:
   Error executeMma(Wave &wave, const CallInst &call, bool wmma);
   Error executeBufferAccess(Wave &wave, const CallInst &call, Intrinsic::ID id);
   Error executeLoadToLds(Wave &wave, const CallInst &call);
+  /// Writes `data` to LDS at `lds` now (latestRead) or when the wait
+  /// covering vector-memory operation `sequence` comes (latestFill).
+  void issueLdsFill(Wave &wave, uint64_t sequence, uint64_t lds,
+                    const uint8_t *data, unsigned size);
+  /// Completes the fills numbered below `sequence`, in order.
+  void completeFills(Wave &wave, uint64_t sequence);
+  /// Completes the reads numbered up to and including `sequence`: their
+  /// values are read from LDS now.
+  void completeReads(Wave &wave, uint64_t sequence);
+  /// A wait: all but the last `vm` vector-memory and `lgkm` LDS operations
+  /// of the wave complete.
+  void waitCounters(Wave &wave, uint64_t vm, uint64_t lgkm);
   /// The LDS address of lane `lane` of a load to LDS: the wave-uniform base
   /// (M0, from the first active lane) + `offset` + lane * size.
   uint64_t ldsDestination(Wave &wave, const Value *base, uint64_t offset,
@@ -264,6 +297,7 @@ private:
   Error error(const Wave &wave, const Instruction &inst, const Twine &what);
 
   const DataLayout &dl;
+  AsyncOrder order = AsyncOrder::latestFill;
   Function &kernel;
   const ChipInfo &chip;
   const LaunchConfig &config;

@@ -231,6 +231,26 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     if (space > 1 && space != kLdsAddressSpace && space != kPrivateAddressSpace)
       return error(wave, inst,
                    formatv("address space {0} is not modelled", space));
+    // Counted memory operations: LDS ones by lgkmcnt, global ones by vmcnt.
+    uint64_t sequence = 0;
+    bool lateRead = false;
+    if (space == kLdsAddressSpace) {
+      sequence = wave.lgkmIssued++;
+      if (order == AsyncOrder::latestRead && !wave.pendingReads.empty()) {
+        // One wave's LDS operations execute in order: a store does not
+        // pass its earlier reads, and this load's previous value is read
+        // before it is replaced.
+        if (isStore)
+          completeReads(wave, UINT64_MAX);
+        else if (auto it = wave.pendingValues.find(&inst);
+                 it != wave.pendingValues.end())
+          completeReads(wave, it->second);
+      }
+      lateRead = !isStore && order == AsyncOrder::latestRead;
+    } else if (space != kPrivateAddressSpace) {
+      ++wave.vmIssued;
+    }
+    Wave::PendingRead pending;
     if (space == kLdsAddressSpace) {
       std::vector<std::optional<uint64_t>> addresses(lanes);
       for (unsigned lane : wave.active)
@@ -252,6 +272,16 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
       else
         std::memcpy(result(wave, &inst, lane), *mem,
                     std::min<uint64_t>(bytes, storeSize));
+      if (lateRead)
+        pending.lanes.push_back({lane, uint64_t(*mem - lds.data())});
+    }
+    if (lateRead) {
+      // Read again from LDS when the read completes.
+      pending.sequence = sequence;
+      pending.load = &inst;
+      pending.bytes = std::min<uint64_t>(bytes, storeSize);
+      wave.pendingValues[&inst] = sequence;
+      wave.pendingReads.push_back(std::move(pending));
     }
     return Error::success();
   }
@@ -469,6 +499,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
   case Instruction::Ret:
     wave.exited |= wave.mask;
     if (wave.divergences.empty()) {
+      waitCounters(wave, 0, 0); // what is in flight lands before the end
       wave.done = true;
       return Error::success();
     }
@@ -489,8 +520,22 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     }
     return Error::success();
   }
-  case Instruction::Fence:
-    return Error::success(); // simulated memory is sequentially consistent
+  case Instruction::Fence: {
+    // Simulated memory is sequentially consistent, but a releasing fence of
+    // workgroup or wider scope makes the backend wait for the wave's memory
+    // operations (vmcnt(0) lgkmcnt(0) with an LDS DMA in flight).
+    auto &fence = cast<FenceInst>(inst);
+    SmallVector<StringRef> scopes;
+    inst.getContext().getSyncScopeNames(scopes);
+    StringRef scope = fence.getSyncScopeID() < scopes.size()
+                          ? scopes[fence.getSyncScopeID()]
+                          : StringRef("?");
+    bool narrow = scope.starts_with("wavefront") ||
+                  scope.starts_with("singlethread");
+    if (!narrow && fence.getOrdering() != AtomicOrdering::Acquire)
+      waitCounters(wave, 0, 0);
+    return Error::success();
+  }
   case Instruction::Call:
     return executeCall(wave, cast<CallInst>(inst));
   default:
@@ -585,10 +630,16 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
     });
     return Error::success();
   }
+  case Intrinsic::amdgcn_s_waitcnt: {
+    // The gfx9 encoding: vmcnt in bits 3:0 and 15:14, lgkmcnt in 11:8.
+    uint64_t imm = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
+    waitCounters(wave, (imm & 0xf) | (((imm >> 14) & 0x3) << 4),
+                 (imm >> 8) & 0xf);
+    return Error::success();
+  }
   // Scheduling and priority hints do not change values.
   case Intrinsic::amdgcn_s_setprio:
   case Intrinsic::amdgcn_sched_barrier:
-  case Intrinsic::amdgcn_s_waitcnt:
   case Intrinsic::assume:
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:

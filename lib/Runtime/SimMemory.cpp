@@ -32,6 +32,13 @@ using namespace mlir::hk::sim::detail;
 
 const uint8_t *Interpreter::operand(Wave &wave, const Value *value,
                                     unsigned lane) {
+  // A load whose read is still in flight is read now: its value is needed
+  // (the backend waits for it before the use).
+  if (!wave.pendingValues.empty()) {
+    auto pending = wave.pendingValues.find(value);
+    if (pending != wave.pendingValues.end())
+      completeReads(wave, pending->second);
+  }
   auto it = layout.slots.find(value);
   if (it != layout.slots.end())
     return wave.values[it->second].data() + lane * layout.bytes[it->second];
@@ -215,6 +222,7 @@ Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
   } else {
     size = sizeOf(isStore ? call.getArgOperand(0)->getType() : call.getType());
   }
+  uint64_t sequence = wave.vmIssued++;
   for (unsigned lane : wave.active) {
     const uint8_t *r = operand(wave, rsrc, lane);
     uint64_t base = loadBits(r, 8), records = loadBits(r + 8, 4);
@@ -252,7 +260,7 @@ Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
         lane, /*write=*/true);
     if (!lds)
       return lds.takeError();
-    std::memcpy(*lds, data.data(), size);
+    issueLdsFill(wave, sequence, *lds - this->lds.data(), data.data(), size);
   }
   return Error::success();
 }
@@ -264,6 +272,7 @@ Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
   unsigned space = source->getType()->getPointerAddressSpace();
   unsigned size = cast<ConstantInt>(call.getArgOperand(2))->getZExtValue();
   uint64_t imm = cast<ConstantInt>(call.getArgOperand(3))->getZExtValue();
+  uint64_t sequence = wave.vmIssued++;
   for (unsigned lane : wave.active) {
     uint64_t from =
         loadBits(operand(wave, source, lane), sizeOf(source->getType())) + imm;
@@ -276,7 +285,48 @@ Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
                 size, lane, /*write=*/true);
     if (!dst)
       return dst.takeError();
-    std::memcpy(*dst, *src, size);
+    issueLdsFill(wave, sequence, *dst - lds.data(), *src, size);
   }
   return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous completion (AsyncOrder)
+//===----------------------------------------------------------------------===//
+
+void Interpreter::issueLdsFill(Wave &wave, uint64_t sequence, uint64_t at,
+                               const uint8_t *data, unsigned size) {
+  if (order == AsyncOrder::latestRead) {
+    std::memcpy(lds.data() + at, data, size);
+    return;
+  }
+  wave.pendingFills.push_back(
+      {sequence, at, std::vector<uint8_t>(data, data + size)});
+}
+
+void Interpreter::completeFills(Wave &wave, uint64_t sequence) {
+  while (!wave.pendingFills.empty() &&
+         wave.pendingFills.front().sequence < sequence) {
+    Wave::PendingFill &fill = wave.pendingFills.front();
+    std::memcpy(lds.data() + fill.lds, fill.data.data(), fill.data.size());
+    wave.pendingFills.pop_front();
+  }
+}
+
+void Interpreter::completeReads(Wave &wave, uint64_t sequence) {
+  while (!wave.pendingReads.empty() &&
+         wave.pendingReads.front().sequence <= sequence) {
+    Wave::PendingRead &read = wave.pendingReads.front();
+    for (auto [lane, at] : read.lanes)
+      std::memcpy(result(wave, read.load, lane), lds.data() + at, read.bytes);
+    wave.pendingValues.erase(read.load);
+    wave.pendingReads.pop_front();
+  }
+}
+
+void Interpreter::waitCounters(Wave &wave, uint64_t vm, uint64_t lgkm) {
+  if (vm < wave.vmIssued)
+    completeFills(wave, wave.vmIssued - vm);
+  if (lgkm < wave.lgkmIssued)
+    completeReads(wave, wave.lgkmIssued - lgkm - 1);
 }

@@ -62,6 +62,20 @@ uint8_t *GlobalMemory::translate(uint64_t address, uint64_t size) {
   return nullptr;
 }
 
+std::string GlobalMemory::describeDifference(const GlobalMemory &other) const {
+  for (const Buffer &b : buffers)
+    for (const Buffer &o : other.buffers) {
+      if (o.address != b.address)
+        continue;
+      auto [mine, theirs] = std::mismatch(b.data.begin(), b.data.end(),
+                                          o.data.begin(), o.data.end());
+      if (mine != b.data.end() || theirs != o.data.end())
+        return b.name + " (first at byte " +
+               std::to_string(mine - b.data.begin()) + ")";
+    }
+  return "";
+}
+
 std::string GlobalMemory::describe(uint64_t address) const {
   for (const Buffer &b : buffers) {
     if (address >= b.address && address < b.address + b.data.size())
@@ -218,7 +232,8 @@ Error Interpreter::prepare() {
   return Error::success();
 }
 
-Error Interpreter::run() {
+Error Interpreter::run(AsyncOrder asyncOrder) {
+  order = asyncOrder;
   for (int d = 0; d < 3; ++d)
     if (config.block[d] < 1 || config.block[d] > 1024 || config.grid[d] < 1 ||
         config.grid[d] > (int64_t(1) << 31))
@@ -271,6 +286,10 @@ Error Interpreter::runWorkgroup(std::array<int64_t, 3> id) {
     wave.from.assign(lanes, nullptr);
     wave.divergences.clear();
     wave.scratch.assign(lanes, {});
+    wave.pendingFills.clear();
+    wave.pendingReads.clear();
+    wave.pendingValues.clear();
+    wave.vmIssued = wave.lgkmIssued = 0;
   }
   while (true) {
     bool progress = false, allDone = true;
@@ -303,6 +322,25 @@ Error Interpreter::runWorkgroup(std::array<int64_t, 3> id) {
   }
 }
 
+char RaceError::ID = 0;
+
+/// True if `kernel` issues loads that write LDS asynchronously.
+static bool issuesLdsDma(const Function &kernel) {
+  for (const BasicBlock &block : kernel)
+    for (const Instruction &inst : block)
+      if (auto *call = dyn_cast<CallInst>(&inst))
+        if (Function *callee = call->getCalledFunction())
+          switch (callee->getIntrinsicID()) {
+          case Intrinsic::amdgcn_raw_ptr_buffer_load_lds:
+          case Intrinsic::amdgcn_load_to_lds:
+          case Intrinsic::amdgcn_global_load_lds:
+            return true;
+          default:
+            break;
+          }
+  return false;
+}
+
 Error mlir::hk::sim::run(Module &module, StringRef kernelName,
                          const ChipInfo &chip, const LaunchConfig &config,
                          GlobalMemory &memory, Counters &counters) {
@@ -315,5 +353,27 @@ Error mlir::hk::sim::run(Module &module, StringRef kernelName,
   Interpreter interpreter(module, *kernel, chip, config, memory, counters);
   if (Error e = interpreter.prepare())
     return e;
-  return interpreter.run();
+  if (!issuesLdsDma(*kernel))
+    return interpreter.run(AsyncOrder::latestFill);
+  // Fills landing as late as their waits allow, then reads finishing as late
+  // as theirs allow: a correct kernel writes the same in both.
+  GlobalMemory lateFills = memory;
+  Counters ignored;
+  Interpreter first(module, *kernel, chip, config, lateFills, ignored);
+  if (Error e = first.prepare())
+    return e;
+  if (Error e = first.run(AsyncOrder::latestFill))
+    return e;
+  if (Error e = interpreter.run(AsyncOrder::latestRead))
+    return e;
+  std::string difference = memory.describeDifference(lateFills);
+  if (difference.empty())
+    return Error::success();
+  return make_error<RaceError>(
+      "LDS race: the kernel's results depend on when its asynchronous LDS "
+      "operations complete: " +
+      difference +
+      " differs between direct-to-LDS loads landing at the waits that cover "
+      "them and LDS reads finishing at theirs (a wait or barrier is missing "
+      "or a wait count is too high)");
 }

@@ -585,8 +585,16 @@ static int launchKernel(const PreparedKernel &kernel,
       config.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
                                                  : arg.value);
     if (llvm::Error e = sim::run(*module, kernel.name, getChipInfo(chipOption),
-                                 config, memory, stats.counters))
-      return fail("simulation failed: " + llvm::toString(std::move(e)));
+                                 config, memory, stats.counters)) {
+      std::string race;
+      llvm::Error other = llvm::handleErrors(
+          std::move(e), [&](const sim::RaceError &r) { race = r.message(); });
+      if (!race.empty()) {
+        llvm::errs() << race << "\nFAIL\n";
+        return 1;
+      }
+      return fail("simulation failed: " + llvm::toString(std::move(other)));
+    }
     for (auto [i, buffer] : llvm::enumerate(buffers))
       buffer = memory.bytes(addresses[i]);
   } else {

@@ -51,6 +51,9 @@ public:
   uint8_t *translate(uint64_t address, uint64_t size);
   /// The name of the buffer nearest `address`, for messages.
   std::string describe(uint64_t address) const;
+  /// The first buffer whose bytes differ from the buffer at the same
+  /// address in `other` ("name (first at byte N)"), or an empty string.
+  std::string describeDifference(const GlobalMemory &other) const;
 
 private:
   struct Buffer {
@@ -79,6 +82,37 @@ struct Counters {
   std::map<std::string, uint64_t> instructionClasses;
 };
 
+/// When asynchronous LDS traffic completes. Both are legal hardware
+/// behaviours, and a kernel whose waits and barriers are right computes the
+/// same in both; each is the worst case for one kind of race.
+enum class AsyncOrder {
+  /// Direct-to-LDS loads land at the wait that covers them (vmcnt, in issue
+  /// order per wave) or at a workgroup-scope fence, not at issue; LDS reads
+  /// read at issue. Exposes a read of a fill no wait has completed.
+  latestFill,
+  /// Direct-to-LDS loads land at issue; LDS reads read memory at the wait
+  /// that covers them (lgkmcnt), at the first use of their value or at a
+  /// workgroup-scope fence. Exposes a fill that overwrites data a read still
+  /// in flight has not read.
+  latestRead,
+};
+
+/// A kernel's results depend on the AsyncOrder: a wait or barrier is
+/// missing, or a wait count is too high.
+class RaceError : public llvm::ErrorInfo<RaceError> {
+public:
+  static char ID;
+  explicit RaceError(std::string message) : text(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << text; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  std::string message() const override { return text; }
+
+private:
+  std::string text;
+};
+
 struct LaunchConfig {
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
@@ -93,7 +127,11 @@ struct LaunchConfig {
 /// selection would; `run` does this first. A no-op on modules without them.
 llvm::Error lowerBufferFatPointers(llvm::Module &module, const ChipInfo &chip);
 
-/// Runs kernel `kernel` of `module` for `chip`.
+/// Runs kernel `kernel` of `module` for `chip`. A kernel that issues
+/// direct-to-LDS loads runs twice, once in each AsyncOrder, from the same
+/// memory: if what it writes differs, the result is a RaceError naming the
+/// first differing byte; otherwise `memory` holds what both wrote and
+/// `counters` count one run.
 llvm::Error run(llvm::Module &module, llvm::StringRef kernel,
                 const ChipInfo &chip, const LaunchConfig &config,
                 GlobalMemory &memory, Counters &counters);

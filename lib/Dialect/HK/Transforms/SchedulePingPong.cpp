@@ -183,6 +183,13 @@ static FailureOr<PingPongShape> describeShape(const SyncLoop &sync,
     }
     shape.reads.push_back(std::move(reads));
   }
+  for (MmaOp mma : sync.mmas) {
+    std::vector<int> uses;
+    for (Value operand : {mma.getA(), mma.getB()})
+      uses.push_back(sync.regionOfAlloc.lookup(
+          operand.getDefiningOp<LoadFragmentOp>().getTile().getDefiningOp()));
+    shape.uses.push_back(std::move(uses));
+  }
   for (CopyToSharedOp copy : sync.fills) {
     TileLayout layout = copy.getTile().getType().getLayout();
     int64_t chunks = layout.numElements() / (16 / layout.elementBytes);

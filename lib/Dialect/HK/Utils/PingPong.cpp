@@ -33,6 +33,8 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
           fill(t * n + c);
         events.push_back(SyncEvent::wait(site(c, false)));
         events.push_back(SyncEvent::barrier());
+        for (int region : shape.uses[c])
+          events.push_back(SyncEvent::use(region, t));
         events.push_back(SyncEvent::wait(site(c, true)));
         events.push_back(SyncEvent::barrier());
       }
@@ -65,6 +67,8 @@ std::string mlir::hk::planPingPong(const PingPongShape &shape,
   int n = shape.clusters();
   if (n == 0)
     return "the loop body has no MMA";
+  if (shape.uses.size() != shape.reads.size())
+    return "every cluster needs the list of regions its MMA uses";
   if (shape.regions() != n)
     return "a ping-pong K tile fills one shared-tile region per cluster, but "
            "the loop fills " +

@@ -29,7 +29,11 @@ struct Timeline {
   /// (region, generation) -> event index of its fill; of its reads.
   std::map<std::pair<int, int64_t>, int> fills;
   std::map<std::pair<int, int64_t>, std::vector<int>> reads;
-  /// Set when a region's fills are not in generation order.
+  /// Per Use event: the LDS operations complete there (lgkm issued up to
+  /// the end of the read it consumes).
+  std::map<int, int> usedThrough;
+  /// Set when a region's fills are not in generation order, or a use
+  /// comes before any read of what it uses.
   std::string error;
 
   explicit Timeline(const std::vector<SyncEvent> &events) : events(events) {
@@ -54,6 +58,17 @@ struct Timeline {
         reads[{ev.region, ev.generation}].push_back(i);
         lgkm += ev.ops;
         break;
+      case SyncEvent::Kind::Use: {
+        auto read = reads.find({ev.region, ev.generation});
+        if (read == reads.end())
+          error = "a use of region " + std::to_string(ev.region) +
+                  " (generation " + std::to_string(ev.generation) +
+                  ") comes before any read of it";
+        else
+          usedThrough[i] = lgkmBefore[read->second.back()] +
+                           events[read->second.back()].ops;
+        break;
+      }
       case SyncEvent::Kind::Barrier:
         barrierAt.push_back(i);
         break;
@@ -70,6 +85,9 @@ struct Timeline {
     const std::vector<int> &before = vm ? vmBefore : lgkmBefore;
     int last = before[op] + events[op].ops;
     for (int i = op + 1; i < until; ++i) {
+      if (!vm && events[i].kind == SyncEvent::Kind::Use &&
+          usedThrough.at(i) >= last)
+        return true;
       if (events[i].kind != SyncEvent::Kind::Wait)
         continue;
       const WaitCounts &w = waits[events[i].site];

@@ -55,6 +55,8 @@ struct PingPongShape {
   /// Per cluster of a K tile (one per MMA, in order): the fragment reads it
   /// issues (those of its MMA the tile has not read yet), in issue order.
   std::vector<std::vector<Read>> reads;
+  /// Per cluster: the regions whose reads (of this K tile) its MMA uses.
+  std::vector<std::vector<int>> uses;
   /// Per region: vector-memory operations of one wave's fill (vmcnt).
   std::vector<int> fillOps;
 

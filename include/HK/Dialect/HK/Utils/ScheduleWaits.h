@@ -36,10 +36,13 @@ namespace mlir::hk {
 
 /// One event of a wave's program.
 struct SyncEvent {
-  enum class Kind { Fill, Read, Wait, Barrier };
+  enum class Kind { Fill, Read, Use, Wait, Barrier };
   Kind kind;
-  /// Fill, Read: the shared-tile region and which of its fills (the K tile);
-  /// generation g lives in slot g % slots.
+  /// Fill, Read, Use: the shared-tile region and which of its fills (the K
+  /// tile); generation g lives in slot g % slots. A Use is an instruction
+  /// consuming the registers of the wave's last read of that region and
+  /// generation: the backend waits for the read before it, and LDS reads
+  /// complete in order, so every earlier read is complete there too.
   int region = 0;
   int64_t generation = 0;
   /// Fill: vector-memory operations (vmcnt); Read: LDS operations (lgkmcnt).
@@ -52,6 +55,9 @@ struct SyncEvent {
   }
   static SyncEvent read(int region, int64_t generation, int ops) {
     return {Kind::Read, region, generation, ops, -1};
+  }
+  static SyncEvent use(int region, int64_t generation) {
+    return {Kind::Use, region, generation, 0, -1};
   }
   static SyncEvent wait(int site) { return {Kind::Wait, 0, 0, 0, site}; }
   static SyncEvent barrier() { return {Kind::Barrier, 0, 0, 0, -1}; }
