@@ -219,8 +219,15 @@ private:
     return arith::ConstantIndexOp::create(b, loc, v);
   }
   /// The loop's induction value for K tile `tile`, clamped to the last one.
+  /// The clamp is on i32 (tile counts are small): gfx9 has a scalar 32-bit
+  /// min but no 64-bit compare.
   Value kOfTile(OpBuilder &b, Value tile) {
-    Value clamped = arith::MinSIOp::create(b, loc, tile, lastTile);
+    auto i32 = [&](Value v) {
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    };
+    Value clamped = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        arith::MinSIOp::create(b, loc, i32(tile), i32(lastTile)));
     return arith::AddIOp::create(
         b, loc, sync.loop.getLowerBound(),
         arith::MulIOp::create(b, loc, clamped, sync.loop.getStep()));

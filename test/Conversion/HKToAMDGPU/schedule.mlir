@@ -1,0 +1,65 @@
+// The schedule ops lower to upstream ops: hk.barrier to a barrier between
+// wavefront-scope fences (no memory wait), hk.cluster to its body fenced by
+// sched_barriers (one between consecutive memory ops) at its priority,
+// hk.stagger to a barrier before the body for the late waves and one after
+// it for the others.
+// RUN: hk-opt %s --convert-hk-to-amdgpu | FileCheck %s
+
+!a = !hk.fragment<a, 64x64xbf16, mma = 16x16x32>
+!b = !hk.fragment<b, 32x64xbf16, mma = 16x16x32>
+!acc = !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+!tile = !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @schedule
+  gpu.func @schedule(%late: i1, %zero: f32) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !tile
+    %acc = hk.fill_fragment %zero : !acc
+    // CHECK: scf.if %{{.*}} {
+    // CHECK-NEXT: llvm.fence syncscope("wavefront") release
+    // CHECK-NEXT: rocdl.s.barrier
+    // CHECK-NEXT: llvm.fence syncscope("wavefront") acquire
+    // CHECK-NEXT: }
+    %r = hk.stagger %late {
+      // The memory cluster: fenced, reads in program order, no priority.
+      // CHECK: amdgpu.sched_barrier allow = <none>
+      // CHECK-NOT: rocdl.s.setprio
+      // CHECK-COUNT-8: vector.load
+      // CHECK-NOT: vector.load
+      // CHECK: amdgpu.sched_barrier allow = <none>
+      // CHECK-COUNT-4: vector.load
+      // CHECK-NOT: vector.load
+      // CHECK: amdgpu.sched_barrier allow = <none>
+      %ab:2 = hk.cluster {
+        %x = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !a
+        %y = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !b
+        hk.yield %x, %y : !a, !b
+      } : !a, !b
+      // CHECK: amdgpu.memory_counter_wait load(6) ds(8)
+      // CHECK-NEXT: llvm.fence syncscope("wavefront") release
+      // CHECK-NEXT: rocdl.s.barrier
+      // CHECK-NEXT: llvm.fence syncscope("wavefront") acquire
+      amdgpu.memory_counter_wait load(6) ds(8)
+      hk.barrier
+      // The MMA cluster at priority 2.
+      // CHECK-NEXT: amdgpu.sched_barrier allow = <none>
+      // CHECK-NEXT: rocdl.s.setprio 2
+      // CHECK-COUNT-16: amdgpu.mfma
+      // CHECK: rocdl.s.setprio 0
+      // CHECK-NEXT: amdgpu.sched_barrier allow = <none>
+      %m = hk.cluster priority = 2 {
+        %d = hk.mma %ab#0, %ab#1, %acc : !a, !b, !acc
+        hk.yield %d : !acc
+      } : !acc
+      hk.yield %m : !acc
+    } : !acc
+    // CHECK: %[[EARLY:.*]] = arith.xori %{{.*}}, %true
+    // CHECK-NEXT: scf.if %[[EARLY]] {
+    // CHECK-NEXT: llvm.fence syncscope("wavefront") release
+    // CHECK-NEXT: rocdl.s.barrier
+    // CHECK-NOT: hk.
+    gpu.return
+  }
+}

@@ -1,0 +1,50 @@
+// hk-schedule-ping-pong turns the synchronous gfx950 GEMM (direct fills) into
+// HipKittens' ping-pong: the first 7 fills before the loop, the late wave
+// group (waves 4-7) one barrier behind, a loop over pairs of K tiles with 8
+// clusters (memory, wait, barrier, MMA at priority 1, barrier) and one fill
+// each, an odd last tile without fills, and derived partial waits.
+// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong))' | FileCheck %s
+// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{priority=3}))' | FileCheck %s --check-prefix=PRIO
+
+// CHECK-LABEL: gpu.func @gemm_bf16
+// CHECK-COUNT-4: hk.alloc_shared : {{.*}}128x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+// CHECK: scf.if
+// The prologue: 7 fills (tile 0, and 3 regions of tile 1, in slot 1).
+// CHECK-COUNT-4: hk.copy_to_shared {{.*}}[%c0{{.*}}] direct
+// CHECK-COUNT-3: hk.copy_to_shared {{.*}}[%c1{{.*}}] direct
+// CHECK-NOT: hk.copy_to_shared
+// CHECK: amdgpu.memory_counter_wait load(10)
+// CHECK: %[[LATE:.*]] = arith.cmpi uge, %{{.*}}, %c4{{.*}} : index
+// CHECK: hk.stagger %[[LATE]] {
+// CHECK-NEXT: hk.barrier
+// CHECK: scf.for
+// Tile 2i (slot 0), cluster 0: B0 then A0, the fill of A1 for tile 2i + 1.
+// CHECK: hk.cluster {
+// CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S0:[a-z0-9_]+]]] {{.*}} -> <b, 32x64xbf16
+// CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S0]]] {{.*}} -> <a, 64x64xbf16
+// CHECK: hk.copy_to_shared {{.*}} direct
+// CHECK: amdgpu.memory_counter_wait load(10) ds(8)
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: hk.cluster priority = 1 {
+// CHECK-NEXT: hk.mma
+// CHECK: hk.barrier
+// Clusters 1-3 of the tile, then the 4 of tile 2i + 1.
+// CHECK: amdgpu.memory_counter_wait load(10)
+// CHECK-NEXT: hk.barrier
+// CHECK-COUNT-2: hk.cluster priority = 1
+// CHECK: amdgpu.memory_counter_wait load(10)
+// CHECK-NEXT: hk.barrier
+// CHECK: amdgpu.memory_counter_wait load(10) ds(8)
+// CHECK-NEXT: hk.barrier
+// CHECK-COUNT-4: hk.cluster priority = 1
+// CHECK: scf.yield
+// An odd tile count: the last tile, no fills.
+// CHECK: scf.if
+// CHECK-NOT: hk.copy_to_shared
+// CHECK-COUNT-4: hk.cluster priority = 1
+// CHECK: hk.yield
+// CHECK: amdgpu.memory_counter_wait load(0)
+// CHECK-COUNT-4: hk.store_fragment
+
+// PRIO-COUNT-12: hk.cluster priority = 3
+// PRIO-NOT: priority = 1
