@@ -18,16 +18,26 @@ BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
 BIN = os.path.join(BUILD, "bin")
 RESULTS = os.path.join(ROOT, "benchmarks", "results")
 LLVM_BIN = "/usr/lib/llvm-22/bin"
+# HipKittens' own gfx950 main loop (2 K tiles per iteration), measured next
+# to hk's kernels: ../shared/reference/README.md.
+HIPKITTENS_LOOP = os.path.join(os.path.dirname(ROOT), "shared", "reference",
+                               "hipkittens-gfx950-loop.s")
 
 
 class Variant:
     """One pipeline configuration of a reference GEMM."""
 
     def __init__(self, chip, name, stages=1, direct=False, priority=0,
-                 unroll=0):
+                 unroll=0, schedule="none"):
         self.chip, self.name = chip, name
         self.stages, self.direct = stages, direct
         self.priority, self.unroll = priority, unroll
+        self.schedule = schedule
+
+    @property
+    def k_tiles_per_iteration(self):
+        """K tiles one iteration of the main loop computes."""
+        return 2 if self.schedule == "ping-pong" else max(self.unroll, 1)
 
     @property
     def source(self):
@@ -46,12 +56,14 @@ class Variant:
             f.append(f"--mma-priority={self.priority}")
         if self.unroll:
             f.append(f"--unroll={self.unroll}")
+        if self.schedule != "none":
+            f.append(f"--schedule={self.schedule}")
         return f
 
     def describe(self):
         return {"chip": self.chip, "name": self.name, "stages": self.stages,
                 "direct_lds": self.direct, "mma_priority": self.priority,
-                "unroll": self.unroll or 1}
+                "unroll": self.unroll or 1, "schedule": self.schedule}
 
 
 def variants():
@@ -61,6 +73,8 @@ def variants():
         Variant("gfx950", "stages2", stages=2),
         Variant("gfx950", "stages2+direct", stages=2, direct=True),
         Variant("gfx950", "hipkittens", stages=2, direct=True, priority=1),
+        Variant("gfx950", "ping-pong", stages=2, direct=True,
+                schedule="ping-pong"),
         Variant("gfx1201", "sync"),
         Variant("gfx1201", "stages2", stages=2),
         Variant("gfx1201", "stages2+prio", stages=2, priority=1),

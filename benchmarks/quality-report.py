@@ -12,7 +12,11 @@ reader sees what each pass buys. For each variant:
     LDS accesses by width and bank-conflict ways, bytes moved per workgroup
     per K tile, arithmetic intensity.
 
+  * for gfx950, HipKittens' own main loop (../shared/reference/), measured
+    with llvm-mca in the same run, and each variant's ratio to it.
+
     benchmarks/quality-report.py [--only gfx950/hipkittens ...]
+                                 [--hipkittens-loop FILE]
     benchmarks/quality-report.py --kernel k.hsaco k.s [--k-tiles-per-iteration U]
 
 Writes benchmarks/results/quality-report.{json,md} and variants.svg; with
@@ -86,6 +90,26 @@ def mca(chip, body, tiles_per_iteration):
             "ipc": round(summary["IPC"], 3)}
 
 
+def hipkittens_reference(path):
+    """llvm-mca's estimate for HipKittens' gfx950 loop (2 K tiles per
+    iteration), with its MFMAs marked as hk-report marks hk's."""
+    if not os.path.isfile(path):
+        print(f"note: no HipKittens reference loop at {path}; its column "
+              "is left out", file=sys.stderr)
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        body = os.path.join(tmp, "hipkittens.s")
+        with open(path) as f, open(body, "w") as out:
+            for line in f:
+                if line.strip():
+                    mark = "\t; mma" if line.strip().startswith("v_mfma") \
+                        else "\t; other"
+                    out.write(line.rstrip("\n") + mark + "\n")
+        result = mca("gfx950", body, 2)
+    result["source"] = os.path.relpath(path, hkbench.ROOT)
+    return result
+
+
 def conflicts(accesses):
     """{width: {ways, accesses}} and the mean ways over all accesses."""
     out, total, weighted = {}, 0, 0
@@ -128,10 +152,15 @@ def fmt(x):
     return str(x)
 
 
-def markdown(rows):
+def markdown(rows, reference=None):
     cols = [r["variant"]["chip"] + " " + r["variant"]["name"] for r in rows]
-    lines = ["| | " + " | ".join(cols) + " |",
-             "|---|" + "---|" * len(cols)]
+    lines = []
+    if reference:
+        lines += [f"HipKittens' gfx950 loop ({reference['source']}), same "
+                  f"llvm-mca run: {reference['cycles_per_k_tile']:g} cycles "
+                  f"per K tile, MMA share {reference['mma_share']:g}.", ""]
+    lines += ["| | " + " | ".join(cols) + " |",
+              "|---|" + "---|" * len(cols)]
 
     def row(label, get):
         lines.append(f"| {label} | " +
@@ -160,6 +189,8 @@ def markdown(rows):
     row("llvm-mca cycles/K tile (1 wave)",
         lambda r: r["llvm_mca"]["cycles_per_k_tile"])
     row("llvm-mca MMA share", lambda r: r["llvm_mca"]["mma_share"])
+    row("llvm-mca cycles / HipKittens'",
+        lambda r: r["llvm_mca"].get("ratio_to_hipkittens"))
     s = lambda r: r["simulator"]  # noqa: E731
     row("sim: LDS read ways (mean)", lambda r: s(r)["lds_read_mean_ways"])
     row("sim: LDS write ways (mean)", lambda r: s(r)["lds_write_mean_ways"])
@@ -252,6 +283,9 @@ def main():
                         "resources, loop mix and the llvm-mca estimate; "
                         "the simulator's counters need the source, see "
                         "hk-run")
+    parser.add_argument("--hipkittens-loop", default=hkbench.HIPKITTENS_LOOP,
+                        metavar="FILE", help="HipKittens' gfx950 main loop "
+                        "to measure beside hk's (default: %(default)s)")
     parser.add_argument("--k-tiles-per-iteration", type=int, default=1,
                         metavar="U", help="with --kernel: K tiles one "
                         "iteration of its main loop does (its unroll factor)")
@@ -269,33 +303,46 @@ def main():
         parser.error(f"unknown variant(s) {', '.join(sorted(unknown))}")
     chosen = [v for v in every if not args.only or v.key in args.only]
     hkbench.setup()
+    reference = hipkittens_reference(args.hipkittens_loop)
+    if reference:
+        print(f"{'gfx950/HipKittens (reference)':<28} "
+              f"{reference['cycles_per_k_tile']:g} cycles "
+              f"(MMA {100 * reference['mma_share']:.0f}%)")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for v in chosen:
             report, launch, body = compile_variant(v, tmp)
-            tiles = max(v.unroll, 1)
+            tiles = v.k_tiles_per_iteration
             row = {"variant": v.describe(),
                    "resources": report["kernels"][0],
                    "loop_per_k_tile": loop_mix(report, tiles),
                    "llvm_mca": mca(v.chip, body, tiles),
                    "simulator": simulate(v, launch)}
+            ratio = ""
+            if reference and v.chip == "gfx950":
+                row["llvm_mca"]["ratio_to_hipkittens"] = round(
+                    row["llvm_mca"]["cycles_per_k_tile"] /
+                    reference["cycles_per_k_tile"], 3)
+                ratio = (f", {row['llvm_mca']['ratio_to_hipkittens']:g} x "
+                         "HipKittens'")
             rows.append(row)
             print(f"{v.key:<28} mma {row['loop_per_k_tile']['mma']['total']:g}"
                   f"/K tile, {row['llvm_mca']['cycles_per_k_tile']:g} cycles "
-                  f"(MMA {100 * row['llvm_mca']['mma_share']:.0f}%), "
+                  f"(MMA {100 * row['llvm_mca']['mma_share']:.0f}%{ratio}), "
                   f"{row['resources']['vgprs']} VGPRs, LDS reads "
                   f"{row['simulator']['lds_read_mean_ways']}-way")
     if args.only:
         # A subset leaves the full report in benchmarks/results alone.
         print()
-        print(markdown(rows), end="")
+        print(markdown(rows, reference), end="")
         return
     path = hkbench.write_json("quality-report.json", {
         "command": "benchmarks/quality-report.py",
-        "llvm_mca_iterations": MCA_ITERATIONS, "variants": rows})
+        "llvm_mca_iterations": MCA_ITERATIONS,
+        "hipkittens_reference": reference, "variants": rows})
     md = os.path.join(hkbench.RESULTS, "quality-report.md")
     with open(md, "w") as f:
-        f.write(markdown(rows))
+        f.write(markdown(rows, reference))
     with open(os.path.join(hkbench.RESULTS, "variants.svg"), "w") as f:
         f.write(svg(rows))
     print(f"results: {path}, {md}, "

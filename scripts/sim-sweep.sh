@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The long correctness run: both reference GEMMs on the simulator for every
 # K tile count 1..32, at several workgroups in both dimensions (random test
-# against fp64; double-buffered, direct-to-LDS and unrolled variants against
-# synchronous, bit for bit), plus the
+# against fp64; double-buffered, direct-to-LDS, unrolled and ping-pong
+# variants against synchronous, bit for bit; kernels with direct-to-LDS
+# loads run with both asynchronous completion orders), plus the
 # identity test where N = K allows it. Exits non-zero
 # if any run fails; prints one line per run and a summary.
 #
@@ -41,11 +42,17 @@ for tiles in $(seq 1 32); do
       --stages=2 --direct-lds --mma-priority=1 --unroll=$unroll --test=compare \
       --compare="$root/examples/gemm_bf16_gfx950.mlir" --compare-stages=1 --seed=$tiles
   done
+  # HipKittens' 8-wave ping-pong schedule, 2 x 2 workgroups: same bits.
+  run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,512,$k \
+    --stages=2 --direct-lds --schedule=ping-pong --test=compare \
+    --compare="$root/examples/gemm_bf16_gfx950.mlir" --compare-stages=1 --seed=$tiles
 done
 run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --test=identity
 run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=384,2048,2048 --test=identity
 run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --test=identity \
   --stages=2 --direct-lds --mma-priority=1
 run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=384,2048,2048 --test=identity --stages=2
+run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --test=identity \
+  --stages=2 --direct-lds --schedule=ping-pong
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
