@@ -78,6 +78,7 @@ def variants():
         Variant("gfx1201", "sync"),
         Variant("gfx1201", "stages2", stages=2),
         Variant("gfx1201", "stages2+prio", stages=2, priority=1),
+        Variant("gfx1201", "stages2+unroll2", stages=2, unroll=2),
     ]
 
 

@@ -2,7 +2,8 @@
 # Sets everything up (scripts/setup.sh), then runs the main job on the
 # reference bf16 GEMM for gfx950 and gfx1201 (examples/), each with its
 # fastest correct schedule (gfx950: HipKittens' 8-wave ping-pong with
-# direct-to-LDS fills and derived partial waits; gfx1201: double-buffered):
+# direct-to-LDS fills and derived partial waits; gfx1201: double-buffered,
+# unrolled by 2 so slots are constants, fills through raw buffer loads):
 # compile it to a code object with its assembly, LLVM IR and launch
 # description in build/gemm/, print its resource report and its K loop's
 # instruction mix (for gfx950 also llvm-mca's cycles per K tile next to
@@ -22,7 +23,7 @@ mkdir -p "$out"
 schedule() {
   case "$1" in
     gfx950) echo "--stages=2 --direct-lds --schedule=ping-pong" ;;
-    gfx1201) echo "--stages=2" ;;
+    gfx1201) echo "--stages=2 --unroll=2" ;;
   esac
 }
 for chip in gfx950 gfx1201; do

@@ -402,6 +402,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
   %rev = sub i32 63, %tid
   %off = shl i32 %rev, 4
   call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %rsrc, ptr addrspace(3) @lds, i32 16, i32 %off, i32 0, i32 32, i32 0)
+  call void @llvm.amdgcn.s.waitcnt(i32 3952) ; vmcnt(0)
   call void @llvm.amdgcn.s.barrier()
   %lin = shl i32 %tid, 4
   %src = getelementptr i8, ptr addrspace(3) @lds, i32 %lin
@@ -413,6 +414,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
 }
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.s.waitcnt(i32)
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspace(3), i32, i32, i32, i32, i32)
 )",
@@ -422,6 +424,66 @@ declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspac
     for (int b = 0; b < 16; ++b)
       ASSERT_EQ(r.out[l * 16 + b], in[(63 - l) * 16 + 32 + b])
           << "lane " << l << " byte " << b;
+}
+
+/// A wave fills LDS with a direct-to-LDS load and, after a barrier, every
+/// wave reads the bytes another wave's load wrote, with a wait `wait`
+/// (s_waitcnt immediate) or none before the barrier.
+static KernelRun runDmaThenRead(const char *wait) {
+  std::vector<uint8_t> in(2 * 64 * 4);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<uint8_t>(i * 5 + 1);
+  std::string text = R"(
+@lds = internal addrspace(3) global [512 x i8] undef, align 16
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %wave = lshr i32 %tid, 6
+  %base = shl i32 %wave, 8
+  %rsrc = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %in, i16 0, i64 512, i32 0)
+  %off = shl i32 %tid, 2
+  %m0 = getelementptr i8, ptr addrspace(3) @lds, i32 %base
+  call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %rsrc, ptr addrspace(3) %m0, i32 4, i32 %off, i32 0, i32 0, i32 0)
+  )" + std::string(wait) + R"(
+  call void @llvm.amdgcn.s.barrier()
+  %other = xor i32 %off, 256
+  %src = getelementptr i8, ptr addrspace(3) @lds, i32 %other
+  %v = load i32, ptr addrspace(3) %src
+  %dst = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %v, ptr addrspace(1) %dst
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.s.waitcnt(i32)
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
+declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspace(3), i32, i32, i32, i32, i32)
+)";
+  return run(text, Chip::gfx950, 128, 128 * 4, {in});
+}
+
+TEST(SimulatorTest, DirectToLdsLoadLandsAtItsWait) {
+  // With vmcnt(0) before the barrier, each wave reads what the other's
+  // load wrote.
+  KernelRun r = runDmaThenRead("call void @llvm.amdgcn.s.waitcnt(i32 3952)");
+  ASSERT_EQ(r.error, "");
+  std::vector<uint8_t> in(2 * 64 * 4);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<uint8_t>(i * 5 + 1);
+  for (int t = 0; t < 128; ++t)
+    for (int b = 0; b < 4; ++b)
+      ASSERT_EQ(r.out[t * 4 + b], in[(t * 4 ^ 256) + b]) << t;
+  // Without it (or with a count that leaves the load in flight) the result
+  // depends on when the load lands: an LDS race.
+  for (const char *weak : {"", "call void @llvm.amdgcn.s.waitcnt(i32 3953)"}) {
+    KernelRun racy = runDmaThenRead(weak);
+    EXPECT_NE(racy.error.find("LDS race"), std::string::npos)
+        << "'" << weak << "': " << racy.error;
+  }
+  // A workgroup-scope release fence drains the wave's loads, as the
+  // backend makes it (amdgpu.lds_barrier).
+  KernelRun fenced =
+      runDmaThenRead("fence syncscope(\"workgroup\") release");
+  EXPECT_EQ(fenced.error, "");
 }
 
 TEST(SimulatorTest, UnalignedAccessesAreByteExact) {

@@ -60,9 +60,11 @@ struct ChipInfo {
   ArrayRef<MmaInstr> mmas;
   /// Bytes per lane of a direct-to-LDS buffer load, 0 if the chip has none.
   int64_t directToLdsBytesPerLane;
-  /// Word 3 (flags) of the raw buffer resource direct-to-LDS loads read
-  /// through: a 32-bit data format, as LLVM's AMDGPU lowering builds it.
-  uint32_t directToLdsResourceFlags;
+  /// Word 3 (flags) of the raw buffer resources copies read through, as
+  /// MLIR's AMDGPU lowering builds them (spec A.1): a 32-bit data format;
+  /// on RDNA also the reserved bit 24 and raw byte-offset range checks
+  /// (OOB_SELECT = 3).
+  uint32_t rawBufferResourceFlags;
   BarrierKind barrier;
 
   // Occupancy model, as LLVM's AMDGPU backend computes it

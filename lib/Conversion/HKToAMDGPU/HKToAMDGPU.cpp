@@ -294,11 +294,21 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       return lowerDirect(op, adaptor, rewriter, layout, threadId, threads, vec,
                          chunks);
 
+    // Each chunk is a raw buffer load through a resource based at the
+    // region's first row (rule R2 of the spec: the row origin in the base):
+    // its offset inside the region (row and column, voffset) depends on the
+    // thread id alone, so LLVM computes it once outside any loop, and the
+    // region's column (uniform) goes in soffset: no address arithmetic per
+    // K tile.
     Type elementType = tileType.getElementType();
     auto chunkType = VectorType::get({vec}, elementType);
+    auto wordsType = VectorType::get({kChunkBytes / 4}, rewriter.getI32Type());
     std::vector<Run> runs = planChunkAccess(layout, vec);
     Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
     int64_t chunksPerRow = layout.cols / vec;
+    BufferSource source = makeBufferSource(rewriter, loc, adaptor,
+                                           layout.elementBytes);
+    Value zero = constI32(rewriter, loc, 0);
 
     for (int64_t it = 0; it < chunks / threads; ++it) {
       Value chunk = addIndex(rewriter, loc, threadId,
@@ -310,11 +320,12 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                    rewriter.createOrFold<arith::RemUIOp>(
                        loc, chunk, constIndex(rewriter, loc, chunksPerRow)),
                    vec);
-      Value data = vector::LoadOp::create(
-          rewriter, loc, chunkType, adaptor.getSource(),
-          ValueRange{addIndex(rewriter, loc, adaptor.getRow(), row),
-                     addIndex(rewriter, loc, adaptor.getCol(), col)},
-          /*nontemporal=*/false, llvm::MaybeAlign(kChunkBytes));
+      Value words = ROCDL::RawPtrBufferLoadOp::create(
+          rewriter, loc, wordsType, source.resource,
+          source.byteOffset(rewriter, row, col), source.tileOrigin,
+          /*aux=*/zero, /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+          /*tbaa=*/nullptr);
+      Value data = vector::BitCastOp::create(rewriter, loc, chunkType, words);
       for (Run run : runs) {
         Value part = run.length == vec ? data
                                        : sliceVector(rewriter, loc, data,
@@ -356,27 +367,12 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                               << threads << " threads";
     SharedTileType tileType = op.getTile().getType();
     int64_t elementBytes = layout.elementBytes;
-    auto source = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                           adaptor.getSource());
-    Value rowStride = source.getStrides()[0];
-    Value colStride = source.getStrides()[1];
-    // Byte offset (i32) of logical (row, col) from the resource base.
-    auto byteOffset = [&](Value start, Value row, Value col) {
-      Value elements = addIndex(
-          rewriter, loc, start,
-          addIndex(rewriter, loc,
-                   rewriter.createOrFold<arith::MulIOp>(loc, row, rowStride),
-                   rewriter.createOrFold<arith::MulIOp>(loc, col, colStride)));
-      return toI32(rewriter, loc,
-                   mulIndex(rewriter, loc, elements, elementBytes));
+    BufferSource source =
+        makeBufferSource(rewriter, loc, adaptor, elementBytes);
+    Value resource = source.resource, tileOrigin = source.tileOrigin;
+    auto byteOffset = [&](Value row, Value col) {
+      return source.byteOffset(rewriter, row, col);
     };
-    Value zeroIndex = constIndex(rewriter, loc, 0);
-    Value firstRow = addIndex(
-        rewriter, loc, source.getOffset(),
-        rewriter.createOrFold<arith::MulIOp>(loc, adaptor.getRow(), rowStride));
-    Value resource = makeBufferResource(rewriter, loc, adaptor.getSource(),
-                                        source, firstRow, elementBytes);
-    Value tileOrigin = byteOffset(zeroIndex, zeroIndex, adaptor.getCol());
     // The wave's LDS slice, made wave-uniform (readfirstlane) so that the M0
     // bases of all its loads are scalar arithmetic. It depends on the thread
     // id alone, so it is computed at the kernel's entry, outside any loop:
@@ -419,8 +415,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       if (moved) {
         soffset = rewriter.createOrFold<arith::AddIOp>(
             loc, tileOrigin,
-            byteOffset(constIndex(rewriter, loc, 0),
-                       constIndex(rewriter, loc, moved->row),
+            byteOffset(constIndex(rewriter, loc, moved->row),
                        constIndex(rewriter, loc, moved->col)));
       } else {
         Value element =
@@ -429,7 +424,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                               constIndex(rewriter, loc, it * threads)),
                      vec);
         auto [row, col] = emitLogicalCoord(rewriter, loc, layout, element);
-        voffset = byteOffset(constIndex(rewriter, loc, 0), row, col);
+        voffset = byteOffset(row, col);
         if (!firstVoffset)
           firstVoffset = voffset;
       }
@@ -448,6 +443,39 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     }
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// A copy's source as a raw buffer: the resource starts at the region's
+  /// first row; byteOffset gives the i32 byte offset of logical (row, col)
+  /// of the region from there, tileOrigin that of the region's column.
+  struct BufferSource {
+    Value resource, tileOrigin, rowStride, colStride;
+    int64_t elementBytes;
+    Value byteOffset(OpBuilder &b, Value row, Value col) const {
+      Location loc = row.getLoc();
+      Value elements = addIndex(
+          b, loc, b.createOrFold<arith::MulIOp>(loc, row, rowStride),
+          b.createOrFold<arith::MulIOp>(loc, col, colStride));
+      return toI32(b, loc, mulIndex(b, loc, elements, elementBytes));
+    }
+  };
+
+  BufferSource makeBufferSource(OpBuilder &b, Location loc,
+                                CopyToSharedOp::Adaptor adaptor,
+                                int64_t elementBytes) const {
+    auto source =
+        memref::ExtractStridedMetadataOp::create(b, loc, adaptor.getSource());
+    BufferSource out;
+    out.rowStride = source.getStrides()[0];
+    out.colStride = source.getStrides()[1];
+    out.elementBytes = elementBytes;
+    Value firstRow = addIndex(
+        b, loc, source.getOffset(),
+        b.createOrFold<arith::MulIOp>(loc, adaptor.getRow(), out.rowStride));
+    out.resource = makeBufferResource(b, loc, adaptor.getSource(), source,
+                                      firstRow, elementBytes);
+    out.tileOrigin = out.byteOffset(b, constIndex(b, loc, 0), adaptor.getCol());
+    return out;
   }
 
   /// A raw buffer resource (no stride, no swizzle) over the memref whose
@@ -482,7 +510,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
         arith::ConstantIntOp::create(b, loc, b.getI64Type(), UINT32_MAX));
     Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
     Value flags = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                               chip.directToLdsResourceFlags);
+                                               chip.rawBufferResourceFlags);
     return ROCDL::MakeBufferRsrcOp::create(
         b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
         base, noStride, records, flags);

@@ -15,17 +15,21 @@ gpu.module @shared {
     // CHECK: %[[LDS:.*]] = memref.get_global @__hk_shared_swizzled_0
     %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
     // A 64x64 tile is 512 chunks of 16 bytes: 2 per thread of 256, each one
-    // 16-byte global load and one 16-byte LDS store at the swizzled offset
-    // (bit 9 of the byte offset into bit 5), in the slot's half of the global.
+    // 16-byte raw buffer load (a resource from the region's first row, the
+    // lane's offset in voffset, the region's column in soffset) and one
+    // 16-byte LDS store at the swizzled offset (bit 9 of the byte offset into
+    // bit 5), in the slot's half of the global.
     // CHECK: %[[TID:.*]] = gpu.thread_id x
     // CHECK: %[[BASE:.*]] = arith.muli %[[SLOT]], %c4096
-    // CHECK: vector.load %[[SRC]]{{.*}} {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+    // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc
+    // CHECK: %[[WORDS:.*]] = rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}}, %[[SOFF:.*]], %{{.*}} : vector<4xi32>
+    // CHECK: vector.bitcast %[[WORDS]] : vector<4xi32> to vector<8xbf16>
     // CHECK: arith.shrui %{{.*}}, %c9
     // CHECK: arith.shli %{{.*}}, %c5
     // CHECK: arith.xori
     // CHECK: vector.store {{.*}}, %[[LDS]][{{.*}}] {alignment = 16 : i64} : memref<8192xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
     // CHECK: arith.addi %[[TID]], %c256
-    // CHECK: vector.load %[[SRC]]{{.*}} {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+    // CHECK: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}}, %[[SOFF]], %{{.*}} : vector<4xi32>
     // CHECK: vector.store {{.*}}, %[[LDS]][{{.*}}] {alignment = 16 : i64} : memref<8192xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
     // CHECK-NOT: vector.load
     // CHECK-NOT: hk.
@@ -42,7 +46,7 @@ gpu.module @shared {
     %u = hk.alloc_shared : !hk.shared_tile<32x64xbf16, #hk.swizzle<st_16x32>, #hk.col_perm<block4_0213>>
     // With the block permutation a 16-byte chunk lands in two 8-byte runs;
     // bits 2 and 3 of the column trade places.
-    // CHECK: %[[CHUNK:.*]] = vector.load {{.*}} : memref<?x?xbf16>, vector<8xbf16>
+    // CHECK: %[[CHUNK:.*]] = vector.bitcast {{.*}} : vector<4xi32> to vector<8xbf16>
     // CHECK: vector.shuffle %[[CHUNK]], %[[CHUNK]] [0, 1, 2, 3] : vector<8xbf16>, vector<8xbf16>
     // CHECK: arith.shrui %{{.*}}, %c3
     // CHECK: vector.store {{.*}} {alignment = 8 : i64} : memref<2048xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
