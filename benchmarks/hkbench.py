@@ -37,7 +37,8 @@ class Variant:
     @property
     def k_tiles_per_iteration(self):
         """K tiles one iteration of the main loop computes."""
-        return 2 if self.schedule == "ping-pong" else max(self.unroll, 1)
+        return 2 if self.schedule.startswith("ping-pong") \
+            else max(self.unroll, 1)
 
     @property
     def source(self):
@@ -73,6 +74,8 @@ def variants():
         Variant("gfx950", "stages2", stages=2),
         Variant("gfx950", "stages2+direct", stages=2, direct=True),
         Variant("gfx950", "hipkittens", stages=2, direct=True, priority=1),
+        Variant("gfx950", "ping-pong-hk", stages=2, direct=True,
+                schedule="ping-pong-hk"),
         Variant("gfx950", "ping-pong", stages=2, direct=True,
                 schedule="ping-pong"),
         Variant("gfx1201", "sync"),

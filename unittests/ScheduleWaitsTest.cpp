@@ -39,46 +39,59 @@ std::vector<ScheduleRun> runsUpTo(const PingPongShape &shape,
   return runs;
 }
 
-TEST(ScheduleWaitsTest, PingPongWaitsAreSufficientAndTight) {
-  PingPongShape shape = hipKittensShape();
+/// The plan for the example's shape with fills in `fills`.
+PingPongPlan plan(FillInterval fills) {
   PingPongPlan plan;
-  ASSERT_EQ(planPingPong(shape, CounterLimits(), plan), "");
-  // The deepest prefetch: a region is refilled in the cluster after its
-  // last read two tiles earlier (HipKittens' choice too).
-  EXPECT_EQ(plan.lead, 7);
-  std::vector<ScheduleRun> runs = runsUpTo(shape, plan, 32);
-  EXPECT_EQ(checkScheduleWaits(runs, 2, plan.waits), "");
+  plan.fills = fills;
+  EXPECT_EQ(planPingPong(hipKittensShape(), CounterLimits(), plan), "");
+  return plan;
+}
 
-  int counts = 0;
-  for (int site = 0; site < plan.numSites(); ++site)
-    for (bool vm : {true, false}) {
-      int value = vm ? plan.waits[site].vm : plan.waits[site].lgkm;
-      if (value == WaitCounts::kNoWait)
-        continue;
-      ++counts;
-      std::vector<WaitCounts> raised = plan.waits;
-      (vm ? raised[site].vm : raised[site].lgkm) += 1;
-      EXPECT_NE(checkScheduleWaits(runs, 2, raised), "")
-          << "site " << site << (vm ? " vmcnt " : " lgkmcnt ") << value
-          << " + 1 still passes";
-    }
-  EXPECT_GT(counts, 0);
+TEST(ScheduleWaitsTest, PingPongWaitsAreSufficientAndTight) {
+  for (FillInterval fills : {FillInterval::compute, FillInterval::memory}) {
+    SCOPED_TRACE(fills == FillInterval::compute ? "compute" : "memory");
+    PingPongPlan p = plan(fills);
+    // The deepest prefetch: a region is refilled in the cluster after its
+    // last read two tiles earlier (HipKittens' choice too).
+    EXPECT_EQ(p.lead, 7);
+    std::vector<ScheduleRun> runs = runsUpTo(hipKittensShape(), p, 32);
+    EXPECT_EQ(checkScheduleWaits(runs, 2, p.waits), "");
+    int counts = 0;
+    for (int site = 0; site < p.numSites(); ++site)
+      for (bool vm : {true, false}) {
+        int value = vm ? p.waits[site].vm : p.waits[site].lgkm;
+        if (value == WaitCounts::kNoWait)
+          continue;
+        ++counts;
+        std::vector<WaitCounts> raised = p.waits;
+        (vm ? raised[site].vm : raised[site].lgkm) += 1;
+        EXPECT_NE(checkScheduleWaits(runs, 2, raised), "")
+            << "site " << site << (vm ? " vmcnt " : " lgkmcnt ") << value
+            << " + 1 still passes";
+      }
+    EXPECT_GT(counts, 0);
+  }
 }
 
 TEST(ScheduleWaitsTest, PingPongSteadyStateCounts) {
-  PingPongShape shape = hipKittensShape();
-  PingPongPlan plan;
-  ASSERT_EQ(planPingPong(shape, CounterLimits(), plan), "");
-  // Cluster 0 reads B0 then A0; B0 is refilled by the other group right
-  // after the barrier, so only A0's 8 reads may still be in flight.
-  EXPECT_EQ(plan.waits[plan.bodySite(0, 0, false)].lgkm, 8);
-  EXPECT_EQ(plan.waits[plan.bodySite(1, 0, false)].lgkm, 8);
+  // HipKittens' placement: cluster 0 reads B0 then A0, and B0 is refilled
+  // by the other group right after the barrier, so only A0's 8 reads may
+  // still be in flight there.
+  PingPongPlan memory = plan(FillInterval::memory);
+  EXPECT_EQ(memory.waits[memory.bodySite(0, 0, false)].lgkm, 8);
+  EXPECT_EQ(memory.waits[memory.bodySite(1, 0, false)].lgkm, 8);
+  // Fills after the MMA come one barrier later, after the MMA that used the
+  // reads: no LDS wait at all.
+  PingPongPlan compute = plan(FillInterval::compute);
+  for (int site = 0; site < compute.numSites(); ++site)
+    EXPECT_EQ(compute.waits[site].lgkm, WaitCounts::kNoWait) << site;
   // No full drain of the DMA counter anywhere in the loop body.
-  for (int half = 0; half < 2; ++half)
-    for (int c = 0; c < 4; ++c)
-      for (bool after : {false, true})
-        EXPECT_NE(plan.waits[plan.bodySite(half, c, after)].vm, 0)
-            << "half " << half << " cluster " << c;
+  for (const PingPongPlan &p : {memory, compute})
+    for (int half = 0; half < 2; ++half)
+      for (int c = 0; c < 4; ++c)
+        for (bool after : {false, true})
+          EXPECT_NE(p.waits[p.bodySite(half, c, after)].vm, 0)
+              << "half " << half << " cluster " << c;
 }
 
 TEST(ScheduleWaitsTest, MissingWaitIsARace) {

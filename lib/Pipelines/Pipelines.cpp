@@ -61,22 +61,25 @@ void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
 }
 
 std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
-  if (options.schedule != Schedule::pingPong)
+  if (options.schedule == Schedule::none)
     return "";
+  std::string schedule = options.schedule == Schedule::pingPongHK
+                             ? "schedule=ping-pong-hk"
+                             : "schedule=ping-pong";
   const ChipInfo &chip = getChipInfo(options.chip);
   if (!chip.hasDirectToLds())
-    return "schedule=ping-pong counts direct-to-LDS loads in its waits, and " +
+    return schedule + " counts direct-to-LDS loads in its waits, and " +
            std::string(chip.name) + " has none (gfx950 has)";
   if (options.stages != 2)
-    return "schedule=ping-pong double-buffers its tiles: it needs stages=2, "
-           "got stages=" +
+    return schedule + " double-buffers its tiles: it needs stages=2, got "
+                      "stages=" +
            std::to_string(options.stages);
   if (!options.directLds)
-    return "schedule=ping-pong counts direct-to-LDS loads in its waits: it "
-           "needs direct-lds";
+    return schedule + " counts direct-to-LDS loads in its waits: it needs "
+                      "direct-lds";
   if (options.unroll != 1)
-    return "schedule=ping-pong's loop body already covers two K tiles with "
-           "constant slots: it needs unroll=1, got unroll=" +
+    return schedule + "'s loop body already covers two K tiles with "
+                      "constant slots: it needs unroll=1, got unroll=" +
            std::to_string(options.unroll);
   if (options.mmaPriority > 3)
     return "mma-priority must be 0 to 3, got " +
@@ -112,12 +115,14 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createAttachTarget(attach));
 
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
-  if (options.schedule == Schedule::pingPong) {
+  if (options.schedule != Schedule::none) {
     DirectLdsFillOptions direct;
     direct.require = true;
     gpu.addPass(createDirectLdsFill(direct));
     SchedulePingPongOptions pingPong;
     pingPong.priority = options.mmaPriority ? options.mmaPriority.getValue() : 1;
+    pingPong.fills =
+        options.schedule == Schedule::pingPongHK ? "memory" : "compute";
     gpu.addPass(createSchedulePingPong(pingPong));
   } else {
     addProgramOrderPasses(gpu, options);

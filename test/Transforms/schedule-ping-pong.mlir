@@ -4,7 +4,9 @@
 // clusters (memory, wait, barrier, MMA at priority 1, barrier) and one fill
 // each, an odd last tile without fills, and derived partial waits.
 // RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong))' | FileCheck %s
+// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=memory}))' | FileCheck %s --check-prefix=HK
 // RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{priority=3}))' | FileCheck %s --check-prefix=PRIO
+// RUN: not hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=later}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK-LABEL: gpu.func @gemm_bf16
 // CHECK-COUNT-4: hk.alloc_shared : {{.*}}128x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
@@ -18,25 +20,20 @@
 // CHECK: hk.stagger %[[LATE]] {
 // CHECK-NEXT: hk.barrier
 // CHECK: scf.for
-// Tile 2i (slot 0), cluster 0: B0 then A0, the fill of A1 for tile 2i + 1.
+// Tile 2i (slot 0), cluster 0: B0 then A0; after its MMA, the fill of A1
+// for tile 2i + 1. Fills come after the MMAs that used the reads: the waits
+// count only DMA loads.
 // CHECK: hk.cluster {
 // CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S0:[a-z0-9_]+]]] {{.*}} -> <b, 32x64xbf16
 // CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S0]]] {{.*}} -> <a, 64x64xbf16
-// CHECK: hk.copy_to_shared {{.*}} direct
-// CHECK: amdgpu.memory_counter_wait load(10) ds(8)
+// CHECK-NEXT: hk.yield
+// CHECK: amdgpu.memory_counter_wait load(8)
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: hk.cluster priority = 1 {
 // CHECK-NEXT: hk.mma
+// CHECK: hk.copy_to_shared {{.*}} direct
 // CHECK: hk.barrier
-// Clusters 1-3 of the tile, then the 4 of tile 2i + 1.
-// CHECK: amdgpu.memory_counter_wait load(10)
-// CHECK-NEXT: hk.barrier
-// CHECK-COUNT-2: hk.cluster priority = 1
-// CHECK: amdgpu.memory_counter_wait load(10)
-// CHECK-NEXT: hk.barrier
-// CHECK: amdgpu.memory_counter_wait load(10) ds(8)
-// CHECK-NEXT: hk.barrier
-// CHECK-COUNT-4: hk.cluster priority = 1
+// CHECK-NOT: ds(
 // CHECK: scf.yield
 // An odd tile count: the last tile, no fills.
 // CHECK: scf.if
@@ -46,5 +43,21 @@
 // CHECK: amdgpu.memory_counter_wait load(0)
 // CHECK-COUNT-4: hk.store_fragment
 
+// HipKittens' placement: the fill with the reads, and an LDS wait for the
+// reads another wave's next fill overwrites (B0 read first, A0's 8 reads
+// may stay in flight).
+// HK: scf.for
+// HK: hk.cluster {
+// HK-NEXT: hk.load_fragment {{.*}} -> <b, 32x64xbf16
+// HK-NEXT: hk.load_fragment {{.*}} -> <a, 64x64xbf16
+// HK: hk.copy_to_shared {{.*}} direct
+// HK: amdgpu.memory_counter_wait load(10) ds(8)
+// HK-NEXT: hk.barrier
+// HK-NEXT: hk.cluster priority = 1 {
+// HK-NEXT: hk.mma
+// HK-NEXT: hk.yield
+
 // PRIO-COUNT-12: hk.cluster priority = 3
 // PRIO-NOT: priority = 1
+
+// BAD: hk-schedule-ping-pong: fills must be 'compute' or 'memory', got 'later'

@@ -39,8 +39,11 @@ inline auto chipOptionValues() {
 enum class Schedule {
   /// The program's own order (with hk-multi-buffer for stages=2).
   none,
-  /// HipKittens' 8-wave ping-pong (hk-schedule-ping-pong).
+  /// HipKittens' 8-wave ping-pong (hk-schedule-ping-pong), each cluster's
+  /// fill issued after its MMA.
   pingPong,
+  /// The same with HipKittens' placement of fills, before the barrier.
+  pingPongHK,
 };
 
 inline auto scheduleOptionValues() {
@@ -49,7 +52,11 @@ inline auto scheduleOptionValues() {
                  "the program's order (double-buffered with stages=2)"),
       clEnumValN(Schedule::pingPong, "ping-pong",
                  "HipKittens' 8-wave ping-pong clusters with derived partial "
-                 "waits (needs stages=2 and direct-lds: gfx950)"));
+                 "waits, fills issued in the MMA phase (needs stages=2 and "
+                 "direct-lds: gfx950)"),
+      clEnumValN(Schedule::pingPongHK, "ping-pong-hk",
+                 "the same with fills between clusters, as HipKittens "
+                 "places them"));
 }
 
 /// Options shared by the hk pipelines. `chip` is required.

@@ -25,6 +25,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #define DEBUG_TYPE "hk-schedule-ping-pong"
 
@@ -297,7 +298,16 @@ SmallVector<Value> PingPongEmitter::emitTile(
   for (int c = 0; c < n; ++c) {
     // Memory: this MMA's first reads, then one fill.
     const SmallVector<LoadFragmentOp> &loads = sync.clusterLoads[c];
-    if (!loads.empty() || fills) {
+    bool fillWithMemory = fills && plan.fills == FillInterval::memory;
+    auto emitClusterFill = [&](OpBuilder &inner) {
+      // Cluster c of this tile is cluster tile * n + c overall; its fill
+      // is for tile + (c + lead) / n, region (c + lead) % n.
+      int64_t ahead = (c + plan.lead) / n;
+      Value fillTile =
+          arith::AddIOp::create(inner, loc, tile, index(inner, ahead));
+      emitFill(inner, (c + plan.lead) % n, fillTile, (slot + ahead) % 2);
+    };
+    if (!loads.empty() || fillWithMemory) {
       SmallVector<Type> types;
       for (LoadFragmentOp load : loads)
         types.push_back(load.getType());
@@ -309,14 +319,8 @@ SmallVector<Value> PingPongEmitter::emitTile(
         clone.getSlotMutable().assign(slotValue);
         loaded.push_back(clone.getResult());
       }
-      if (fills) {
-        // Cluster c of this tile is cluster tile * n + c overall; its fill
-        // is for tile + (c + lead) / n, region (c + lead) % n.
-        int64_t ahead = (c + plan.lead) / n;
-        Value fillTile = arith::AddIOp::create(inner, loc, tile,
-                                               index(inner, ahead));
-        emitFill(inner, (c + plan.lead) % n, fillTile, (slot + ahead) % 2);
-      }
+      if (fillWithMemory)
+        emitClusterFill(inner);
       YieldOp::create(inner, loc, loaded);
       for (size_t i = 0; i < loads.size(); ++i)
         map.map(sync.clusterLoads[c][i].getResult(), memory.getResult(i));
@@ -328,6 +332,8 @@ SmallVector<Value> PingPongEmitter::emitTile(
         ClusterOp::create(b, loc, mma.getType(), int32_t(priority));
     OpBuilder inner = OpBuilder::atBlockBegin(&compute.getBody().emplaceBlock());
     Operation *clone = inner.clone(*mma, map);
+    if (fills && plan.fills == FillInterval::compute)
+      emitClusterFill(inner);
     YieldOp::create(inner, loc, clone->getResults());
     map.map(mma.getResult(), compute.getResult(0));
     emitWait(b, site(c, true));
@@ -426,7 +432,8 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
 }
 
 /// Schedules `loop`; errors are emitted.
-static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority) {
+static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
+                                  FillInterval fills) {
   FailureOr<const ChipInfo *> chip = resolveChip(loop);
   if (failed(chip))
     return failure();
@@ -451,6 +458,7 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority) {
   if (failed(shape))
     return failure();
   PingPongPlan plan;
+  plan.fills = fills;
   std::string why = planPingPong(*shape, CounterLimits(), plan);
   if (!why.empty())
     return loop.emitError("hk-schedule-ping-pong: ") << why;
@@ -487,13 +495,25 @@ struct SchedulePingPongPass
           << priority.getValue();
       return signalPassFailure();
     }
+    std::optional<FillInterval> interval =
+        llvm::StringSwitch<std::optional<FillInterval>>(fills)
+            .Case("compute", FillInterval::compute)
+            .Case("memory", FillInterval::memory)
+            .Default(std::nullopt);
+    if (!interval) {
+      getOperation().emitError()
+          << "hk-schedule-ping-pong: fills must be 'compute' or 'memory', "
+             "got '"
+          << fills.getValue() << "'";
+      return signalPassFailure();
+    }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
       if (!loop.getBody()->getOps<CopyToSharedOp>().empty())
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)
-      if (failed(scheduleLoop(loop, priority)))
+      if (failed(scheduleLoop(loop, priority, *interval)))
         return signalPassFailure();
   }
 };

@@ -29,12 +29,14 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
       for (int c = 0; c < n; ++c) {
         for (PingPongShape::Read read : shape.reads[c])
           events.push_back(SyncEvent::read(read.region, t, read.ops));
-        if (withFills)
+        if (withFills && plan.fills == FillInterval::memory)
           fill(t * n + c);
         events.push_back(SyncEvent::wait(site(c, false)));
         events.push_back(SyncEvent::barrier());
         for (int region : shape.uses[c])
           events.push_back(SyncEvent::use(region, t));
+        if (withFills && plan.fills == FillInterval::compute)
+          fill(t * n + c);
         events.push_back(SyncEvent::wait(site(c, true)));
         events.push_back(SyncEvent::barrier());
       }

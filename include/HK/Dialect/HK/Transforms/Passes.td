@@ -204,8 +204,11 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     "region") per `hk.mma`: the gfx950 example splits A and B into two
     128-row halves each and the wave's 128x64 accumulator into four 64x32
     blocks. Each MMA becomes a cluster: a memory part (the fragment reads
-    its MMA needs first, in program order, and one fill), a barrier, the
-    MMA at raised `priority`, a barrier. Regions are double-buffered; the
+    its MMA needs first, in program order), a barrier, the MMA at raised
+    `priority`, a barrier; each cluster also issues one fill, after its MMA
+    (`fills=compute`, the default: the fill's instructions issue in the
+    MFMAs' shadow) or with its reads (`fills=memory`, HipKittens'
+    placement). Regions are double-buffered; the
     fill of a region for K tile t + 2 is issued in the cluster after the
     last read of its tile-t contents, so up to `lead` fills are in flight
     (7 for the example: HipKittens' prefetch depth). Waves of the second
@@ -228,6 +231,9 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
   let options = [
     Option<"priority", "priority", "unsigned", "1",
            "wave priority of the MMA clusters (1 to 3)">,
+    Option<"fills", "fills", "std::string", "\"compute\"",
+           "where a cluster issues its fill: 'compute' (after its MMA) or "
+           "'memory' (with its reads, as HipKittens)">,
   ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect",

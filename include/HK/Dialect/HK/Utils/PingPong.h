@@ -9,11 +9,16 @@
 // shared tiles are split into n regions (one fill each), double-buffered.
 // Cluster q (counting over all K tiles) is
 //
-//   memory:  the fragment reads of its MMA that the tile has not read yet,
-//            and the fill of region (q + lead) % n for K tile (q + lead) / n
+//   memory:  the fragment reads of its MMA that the tile has not read yet
 //   wait, barrier
 //   compute: its MMA, at raised priority
 //   wait, barrier
+//
+// and issues the fill of region (q + lead) % n for K tile (q + lead) / n,
+// either in its compute interval, after the MMA (the default: the fill's
+// few instructions issue in the MFMAs' shadow, and a refill comes one
+// barrier later, so its WAR needs no LDS wait), or in its memory interval,
+// as HipKittens does.
 //
 // and the late wave group runs one barrier behind the other (hk.stagger):
 // between two barriers one group computes while the other issues memory
@@ -64,8 +69,13 @@ struct PingPongShape {
   int regions() const { return fillOps.size(); }
 };
 
-/// A ping-pong schedule: its lead and its waits.
+/// Where a cluster issues its fill.
+enum class FillInterval { compute, memory };
+
+/// A ping-pong schedule: where fills go (chosen by the caller), its lead
+/// and its waits (chosen by planPingPong).
 struct PingPongPlan {
+  FillInterval fills = FillInterval::compute;
   int clusters = 0;
   int lead = 0;
   std::vector<WaitCounts> waits;
@@ -98,8 +108,9 @@ ScheduleRun expandPingPong(const PingPongShape &shape,
 constexpr int64_t kPingPongCheckedTiles = 12;
 
 /// Chooses the deepest lead whose dependencies waits can satisfy and derives
-/// the waits over 1..kPingPongCheckedTiles K tiles. Returns an empty string,
-/// or why no ping-pong schedule exists for `shape`.
+/// the waits over 1..kPingPongCheckedTiles K tiles, for `plan.fills`.
+/// Returns an empty string, or why no ping-pong schedule exists for
+/// `shape`.
 std::string planPingPong(const PingPongShape &shape,
                          const CounterLimits &limits, PingPongPlan &plan);
 
