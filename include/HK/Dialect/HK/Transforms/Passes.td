@@ -243,4 +243,40 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
   ];
 }
 
+def LowerGridDims : Pass<"hk-lower-grid-dims", "gpu::GPUModuleOp"> {
+  let summary = "Compute gpu.grid_dim from the sizes in the kernel's hk.launch";
+  let description = [{
+    The upstream lowering of `gpu.grid_dim` calls `__ockl_get_num_groups`
+    from the ROCm device library, which hk's code objects are not linked
+    with. A kernel launched as its `hk.launch` says has grid dimension d
+    equal to its grid term d (dimension D of argument N divided by the
+    tile), and 1 past the terms; this pass replaces every `gpu.grid_dim` of
+    such a kernel with that arithmetic on the argument (`memref.dim` of a
+    memref argument; the value of an integer one, as after
+    hk-lower-kernel-abi).
+
+    ```mlir
+    gpu.func @k(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>) kernel
+        attributes {hk.launch = #hk.launch<grid = [arg1[1] / 256, arg1[0] / 256]>} {
+      %gx = gpu.grid_dim x
+      %gz = gpu.grid_dim z
+    ```
+
+    becomes
+
+    ```mlir
+      %n = memref.dim %C, %c1 : memref<?x?xbf16>
+      %gx = arith.divui %n, %c256 : index
+      // %gz is the constant 1
+    ```
+
+    `gpu.grid_dim` in a function without `hk.launch` is kept, with a remark:
+    it then needs the ROCm device library at code-object generation.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

@@ -44,6 +44,11 @@ LogicalResult multiBufferLoop(scf::ForOp loop, bool *isError,
                               Value *slot = nullptr,
                               Value *otherSlot = nullptr);
 
+/// Replaces the `gpu.grid_dim` ops of `kernel` with the sizes its
+/// `hk.launch` gives the grid (see hk-lower-grid-dims). Without `hk.launch`
+/// they are kept, with a remark.
+LogicalResult lowerGridDims(gpu::GPUFuncOp kernel);
+
 } // namespace hk
 } // namespace mlir
 
