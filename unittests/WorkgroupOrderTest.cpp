@@ -6,17 +6,26 @@
 //
 // Both steps of the XCD order and their composition are bijections for
 // every grid up to 64 x 64, whatever its divisibility; values pinned against
-// HipKittens' formulas.
+// HipKittens' formulas; the arith hk-remap-workgroups emits computes the
+// same tiles as the pure functions.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/Utils/WorkgroupOrder.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
 
 #include "gtest/gtest.h"
 
-#include <utility>
+#include <string>
 #include <vector>
 
+using namespace mlir;
 using namespace mlir::hk;
 
 namespace {
@@ -163,6 +172,59 @@ TEST(WorkgroupOrderTest, DocumentedExamples) {
   for (int64_t r = 0; r < 5; ++r)
     for (int64_t c = 0; c < 3; ++c)
       EXPECT_EQ(groupedTile(tiles[r][c], 5, 3, 2), (Coord{r, c}));
+}
+
+//===----------------------------------------------------------------------===//
+// The emitted arithmetic
+//===----------------------------------------------------------------------===//
+
+class WorkgroupOrderEmissionTest : public ::testing::Test {
+protected:
+  WorkgroupOrderEmissionTest()
+      : loc(UnknownLoc::get(&context)), builder(&context) {
+    context.loadDialect<arith::ArithDialect>();
+  }
+
+  /// The tile emitXcdOrderTile gives workgroup (x, y) of a gx x gy grid,
+  /// folded; (-1, -1) if it did not fold to constants.
+  Coord emitted(int64_t x, int64_t y, int64_t gx, int64_t gy,
+                const XcdOrder &order) {
+    OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+    builder.setInsertionPointToStart(module->getBody());
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    auto [row, col] =
+        emitXcdOrderTile(builder, loc, cst(x), cst(y), cst(gx), cst(gy), order);
+    APInt r, c;
+    if (!matchPattern(row, m_ConstantInt(&r)) ||
+        !matchPattern(col, m_ConstantInt(&c)))
+      return {-1, -1};
+    return {r.getSExtValue(), c.getSExtValue()};
+  }
+
+  MLIRContext context;
+  Location loc;
+  OpBuilder builder;
+};
+
+TEST_F(WorkgroupOrderEmissionTest, MatchesPureOrder) {
+  const XcdOrder orders[] = {{8, 64, 8}, {1, 64, 8}, {4, 2, 3}, {3, 5, 8}};
+  // Small grids of every shape, and ones with full 512-blocks and tails.
+  std::vector<std::pair<int64_t, int64_t>> grids;
+  for (int64_t gy = 1; gy <= 10; ++gy)
+    for (int64_t gx = 1; gx <= 10; ++gx)
+      grids.push_back({gx, gy});
+  grids.insert(grids.end(), {{32, 32}, {33, 17}, {64, 9}, {7, 80}});
+  for (const XcdOrder &order : orders)
+    for (auto [gx, gy] : grids)
+      for (int64_t y = 0; y < gy; ++y)
+        for (int64_t x = 0; x < gx; ++x)
+          ASSERT_EQ(emitted(x, y, gx, gy, order),
+                    xcdOrderTile(y * gx + x, gy, gx, order))
+              << "xcds " << order.xcds << " chunk " << order.chunk << " group "
+              << order.groupRows << " grid " << gx << "x" << gy
+              << " workgroup (" << x << ", " << y << ")";
 }
 
 } // namespace

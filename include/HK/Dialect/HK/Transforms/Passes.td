@@ -243,6 +243,83 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
   ];
 }
 
+def RemapWorkgroups : Pass<"hk-remap-workgroups", "gpu::GPUModuleOp"> {
+  let summary = "Order workgroups for L2 locality across XCDs";
+  let description = [{
+    Policy: gives the workgroups of every `gpu.func` kernel HipKittens'
+    XCD order (its bf16 GEMM on MI355X) instead of the row-major one. The
+    kernel is taken to compute the tile in column `gpu.block_id x` and row
+    `gpu.block_id y` of a `gpu.grid_dim x` by `gpu.grid_dim y` grid, as the
+    examples do. The pass replaces every use of those two block ids with the
+    column and row of the XCD order, computed once at the kernel's entry
+    from the linear id `y * grid_dim_x + x` (the hardware's dispatch order):
+
+    1. chiplet chunking (`chiplet_transform_chunked`): the hardware deals
+       workgroups round-robin to `xcds` dies, each with its own L2; in every
+       full block of `xcds * chunk` ids, the workgroups one die receives are
+       renumbered to `chunk` consecutive ids; ids past the last full block
+       keep theirs;
+    2. grouped order: ids walk down groups of `group` tile rows column by
+       column (the last group may have fewer rows).
+
+    With the defaults (8, 64, 8) the 64 workgroups of one die's chunk
+    compute an 8 x 8 square of tiles. Both steps are permutations for every
+    grid size, so every tile is still computed exactly once; only which
+    workgroup computes it, and when, changes. The formulas, with tables,
+    are in `HK/Dialect/HK/Utils/WorkgroupOrder.h`.
+
+    Before:
+
+    ```mlir
+    %m0 = gpu.block_id y
+    %n0 = gpu.block_id x
+    %row0 = arith.muli %m0, %c256 : index
+    ```
+
+    After (abridged):
+
+    ```mlir
+    %x = gpu.block_id x
+    %y = gpu.block_id y
+    %gx = gpu.grid_dim x
+    %gy = gpu.grid_dim y
+    %t = arith.muli %y, %gx : index
+    %lin = arith.addi %t, %x : index           // linear id
+    %count = arith.muli %gx, %gy : index
+    // ... chunked id %id = select(%lin < last full block, chunked, %lin)
+    // ... grouped order: %row, %col of %id
+    %row0 = arith.muli %row, %c256 : index
+    ```
+
+    `gpu.block_id z` is left unchanged: each x-y slice of a 3-D grid is
+    remapped on its own (a permutation of the slice), and the pass says so
+    in a remark. Such slices line up with the dies only when
+    `grid_dim_x * grid_dim_y` is a multiple of `xcds`; otherwise the
+    results are the same and only locality suffers. Reads of the workgroup
+    id the pass cannot redirect are errors: `gpu.global_id x/y`,
+    `rocdl.workgroup.id.x/y`, and `gpu.block_id x/y` outside a kernel
+    (its callers' order would not match).
+
+    The grid size is read with `gpu.grid_dim`; hk-lower-grid-dims turns it
+    into arithmetic on the kernel's argument sizes when the kernel has an
+    `hk.launch`.
+  }];
+  let options = [
+    Option<"xcds", "xcds", "unsigned", "8",
+           "XCDs the hardware deals workgroups to round-robin (8 on MI355X; "
+           "1 leaves the chunking step out)">,
+    Option<"chunk", "chunk", "unsigned", "64",
+           "consecutive ids given to the workgroups of one XCD "
+           "(HipKittens: 64)">,
+    Option<"group", "group", "unsigned", "8",
+           "tile rows of one group of the grouped order (HipKittens' WGM)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+  ];
+}
+
 def LowerGridDims : Pass<"hk-lower-grid-dims", "gpu::GPUModuleOp"> {
   let summary = "Compute gpu.grid_dim from the sizes in the kernel's hk.launch";
   let description = [{

@@ -11,11 +11,16 @@
 #ifndef HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
 #define HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
 
+#include "HK/Dialect/HK/Utils/WorkgroupOrder.h"
+
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 
+#include <utility>
+
 namespace mlir {
 class LLVMTypeConverter;
+class OpBuilder;
 namespace gpu {
 class GPUFuncOp;
 } // namespace gpu
@@ -43,6 +48,20 @@ LogicalResult lowerKernelAbi(gpu::GPUFuncOp kernel,
 LogicalResult multiBufferLoop(scf::ForOp loop, bool *isError,
                               Value *slot = nullptr,
                               Value *otherSlot = nullptr);
+
+/// Emits at `b`'s position the index arithmetic of the XCD order
+/// (WorkgroupOrder.h) and returns the (row, col) of the tile that workgroup
+/// (`x`, `y`) of a `gridX` x `gridY` grid computes; operations on constants
+/// are folded, so constant operands give constants.
+std::pair<Value, Value> emitXcdOrderTile(OpBuilder &b, Location loc, Value x,
+                                         Value y, Value gridX, Value gridY,
+                                         const XcdOrder &order);
+
+/// Gives `kernel`'s workgroups the XCD order (see hk-remap-workgroups): the
+/// uses of `gpu.block_id x` and `y` become the tile column and row of
+/// `order`. Emits an error and fails on reads of the workgroup id it cannot
+/// redirect; a remark when `gpu.block_id z` is left as it is.
+LogicalResult remapWorkgroups(gpu::GPUFuncOp kernel, const XcdOrder &order);
 
 /// Replaces the `gpu.grid_dim` ops of `kernel` with the sizes its
 /// `hk.launch` gives the grid (see hk-lower-grid-dims). Without `hk.launch`
