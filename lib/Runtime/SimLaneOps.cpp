@@ -357,6 +357,13 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     }
     return Error::success();
   }
+  case Instruction::Freeze:
+    // Simulated values are never poison or undef: freeze is a copy (LLVM
+    // inserts it when it rewrites a division and remainder pair).
+    for (unsigned lane : wave.active)
+      std::memcpy(result(wave, &inst, lane),
+                  operand(wave, inst.getOperand(0), lane), sizeOf(type));
+    return Error::success();
   case Instruction::Select: {
     auto &sel = cast<SelectInst>(inst);
     if (sel.getCondition()->getType()->isVectorTy())
