@@ -23,6 +23,7 @@ TEST(ChipTest, Gfx950) {
   EXPECT_EQ(chip.ldsBytes, 163840);
   EXPECT_TRUE(chip.hasDirectToLds());
   EXPECT_EQ(chip.barrier, BarrierKind::Single);
+  EXPECT_EQ(chip.xcds, 8);
   const MmaInstr *mfma =
       chip.findMma({16, 16, 32}, ElementKind::bf16, ElementKind::f32);
   ASSERT_NE(mfma, nullptr);
@@ -39,6 +40,7 @@ TEST(ChipTest, Gfx1201) {
   EXPECT_EQ(chip.ldsBytes, 65536);
   EXPECT_FALSE(chip.hasDirectToLds());
   EXPECT_EQ(chip.barrier, BarrierKind::SplitSignalWait);
+  EXPECT_EQ(chip.xcds, 1);
   const MmaInstr *wmma =
       chip.findMma({16, 16, 16}, ElementKind::bf16, ElementKind::f32);
   ASSERT_NE(wmma, nullptr);

@@ -41,6 +41,8 @@ static const MmaInstr kGfx1201Mmas[] = {
 // against llc 22.1.8 on kernels of known register counts. gfx1201 LDS banks:
 // 32 x 4 bytes, measured on RX 9070 XT (nod-ai/amd-shark-ai
 // docs/empirical-lds/rdna4info.md); gfx950: 64 x 4 bytes (SPEC section 5).
+// XCDs: MI355X has 8 (HipKittens include/common/util.cuh, NUM_XCDS); the
+// RX 9070's graphics die is one.
 static const ChipInfo kChips[] = {
     {Chip::gfx950, "gfx950", "CDNA4", /*waveSize=*/64,
      /*ldsBytes=*/160 * 1024, /*ldsBanks=*/64, /*maxRegistersPerLane=*/512,
@@ -49,7 +51,7 @@ static const ChipInfo kChips[] = {
      /*vgprAllocGranule=*/8, /*vgprsPerSimd=*/512, /*maxWavesPerSimd=*/8,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/160 * 1024,
      /*maxWorkgroupsPerCu=*/16, /*sgprsLimitOccupancy=*/true,
-     /*peakBf16Tflops=*/2500},
+     /*peakBf16Tflops=*/2500, /*xcds=*/8},
     {Chip::gfx1201, "gfx1201", "RDNA4", /*waveSize=*/32,
      /*ldsBytes=*/64 * 1024, /*ldsBanks=*/32, /*maxRegistersPerLane=*/256,
      kGfx1201Mmas, /*directToLdsBytesPerLane=*/0,
@@ -57,7 +59,7 @@ static const ChipInfo kChips[] = {
      /*vgprAllocGranule=*/24, /*vgprsPerSimd=*/1536, /*maxWavesPerSimd=*/16,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/128 * 1024,
      /*maxWorkgroupsPerCu=*/32, /*sgprsLimitOccupancy=*/false,
-     /*peakBf16Tflops=*/195},
+     /*peakBf16Tflops=*/195, /*xcds=*/1},
 };
 
 Occupancy mlir::hk::estimateOccupancy(const ChipInfo &chip, int64_t vgprs,

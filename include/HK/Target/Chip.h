@@ -86,6 +86,10 @@ struct ChipInfo {
   /// Dense bf16 matrix peak of the reference product, TFLOPS (MI355X,
   /// RX 9070 XT; SPEC section 11), for percent-of-peak figures.
   double peakBf16Tflops;
+  /// Accelerator complex dies (XCDs), each with its own L2, that the
+  /// hardware deals workgroups to round-robin: 8 on MI355X, 1 on a
+  /// monolithic die. The XCD workgroup order chunks over this many.
+  int64_t xcds;
 
   bool hasDirectToLds() const { return directToLdsBytesPerLane != 0; }
 
