@@ -49,8 +49,13 @@ mlir::hk::ScheduleCLOptions::ScheduleCLOptions(
                                  "MMA clusters' priority, default 1)")),
       schedule("schedule", llvm::cl::init(Schedule::none),
                llvm::cl::cat(category),
-               llvm::cl::desc("schedule of K loops"), scheduleOptionValues()) {
-}
+               llvm::cl::desc("schedule of K loops"), scheduleOptionValues()),
+      workgroupOrder("workgroup-order",
+                     llvm::cl::init(WorkgroupOrder::rowMajor),
+                     llvm::cl::cat(category),
+                     llvm::cl::desc("which workgroup computes which tile of "
+                                    "the grid"),
+                     workgroupOrderOptionValues()) {}
 
 void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.stages = stages.getValue();
@@ -58,6 +63,7 @@ void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.directLds = directLds.getValue();
   options.mmaPriority = mmaPriority.getValue();
   options.schedule = schedule.getValue();
+  options.workgroupOrder = workgroupOrder.getValue();
 }
 
 std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
@@ -115,6 +121,12 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createAttachTarget(attach));
 
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  if (options.workgroupOrder == WorkgroupOrder::xcd) {
+    RemapWorkgroupsOptions remap;
+    remap.xcds = getChipInfo(options.chip).xcds;
+    gpu.addPass(createRemapWorkgroups(remap));
+  }
+  gpu.addPass(createLowerGridDims());
   if (options.schedule != Schedule::none) {
     DirectLdsFillOptions direct;
     direct.require = true;

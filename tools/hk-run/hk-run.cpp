@@ -168,8 +168,9 @@ static llvm::cl::opt<unsigned> compareStages(
     "compare-stages", llvm::cl::cat(toolOptions),
     llvm::cl::desc("for --test=compare: compile the other version as the "
                    "plain baseline with this many stages (no direct-LDS, "
-                   "priority or unrolling); without it the other version "
-                   "gets the same pipeline options"));
+                   "priority or unrolling, row-major workgroup order); "
+                   "without it the other version gets the same pipeline "
+                   "options"));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
                                     llvm::cl::cat(toolOptions),
                                     llvm::cl::desc("random seed"));

@@ -59,6 +59,25 @@ inline auto scheduleOptionValues() {
                  "places them"));
 }
 
+/// The orders in which the workgroups of a kernel take the tiles of its
+/// grid.
+enum class WorkgroupOrder {
+  /// Workgroup (x, y) computes tile row y, column x (the program's own).
+  rowMajor,
+  /// HipKittens' chiplet-chunked grouped order (hk-remap-workgroups).
+  xcd,
+};
+
+inline auto workgroupOrderOptionValues() {
+  return llvm::cl::values(
+      clEnumValN(WorkgroupOrder::rowMajor, "row-major",
+                 "workgroup (x, y) computes tile row y, column x"),
+      clEnumValN(WorkgroupOrder::xcd, "xcd",
+                 "HipKittens' order for L2 locality: ids chunked over the "
+                 "chip's XCDs, then groups of 8 tile rows "
+                 "(hk-remap-workgroups)"));
+}
+
 /// Options shared by the hk pipelines. `chip` is required.
 struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Chip> chip{
@@ -87,6 +106,10 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Schedule> schedule{
       *this, "schedule", llvm::cl::desc("schedule of K loops"),
       llvm::cl::init(Schedule::none), scheduleOptionValues()};
+  PassOptions::Option<WorkgroupOrder> workgroupOrder{
+      *this, "workgroup-order",
+      llvm::cl::desc("which workgroup computes which tile of the grid"),
+      llvm::cl::init(WorkgroupOrder::rowMajor), workgroupOrderOptionValues()};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
       llvm::cl::init(3)};
@@ -107,9 +130,9 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
 std::string checkPipelineOptions(const HKPipelineOptions &options);
 
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options
-/// (--stages, --unroll, --direct-lds, --mma-priority, --schedule), so that
-/// hk-compile and
-/// hk-run spell and document them alike.
+/// (--stages, --unroll, --direct-lds, --mma-priority, --schedule,
+/// --workgroup-order), so that hk-compile and hk-run spell and document them
+/// alike.
 struct ScheduleCLOptions {
   explicit ScheduleCLOptions(llvm::cl::OptionCategory &category);
   /// Copies the knobs into `options`.
@@ -120,12 +143,14 @@ struct ScheduleCLOptions {
   llvm::cl::opt<bool> directLds;
   llvm::cl::opt<unsigned> mmaPriority;
   llvm::cl::opt<Schedule> schedule;
+  llvm::cl::opt<WorkgroupOrder> workgroupOrder;
 };
 
 /// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
-/// hk-attach-target, hk-multi-buffer (stages) or, with schedule=ping-pong,
-/// hk-direct-lds-fill and hk-schedule-ping-pong, convert-hk-to-amdgpu,
-/// canonicalize/cse,
+/// hk-attach-target, hk-remap-workgroups (workgroup-order=xcd, over the
+/// chip's XCDs), hk-lower-grid-dims, hk-multi-buffer (stages) or, with
+/// schedule=ping-pong, hk-direct-lds-fill and hk-schedule-ping-pong,
+/// convert-hk-to-amdgpu, canonicalize/cse,
 /// convert-scf-to-cf, hk-lower-kernel-abi, convert-gpu-to-rocdl,
 /// reconcile-unrealized-casts, canonicalize/cse.
 void buildHKToROCDLPipeline(OpPassManager &pm,
