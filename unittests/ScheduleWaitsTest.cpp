@@ -40,20 +40,28 @@ std::vector<ScheduleRun> runsUpTo(const PingPongShape &shape,
 }
 
 /// The plan for the example's shape with fills in `fills`.
-PingPongPlan plan(FillInterval fills) {
+PingPongPlan plan(FillInterval fills, bool readAhead = false) {
   PingPongPlan plan;
   plan.fills = fills;
+  plan.readAhead = readAhead;
   EXPECT_EQ(planPingPong(hipKittensShape(), CounterLimits(), plan), "");
   return plan;
 }
 
 TEST(ScheduleWaitsTest, PingPongWaitsAreSufficientAndTight) {
-  for (FillInterval fills : {FillInterval::compute, FillInterval::memory}) {
-    SCOPED_TRACE(fills == FillInterval::compute ? "compute" : "memory");
-    PingPongPlan p = plan(fills);
+  for (auto [fills, ahead] :
+       {std::pair(FillInterval::compute, true),
+        std::pair(FillInterval::compute, false),
+        std::pair(FillInterval::memory, true),
+        std::pair(FillInterval::memory, false)}) {
+    SCOPED_TRACE(std::string(fills == FillInterval::compute ? "compute"
+                                                             : "memory") +
+                 (ahead ? " read-ahead" : ""));
+    PingPongPlan p = plan(fills, ahead);
     // The deepest prefetch: a region is refilled in the cluster after its
-    // last read two tiles earlier (HipKittens' choice too).
-    EXPECT_EQ(p.lead, 7);
+    // last read two tiles earlier (HipKittens' choice too); with reads one
+    // cluster earlier and fills before the barrier, one less.
+    EXPECT_EQ(p.lead, fills == FillInterval::memory && ahead ? 6 : 7);
     std::vector<ScheduleRun> runs = runsUpTo(hipKittensShape(), p, 32);
     EXPECT_EQ(checkScheduleWaits(runs, 2, p.waits), "");
     int counts = 0;

@@ -133,8 +133,9 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
     gpu.addPass(createDirectLdsFill(direct));
     SchedulePingPongOptions pingPong;
     pingPong.priority = options.mmaPriority ? options.mmaPriority.getValue() : 1;
-    pingPong.fills =
-        options.schedule == Schedule::pingPongHK ? "memory" : "compute";
+    bool hipKittens = options.schedule == Schedule::pingPongHK;
+    pingPong.fills = hipKittens ? "memory" : "compute";
+    pingPong.readAhead = !hipKittens;
     gpu.addPass(createSchedulePingPong(pingPong));
   } else {
     addProgramOrderPasses(gpu, options);

@@ -4,7 +4,7 @@
 // clusters (memory, wait, barrier, MMA at priority 1, barrier) and one fill
 // each, an odd last tile without fills, and derived partial waits.
 // RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong))' | FileCheck %s
-// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=memory}))' | FileCheck %s --check-prefix=HK
+// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=memory read-ahead=false}))' | FileCheck %s --check-prefix=HK
 // RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{priority=3}))' | FileCheck %s --check-prefix=PRIO
 // RUN: not hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=later}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -18,21 +18,30 @@
 // CHECK: amdgpu.memory_counter_wait load(10)
 // CHECK: %[[LATE:.*]] = arith.cmpi uge, %{{.*}}, %c4{{.*}} : index
 // CHECK: hk.stagger %[[LATE]] {
+// CHECK-NEXT: amdgpu.memory_counter_wait load(8)
 // CHECK-NEXT: hk.barrier
-// CHECK: scf.for
-// Tile 2i (slot 0), cluster 0: B0 then A0; after its MMA, the fill of A1
-// for tile 2i + 1. Fills come after the MMAs that used the reads: the waits
-// count only DMA loads.
-// CHECK: hk.cluster {
-// CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S0:[a-z0-9_]+]]] {{.*}} -> <b, 32x64xbf16
+// Reading ahead: tile 0's first reads (B0 then A0) after the publishing
+// barrier; the loop carries each next tile's.
+// CHECK-NEXT: hk.cluster {
+// CHECK: hk.load_fragment %{{.*}}[%[[S0:[a-z0-9_]+]]] {{.*}} -> <b, 32x64xbf16
 // CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S0]]] {{.*}} -> <a, 64x64xbf16
 // CHECK-NEXT: hk.yield
-// CHECK: amdgpu.memory_counter_wait load(8)
-// CHECK-NEXT: hk.barrier
-// CHECK-NEXT: hk.cluster priority = 1 {
+// CHECK: scf.for {{.*}} -> (!hk.fragment<acc, {{.*}}>, !hk.fragment<acc, {{.*}}>, !hk.fragment<acc, {{.*}}>, !hk.fragment<acc, {{.*}}>, !hk.fragment<b, 32x64xbf16, mma = 16x16x32>, !hk.fragment<a, 64x64xbf16, mma = 16x16x32>)
+// Cluster 0 of tile 2i: its MMA, after it the fill of A1 for tile 2i + 1
+// and cluster 1's read (B1), interleaved. Fills come after the MMAs that
+// used the reads: the waits count only DMA loads.
+// CHECK: hk.barrier
+// CHECK-NEXT: hk.cluster priority = 1 interleaved {
 // CHECK-NEXT: hk.mma
 // CHECK: hk.copy_to_shared {{.*}} direct
-// CHECK: hk.barrier
+// CHECK: hk.load_fragment {{.*}} -> <b, 32x64xbf16
+// CHECK: hk.yield
+// CHECK: amdgpu.memory_counter_wait load(8)
+// CHECK-NEXT: hk.barrier
+// The last cluster of tile 2i + 1 reads tile 2i + 2's B0 and A0 (slot 0).
+// CHECK-COUNT-6: hk.cluster priority = 1
+// CHECK: hk.load_fragment %{{.*}}[%[[S1:[a-z0-9_]+]]] {{.*}} -> <b, 32x64xbf16
+// CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S1]]] {{.*}} -> <a, 64x64xbf16
 // CHECK-NOT: ds(
 // CHECK: scf.yield
 // An odd tile count: the last tile, no fills.

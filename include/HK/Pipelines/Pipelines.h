@@ -40,9 +40,10 @@ enum class Schedule {
   /// The program's own order (with hk-multi-buffer for stages=2).
   none,
   /// HipKittens' 8-wave ping-pong (hk-schedule-ping-pong), each cluster's
-  /// fill issued after its MMA.
+  /// fill issued after its MMA and the next cluster's reads beside it.
   pingPong,
-  /// The same with HipKittens' placement of fills, before the barrier.
+  /// The same with HipKittens' placement of reads and fills, between
+  /// clusters.
   pingPongHK,
 };
 
@@ -52,11 +53,11 @@ inline auto scheduleOptionValues() {
                  "the program's order (double-buffered with stages=2)"),
       clEnumValN(Schedule::pingPong, "ping-pong",
                  "HipKittens' 8-wave ping-pong clusters with derived partial "
-                 "waits, fills issued in the MMA phase (needs stages=2 and "
-                 "direct-lds: gfx950)"),
+                 "waits, fills and the next cluster's reads issued beside the "
+                 "MMAs (needs stages=2 and direct-lds: gfx950)"),
       clEnumValN(Schedule::pingPongHK, "ping-pong-hk",
-                 "the same with fills between clusters, as HipKittens "
-                 "places them"));
+                 "the same with reads and fills between clusters, as "
+                 "HipKittens places them"));
 }
 
 /// The orders in which the workgroups of a kernel take the tiles of its

@@ -81,7 +81,7 @@ struct ClusterLowering : OpConversionPattern<ClusterOp> {
     Block &block = op.getBody().front();
     Operation *previousMemoryOp = nullptr;
     for (Operation &inner : block.without_terminator()) {
-      if (!isa<LoadFragmentOp, CopyToSharedOp>(inner))
+      if (op.getInterleaved() || !isa<LoadFragmentOp, CopyToSharedOp>(inner))
         continue;
       if (previousMemoryOp) {
         OpBuilder::InsertionGuard guard(rewriter);

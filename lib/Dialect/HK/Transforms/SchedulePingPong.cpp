@@ -268,12 +268,33 @@ private:
           cloned.getSlotMutable().assign(slotValue);
       }
   }
-  /// The clusters of K tile `tile`, reading `slot`; cluster c issues the
-  /// fill for cluster number `firstCluster + c` when `fills` is set. Returns
-  /// the accumulators after the tile.
+  /// The clusters of K tile `tile`, reading `slot`; each issues its fill
+  /// when `fills` is set (the loop body). With read-ahead, `firstReads` are
+  /// the tile's first reads, issued before, and the loop body's last
+  /// cluster reads the next tile's (`nextReads`). Returns the accumulators
+  /// after the tile.
   SmallVector<Value> emitTile(OpBuilder &b, Value tile, int64_t slot,
                               ValueRange accs, bool fills,
-                              function_ref<int(int, bool)> site);
+                              function_ref<int(int, bool)> site,
+                              ValueRange firstReads = {},
+                              SmallVectorImpl<Value> *nextReads = nullptr);
+  /// Clones the first cluster's reads of K tile `tile` from `slot`.
+  SmallVector<Value> emitFirstReads(OpBuilder &b, int64_t slot) {
+    SmallVector<Value> out;
+    Value slotValue = index(b, slot);
+    for (LoadFragmentOp load : sync.clusterLoads[0]) {
+      auto clone = cast<LoadFragmentOp>(b.clone(*load));
+      clone.getSlotMutable().assign(slotValue);
+      out.push_back(clone.getResult());
+    }
+    return out;
+  }
+  SmallVector<Type> firstReadTypes() {
+    SmallVector<Type> types;
+    for (LoadFragmentOp load : sync.clusterLoads[0])
+      types.push_back(load.getType());
+    return types;
+  }
 
   SyncLoop &sync;
   const PingPongPlan &plan;
@@ -286,18 +307,25 @@ private:
 
 SmallVector<Value> PingPongEmitter::emitTile(
     OpBuilder &b, Value tile, int64_t slot, ValueRange accs, bool fills,
-    function_ref<int(int, bool)> site) {
+    function_ref<int(int, bool)> site, ValueRange firstReads,
+    SmallVectorImpl<Value> *nextReads) {
   scf::ForOp loop = sync.loop;
   IRMapping map;
   map.map(loop.getInductionVar(), kOfTile(b, tile));
   map.map(loop.getRegionIterArgs(), accs);
+  for (auto [load, value] : llvm::zip(sync.clusterLoads[0], firstReads))
+    map.map(load.getResult(), value);
   for (Operation *op : sync.computeSection)
     if (!isa<LoadFragmentOp, MmaOp>(op))
       b.clone(*op, map);
   Value slotValue = index(b, slot);
   for (int c = 0; c < n; ++c) {
     // Memory: this MMA's first reads, then one fill.
-    const SmallVector<LoadFragmentOp> &loads = sync.clusterLoads[c];
+    // With read-ahead, the reads of clusters after the first were issued by
+    // the cluster before, after its MMA.
+    SmallVector<LoadFragmentOp> loads;
+    if (!plan.readAhead)
+      loads = sync.clusterLoads[c];
     bool fillWithMemory = fills && plan.fills == FillInterval::memory;
     auto emitClusterFill = [&](OpBuilder &inner) {
       // Cluster c of this tile is cluster tile * n + c overall; its fill
@@ -323,19 +351,43 @@ SmallVector<Value> PingPongEmitter::emitTile(
         emitClusterFill(inner);
       YieldOp::create(inner, loc, loaded);
       for (size_t i = 0; i < loads.size(); ++i)
-        map.map(sync.clusterLoads[c][i].getResult(), memory.getResult(i));
+        map.map(loads[i].getResult(), memory.getResult(i));
     }
     emitWait(b, site(c, false));
     BarrierOp::create(b, loc);
     MmaOp mma = sync.mmas[c];
-    auto compute =
-        ClusterOp::create(b, loc, mma.getType(), int32_t(priority));
+    SmallVector<LoadFragmentOp> ahead;
+    if (plan.readAhead && c + 1 < n)
+      ahead = sync.clusterLoads[c + 1];
+    bool readsNext = plan.readAhead && c + 1 == n && nextReads;
+    SmallVector<Type> types = {mma.getType()};
+    for (LoadFragmentOp load : ahead)
+      types.push_back(load.getType());
+    if (readsNext)
+      llvm::append_range(types, firstReadTypes());
+    auto compute = ClusterOp::create(b, loc, types, int32_t(priority));
+    // Reads issued beside the MMA may interleave with it: no wait counts
+    // them (planPingPong refuses read-ahead otherwise).
+    if (!ahead.empty() || readsNext)
+      compute.setInterleaved(true);
     OpBuilder inner = OpBuilder::atBlockBegin(&compute.getBody().emplaceBlock());
-    Operation *clone = inner.clone(*mma, map);
+    SmallVector<Value> yielded = {inner.clone(*mma, map)->getResult(0)};
     if (fills && plan.fills == FillInterval::compute)
       emitClusterFill(inner);
-    YieldOp::create(inner, loc, clone->getResults());
+    for (LoadFragmentOp load : ahead) {
+      auto clone = cast<LoadFragmentOp>(inner.clone(*load, map));
+      clone.getSlotMutable().assign(slotValue);
+      yielded.push_back(clone.getResult());
+    }
+    if (readsNext)
+      llvm::append_range(yielded, emitFirstReads(inner, (slot + 1) % 2));
+    YieldOp::create(inner, loc, yielded);
     map.map(mma.getResult(), compute.getResult(0));
+    for (size_t i = 0; i < ahead.size(); ++i)
+      map.map(ahead[i].getResult(), compute.getResult(i + 1));
+    if (readsNext)
+      for (Value v : compute.getResults().drop_front(1 + ahead.size()))
+        nextReads->push_back(v);
     emitWait(b, site(c, true));
     BarrierOp::create(b, loc);
   }
@@ -387,24 +439,41 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   emitWait(s, PingPongPlan::kPublishSite);
   BarrierOp::create(s, loc);
 
+  // With read-ahead, the first tile's first reads (the loop carries each
+  // next tile's).
+  SmallVector<Value> inits(loop.getInits());
+  size_t accCount = inits.size();
+  if (plan.readAhead) {
+    auto first = ClusterOp::create(s, loc, firstReadTypes(), /*priority=*/0);
+    OpBuilder inner = OpBuilder::atBlockBegin(&first.getBody().emplaceBlock());
+    YieldOp::create(inner, loc, emitFirstReads(inner, 0));
+    llvm::append_range(inits, first.getResults());
+  }
+
   // Two K tiles per iteration, slots 0 and 1.
   Value pairs = arith::DivSIOp::create(s, loc, tiles, index(s, 2));
-  auto pairLoop = scf::ForOp::create(s, loc, index(s, 0), pairs, index(s, 1),
-                                     loop.getInits());
+  auto pairLoop =
+      scf::ForOp::create(s, loc, index(s, 0), pairs, index(s, 1), inits);
   {
     OpBuilder l = OpBuilder::atBlockBegin(pairLoop.getBody());
     Value first = arith::MulIOp::create(l, loc, pairLoop.getInductionVar(),
                                         index(l, 2));
-    SmallVector<Value> accs(pairLoop.getRegionIterArgs());
+    ValueRange args = pairLoop.getRegionIterArgs();
+    SmallVector<Value> accs(args.take_front(accCount));
+    SmallVector<Value> reads(args.drop_front(accCount));
     for (int half = 0; half < 2; ++half) {
       Value tile = arith::AddIOp::create(l, loc, first, index(l, half));
-      accs = emitTile(l, tile, half, accs, /*fills=*/true,
-                      [&](int c, bool after) {
-                        return plan.bodySite(half, c, after);
-                      });
+      SmallVector<Value> next;
+      accs = emitTile(
+          l, tile, half, accs, /*fills=*/true,
+          [&](int c, bool after) { return plan.bodySite(half, c, after); },
+          reads, &next);
+      reads = next;
     }
+    llvm::append_range(accs, reads);
     scf::YieldOp::create(l, loc, accs);
   }
+  ValueRange loopAccs = pairLoop.getResults().take_front(accCount);
   // An odd tile count: the last tile (even, slot 0), its fills long issued.
   Value odd = arith::CmpIOp::create(
       s, loc, arith::CmpIPredicate::ne,
@@ -413,12 +482,13 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
                                  /*withElseRegion=*/true);
   {
     OpBuilder o = OpBuilder::atBlockBegin(ifOdd.thenBlock());
-    SmallVector<Value> accs =
-        emitTile(o, lastTile, 0, pairLoop.getResults(), /*fills=*/false,
-                 [&](int c, bool after) { return plan.oddTileSite(c, after); });
+    SmallVector<Value> accs = emitTile(
+        o, lastTile, 0, loopAccs, /*fills=*/false,
+        [&](int c, bool after) { return plan.oddTileSite(c, after); },
+        pairLoop.getResults().drop_front(accCount));
     scf::YieldOp::create(o, loc, accs);
     OpBuilder e = OpBuilder::atBlockBegin(ifOdd.elseBlock());
-    scf::YieldOp::create(e, loc, pairLoop.getResults());
+    scf::YieldOp::create(e, loc, loopAccs);
   }
   emitWait(s, plan.finalSite());
   YieldOp::create(s, loc, ifOdd.getResults());
@@ -433,7 +503,7 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
 
 /// Schedules `loop`; errors are emitted.
 static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
-                                  FillInterval fills) {
+                                  FillInterval fills, bool readAhead) {
   FailureOr<const ChipInfo *> chip = resolveChip(loop);
   if (failed(chip))
     return failure();
@@ -454,11 +524,20 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   FailureOr<SyncLoop> sync = matchSyncLoop(loop);
   if (failed(sync))
     return failure();
+  if (readAhead)
+    for (LoadFragmentOp load : sync->clusterLoads[0])
+      for (Value operand : load->getOperands())
+        if (operand != load.getSlot() && loop->isAncestor(operand.getParentBlock()->getParentOp()))
+          return load.emitOpError(
+              "hk-schedule-ping-pong: reading ahead issues a K tile's first "
+              "reads in the tile before, so their offsets must not depend on "
+              "the loop");
   FailureOr<PingPongShape> shape = describeShape(*sync, **chip, threads);
   if (failed(shape))
     return failure();
   PingPongPlan plan;
   plan.fills = fills;
+  plan.readAhead = readAhead;
   std::string why = planPingPong(*shape, CounterLimits(), plan);
   if (!why.empty())
     return loop.emitError("hk-schedule-ping-pong: ") << why;
@@ -513,7 +592,7 @@ struct SchedulePingPongPass
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)
-      if (failed(scheduleLoop(loop, priority, *interval)))
+      if (failed(scheduleLoop(loop, priority, *interval, readAhead)))
         return signalPassFailure();
   }
 };

@@ -25,10 +25,16 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
       auto [region, tile] = plan.fillOf(q);
       events.push_back(SyncEvent::fill(region, tile, shape.fillOps[region]));
     };
+    // K tile t; the loop body's tiles (withFills) read the next tile's
+    // first reads at their end when reading ahead.
     auto tile = [&](int64_t t, bool withFills, auto site) {
-      for (int c = 0; c < n; ++c) {
+      auto reads = [&](int c, int64_t of) {
         for (PingPongShape::Read read : shape.reads[c])
-          events.push_back(SyncEvent::read(read.region, t, read.ops));
+          events.push_back(SyncEvent::read(read.region, of, read.ops));
+      };
+      for (int c = 0; c < n; ++c) {
+        if (!plan.readAhead)
+          reads(c, t);
         if (withFills && plan.fills == FillInterval::memory)
           fill(t * n + c);
         events.push_back(SyncEvent::wait(site(c, false)));
@@ -37,9 +43,14 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
           events.push_back(SyncEvent::use(region, t));
         if (withFills && plan.fills == FillInterval::compute)
           fill(t * n + c);
+        if (plan.readAhead && c + 1 < n)
+          reads(c + 1, t);
+        if (plan.readAhead && c + 1 == n && withFills)
+          reads(0, t + 1);
         events.push_back(SyncEvent::wait(site(c, true)));
         events.push_back(SyncEvent::barrier());
       }
+      (void)reads;
     };
     for (int q = -plan.lead; q < 0; ++q)
       fill(q);
@@ -48,6 +59,9 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
       events.push_back(SyncEvent::barrier());
     events.push_back(SyncEvent::wait(PingPongPlan::kPublishSite));
     events.push_back(SyncEvent::barrier());
+    if (plan.readAhead)
+      for (PingPongShape::Read read : shape.reads[0])
+        events.push_back(SyncEvent::read(read.region, 0, read.ops));
     for (int64_t t = 0; t + 1 < tiles; t += 2)
       for (int half = 0; half < 2; ++half)
         tile(t + half, true, [&](int c, bool after) {
@@ -103,6 +117,14 @@ std::string mlir::hk::planPingPong(const PingPongShape &shape,
     for (int64_t tiles = 1; tiles <= kPingPongCheckedTiles; ++tiles)
       runs.push_back(expandPingPong(shape, plan, tiles));
     why = computeScheduleWaits(runs, /*slots=*/2, limits, plan.waits);
+    // Reads issued beside an MMA may interleave with it, so no wait may
+    // count them in order.
+    if (why.empty() && plan.readAhead)
+      for (const WaitCounts &w : plan.waits)
+        if (w.lgkm != WaitCounts::kNoWait)
+          why = "read-ahead needs schedules whose waits count no LDS reads, "
+                "but lgkmcnt(" +
+                std::to_string(w.lgkm) + ") is needed";
     if (why.empty())
       return "";
   }

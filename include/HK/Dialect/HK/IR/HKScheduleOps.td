@@ -73,8 +73,11 @@ def HK_ClusterOp : HK_Op<"cluster",
     mix with the work of neighbouring clusters. The body runs at wave
     priority `priority` (0 to 3, `s_setprio`; 0 leaves it unchanged) and
     its memory operations issue in program order, op by op, so that a wait
-    counting them after the cluster means what the schedule computed. The
-    results are the values the body yields.
+    counting them after the cluster means what the schedule computed. With
+    `interleaved`, the backend may instead interleave the body's operations
+    freely (its loads among its MMAs): for clusters whose memory operations
+    no wait counts in order, such as one fill beside reads when only the
+    fill is waited for. The results are the values the body yields.
 
     Barriers, waits and priority changes do not belong inside a cluster:
     clusters are separated by them.
@@ -82,8 +85,8 @@ def HK_ClusterOp : HK_Op<"cluster",
     Lowers to `amdgpu.sched_barrier allow = <none>` (a full fence for the
     machine scheduler, no instruction), `rocdl.s.setprio <priority>` when
     the priority is not 0, the body with a `sched_barrier` between
-    consecutive memory ops, `rocdl.s.setprio 0` and a closing
-    `sched_barrier`.
+    consecutive memory ops (none with `interleaved`), `rocdl.s.setprio 0`
+    and a closing `sched_barrier`.
 
     Example:
 
@@ -97,12 +100,13 @@ def HK_ClusterOp : HK_Op<"cluster",
     } : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
     ```
   }];
-  let arguments = (ins DefaultValuedAttr<I32Attr, "0">:$priority);
+  let arguments = (ins DefaultValuedAttr<I32Attr, "0">:$priority,
+                       UnitAttr:$interleaved);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    (`priority` `=` $priority^)? attr-dict-with-keyword $body
-    (`:` type($results)^)?
+    (`priority` `=` $priority^)? (`interleaved` $interleaved^)?
+    attr-dict-with-keyword $body (`:` type($results)^)?
   }];
   let hasVerifier = 1;
 }

@@ -208,7 +208,11 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     `priority`, a barrier; each cluster also issues one fill, after its MMA
     (`fills=compute`, the default: the fill's instructions issue in the
     MFMAs' shadow) or with its reads (`fills=memory`, HipKittens'
-    placement). Regions are double-buffered; the
+    placement). With `read-ahead` (the default) every cluster's reads are
+    issued one cluster earlier, after the MMA of the cluster before (an
+    `interleaved` cluster: the backend hides them among the MFMAs), a K
+    tile's first reads in the last cluster of the tile before. Regions are
+    double-buffered; the
     fill of a region for K tile t + 2 is issued in the cluster after the
     last read of its tile-t contents, so up to `lead` fills are in flight
     (7 for the example: HipKittens' prefetch depth). Waves of the second
@@ -234,6 +238,9 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     Option<"fills", "fills", "std::string", "\"compute\"",
            "where a cluster issues its fill: 'compute' (after its MMA) or "
            "'memory' (with its reads, as HipKittens)">,
+    Option<"readAhead", "read-ahead", "bool", "true",
+           "issue each cluster's reads in the cluster before, beside its MMA "
+           "(needs fills=compute, whose waits count no LDS reads)">,
   ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect",

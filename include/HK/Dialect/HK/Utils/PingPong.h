@@ -76,6 +76,11 @@ enum class FillInterval { compute, memory };
 /// and its waits (chosen by planPingPong).
 struct PingPongPlan {
   FillInterval fills = FillInterval::compute;
+  /// Issue every cluster's reads in the compute interval of the cluster
+  /// before (after its MMA), a K tile's first reads in the last cluster of
+  /// the tile before (the first tile's after the publishing barrier),
+  /// instead of in their own memory interval.
+  bool readAhead = false;
   int clusters = 0;
   int lead = 0;
   std::vector<WaitCounts> waits;
