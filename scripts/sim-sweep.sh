@@ -42,10 +42,18 @@ for tiles in $(seq 1 32); do
       --stages=2 --direct-lds --mma-priority=1 --unroll=$unroll --test=compare \
       --compare="$root/examples/gemm_bf16_gfx950.mlir" --compare-stages=1 --seed=$tiles
   done
-  # HipKittens' 8-wave ping-pong schedule, 2 x 2 workgroups: same bits.
+  # HipKittens' 8-wave ping-pong schedule (2 x 2 workgroups) and with
+  # HipKittens' placement of reads and fills: same bits.
   run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,512,$k \
     --stages=2 --direct-lds --schedule=ping-pong --test=compare \
     --compare="$root/examples/gemm_bf16_gfx950.mlir" --compare-stages=1 --seed=$tiles
+  run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=256,512,$k \
+    --stages=2 --direct-lds --schedule=ping-pong-hk --test=compare \
+    --compare="$root/examples/gemm_bf16_gfx950.mlir" --compare-stages=1 --seed=$tiles
+  # gfx1201's main-job kernel, unrolled by 2 (rolled remainder).
+  run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=256,512,$k \
+    --stages=2 --unroll=2 --test=compare \
+    --compare="$root/examples/gemm_bf16_gfx1201.mlir" --compare-stages=1 --seed=$tiles
 done
 run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --test=identity
 run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=384,2048,2048 --test=identity
