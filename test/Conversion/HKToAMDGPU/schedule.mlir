@@ -53,6 +53,19 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
         %d = hk.mma %ab#0, %ab#1, %acc : !a, !b, !acc
         hk.yield %d : !acc
       } : !acc
+      // An interleaved cluster: no fence between its loads, so the backend
+      // may move them among the MFMAs.
+      // CHECK: amdgpu.sched_barrier allow = <none>
+      // CHECK-NEXT: rocdl.s.setprio 1
+      // CHECK-NOT: amdgpu.sched_barrier
+      // CHECK: rocdl.s.setprio 0
+      // CHECK-NEXT: amdgpu.sched_barrier allow = <none>
+      %n:3 = hk.cluster priority = 1 interleaved {
+        %d = hk.mma %ab#0, %ab#1, %acc : !a, !b, !acc
+        %x = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !a
+        %y = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !b
+        hk.yield %d, %x, %y : !acc, !a, !b
+      } : !acc, !a, !b
       hk.yield %m : !acc
     } : !acc
     // CHECK: %[[EARLY:.*]] = arith.xori %{{.*}}, %true

@@ -19,6 +19,7 @@
 // CHECK-NEXT: hk.barrier
 // CHECK: hk.cluster priority = 2 {
 // CHECK:   hk.mma %[[R]]#0, %[[R]]#1
+// CHECK: hk.cluster priority = 1 interleaved {
 // CHECK: hk.stagger %{{.*}} {
 // CHECK:   hk.barrier
 // CHECK:   hk.yield
@@ -43,6 +44,11 @@ func.func @schedule(%t: !tile, %A: memref<?x?xbf16>, %acc0: !acc, %late: i1,
     %m = hk.mma %r#0, %r#1, %acc0 : !a, !b, !acc
     hk.yield %m : !acc
   } : !acc
+  %acc3:2 = hk.cluster priority = 1 interleaved {
+    %m = hk.mma %r#0, %r#1, %acc1 : !a, !b, !acc
+    %a = hk.load_fragment %t[%c1][%c0, %c0] : !tile -> !a
+    hk.yield %m, %a : !acc, !a
+  } : !acc, !a
   %acc2 = hk.stagger %late {
     hk.barrier
     hk.yield %acc1 : !acc
