@@ -278,14 +278,21 @@ private:
                               function_ref<int(int, bool)> site,
                               ValueRange firstReads = {},
                               SmallVectorImpl<Value> *nextReads = nullptr);
-  /// Clones the first cluster's reads of K tile `tile` from `slot`.
+  /// `load` cloned with `map`, reading `slot`.
+  static Value cloneLoad(OpBuilder &b, LoadFragmentOp load, IRMapping &map,
+                         Value slot) {
+    auto clone = cast<LoadFragmentOp>(b.clone(*load, map));
+    clone.getSlotMutable().assign(slot);
+    return clone.getResult();
+  }
+  /// Clones the first cluster's reads from `slot` (their offsets do not
+  /// depend on the loop).
   SmallVector<Value> emitFirstReads(OpBuilder &b, int64_t slot) {
     SmallVector<Value> out;
     Value slotValue = index(b, slot);
     for (LoadFragmentOp load : sync.clusterLoads[0]) {
-      auto clone = cast<LoadFragmentOp>(b.clone(*load));
-      clone.getSlotMutable().assign(slotValue);
-      out.push_back(clone.getResult());
+      IRMapping none;
+      out.push_back(cloneLoad(b, load, none, slotValue));
     }
     return out;
   }
@@ -343,9 +350,7 @@ SmallVector<Value> PingPongEmitter::emitTile(
       OpBuilder inner = OpBuilder::atBlockBegin(&memory.getBody().emplaceBlock());
       SmallVector<Value> loaded;
       for (LoadFragmentOp load : loads) {
-        auto clone = cast<LoadFragmentOp>(inner.clone(*load, map));
-        clone.getSlotMutable().assign(slotValue);
-        loaded.push_back(clone.getResult());
+        loaded.push_back(cloneLoad(inner, load, map, slotValue));
       }
       if (fillWithMemory)
         emitClusterFill(inner);
@@ -375,9 +380,7 @@ SmallVector<Value> PingPongEmitter::emitTile(
     if (fills && plan.fills == FillInterval::compute)
       emitClusterFill(inner);
     for (LoadFragmentOp load : ahead) {
-      auto clone = cast<LoadFragmentOp>(inner.clone(*load, map));
-      clone.getSlotMutable().assign(slotValue);
-      yielded.push_back(clone.getResult());
+      yielded.push_back(cloneLoad(inner, load, map, slotValue));
     }
     if (readsNext)
       llvm::append_range(yielded, emitFirstReads(inner, (slot + 1) % 2));
