@@ -426,13 +426,18 @@ declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspac
           << "lane " << l << " byte " << b;
 }
 
+/// The input of runDmaThenRead.
+static std::vector<uint8_t> dmaInput() {
+  std::vector<uint8_t> in(2 * 64 * 4);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<uint8_t>(i * 5 + 1);
+  return in;
+}
+
 /// A wave fills LDS with a direct-to-LDS load and, after a barrier, every
 /// wave reads the bytes another wave's load wrote, with a wait `wait`
 /// (s_waitcnt immediate) or none before the barrier.
 static KernelRun runDmaThenRead(const char *wait) {
-  std::vector<uint8_t> in(2 * 64 * 4);
-  for (size_t i = 0; i < in.size(); ++i)
-    in[i] = static_cast<uint8_t>(i * 5 + 1);
   std::string text = R"(
 @lds = internal addrspace(3) global [512 x i8] undef, align 16
 define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
@@ -458,7 +463,7 @@ declare void @llvm.amdgcn.s.waitcnt(i32)
 declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8), ptr addrspace(3), i32, i32, i32, i32, i32)
 )";
-  return run(text, Chip::gfx950, 128, 128 * 4, {in});
+  return run(text, Chip::gfx950, 128, 128 * 4, {dmaInput()});
 }
 
 TEST(SimulatorTest, DirectToLdsLoadLandsAtItsWait) {
@@ -466,9 +471,7 @@ TEST(SimulatorTest, DirectToLdsLoadLandsAtItsWait) {
   // load wrote.
   KernelRun r = runDmaThenRead("call void @llvm.amdgcn.s.waitcnt(i32 3952)");
   ASSERT_EQ(r.error, "");
-  std::vector<uint8_t> in(2 * 64 * 4);
-  for (size_t i = 0; i < in.size(); ++i)
-    in[i] = static_cast<uint8_t>(i * 5 + 1);
+  std::vector<uint8_t> in = dmaInput();
   for (int t = 0; t < 128; ++t)
     for (int b = 0; b < 4; ++b)
       ASSERT_EQ(r.out[t * 4 + b], in[(t * 4 ^ 256) + b]) << t;

@@ -38,6 +38,13 @@ bool mlir::hk::isWorkgroupBarrier(Operation *op) {
   return isa_and_nonnull<amdgpu::LDSBarrierOp, gpu::BarrierOp>(op);
 }
 
+void mlir::hk::setTileSlots(AllocSharedOp alloc, int64_t slots) {
+  SharedTileType type = alloc.getType();
+  alloc.getResult().setType(SharedTileType::get(
+      type.getContext(), type.getRows(), type.getCols(), type.getElementType(),
+      type.getSwizzle(), type.getPermutation(), slots));
+}
+
 static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
 
 LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
@@ -121,13 +128,8 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
   }
 
   // Second slots.
-  for (AllocSharedOp alloc : allocs) {
-    SharedTileType type = alloc.getType();
-    alloc.getResult().setType(SharedTileType::get(
-        type.getContext(), type.getRows(), type.getCols(),
-        type.getElementType(), type.getSwizzle(), type.getPermutation(),
-        /*slots=*/2));
-  }
+  for (AllocSharedOp alloc : allocs)
+    setTileSlots(alloc, 2);
 
   // The fill for induction value `iv` into `slot`: the ops before the fill
   // barrier, cloned (the pure ones become dead where unused).

@@ -552,14 +552,8 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   });
 
   // Double-buffer the regions, then replace the loop.
-  for (CopyToSharedOp copy : sync->fills) {
-    auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
-    SharedTileType type = alloc.getType();
-    alloc.getResult().setType(SharedTileType::get(
-        type.getContext(), type.getRows(), type.getCols(),
-        type.getElementType(), type.getSwizzle(), type.getPermutation(),
-        /*slots=*/2));
-  }
+  for (CopyToSharedOp copy : sync->fills)
+    setTileSlots(copy.getTile().getDefiningOp<AllocSharedOp>(), 2);
   PingPongEmitter(*sync, plan, priority).emit((*chip)->waveSize, waves);
   loop.erase();
   return success();

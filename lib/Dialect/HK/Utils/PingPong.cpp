@@ -50,7 +50,6 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
         events.push_back(SyncEvent::wait(site(c, true)));
         events.push_back(SyncEvent::barrier());
       }
-      (void)reads;
     };
     for (int q = -plan.lead; q < 0; ++q)
       fill(q);

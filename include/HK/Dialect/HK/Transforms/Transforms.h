@@ -28,10 +28,14 @@ namespace scf {
 class ForOp;
 } // namespace scf
 namespace hk {
+class AllocSharedOp;
 
 /// True for the ops hk's passes treat as a workgroup barrier
 /// (`amdgpu.lds_barrier`, `gpu.barrier`); false for null.
 bool isWorkgroupBarrier(Operation *op);
+
+/// Gives the tile `alloc` allocates `slots` slots, keeping its layout.
+void setTileSlots(AllocSharedOp alloc, int64_t slots);
 
 /// Rewrites `kernel` to take each memref argument as a global pointer plus
 /// one i32 per dynamic dimension (see hk-lower-kernel-abi). `converter`
