@@ -29,11 +29,15 @@ struct Timeline {
   /// (region, generation) -> event index of its fill; of its reads.
   std::map<std::pair<int, int64_t>, int> fills;
   std::map<std::pair<int, int64_t>, std::vector<int>> reads;
-  /// Per Use event: the LDS operations complete there (lgkm issued up to
-  /// the end of the read it consumes).
-  std::map<int, int> usedThrough;
-  /// Set when a region's fills are not in generation order, or a use
-  /// comes before any read of what it uses.
+  /// Per Fill and Read: the count of its counter by which it has surely
+  /// issued, and before which everything surely issued before it.
+  std::vector<int> issuedBy, precededBy;
+  /// Per Use event: the read it consumes.
+  std::map<int, int> usedRead;
+  /// Per region: the counter of its fills.
+  std::map<int, SyncEvent::Counter> fillCounter;
+  /// Set when a region's fills are not in generation order or mix
+  /// counters, or a use comes before any read of what it uses.
   std::string error;
 
   explicit Timeline(const std::vector<SyncEvent> &events) : events(events) {
@@ -51,7 +55,12 @@ struct Timeline {
             (later != fills.end() && later->first.first == ev.region))
           error = "the fills of region " + std::to_string(ev.region) +
                   " are not issued once each in generation order";
-        vm += ev.ops;
+        if (!fillCounter.emplace(ev.region, ev.counter).second &&
+            fillCounter[ev.region] != ev.counter)
+          error = "region " + std::to_string(ev.region) +
+                  " is filled both by direct-to-LDS loads and by LDS "
+                  "stores, whose counters do not order each other";
+        (ev.counter == SyncEvent::Counter::vm ? vm : lgkm) += ev.ops;
         break;
       }
       case SyncEvent::Kind::Read:
@@ -59,14 +68,19 @@ struct Timeline {
         lgkm += ev.ops;
         break;
       case SyncEvent::Kind::Use: {
-        auto read = reads.find({ev.region, ev.generation});
-        if (read == reads.end())
+        int used = ev.readEvent;
+        if (used < 0) {
+          auto read = reads.find({ev.region, ev.generation});
+          if (read != reads.end())
+            used = read->second.back();
+        }
+        if (used < 0 || used >= i ||
+            events[used].kind != SyncEvent::Kind::Read)
           error = "a use of region " + std::to_string(ev.region) +
                   " (generation " + std::to_string(ev.generation) +
                   ") comes before any read of it";
         else
-          usedThrough[i] = lgkmBefore[read->second.back()] +
-                           events[read->second.back()].ops;
+          usedRead[i] = used;
         break;
       }
       case SyncEvent::Kind::Barrier:
@@ -76,17 +90,61 @@ struct Timeline {
         break;
       }
     }
+    // Unordered groups: an event is surely issued once the last of its
+    // group is, and surely preceded only by what was issued before the
+    // first.
+    int n = events.size();
+    std::map<int, std::pair<int, int>> span; // group -> first, last event
+    for (int i = 0; i < n; ++i)
+      if (events[i].unordered >= 0) {
+        auto [it, fresh] = span.try_emplace(events[i].unordered, i, i);
+        it->second.second = i;
+      }
+    issuedBy.resize(n);
+    precededBy.resize(n);
+    for (int k = 0; k < n; ++k) {
+      bool vm = countsOn(k);
+      const std::vector<int> &before = vm ? vmBefore : lgkmBefore;
+      issuedBy[k] = before[k] + countedOps(k, vm);
+      precededBy[k] = before[k];
+      if (events[k].unordered < 0)
+        continue;
+      auto [first, last] = span[events[k].unordered];
+      issuedBy[k] = before[last] + countedOps(last, vm);
+      precededBy[k] = before[first];
+    }
+  }
+
+  /// True if event `k` counts on vmcnt (a direct fill), false for lgkmcnt.
+  bool countsOn(int k) const {
+    return events[k].kind == SyncEvent::Kind::Fill &&
+           events[k].counter == SyncEvent::Counter::vm;
+  }
+  /// The operations event `k` adds to counter `vm` (or lgkm).
+  int countedOps(int k, bool vm) const {
+    const SyncEvent &ev = events[k];
+    if (ev.kind == SyncEvent::Kind::Read)
+      return vm ? 0 : ev.ops;
+    if (ev.kind == SyncEvent::Kind::Fill)
+      return countsOn(k) == vm ? ev.ops : 0;
+    return 0;
   }
 
   /// True if the operations of event `op` (counter `vm` or lgkm) are
-  /// complete at event `until`, by a wait in between.
+  /// complete at event `until`, by a wait, a use of a later read or an
+  /// LDS-draining barrier in between.
   bool completedBy(int op, int until, bool vm,
                    const std::vector<WaitCounts> &waits) const {
     const std::vector<int> &before = vm ? vmBefore : lgkmBefore;
-    int last = before[op] + events[op].ops;
+    int last = issuedBy[op];
     for (int i = op + 1; i < until; ++i) {
-      if (!vm && events[i].kind == SyncEvent::Kind::Use &&
-          usedThrough.at(i) >= last)
+      if (!vm && events[i].kind == SyncEvent::Kind::Use) {
+        int read = usedRead.at(i);
+        if (read == op || precededBy[read] >= last)
+          return true;
+      }
+      if (!vm && events[i].kind == SyncEvent::Kind::Barrier &&
+          events[i].drainsLds)
         return true;
       if (events[i].kind != SyncEvent::Kind::Wait)
         continue;
@@ -95,7 +153,10 @@ struct Timeline {
       if (allowed != WaitCounts::kNoWait && before[i] - allowed >= last)
         return true;
     }
-    return false;
+    // A draining barrier completes LDS operations before it synchronizes.
+    return !vm && until < int(events.size()) &&
+           events[until].kind == SyncEvent::Kind::Barrier &&
+           events[until].drainsLds;
   }
 };
 
@@ -128,20 +189,32 @@ std::string buildModel(const std::vector<ScheduleRun> &runs, Model &model) {
 
 /// Walks every dependency of `model`; on an unmet one, `onUnmet(timeline,
 /// opEvent, barrierEvent, vm)` may tighten the wait before the barrier and
-/// return an empty string, or return why it cannot. Returns the first
-/// error, or an empty string. Fills of a region come in generation order
-/// in every group (buildModel checks), so a fill need only wait for the
-/// reads of the generation it replaces: earlier ones finished before that
-/// generation's own fill.
+/// return nullopt, or return why it cannot. Returns the first violation.
+/// Fills of a region come in generation order in every group (buildModel
+/// checks), so a fill need only wait for the reads of the generation it
+/// replaces: earlier ones finished before that generation's own fill.
 template <typename OnUnmet>
-std::string walkDependencies(const Model &model, int slots,
-                             const std::vector<WaitCounts> &waits,
-                             OnUnmet onUnmet) {
+std::optional<SyncViolation>
+walkDependencies(const Model &model, int slots,
+                 const std::vector<WaitCounts> &waits, OnUnmet onUnmet) {
+  using Missing = SyncViolation::Missing;
   for (const std::vector<Timeline> &groups : model) {
     for (size_t r = 0; r < groups.size(); ++r) {
       const Timeline &reader = groups[r];
       for (int p = 0, e = reader.events.size(); p < e; ++p) {
         const SyncEvent &ev = reader.events[p];
+        auto violation = [&](std::string message, int other, int otherEvent,
+                             int barrier, Missing missing) {
+          SyncViolation v;
+          v.message = std::move(message);
+          v.group = r;
+          v.event = p;
+          v.otherGroup = other;
+          v.otherEvent = otherEvent;
+          v.barrier = barrier;
+          v.missing = missing;
+          return v;
+        };
         if (ev.kind == SyncEvent::Kind::Read) {
           // RAW: every group's fill of this generation, published by the
           // last barrier before the read.
@@ -150,24 +223,36 @@ std::string walkDependencies(const Model &model, int slots,
             const Timeline &writer = groups[w];
             auto fill = writer.fills.find({ev.region, ev.generation});
             if (fill == writer.fills.end())
-              return "wave group " + std::to_string(w) + " never issues the " +
-                     "fill that the " + describe(ev) + " of wave group " +
-                     std::to_string(r) + " needs";
+              return violation("wave group " + std::to_string(w) +
+                                   " never issues the fill that the " +
+                                   describe(ev) + " of wave group " +
+                                   std::to_string(r) + " needs",
+                               w, -1, j, Missing::other);
             if (j < 0)
-              return "the " + describe(ev) + " of wave group " +
-                     std::to_string(r) +
-                     " comes before any barrier that could publish its fill";
+              return violation(
+                  "the " + describe(ev) + " of wave group " +
+                      std::to_string(r) +
+                      " comes before any barrier that could publish its fill",
+                  w, fill->second, j, Missing::barrier);
             int barrier = writer.barrierAt[j];
             if (fill->second > barrier)
-              return "the " + describe(ev) + " of wave group " +
-                     std::to_string(r) + " follows barrier " +
-                     std::to_string(j) + " but wave group " +
-                     std::to_string(w) + " issues that fill after it";
-            if (!writer.completedBy(fill->second, barrier, /*vm=*/true,
-                                    waits)) {
-              std::string why = onUnmet(writer, fill->second, barrier, true);
-              if (!why.empty())
-                return why;
+              return violation("the " + describe(ev) + " of wave group " +
+                                   std::to_string(r) + " follows barrier " +
+                                   std::to_string(j) + " but wave group " +
+                                   std::to_string(w) +
+                                   " issues that fill after it",
+                               w, fill->second, j, Missing::barrier);
+            bool vm = writer.events[fill->second].counter ==
+                      SyncEvent::Counter::vm;
+            if (!writer.completedBy(fill->second, barrier, vm, waits)) {
+              std::optional<std::string> why =
+                  onUnmet(writer, fill->second, barrier, vm);
+              if (why) {
+                SyncViolation v = violation(*why, w, fill->second, j,
+                                            Missing::wait);
+                v.counter = writer.events[fill->second].counter;
+                return v;
+              }
             }
           }
           continue;
@@ -185,31 +270,37 @@ std::string walkDependencies(const Model &model, int slots,
           for (int q : reads->second) {
             const SyncEvent &read = other.events[q];
             if (j < 0 || q > other.barrierAt[j])
-              return "the " + describe(ev) + " of wave group " +
-                     std::to_string(r) + " overwrites slot " +
-                     std::to_string(ev.generation % slots) +
-                     " while the " + describe(read) + " of wave group " +
-                     std::to_string(o) +
-                     " may still be running: no barrier orders them";
+              return violation(
+                  "the " + describe(ev) + " of wave group " +
+                      std::to_string(r) + " overwrites slot " +
+                      std::to_string(ev.generation % slots) + " while the " +
+                      describe(read) + " of wave group " + std::to_string(o) +
+                      " may still be running: no barrier orders them",
+                  o, q, j, Missing::barrier);
             int barrier = other.barrierAt[j];
             if (!other.completedBy(q, barrier, /*vm=*/false, waits)) {
-              std::string why = onUnmet(other, q, barrier, false);
-              if (!why.empty())
-                return why;
+              std::optional<std::string> why =
+                  onUnmet(other, q, barrier, false);
+              if (why) {
+                SyncViolation v = violation(*why, o, q, j, Missing::wait);
+                v.counter = SyncEvent::Counter::lgkm;
+                return v;
+              }
             }
           }
         }
       }
     }
   }
-  return "";
+  return std::nullopt;
 }
 
-std::string check(const Model &model, int slots,
-                  const std::vector<WaitCounts> &waits) {
+std::optional<SyncViolation> check(const Model &model, int slots,
+                                   const std::vector<WaitCounts> &waits) {
   return walkDependencies(
       model, slots, waits,
-      [](const Timeline &t, int op, int, bool vm) -> std::string {
+      [](const Timeline &t, int op, int, bool vm)
+          -> std::optional<std::string> {
         return "the " + describe(t.events[op]) + " is not complete (" +
                (vm ? "vmcnt" : "lgkmcnt") +
                ") at the barrier that must publish or release it";
@@ -229,15 +320,16 @@ std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
   bool changed = true;
   while (changed) {
     changed = false;
-    error = walkDependencies(
+    std::optional<SyncViolation> violation = walkDependencies(
         model, slots, waits,
-        [&](const Timeline &t, int op, int barrier, bool vm) -> std::string {
+        [&](const Timeline &t, int op, int barrier,
+            bool vm) -> std::optional<std::string> {
           int site = barrier - 1;
           if (site <= op || t.events[site].kind != SyncEvent::Kind::Wait)
             return "no wait between the " + describe(t.events[op]) +
                    " and the barrier that must find it complete";
           const std::vector<int> &before = vm ? t.vmBefore : t.lgkmBefore;
-          int needed = before[site] - (before[op] + t.events[op].ops);
+          int needed = before[site] - t.issuedBy[op];
           needed = std::min(needed, vm ? limits.vm : limits.lgkm);
           WaitCounts &w = waits[t.events[site].site];
           int &count = vm ? w.vm : w.lgkm;
@@ -245,10 +337,10 @@ std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
             count = needed;
             changed = true;
           }
-          return "";
+          return std::nullopt;
         });
-    if (!error.empty())
-      return error;
+    if (violation)
+      return violation->message;
   }
   // A wait tightened early may have become redundant through a later one:
   // loosen each count as far as the dependencies allow (they are monotone
@@ -260,13 +352,13 @@ std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
         continue;
       int tight = count;
       count = WaitCounts::kNoWait;
-      if (check(model, slots, waits).empty())
+      if (!check(model, slots, waits))
         continue;
       int lo = tight, hi = vm ? limits.vm : limits.lgkm; // lo passes
       while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
         count = mid;
-        if (check(model, slots, waits).empty())
+        if (!check(model, slots, waits))
           lo = mid;
         else
           hi = mid - 1;
@@ -276,10 +368,22 @@ std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
   return "";
 }
 
+std::optional<SyncViolation>
+mlir::hk::findSyncViolation(const std::vector<ScheduleRun> &runs, int slots,
+                            const std::vector<WaitCounts> &waits) {
+  Model model;
+  std::string error = buildModel(runs, model);
+  if (!error.empty()) {
+    SyncViolation v;
+    v.message = error;
+    return v;
+  }
+  return check(model, slots, waits);
+}
+
 std::string mlir::hk::checkScheduleWaits(const std::vector<ScheduleRun> &runs,
                                          int slots,
                                          const std::vector<WaitCounts> &waits) {
-  Model model;
-  std::string error = buildModel(runs, model);
-  return error.empty() ? check(model, slots, waits) : error;
+  std::optional<SyncViolation> v = findSyncViolation(runs, slots, waits);
+  return v ? v->message : "";
 }

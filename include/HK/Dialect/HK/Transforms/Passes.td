@@ -363,4 +363,49 @@ def LowerGridDims : Pass<"hk-lower-grid-dims", "gpu::GPUModuleOp"> {
   ];
 }
 
+def VerifyLds : Pass<"hk-verify-lds", "gpu::GPUModuleOp"> {
+  let summary = "Prove that no two waves race on a shared-tile slot";
+  let description = [{
+    An analysis: it changes nothing and fails on what it cannot prove. For
+    every kernel it proves that no wave reads a slot of a shared tile while
+    another wave may still be writing it (RAW) and that no fill overwrites
+    a slot while another wave may still be reading the data it replaces
+    (WAR), from the hk-level program as the schedule passes leave it:
+    `hk.copy_to_shared` (direct fills complete on vmcnt, register-path
+    fills on lgkmcnt), `hk.load_fragment` (lgkmcnt), `hk.mma` in a
+    cluster (it waits for the loads it uses), `amdgpu.memory_counter_wait`
+    counts, barriers (`amdgpu.lds_barrier` and `gpu.barrier` also complete
+    the wave's LDS operations, never its direct fills; `hk.barrier` waits
+    for nothing), loops, branches, slot parity and the phase offset of
+    `hk.stagger`.
+
+    The kernel is run abstractly, once per wave group (two with
+    `hk.stagger`), for every dynamic size from 0 to `multiples` times the
+    kernel's extent unit (the lcm of its constant loop steps, divisors and
+    divisibility terms), also one element past and short of each multiple
+    where the kernel's `#hk.launch` allows. Loop bounds, branch conditions
+    and slot indices must follow from constants and those sizes; a branch
+    or loop that decides LDS work on anything else, an LDS access the model
+    does not know, a read of a slot never filled or a barrier count that
+    differs between wave groups is an error. A broken dependency is
+    reported as `LDS race` at one operation, with notes at the other, the
+    barrier that must order them and the sizes it was found with:
+
+    ```
+    error: LDS race: this read of slot 0 of a shared tile may run before
+      another wave's fill of it has landed: the fill's direct-to-LDS loads
+      (vmcnt) are not waited for before the barrier that must publish them;
+      a wait before it such as amdgpu.memory_counter_wait load(0) covers it
+    ```
+
+    `hk-to-rocdl-pipeline` and `hk-to-binary-pipeline` run it after the
+    schedule passes (option `verify-lds`, on by default). docs/Verification.md
+    describes the model and its limits.
+  }];
+  let options = [
+    Option<"multiples", "multiples", "unsigned", "17",
+           "dynamic sizes tried: 0 to multiples - 1 times the extent unit">,
+  ];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/LogicalResult.h"
 
 #include <utility>
 
@@ -29,6 +30,9 @@ class ForOp;
 } // namespace scf
 namespace hk {
 class AllocSharedOp;
+class CopyToSharedOp;
+class LoadFragmentOp;
+struct ChipInfo;
 
 /// True for the ops hk's passes treat as a workgroup barrier
 /// (`amdgpu.lds_barrier`, `gpu.barrier`); false for null.
@@ -71,6 +75,23 @@ LogicalResult remapWorkgroups(gpu::GPUFuncOp kernel, const XcdOrder &order);
 /// `hk.launch` gives the grid (see hk-lower-grid-dims). Without `hk.launch`
 /// they are kept, with a remark.
 LogicalResult lowerGridDims(gpu::GPUFuncOp kernel);
+
+/// LDS operations (lgkmcnt) one lane issues for `load` on `chip`.
+FailureOr<int64_t> countFragmentReadsPerLane(LoadFragmentOp load,
+                                             const ChipInfo &chip);
+
+/// Memory operations one lane issues for `copy` in a workgroup of
+/// `threads`, on the counter that completes its LDS writes: direct-to-LDS
+/// loads (vmcnt) for a direct copy, LDS stores (lgkmcnt) otherwise.
+FailureOr<int64_t> countFillOpsPerLane(CopyToSharedOp copy, int64_t threads);
+
+/// Proves that no wave of `kernel` reads a shared-tile slot another may
+/// still be writing and that no fill overwrites a slot another wave may
+/// still read, for every dynamic size of the `multiples` the analysis tries
+/// (hk-verify-lds); emits `LDS race` errors, or errors saying what it
+/// cannot follow, and fails otherwise.
+LogicalResult verifyLdsSynchronization(gpu::GPUFuncOp kernel,
+                                       unsigned multiples);
 
 } // namespace hk
 } // namespace mlir

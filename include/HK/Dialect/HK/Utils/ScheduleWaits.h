@@ -18,6 +18,9 @@
 //  - WAR: a fill of (region, generation) issued after barrier j needs every
 //    wave's reads of earlier generations in the same slot completed by a
 //    wait before that wave's barrier j.
+// A WAW needs no rule of its own: counters complete in order per wave, so a
+// read's RAW on generation g also covers every earlier fill of the region
+// by the same counter.
 // `computeScheduleWaits` finds the largest counts (the most operations left
 // in flight) for which all hold, by tightening the wait right before the
 // barrier each unmet dependency names until none is unmet.
@@ -29,6 +32,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,30 +41,58 @@ namespace mlir::hk {
 /// One event of a wave's program.
 struct SyncEvent {
   enum class Kind { Fill, Read, Use, Wait, Barrier };
+  /// The counter an LDS write is waited for with: direct-to-LDS loads by
+  /// vmcnt, LDS stores of registers (ds_write) by lgkmcnt.
+  enum class Counter { vm, lgkm };
   Kind kind;
   /// Fill, Read, Use: the shared-tile region and which of its fills (the K
   /// tile); generation g lives in slot g % slots. A Use is an instruction
-  /// consuming the registers of the wave's last read of that region and
-  /// generation: the backend waits for the read before it, and LDS reads
-  /// complete in order, so every earlier read is complete there too.
+  /// consuming the registers of a read of that region and generation: the
+  /// backend waits for the read before it, and LDS reads complete in order,
+  /// so every earlier LDS operation is complete there too.
   int region = 0;
   int64_t generation = 0;
-  /// Fill: vector-memory operations (vmcnt); Read: LDS operations (lgkmcnt).
+  /// Fill: operations of its counter; Read: LDS operations (lgkmcnt).
   int ops = 0;
   /// Wait: the static wait this is an instance of (an index into the waits).
   int site = -1;
+  /// Fill: which counter completes it.
+  Counter counter = Counter::vm;
+  /// Barrier: whether it first completes the wave's LDS operations (a
+  /// workgroup release fence, as `amdgpu.lds_barrier`), not its vector
+  /// memory ones.
+  bool drainsLds = false;
+  /// Use: the event index of the read it consumes; -1 for the wave's last
+  /// read of `region` and `generation`.
+  int readEvent = -1;
+  /// Fill, Read: consecutive events with the same non-negative value may
+  /// issue in any order among themselves (an `interleaved` hk.cluster), so
+  /// a count only covers one once the whole group has issued, and a use of
+  /// one only completes what was issued before the group.
+  int unordered = -1;
+  /// For the caller: what this event stands for (an op), in messages.
+  int tag = -1;
 
-  static SyncEvent fill(int region, int64_t generation, int ops) {
-    return {Kind::Fill, region, generation, ops, -1};
+  static SyncEvent fill(int region, int64_t generation, int ops,
+                        Counter counter = Counter::vm) {
+    SyncEvent e{Kind::Fill, region, generation, ops};
+    e.counter = counter;
+    return e;
   }
   static SyncEvent read(int region, int64_t generation, int ops) {
-    return {Kind::Read, region, generation, ops, -1};
+    return {Kind::Read, region, generation, ops};
   }
-  static SyncEvent use(int region, int64_t generation) {
-    return {Kind::Use, region, generation, 0, -1};
+  static SyncEvent use(int region, int64_t generation, int readEvent = -1) {
+    SyncEvent e{Kind::Use, region, generation};
+    e.readEvent = readEvent;
+    return e;
   }
   static SyncEvent wait(int site) { return {Kind::Wait, 0, 0, 0, site}; }
-  static SyncEvent barrier() { return {Kind::Barrier, 0, 0, 0, -1}; }
+  static SyncEvent barrier(bool drainsLds = false) {
+    SyncEvent e{Kind::Barrier};
+    e.drainsLds = drainsLds;
+    return e;
+  }
 };
 
 /// The most operations of each counter allowed in flight after a wait;
@@ -94,10 +126,33 @@ std::string computeScheduleWaits(const std::vector<ScheduleRun> &runs,
                                  int slots, const CounterLimits &limits,
                                  std::vector<WaitCounts> &waits);
 
+/// The first dependency a schedule breaks, with the events involved.
+struct SyncViolation {
+  /// What is wrong, as a sentence naming regions and generations.
+  std::string message;
+  /// The dependent event (a read or a fill) and the event it depends on
+  /// (the fill a read needs, the read a fill would overwrite): wave group
+  /// and event index; -1 where a message names no such event.
+  int group = -1, event = -1;
+  int otherGroup = -1, otherEvent = -1;
+  /// The workgroup barrier (0-based) that must order them, -1 if none.
+  int barrier = -1;
+  /// What would mend it: a wait before that barrier in `otherGroup`
+  /// (`counter` names which), or a barrier between the two events.
+  enum class Missing { barrier, wait, other } missing = Missing::other;
+  SyncEvent::Counter counter = SyncEvent::Counter::vm;
+};
+
 /// Checks that `waits` make every dependency of `runs` hold; returns the
 /// first violation, or an empty string.
 std::string checkScheduleWaits(const std::vector<ScheduleRun> &runs, int slots,
                                const std::vector<WaitCounts> &waits);
+
+/// The same, with the violation's events: nullopt if every dependency
+/// holds.
+std::optional<SyncViolation>
+findSyncViolation(const std::vector<ScheduleRun> &runs, int slots,
+                  const std::vector<WaitCounts> &waits);
 
 } // namespace mlir::hk
 

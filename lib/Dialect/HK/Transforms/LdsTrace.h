@@ -1,0 +1,72 @@
+//===- LdsTrace.h - a kernel's LDS synchronisation, as events ---*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to hk-verify-lds: runs an hk-level kernel abstractly for one
+// choice of its dynamic sizes and records, for each wave group, the events
+// of ScheduleWaits.h (fills, reads, uses, waits, barriers). Control flow is
+// followed exactly: loop bounds, branch conditions and slot indices are
+// evaluated from constants and the chosen sizes; anything the sizes do not
+// determine and that decides which LDS operations run is refused.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_LIB_DIALECT_HK_TRANSFORMS_LDSTRACE_H
+#define HK_LIB_DIALECT_HK_TRANSFORMS_LDSTRACE_H
+
+#include "HK/Dialect/HK/Utils/ScheduleWaits.h"
+#include "HK/Target/Chip.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+
+namespace mlir::hk {
+
+/// One slot of one shared tile: what the model calls a region.
+struct LdsSlot {
+  Operation *alloc;
+  int64_t slot;
+};
+
+/// The events of one launch, per wave group, and what they stand for.
+struct LdsTrace {
+  ScheduleRun groups;
+  /// SyncEvent::tag -> the op (a barrier of hk.stagger: the stagger).
+  std::vector<Operation *> origins;
+  /// SyncEvent::region -> the slot.
+  std::vector<LdsSlot> slots;
+  /// SyncEvent::site -> the counts of that wait instance.
+  std::vector<WaitCounts> waits;
+};
+
+/// What a kernel's trace depends on.
+struct LdsTraceInput {
+  gpu::GPUFuncOp kernel;
+  const ChipInfo *chip = nullptr;
+  /// Lanes of the workgroup (known_block_size).
+  int64_t threads = 0;
+  /// (kernel argument, dimension) -> the extent memref.dim returns.
+  std::map<std::pair<unsigned, int64_t>, int64_t> extents;
+  /// Wave groups: 2 if the kernel staggers its waves, else 1.
+  int groups = 1;
+  /// Most ops interpreted per wave group before giving up.
+  int64_t stepLimit = 4'000'000;
+};
+
+/// Records the trace of `input` into `trace`; on an op the model cannot
+/// follow, emits an error there and fails.
+LogicalResult buildLdsTrace(const LdsTraceInput &input, LdsTrace &trace);
+
+/// The kernel's hk.stagger, if any; fails (with an error) if it has
+/// several with different wave groups, or one whose condition is not
+/// provably uniform within each wave.
+FailureOr<Operation *> findStagger(gpu::GPUFuncOp kernel,
+                                   const ChipInfo &chip);
+
+} // namespace mlir::hk
+
+#endif // HK_LIB_DIALECT_HK_TRANSFORMS_LDSTRACE_H

@@ -1,0 +1,301 @@
+//===- VerifyLds.cpp - prove a kernel's LDS synchronisation ---------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements hk-verify-lds: every kernel is run abstractly
+// (LdsTrace.h) for a range of its dynamic sizes, and the events of each
+// run are checked against the dependency rules of ScheduleWaits.h, each
+// slot of each shared tile a region of its own: a read needs its fill
+// completed and published by a barrier, a fill needs the reads of the data
+// it replaces completed before a barrier it follows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LdsTrace.h"
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <numeric>
+#include <set>
+
+#define DEBUG_TYPE "hk-verify-lds"
+
+namespace mlir::hk {
+#define GEN_PASS_DEF_VERIFYLDS
+#include "HK/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace mlir::hk
+
+using namespace mlir;
+using namespace mlir::hk;
+
+/// The extent unit: sizes are tried at multiples of it (and just off
+/// them), so that every loop over a size sees whole and partial trips. It
+/// is the lcm of the kernel's constant loop steps, divisors and
+/// divisibility terms.
+static int64_t extentUnit(gpu::GPUFuncOp kernel, LaunchAttr launch) {
+  int64_t unit = 1;
+  auto join = [&](int64_t v) {
+    if (v > 1 && v <= (1 << 16))
+      unit = std::min<int64_t>(std::lcm(unit, v), 1 << 16);
+  };
+  if (launch)
+    for (const SizeTerm &term : launch.getDivisible())
+      join(term.factor);
+  kernel.walk([&](Operation *op) {
+    APInt v;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (matchPattern(loop.getStep(), m_ConstantInt(&v)))
+        join(v.getSExtValue());
+      return;
+    }
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::CeilDivSIOp,
+            arith::CeilDivUIOp, arith::FloorDivSIOp, arith::RemSIOp,
+            arith::RemUIOp>(op) &&
+        matchPattern(op->getOperand(1), m_ConstantInt(&v)))
+      join(v.getSExtValue());
+  });
+  return unit;
+}
+
+/// The size assignments to verify: every (argument, dimension) the kernel
+/// reads with memref.dim gets t * unit + r, for t < `multiples` and r in
+/// {0, 1, unit - 1}, rounded up to the divisibility the kernel declares.
+static std::vector<std::map<std::pair<unsigned, int64_t>, int64_t>>
+chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
+  auto launch = kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+  std::map<std::pair<unsigned, int64_t>, int64_t> factor;
+  kernel.walk([&](memref::DimOp dim) {
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (arg && index && arg.getOwner() == &kernel.getBody().front())
+      factor[{arg.getArgNumber(), *index}] = 1;
+  });
+  if (launch)
+    for (const SizeTerm &term : launch.getDivisible()) {
+      auto it = factor.find({unsigned(term.arg), term.dim});
+      if (it != factor.end())
+        it->second = std::lcm(it->second, term.factor);
+    }
+  int64_t unit = extentUnit(kernel, launch);
+  std::set<std::map<std::pair<unsigned, int64_t>, int64_t>> runs;
+  for (int64_t t = 0; t < multiples; ++t)
+    for (int64_t r : {int64_t(0), int64_t(1), unit - 1}) {
+      std::map<std::pair<unsigned, int64_t>, int64_t> extents;
+      for (auto [key, f] : factor)
+        extents[key] = llvm::divideCeil(t * unit + r, f) * f;
+      runs.insert(extents);
+    }
+  return {runs.begin(), runs.end()};
+}
+
+namespace {
+/// Turns a violation of one run into a diagnostic at the ops involved.
+class RaceReport {
+public:
+  RaceReport(const LdsTrace &trace, const LdsTraceInput &input)
+      : trace(trace), input(input) {}
+
+  void emit(const SyncViolation &v) const {
+    if (v.event < 0) {
+      InFlightDiagnostic diag = gpu::GPUFuncOp(input.kernel).emitError()
+                                << "LDS race: " << v.message;
+      noteSizes(diag);
+      return;
+    }
+    const SyncEvent &ev = event(v.group, v.event);
+    Operation *op = trace.origins[ev.tag];
+    bool isRead = ev.kind == SyncEvent::Kind::Read;
+    InFlightDiagnostic diag = op->emitError() << "LDS race: ";
+    diag << (isRead ? "this read of " : "this fill of ") << "slot "
+         << trace.slots[ev.region].slot << " of a shared tile";
+    const SyncEvent *other =
+        v.otherEvent >= 0 ? &event(v.otherGroup, v.otherEvent) : nullptr;
+    Operation *otherOp = other ? trace.origins[other->tag] : nullptr;
+    if (isRead)
+      diag << " may run before " << whose(v.otherGroup, v.group)
+           << " fill of it has landed";
+    else
+      diag << " may overwrite it while " << whose(v.otherGroup, v.group)
+           << " read of the data it replaces is still running";
+    Operation *barrier = barrierOp(
+        v.missing == SyncViolation::Missing::wait ? v.otherGroup : v.group,
+        v.barrier);
+    switch (v.missing) {
+    case SyncViolation::Missing::barrier:
+      diag << ": no barrier orders "
+           << (isRead ? "the fill before this read" : "the read before this "
+                                                      "fill");
+      break;
+    case SyncViolation::Missing::wait: {
+      bool vm = v.counter == SyncEvent::Counter::vm;
+      diag << ": " << (isRead ? "the fill's " : "the read's ")
+           << (vm ? "direct-to-LDS loads (vmcnt)"
+                  : isRead ? "LDS stores (lgkmcnt)" : "LDS loads (lgkmcnt)")
+           << " are not waited for before the barrier that must "
+           << (isRead ? "publish them" : "release the slot")
+           << "; a wait before it such as amdgpu.memory_counter_wait "
+           << (vm ? "load(" : "ds(")
+           << countAfter(v.otherGroup, v.otherEvent, v.barrier, vm)
+           << ") covers it";
+      break;
+    }
+    case SyncViolation::Missing::other:
+      diag << ": " << v.message;
+      break;
+    }
+    if (otherOp)
+      diag.attachNote(otherOp->getLoc())
+          << (isRead ? "the fill" : "the read") << " of slot "
+          << trace.slots[ev.region].slot << " it races with";
+    if (barrier)
+      diag.attachNote(barrier->getLoc())
+          << (v.missing == SyncViolation::Missing::wait
+                  ? "the barrier the wait must precede"
+                  : "the last barrier before it");
+    diag.attachNote(trace.slots[ev.region].alloc->getLoc())
+        << "the shared tile";
+    noteSizes(diag);
+  }
+
+private:
+  const SyncEvent &event(int group, int index) const {
+    return trace.groups[group][index];
+  }
+
+  std::string whose(int other, int self) const {
+    if (input.groups == 1)
+      return other == self ? "every wave's" : "another wave's";
+    std::string group = other == 1 ? "late" : "early";
+    return "the " + group + " waves' (hk.stagger)";
+  }
+
+  /// The op of barrier `j` of `group`, or null.
+  Operation *barrierOp(int group, int j) const {
+    if (group < 0 || j < 0)
+      return nullptr;
+    int seen = 0;
+    for (const SyncEvent &ev : trace.groups[group])
+      if (ev.kind == SyncEvent::Kind::Barrier && seen++ == j)
+        return trace.origins[ev.tag];
+    return nullptr;
+  }
+
+  /// Operations of the counter issued after event `op` (after its
+  /// unordered group) and before barrier `j` of `group`: the largest count
+  /// a wait right before the barrier can have and still cover it.
+  int64_t countAfter(int group, int op, int j, bool vm) const {
+    const std::vector<SyncEvent> &events = trace.groups[group];
+    int start = op;
+    for (int k = op + 1, e = events.size(); k < e; ++k)
+      if (events[op].unordered >= 0 &&
+          events[k].unordered == events[op].unordered)
+        start = k;
+    int64_t count = 0, seen = 0;
+    for (int k = 0, e = events.size(); k < e; ++k) {
+      const SyncEvent &ev = events[k];
+      if (ev.kind == SyncEvent::Kind::Barrier && seen++ == j)
+        break;
+      if (k <= start)
+        continue;
+      bool onVm = ev.kind == SyncEvent::Kind::Fill &&
+                  ev.counter == SyncEvent::Counter::vm;
+      bool counted = ev.kind == SyncEvent::Kind::Read ||
+                     ev.kind == SyncEvent::Kind::Fill;
+      if (counted && onVm == vm)
+        count += ev.ops;
+    }
+    return count;
+  }
+
+  void noteSizes(InFlightDiagnostic &diag) const {
+    std::string sizes;
+    for (auto [key, value] : input.extents)
+      sizes += (sizes.empty() ? "" : ", ") + ("arg" + std::to_string(key.first)) +
+               "[" + std::to_string(key.second) + "] = " +
+               std::to_string(value);
+    diag.attachNote(gpu::GPUFuncOp(input.kernel).getLoc())
+        << "found with the kernel's sizes "
+        << (sizes.empty() ? std::string("(none dynamic)") : sizes);
+  }
+
+  const LdsTrace &trace;
+  const LdsTraceInput &input;
+};
+} // namespace
+
+LogicalResult mlir::hk::verifyLdsSynchronization(gpu::GPUFuncOp kernel,
+                                                 unsigned multiples) {
+  FailureOr<const ChipInfo *> chip = resolveChip(kernel);
+  if (failed(chip))
+    return failure();
+  DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr();
+  if (!block)
+    return kernel.emitError()
+           << "hk-verify-lds needs the workgroup size "
+              "(known_block_size = array<i32: x, y, z>) to count each wave's "
+              "LDS operations";
+  FailureOr<Operation *> stagger = findStagger(kernel, **chip);
+  if (failed(stagger))
+    return failure();
+  LdsTraceInput input;
+  input.kernel = kernel;
+  input.chip = *chip;
+  input.threads = int64_t(block[0]) * block[1] * block[2];
+  input.groups = *stagger ? 2 : 1;
+  for (auto &extents : chooseExtents(kernel, multiples)) {
+    input.extents = extents;
+    LdsTrace trace;
+    if (failed(buildLdsTrace(input, trace)))
+      return failure();
+    std::optional<SyncViolation> violation =
+        findSyncViolation({trace.groups}, /*slots=*/1, trace.waits);
+    if (violation && getenv("HK_DUMP")) {
+      for (size_t g = 0; g < trace.groups.size(); ++g) {
+        llvm::errs() << "group " << g << "\n";
+        int k = 0;
+        for (const SyncEvent &e : trace.groups[g]) {
+          llvm::errs() << k++ << " kind=" << int(e.kind) << " r=" << e.region << " g=" << e.generation << " ops=" << e.ops << " site=" << e.site;
+          if (e.kind == SyncEvent::Kind::Wait) llvm::errs() << " vm=" << trace.waits[e.site].vm << " lgkm=" << trace.waits[e.site].lgkm;
+          llvm::errs() << " read=" << e.readEvent << " un=" << e.unordered << " " << trace.origins[e.tag]->getName() << " " << trace.origins[e.tag]->getLoc() << "\n";
+        }
+      }
+      llvm::errs() << "violation group " << violation->group << " ev " << violation->event << " other " << violation->otherGroup << " ev " << violation->otherEvent << " barrier " << violation->barrier << "\n";
+    }
+    if (violation) {
+      RaceReport(trace, input).emit(*violation);
+      return failure();
+    }
+  }
+  return success();
+}
+
+namespace {
+struct VerifyLdsPass : hk::impl::VerifyLdsBase<VerifyLdsPass> {
+  using VerifyLdsBase::VerifyLdsBase;
+
+  void runOnOperation() override {
+    if (multiples < 1) {
+      getOperation().emitError()
+          << "hk-verify-lds: multiples must be at least 1";
+      return signalPassFailure();
+    }
+    bool failedAny = false;
+    for (auto kernel : getOperation().getOps<gpu::GPUFuncOp>())
+      if (kernel.isKernel() &&
+          failed(verifyLdsSynchronization(kernel, multiples)))
+        failedAny = true;
+    if (failedAny)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
