@@ -55,7 +55,10 @@ mlir::hk::ScheduleCLOptions::ScheduleCLOptions(
                      llvm::cl::cat(category),
                      llvm::cl::desc("which workgroup computes which tile of "
                                     "the grid"),
-                     workgroupOrderOptionValues()) {}
+                     workgroupOrderOptionValues()),
+      verifyLds("verify-lds", llvm::cl::init(true), llvm::cl::cat(category),
+                llvm::cl::desc("prove the kernels' LDS synchronisation "
+                               "(hk-verify-lds); =false skips the proof")) {}
 
 void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.stages = stages.getValue();
@@ -64,6 +67,7 @@ void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.mmaPriority = mmaPriority.getValue();
   options.schedule = schedule.getValue();
   options.workgroupOrder = workgroupOrder.getValue();
+  options.verifyLds = verifyLds.getValue();
 }
 
 std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
@@ -140,6 +144,8 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   } else {
     addProgramOrderPasses(gpu, options);
   }
+  if (options.verifyLds)
+    gpu.addPass(createVerifyLds());
   gpu.addPass(createConvertHKToAMDGPU());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());

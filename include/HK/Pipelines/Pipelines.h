@@ -111,6 +111,11 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       *this, "workgroup-order",
       llvm::cl::desc("which workgroup computes which tile of the grid"),
       llvm::cl::init(WorkgroupOrder::rowMajor), workgroupOrderOptionValues()};
+  PassOptions::Option<bool> verifyLds{
+      *this, "verify-lds",
+      llvm::cl::desc("prove the kernels' LDS synchronisation after the "
+                     "schedule passes (hk-verify-lds); false skips it"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
       llvm::cl::init(3)};
@@ -132,7 +137,7 @@ std::string checkPipelineOptions(const HKPipelineOptions &options);
 
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options
 /// (--stages, --unroll, --direct-lds, --mma-priority, --schedule,
-/// --workgroup-order), so that hk-compile and hk-run spell and document them
+/// --workgroup-order, --verify-lds), so that hk-compile and hk-run spell and document them
 /// alike.
 struct ScheduleCLOptions {
   explicit ScheduleCLOptions(llvm::cl::OptionCategory &category);
@@ -145,13 +150,14 @@ struct ScheduleCLOptions {
   llvm::cl::opt<unsigned> mmaPriority;
   llvm::cl::opt<Schedule> schedule;
   llvm::cl::opt<WorkgroupOrder> workgroupOrder;
+  llvm::cl::opt<bool> verifyLds;
 };
 
 /// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
 /// hk-attach-target, hk-remap-workgroups (workgroup-order=xcd, over the
 /// chip's XCDs), hk-lower-grid-dims, hk-multi-buffer (stages) or, with
 /// schedule=ping-pong, hk-direct-lds-fill and hk-schedule-ping-pong,
-/// convert-hk-to-amdgpu, canonicalize/cse,
+/// hk-verify-lds (unless verify-lds=false), convert-hk-to-amdgpu, canonicalize/cse,
 /// convert-scf-to-cf, hk-lower-kernel-abi, convert-gpu-to-rocdl,
 /// reconcile-unrealized-casts, canonicalize/cse.
 void buildHKToROCDLPipeline(OpPassManager &pm,

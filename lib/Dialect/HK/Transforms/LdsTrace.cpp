@@ -326,7 +326,9 @@ private:
     if (failed(region))
       return failure();
     int64_t generation = fillsIssued[*region]++;
-    FailureOr<int64_t> ops = countFillOpsPerLane(copy, input.threads);
+    FailureOr<int64_t> ops = opsOf(copy, [&] {
+      return countFillOpsPerLane(copy, input.threads);
+    });
     if (failed(ops))
       return failure();
     push(SyncEvent::fill(*region, generation, *ops,
@@ -334,6 +336,17 @@ private:
                                           : SyncEvent::Counter::lgkm),
          copy);
     return success();
+  }
+
+  template <typename Count>
+  FailureOr<int64_t> opsOf(Operation *op, Count count) {
+    if (input.opsPerLane)
+      if (auto it = input.opsPerLane->find(op); it != input.opsPerLane->end())
+        return it->second;
+    FailureOr<int64_t> ops = count();
+    if (succeeded(ops) && input.opsPerLane)
+      (*input.opsPerLane)[op] = *ops;
+    return ops;
   }
 
   LogicalResult runLoad(LoadFragmentOp load) {
@@ -346,7 +359,8 @@ private:
              << "LDS race: this read of slot " << trace.slots[*region].slot
              << " of a shared tile comes before any fill of that slot: it "
                 "reads what no wave wrote";
-    FailureOr<int64_t> ops = countFragmentReadsPerLane(load, *input.chip);
+    FailureOr<int64_t> ops = opsOf(
+        load, [&] { return countFragmentReadsPerLane(load, *input.chip); });
     if (failed(ops))
       return failure();
     push(SyncEvent::read(*region, filled->second - 1, *ops), load);

@@ -55,6 +55,9 @@ struct LdsTraceInput {
   int groups = 1;
   /// Most ops interpreted per wave group before giving up.
   int64_t stepLimit = 4'000'000;
+  /// Per copy or fragment load: its operations per lane, once counted
+  /// (the same in every run).
+  llvm::DenseMap<Operation *, int64_t> *opsPerLane = nullptr;
 };
 
 /// Records the trace of `input` into `trace`; on an op the model cannot

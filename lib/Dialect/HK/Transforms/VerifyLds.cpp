@@ -173,7 +173,7 @@ private:
 
   std::string whose(int other, int self) const {
     if (input.groups == 1)
-      return other == self ? "every wave's" : "another wave's";
+      return "other waves'";
     std::string group = other == 1 ? "late" : "early";
     return "the " + group + " waves' (hk.stagger)";
   }
@@ -251,6 +251,8 @@ LogicalResult mlir::hk::verifyLdsSynchronization(gpu::GPUFuncOp kernel,
   input.chip = *chip;
   input.threads = int64_t(block[0]) * block[1] * block[2];
   input.groups = *stagger ? 2 : 1;
+  llvm::DenseMap<Operation *, int64_t> opsPerLane;
+  input.opsPerLane = &opsPerLane;
   for (auto &extents : chooseExtents(kernel, multiples)) {
     input.extents = extents;
     LdsTrace trace;
@@ -258,18 +260,6 @@ LogicalResult mlir::hk::verifyLdsSynchronization(gpu::GPUFuncOp kernel,
       return failure();
     std::optional<SyncViolation> violation =
         findSyncViolation({trace.groups}, /*slots=*/1, trace.waits);
-    if (violation && getenv("HK_DUMP")) {
-      for (size_t g = 0; g < trace.groups.size(); ++g) {
-        llvm::errs() << "group " << g << "\n";
-        int k = 0;
-        for (const SyncEvent &e : trace.groups[g]) {
-          llvm::errs() << k++ << " kind=" << int(e.kind) << " r=" << e.region << " g=" << e.generation << " ops=" << e.ops << " site=" << e.site;
-          if (e.kind == SyncEvent::Kind::Wait) llvm::errs() << " vm=" << trace.waits[e.site].vm << " lgkm=" << trace.waits[e.site].lgkm;
-          llvm::errs() << " read=" << e.readEvent << " un=" << e.unordered << " " << trace.origins[e.tag]->getName() << " " << trace.origins[e.tag]->getLoc() << "\n";
-        }
-      }
-      llvm::errs() << "violation group " << violation->group << " ev " << violation->event << " other " << violation->otherGroup << " ev " << violation->otherEvent << " barrier " << violation->barrier << "\n";
-    }
     if (violation) {
       RaceReport(trace, input).emit(*violation);
       return failure();
