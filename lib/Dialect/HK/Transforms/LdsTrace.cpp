@@ -353,17 +353,14 @@ private:
     FailureOr<int> region = regionOf(load, load.getTile(), load.getSlot());
     if (failed(region))
       return failure();
-    auto filled = fillsIssued.find(*region);
-    if (filled == fillsIssued.end())
-      return load.emitError()
-             << "LDS race: this read of slot " << trace.slots[*region].slot
-             << " of a shared tile comes before any fill of that slot: it "
-                "reads what no wave wrote";
+    // Generation -1 (no fill before it) is reported by the check, in
+    // order with the other violations.
+    int64_t generation = fillsIssued.lookup(*region) - 1;
     FailureOr<int64_t> ops = opsOf(
         load, [&] { return countFragmentReadsPerLane(load, *input.chip); });
     if (failed(ops))
       return failure();
-    push(SyncEvent::read(*region, filled->second - 1, *ops), load);
+    push(SyncEvent::read(*region, generation, *ops), load);
     values[load.getResult()] = Abstract::fragment(events.size() - 1);
     return success();
   }

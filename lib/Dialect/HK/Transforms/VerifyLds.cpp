@@ -108,6 +108,9 @@ public:
     if (v.event < 0) {
       InFlightDiagnostic diag = gpu::GPUFuncOp(input.kernel).emitError()
                                 << "LDS race: " << v.message;
+      if (input.groups == 2)
+        diag.attachNote() << "wave group 0 is the early waves of the "
+                             "hk.stagger, wave group 1 the late ones";
       noteSizes(diag);
       return;
     }
@@ -120,7 +123,10 @@ public:
     const SyncEvent *other =
         v.otherEvent >= 0 ? &event(v.otherGroup, v.otherEvent) : nullptr;
     Operation *otherOp = other ? trace.origins[other->tag] : nullptr;
-    if (isRead)
+    if (isRead && ev.generation < 0)
+      diag << " comes before any fill of that slot: it reads what no wave "
+              "wrote";
+    else if (isRead)
       diag << " may run before " << whose(v.otherGroup, v.group)
            << " fill of it has landed";
     else
@@ -149,7 +155,8 @@ public:
       break;
     }
     case SyncViolation::Missing::other:
-      diag << ": " << v.message;
+      if (ev.generation >= 0)
+        diag << ": " << v.message;
       break;
     }
     if (otherOp)

@@ -182,7 +182,8 @@ std::string buildModel(const std::vector<ScheduleRun> &runs, Model &model) {
         return "wave group " + std::to_string(g) + " executes " +
                std::to_string(groups[g].barrierAt.size()) +
                " barriers but wave group 0 executes " +
-               std::to_string(groups[0].barrierAt.size());
+               std::to_string(groups[0].barrierAt.size()) +
+               ", so barriers pair up wrongly across the workgroup";
   }
   return "";
 }
