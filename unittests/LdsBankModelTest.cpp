@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The LDS bank model (HK/Target/LdsBanks.h) the simulator uses, and what it
-// says of the reference layouts.
+// The LDS bank model (HK/Target/LdsBanks.h), shared by the simulator and
+// hk-check-bank-conflicts, and what it says of the reference layouts.
 //
 //===----------------------------------------------------------------------===//
 
