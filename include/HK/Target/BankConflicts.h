@@ -17,6 +17,7 @@
 #ifndef HK_TARGET_BANKCONFLICTS_H
 #define HK_TARGET_BANKCONFLICTS_H
 
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
 #include "HK/Dialect/HK/Utils/LaneLayout.h"
 #include "HK/Target/Chip.h"
 
@@ -52,7 +53,7 @@ struct FragmentAccess {
 /// `chunkBytes` consecutive bytes of a tile row per iteration; `direct`: with
 /// direct-to-LDS loads, whose LDS side is lane-linear.
 struct FillAccess {
-  int64_t chunkBytes = 16;
+  int64_t chunkBytes = kCopyChunkBytes;
   int64_t threads = 0;
   bool direct = false;
 };
