@@ -4,13 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The LDS bank model of the simulator (HK/Runtime/LdsBanks.h), and what it
-// says of the reference layouts.
+// The LDS bank model (HK/Target/LdsBanks.h), shared by the simulator and
+// hk-check-bank-conflicts, and what it says of the reference layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/Utils/LaneLayout.h"
-#include "HK/Runtime/LdsBanks.h"
+#include "HK/Target/LdsBanks.h"
 
 #include "gtest/gtest.h"
 

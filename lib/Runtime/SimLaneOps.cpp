@@ -15,7 +15,7 @@
 
 #include "SimInterpreter.h"
 
-#include "HK/Runtime/LdsBanks.h"
+#include "HK/Target/LdsBanks.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"

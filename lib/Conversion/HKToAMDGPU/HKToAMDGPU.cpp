@@ -42,7 +42,7 @@ using namespace mlir;
 using namespace mlir::hk;
 
 /// Bytes of one global or LDS copy chunk: one 16-byte vector access.
-static constexpr int64_t kChunkBytes = 16;
+static constexpr int64_t kChunkBytes = kCopyChunkBytes;
 
 /// AMDGPU address spaces of the direct-to-LDS intrinsic's pointers.
 static constexpr unsigned kGlobalAddressSpace = 1;

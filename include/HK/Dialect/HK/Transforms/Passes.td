@@ -191,6 +191,45 @@ def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
   let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect"];
 }
 
+def CheckBankConflicts : Pass<"hk-check-bank-conflicts", "gpu::GPUModuleOp"> {
+  let summary = "Report, and optionally bound, the LDS bank conflicts of tile "
+                "accesses";
+  let description = [{
+    For every `hk.load_fragment` and `hk.copy_to_shared` in a `gpu.func`,
+    computes without running anything the conflict ways of each kind of LDS
+    instruction its lowering issues, under the chip's bank and phase model
+    (the simulator's, `HK/Target/LdsBanks.h`): each lane's address comes
+    from the tile's swizzle and column permutation, the fragment lane layout
+    of the chip's MMA (loads) or the thread-to-chunk order of the fill, and
+    the access plan that splits a lane's elements into vector accesses. The
+    figure is the worst over every lane and every position the access can
+    take: every fragment-aligned position in the tile for a load (its row
+    and column are runtime values), every iteration and wave for a fill.
+    Direct fills (`direct`, gfx950) are checked on their LDS side, which is
+    lane-linear. The result is a remark at the op, with how many such
+    instructions one wave issues and, when positions differ, how many
+    placements have each figure:
+
+    ```mlir
+    %a = hk.load_fragment %As[%c0][%wm, %c0]
+        : !hk.shared_tile<128x64xbf16, #hk.swizzle<none>>
+        -> !hk.fragment<a, 64x64xbf16, mma = 16x16x32>
+    // remark: 4-way on ds_read_b128 (8 per wave)
+    ```
+
+    With `max-ways=N` an access above N ways is an error instead
+    (`4-way on ds_read_b128 (8 per wave) exceeds max-ways=1`) and the pass
+    fails, so a pipeline can refuse a layout that loses LDS bandwidth. The
+    figures are those `hk-run` counts on the compiled kernel (a test
+    compares them); see docs/Verification.md for the model and its limits.
+  }];
+  let options = [
+    Option<"maxWays", "max-ways", "unsigned", "0",
+           "fail on an access with more conflict ways than this (0: report "
+           "only)">,
+  ];
+}
+
 def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
   let summary = "Schedule K loops as HipKittens' 8-wave ping-pong";
   let description = [{

@@ -22,6 +22,10 @@
 
 namespace mlir::hk {
 
+/// Bytes of one chunk of a cooperative copy (hk.copy_to_shared): each
+/// thread moves one 16-byte vector per chunk.
+inline constexpr int64_t kCopyChunkBytes = 16;
+
 /// Elements [first, first + length) of a lane's vector, stored at
 /// consecutive LDS elements, the first aligned to `length` elements.
 struct Run {

@@ -8,7 +8,9 @@
 // it conflicts. LDS has `ChipInfo::ldsBanks` banks of 4 bytes; an access is
 // serviced in phases, each a fixed set of lanes; within a phase, lanes that
 // touch different 4-byte words of the same bank conflict (the same word is
-// broadcast). The phases of each access width:
+// broadcast). The one copy of the model: the simulator counts the accesses
+// it executes with it, hk-check-bank-conflicts predicts them with it
+// (BankConflicts.h). The phases of each access width:
 //
 //   gfx950 (64 banks; AMD, see SPEC section 5):
 //     16 bytes: {0-3, 12-15, 20-23, 24-27}, the same + 32,
@@ -21,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_RUNTIME_LDSBANKS_H
-#define HK_RUNTIME_LDSBANKS_H
+#ifndef HK_TARGET_LDSBANKS_H
+#define HK_TARGET_LDSBANKS_H
 
 #include "HK/Target/Chip.h"
 
@@ -45,4 +47,4 @@ getLdsConflictWays(const ChipInfo &chip, unsigned bytes,
 
 } // namespace mlir::hk
 
-#endif // HK_RUNTIME_LDSBANKS_H
+#endif // HK_TARGET_LDSBANKS_H

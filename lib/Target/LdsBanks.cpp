@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Runtime/LdsBanks.h"
+#include "HK/Target/LdsBanks.h"
 
 #include <algorithm>
 #include <map>
