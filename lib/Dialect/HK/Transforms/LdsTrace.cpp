@@ -571,11 +571,12 @@ FailureOr<int64_t> mlir::hk::countFragmentReadsPerLane(LoadFragmentOp load,
 FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
                                                  int64_t threads) {
   TileLayout layout = copy.getTile().getType().getLayout();
-  int64_t vec = 16 / layout.elementBytes;
+  int64_t vec = kCopyChunkBytes / layout.elementBytes;
   int64_t chunks = layout.numElements() / vec;
   if (threads <= 0 || chunks % threads != 0)
     return copy.emitOpError()
-           << "a tile of " << chunks << " chunks of 16 bytes does not split "
+           << "a tile of " << chunks << " chunks of " << kCopyChunkBytes
+           << " bytes does not split "
            << "over " << threads << " threads";
   // A direct fill is one load per chunk; the register path writes each
   // chunk to LDS in the runs its layout allows.

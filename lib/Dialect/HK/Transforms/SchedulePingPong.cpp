@@ -171,16 +171,12 @@ static FailureOr<PingPongShape> describeShape(const SyncLoop &sync,
   for (const SmallVector<LoadFragmentOp> &loads : sync.clusterLoads) {
     std::vector<PingPongShape::Read> reads;
     for (LoadFragmentOp load : loads) {
-      FragmentType type = load.getType();
-      const MmaInstr *instr = type.findInstr(chip);
-      if (!instr)
-        return load.emitOpError() << chip.name << " has no MMA for " << type;
-      int64_t runs = planFragmentAccess(instr->layout, type.getRole(),
-                                        load.getTile().getType().getLayout())
-                         .size();
+      FailureOr<int64_t> ops = countFragmentReadsPerLane(load, chip);
+      if (failed(ops))
+        return failure();
       reads.push_back(
           {sync.regionOfAlloc.lookup(load.getTile().getDefiningOp()),
-           int(type.getNumFragmentRows() * type.getNumFragmentCols() * runs)});
+           int(*ops)});
     }
     shape.reads.push_back(std::move(reads));
   }
@@ -192,13 +188,10 @@ static FailureOr<PingPongShape> describeShape(const SyncLoop &sync,
     shape.uses.push_back(std::move(uses));
   }
   for (CopyToSharedOp copy : sync.fills) {
-    TileLayout layout = copy.getTile().getType().getLayout();
-    int64_t chunks = layout.numElements() / (16 / layout.elementBytes);
-    if (chunks % threads != 0)
-      return copy.emitOpError()
-             << "a tile of " << chunks << " chunks does not split over "
-             << threads << " threads";
-    shape.fillOps.push_back(chunks / threads);
+    FailureOr<int64_t> ops = countFillOpsPerLane(copy, threads);
+    if (failed(ops))
+      return failure();
+    shape.fillOps.push_back(*ops);
   }
   return shape;
 }
