@@ -151,3 +151,92 @@ TEST(ScheduleWaitsTest, PingPongNeedsOneRegionPerCluster) {
 }
 
 } // namespace
+
+namespace {
+using Ev = SyncEvent;
+using Missing = SyncViolation::Missing;
+
+/// One wave group: fill region 0, wait, barrier, read it; the violation,
+/// if any, with `waits`.
+std::optional<SyncViolation> fillThenRead(Ev fill, Ev barrier,
+                                          std::vector<WaitCounts> waits) {
+  ScheduleRun run = {{fill, Ev::wait(0), barrier, Ev::read(0, 0, 4)}};
+  return findSyncViolation({run}, 1, waits);
+}
+} // namespace
+
+TEST(ScheduleWaitsTest, LdsStoreFillsCompleteOnLgkmcnt) {
+  Ev store = Ev::fill(0, 0, 2, Ev::Counter::lgkm);
+  // A vmcnt wait does not cover LDS stores; an LDS wait or a draining
+  // barrier does.
+  std::optional<SyncViolation> v =
+      fillThenRead(store, Ev::barrier(), {{/*vm=*/0, WaitCounts::kNoWait}});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->missing, Missing::wait);
+  EXPECT_EQ(v->counter, Ev::Counter::lgkm);
+  EXPECT_EQ(v->event, 3);
+  EXPECT_EQ(v->otherEvent, 0);
+  EXPECT_EQ(v->barrier, 0);
+  EXPECT_FALSE(fillThenRead(store, Ev::barrier(), {{WaitCounts::kNoWait, 0}}));
+  EXPECT_FALSE(fillThenRead(store, Ev::barrier(/*drainsLds=*/true), {{}}));
+}
+
+TEST(ScheduleWaitsTest, DrainingBarriersDoNotCompleteDirectFills) {
+  Ev dma = Ev::fill(0, 0, 2);
+  std::optional<SyncViolation> v =
+      fillThenRead(dma, Ev::barrier(/*drainsLds=*/true), {{}});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->counter, Ev::Counter::vm);
+  EXPECT_FALSE(fillThenRead(dma, Ev::barrier(true), {{0, WaitCounts::kNoWait}}));
+}
+
+/// Reads of regions 0 and 1 (4 LDS operations each), a wait of ds(4), a
+/// barrier, and a refill of region 0: in order, the wait covers the first
+/// read; in an unordered group it does not.
+std::optional<SyncViolation> partialLdsWait(bool unordered) {
+  std::vector<Ev> events = {Ev::fill(0, 0, 2), Ev::fill(1, 0, 2),
+                            Ev::wait(0),       Ev::barrier(),
+                            Ev::read(0, 0, 4), Ev::read(1, 0, 4),
+                            Ev::wait(1),       Ev::barrier(),
+                            Ev::fill(0, 1, 2)};
+  if (unordered)
+    events[4].unordered = events[5].unordered = 0;
+  return findSyncViolation({{events}}, 1, {{0, WaitCounts::kNoWait},
+                                           {WaitCounts::kNoWait, 4}});
+}
+
+TEST(ScheduleWaitsTest, UnorderedGroupsCountOnlyOnceAllIssued) {
+  EXPECT_FALSE(partialLdsWait(false));
+  std::optional<SyncViolation> v = partialLdsWait(true);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->missing, Missing::wait);
+  EXPECT_EQ(v->event, 8);      // the refill
+  EXPECT_EQ(v->otherEvent, 4); // the read it may overwrite
+}
+
+TEST(ScheduleWaitsTest, UsesCompleteTheirReadAndWhatPrecededIt) {
+  // Two reads, a use of the first, a barrier, refills of both: the first
+  // read is complete (used), the second is not.
+  std::vector<Ev> events = {Ev::fill(0, 0, 2),  Ev::fill(1, 0, 2),
+                            Ev::wait(0),        Ev::barrier(),
+                            Ev::read(0, 0, 4),  Ev::read(1, 0, 4),
+                            Ev::use(0, 0, 4),   Ev::barrier(),
+                            Ev::fill(0, 1, 2),  Ev::fill(1, 1, 2)};
+  std::optional<SyncViolation> v =
+      findSyncViolation({{events}}, 1, {{0, WaitCounts::kNoWait}});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->event, 9);
+  EXPECT_EQ(v->otherEvent, 5);
+  // Using the second read instead completes both (LDS reads complete in
+  // order).
+  events[6] = Ev::use(1, 0, 5);
+  EXPECT_FALSE(findSyncViolation({{events}}, 1, {{0, WaitCounts::kNoWait}}));
+}
+
+TEST(ScheduleWaitsTest, BarrierCountsMustMatchAcrossGroups) {
+  ScheduleRun run = {{Ev::barrier(), Ev::barrier()}, {Ev::barrier()}};
+  std::optional<SyncViolation> v = findSyncViolation({run}, 1, {});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->event, -1);
+  EXPECT_NE(v->message.find("barriers pair up wrongly"), std::string::npos);
+}
