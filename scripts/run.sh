@@ -38,7 +38,7 @@ compile() { # chip name flags...
   end=$(date +%s%N)
   echo "hk: $chip reference GEMM ($*) compiled in" \
     "$(((end - start) / 1000000)) ms -> $out/$name.hsaco (assembly, LLVM IR," \
-    "launch description beside it)"
+    "launch description beside it); LDS synchronisation proven (hk-verify-lds)"
   "$build/bin/hk-report" "$out/$name.hsaco" --asm="$out/$name.s" \
     --loop-body="$out/$name.loop.s"
 }
@@ -75,6 +75,18 @@ gfx1201=(--stages=2 --unroll=2)
 compile gfx1201 gfx1201 "${gfx1201[@]}"
 
 status=0
+# Bank conflicts of every fragment read and fill, statically: none allowed.
+for chip in gfx950 gfx1201; do
+  if "$build/bin/hk-opt" "$root/examples/gemm_bf16_$chip.mlir" \
+      --hk-check-bank-conflicts=max-ways=1 -o /dev/null 2>/dev/null; then
+    echo "hk: $chip reference GEMM: every fragment read and fill is 1-way (hk-check-bank-conflicts)"
+  else
+    echo "hk: $chip reference GEMM has LDS bank conflicts:" >&2
+    "$build/bin/hk-opt" "$root/examples/gemm_bf16_$chip.mlir" \
+      --hk-check-bank-conflicts=max-ways=1 -o /dev/null >&2 || true
+    status=1
+  fi
+done
 check() { "$build/bin/hk-run" "$@" || status=1; }
 e950="$root/examples/gemm_bf16_gfx950.mlir"
 e1201="$root/examples/gemm_bf16_gfx1201.mlir"

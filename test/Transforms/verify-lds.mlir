@@ -335,3 +335,26 @@ gpu.module @copy_in_while [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @too_many_events [#rocdl.target<chip = "gfx950">] {
+  gpu.func @k(%A: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %big = arith.constant 1000000 : index
+    %T = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    hk.copy_to_shared %A[%c0, %c0], %T[%c0] direct
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    amdgpu.memory_counter_wait load(0)
+    hk.barrier
+    scf.for %i = %c0 to %big step %c1 {
+      // expected-error @below {{hk-verify-lds cannot prove this kernel's LDS synchronisation: more than 20000 LDS operations, waits and barriers to check for one wave group}}
+      %b = hk.load_fragment %T[%c0][%c0, %c0]
+          : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+          -> !hk.fragment<b, 32x64xbf16, mma = 16x16x32>
+    }
+    gpu.return
+  }
+}

@@ -107,13 +107,24 @@ public:
            p = p->getParentOp())
         holdsSync.insert(p);
     });
-    return runBlock(kernel.getBody().front());
+    if (failed(runBlock(kernel.getBody().front())))
+      return failure();
+    if (overflowed)
+      return refuseOverflow();
+    return success();
   }
 
 private:
   InFlightDiagnostic refuse(Operation *op) {
     return op->emitError() << "hk-verify-lds cannot prove this kernel's LDS "
                               "synchronisation: ";
+  }
+
+  LogicalResult refuseOverflow() {
+    return refuse(overflowed)
+           << "more than " << input.eventLimit
+           << " LDS operations, waits and barriers to check for one wave "
+              "group";
   }
 
   Abstract get(Value v) const { return values.lookup(v); }
@@ -135,6 +146,8 @@ private:
   }
 
   void push(SyncEvent event, Operation *origin) {
+    if (int64_t(events.size()) == input.eventLimit)
+      overflowed = origin;
     event.tag = tag(origin);
     if (event.kind == SyncEvent::Kind::Fill ||
         event.kind == SyncEvent::Kind::Read)
@@ -189,6 +202,8 @@ private:
     if (++steps > input.stepLimit)
       return refuse(op) << "more than " << input.stepLimit
                         << " operations to follow for one wave group";
+    if (overflowed)
+      return refuseOverflow();
     if (op->hasTrait<OpTrait::IsTerminator>())
       return success();
     if (isUnmodelledSync(op))
@@ -480,6 +495,8 @@ private:
   /// The unordered group of the interleaved cluster being run, or -1.
   int unordered = -1;
   int nextUnordered = 0;
+  /// The op whose event went past the event limit.
+  Operation *overflowed = nullptr;
   int64_t steps = 0;
 };
 } // namespace

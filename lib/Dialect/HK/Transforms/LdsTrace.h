@@ -53,8 +53,11 @@ struct LdsTraceInput {
   std::map<std::pair<unsigned, int64_t>, int64_t> extents;
   /// Wave groups: 2 if the kernel staggers its waves, else 1.
   int groups = 1;
-  /// Most ops interpreted per wave group before giving up.
-  int64_t stepLimit = 4'000'000;
+  /// Most ops interpreted, and events recorded, per wave group before
+  /// giving up (the check is quadratic in the events between a fill and
+  /// the barrier publishing it).
+  int64_t stepLimit = 1'000'000;
+  int64_t eventLimit = 20'000;
   /// Per copy or fragment load: its operations per lane, once counted
   /// (the same in every run).
   llvm::DenseMap<Operation *, int64_t> *opsPerLane = nullptr;
