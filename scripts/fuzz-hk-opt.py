@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Mutation fuzzing of hk-opt: random token edits of an input file, each run
-through verification, convert-hk-to-amdgpu and the binary pipeline. Any exit
+through verification, hk-verify-lds, hk-check-bank-conflicts,
+convert-hk-to-amdgpu and the binary pipeline. Any exit
 other than 0 (success) or 1 (diagnosed error) is a crash; the input is kept
 as crashN.mlir in the current directory.
 
@@ -25,7 +26,7 @@ for it in range(int(sys.argv[3]) if len(sys.argv) > 3 else 200):
         elif op < 0.5: t[i] = toks[random.choice(words)]
         else: t[i] = str(random.choice([0, 1, -1, 3, 7, 1<<40, 65537, -256]))
     text = ''.join(t)
-    for args in (['--verify-each'], ['--convert-hk-to-amdgpu'], ['--hk-to-binary-pipeline=chip=gfx950']):
+    for args in (['--verify-each'], ['--hk-verify-lds'], ['--hk-check-bank-conflicts=max-ways=1'], ['--convert-hk-to-amdgpu'], ['--hk-to-binary-pipeline=chip=gfx950']):
         try:
             p = subprocess.run([HK_OPT, '-', '-o', '/dev/null'] + args, input=text.encode(), capture_output=True, timeout=60)
         except subprocess.TimeoutExpired:

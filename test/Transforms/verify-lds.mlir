@@ -358,3 +358,26 @@ gpu.module @too_many_events [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// rocdl.s.barrier is a barrier that waits for nothing; scheduling fences and
+// priorities are not synchronisation.
+gpu.module @raw_barrier [#rocdl.target<chip = "gfx950">] {
+  gpu.func @k(%A: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %T = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    hk.copy_to_shared %A[%c0, %c0], %T[%c0] direct
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    amdgpu.memory_counter_wait load(0)
+    rocdl.sched.barrier 0
+    amdgpu.sched_barrier allow = <none>
+    rocdl.s.setprio 1
+    rocdl.s.barrier
+    %b = hk.load_fragment %T[%c0][%c0, %c0]
+        : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+        -> !hk.fragment<b, 32x64xbf16, mma = 16x16x32>
+    gpu.return
+  }
+}

@@ -63,13 +63,16 @@ unsigned widthOf(Type type) {
 /// True for the ops that read or write LDS, wait for counters or
 /// synchronise waves, and that the model does not follow: refused.
 bool isUnmodelledSync(Operation *op) {
-  if (isa<amdgpu::GatherToLDSOp, amdgpu::TransposeLoadOp,
-          amdgpu::MemoryCounterWaitOp>(op))
-    return !isa<amdgpu::MemoryCounterWaitOp>(op);
-  if (op->getDialect() && op->getDialect()->getNamespace() == "rocdl") {
+  if (isa<amdgpu::GatherToLDSOp, amdgpu::TransposeLoadOp>(op))
+    return true;
+  if (op->getDialect() && op->getDialect()->getNamespace() == "rocdl" &&
+      !isBarrier(op)) {
+    // Scheduling fences (rocdl.sched.barrier) only order the backend's
+    // scheduler, like amdgpu.sched_barrier.
     StringRef name = op->getName().getStringRef();
-    return name.contains("barrier") || name.contains("wait") ||
-           name.contains("lds") || name.contains(".ds");
+    return (name.contains("barrier") && !name.starts_with("rocdl.sched.")) ||
+           name.contains("wait") || name.contains("lds") ||
+           name.contains(".ds");
   }
   auto inWorkgroupMemory = [](Value v) {
     auto type = dyn_cast<MemRefType>(v.getType());
