@@ -25,6 +25,8 @@ config.substitutions.append(("%hk_mlir_dir", config.hk_mlir_dir))
 config.substitutions.append(("%mock_rocm_lib", config.hk_mock_rocm_lib_dir))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%generator", config.cmake_generator))
+config.substitutions.append(("%cxx_flags", config.cxx_flags))
+config.substitutions.append(("%exe_linker_flags", config.exe_linker_flags))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 # The consumer build reuses ccache when the project found it.
 config.substitutions.append(("%ccache", config.ccache or ""))

@@ -5,20 +5,55 @@
 //===----------------------------------------------------------------------===//
 //
 // The hk optimizer driver: MlirOptMain over hk and the upstream dialects and
-// passes hk programs use.
+// passes hk programs use, with the input's nesting checked before parsing
+// (InputLimits.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "HK/InitAllDialects.h"
 #include "HK/InitAllPasses.h"
+#include "HK/Tools/InputLimits.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   mlir::hk::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::hk::registerAllDialects(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "hk optimizer driver\n", registry));
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "hk optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  // Listing dialects or passes reads no input.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, input, output, registry));
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  std::string tooDeep = mlir::hk::checkInputNesting(file->getBuffer(), input);
+  if (!tooDeep.empty()) {
+    llvm::errs() << tooDeep << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry,
+                                     config)))
+    return 1;
+  out->keep();
+  return 0;
 }

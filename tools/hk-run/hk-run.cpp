@@ -18,6 +18,7 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
+#include "HK/Tools/InputLimits.h"
 #include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Npy.h"
@@ -351,7 +352,7 @@ static int compileModule(MLIRContext &context, ModuleOp module,
 
 static OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
                                          llvm::SourceMgr &sourceMgr) {
-  return parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&context));
+  return parseCheckedSourceFile(path, sourceMgr, &context);
 }
 
 static int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
