@@ -23,7 +23,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 using mlir::hk::bf16ToFloat;
 using mlir::hk::floatToBf16;
@@ -34,12 +36,15 @@ constexpr int kSuccess = 0, kInvalidValue = 1, kInvalidImage = 200,
               kNotFound = 500, kNotSupported = 801;
 constexpr uint16_t kElfMachineAmdgpu = 224;
 
+struct Function {
+  std::string name;
+};
+/// Like HIP's, a module owns the function handles taken from it: unloading
+/// it frees them.
 struct Module {
   const unsigned char *image;
   size_t size;
-};
-struct Function {
-  std::string name;
+  std::vector<std::unique_ptr<Function>> functions;
 };
 struct Event {
   std::chrono::steady_clock::time_point when;
@@ -116,7 +121,7 @@ int hipModuleLoadData(void **module, const void *data) {
                   4) != 0 ||
       machine != kElfMachineAmdgpu)
     return kInvalidImage;
-  *module = new Module{image, elfSize(image)};
+  *module = new Module{image, elfSize(image), {}};
   return kSuccess;
 }
 int hipModuleUnload(void *module) {
@@ -129,7 +134,8 @@ int hipModuleGetFunction(void **function, void *module, const char *name) {
   std::string bytes(reinterpret_cast<const char *>(m->image), m->size);
   if (bytes.find(symbol) == std::string::npos)
     return kNotFound;
-  *function = new Function{name};
+  m->functions.push_back(std::make_unique<Function>(Function{name}));
+  *function = m->functions.back().get();
   return kSuccess;
 }
 int hipMalloc(void **pointer, size_t bytes) {
