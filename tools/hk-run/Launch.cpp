@@ -1,0 +1,438 @@
+//===- Launch.cpp - compile and launch kernels ----------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Launch.h"
+
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/InitAllDialects.h"
+#include "HK/Pipelines/Pipelines.h"
+#include "HK/Tools/InputLimits.h"
+#include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/Hip.h"
+#include "HK/Runtime/Npy.h"
+#include "HK/Runtime/Simulator.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <unordered_set>
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace mlir::hk::run {
+
+/// Checks M, N, K against the kernel's launch terms (argument sizes: A is
+/// M x K, B is N x K, C is M x N) and computes the grid.
+static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
+                            ArrayRef<SizeTerm> divisible,
+                            const int64_t dims[3][2],
+                            std::array<int64_t, 3> &out) {
+  for (ArrayRef<SizeTerm> terms : {grid, divisible})
+    for (const SizeTerm &t : terms) {
+      if (t.arg < 0 || t.arg > 2 || t.dim < 0 || t.dim > 1 || t.factor < 1)
+        return fail(llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
+                                  "is not a size of A, B or C",
+                                  kernel, t.arg, t.dim));
+      if (dims[t.arg][t.dim] % t.factor != 0)
+        return fail(llvm::formatv(
+            "size {0} (dimension {1} of argument #{2}) is not a multiple of "
+            "{3}, which '{4}' requires",
+            dims[t.arg][t.dim], t.dim, t.arg, t.factor, kernel));
+    }
+  if (grid.size() > 3)
+    return fail("'" + kernel + "' has more than 3 grid terms");
+  out = {1, 1, 1};
+  for (auto [i, t] : llvm::enumerate(grid))
+    out[i] = dims[t.arg][t.dim] / t.factor;
+  return 0;
+}
+
+/// The kernel of `module` named --kernel, or its only kernel; null after
+/// printing why when there is no such kernel.
+gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
+  SmallVector<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel() && (kernelName.empty() || f.getName() == kernelName))
+      kernels.push_back(f);
+  });
+  if (kernels.size() != 1) {
+    if (!kernelName.empty()) {
+      std::string names;
+      module.walk([&](gpu::GPUFuncOp f) {
+        if (f.isKernel())
+          names += (names.empty() ? "" : ", ") + f.getName().str();
+      });
+      fail(llvm::formatv("'{0}' has no kernel named '{1}' (its kernels: {2})",
+                         path, kernelName, names.empty() ? "none" : names));
+      return nullptr;
+    }
+    fail(llvm::formatv("'{0}' must hold exactly one kernel, found {1}; "
+                       "choose one with --kernel",
+                       path, kernels.size()));
+    return nullptr;
+  }
+  return kernels.front();
+}
+
+/// Compiles `module` for the selected backend into `run.image`. The compared
+/// version is the plain baseline with --compare-stages stages when that is
+/// given; otherwise both get the same pipeline options.
+int compileModule(MLIRContext &context, ModuleOp module,
+                         PreparedKernel &run, Version version) {
+  auto compileStart = std::chrono::steady_clock::now();
+  PassManager pm(&context);
+  HKPipelineOptions options;
+  options.chip = chipOption;
+  if (version == Version::compared && compareStages.getNumOccurrences())
+    options.stages = compareStages.getValue();
+  else
+    schedule.applyTo(options);
+  std::string invalid = checkPipelineOptions(options);
+  if (!invalid.empty()) {
+    llvm::WithColor::error(llvm::errs(), "hk-run") << invalid << "\n";
+    return 2;
+  }
+  buildHKToROCDLPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return 2;
+  FailureOr<std::string> compiled =
+      serializeGpuModule(module, backend == Backend::sim ? "llvm" : "bin");
+  if (failed(compiled))
+    return 2;
+  run.image = std::move(*compiled);
+  run.compileSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - compileStart)
+                           .count();
+  return 0;
+}
+
+OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
+                                         llvm::SourceMgr &sourceMgr) {
+  return parseCheckedSourceFile(path, sourceMgr, &context);
+}
+
+/// Compiles the GEMM kernel of the hk source `path` (the one named --kernel,
+/// or the only one) for the selected backend, after checking the sizes
+/// against its launch shape. Returns 0, or the exit status to fail with
+/// after printing why.
+int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
+                             int64_t N, int64_t K, PreparedKernel &run,
+                             Version version) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseModule(context, path, sourceMgr);
+  if (!module)
+    return 2;
+  gpu::GPUFuncOp kernel = selectKernel(*module, path);
+  if (!kernel)
+    return 2;
+  run.name = kernel.getName().str();
+  auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
+  auto bf16Matrix = [](Type t) {
+    auto m = dyn_cast<MemRefType>(t);
+    return m && m.getRank() == 2 && m.getElementType().isBF16();
+  };
+  if (argTypes.size() != 3 || !llvm::all_of(argTypes, bf16Matrix))
+    return fail("'" + run.name +
+                "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+  auto block = kernel.getKnownBlockSizeAttr();
+  auto launch =
+      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+  if (!block || !launch)
+    return fail("'" + run.name +
+                "' needs known_block_size and hk.launch to be launched");
+  // Argument sizes: A is M x K, B is N x K, C is M x N.
+  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
+  for (auto [i, type] : llvm::enumerate(argTypes))
+    for (int64_t d = 0; d < 2; ++d) {
+      int64_t fixed = cast<MemRefType>(type).getDimSize(d);
+      if (!ShapedType::isDynamic(fixed) && fixed != dims[i][d])
+        return fail(llvm::formatv("argument #{0} of '{1}' has {2} in "
+                                  "dimension {3}, the sizes give {4}",
+                                  i, run.name, fixed, d, dims[i][d]));
+    }
+  if (int status = applyLaunchTerms(run.name, launch.getGrid(),
+                                    launch.getDivisible(), dims, run.grid))
+    return status;
+  run.block = {block[0], block[1], block[2]};
+
+  // Compile to the LLVM IR the backend would get (sim), or the code object.
+  if (int status = compileModule(context, *module, run, version))
+    return status;
+
+  // The kernel ABI: each memref is a pointer and its dynamic sizes.
+  for (unsigned i = 0; i < 3; ++i) {
+    run.abi.push_back({static_cast<int>(i), 0});
+    auto type = cast<MemRefType>(argTypes[i]);
+    for (int64_t d = 0; d < 2; ++d)
+      if (type.isDynamicDim(d))
+        run.abi.push_back({-1, static_cast<uint32_t>(dims[i][d])});
+  }
+  return 0;
+}
+
+/// Reads a kernel compiled by `hk-compile --launch=<path>` (with
+/// `--llvm-ir` for sim): the launch description, and the code object or the
+/// LLVM IR it names (relative to the description's directory).
+int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
+                             PreparedKernel &run) {
+  auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!text)
+    return fail("cannot read '" + path + "': " + text.getError().message());
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse((*text)->getBuffer());
+  if (!parsed)
+    return fail("'" + path + "' is not a launch description: " +
+                llvm::toString(parsed.takeError()));
+  auto bad = [&](const llvm::Twine &what) {
+    return fail("'" + path + "' is not a launch description: " + what);
+  };
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root)
+    return bad("not a JSON object");
+  std::optional<StringRef> chip = root->getString("chip");
+  if (!chip || symbolizeChip(*chip) != chipOption.getValue())
+    return fail(llvm::formatv("'{0}' was compiled for {1}, not {2}", path,
+                              chip ? *chip : "no chip",
+                              stringifyChip(chipOption)));
+  StringRef fileKey = backend == Backend::sim ? "llvm_ir" : "code_object";
+  std::optional<StringRef> file = root->getString(fileKey);
+  if (!file)
+    return bad("no '" + fileKey + "'" +
+               (backend == Backend::sim
+                    ? " (compile with hk-compile --llvm-ir for sim)"
+                    : ""));
+  llvm::SmallString<256> imagePath(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(imagePath, *file);
+  auto image = llvm::MemoryBuffer::getFile(imagePath, /*IsText=*/false);
+  if (!image)
+    return fail("cannot read '" + imagePath +
+                "': " + image.getError().message());
+  run.image = (*image)->getBuffer().str();
+  run.imageIsBitcode = false; // sim reads the LLVM IR as text
+
+  const llvm::json::Array *kernels = root->getArray("kernels");
+  if (!kernels)
+    return bad("no kernels");
+  const llvm::json::Object *kernel = nullptr;
+  std::string names;
+  for (const llvm::json::Value &k : *kernels) {
+    const llvm::json::Object *o = k.getAsObject();
+    std::optional<StringRef> name = o ? o->getString("name") : std::nullopt;
+    if (!name)
+      return bad("a kernel without a name");
+    names += (names.empty() ? "" : ", ") + name->str();
+    if (kernelName.empty() ? kernels->size() == 1 : *name == kernelName)
+      kernel = o;
+  }
+  if (!kernel)
+    return fail(kernelName.empty()
+                    ? llvm::formatv("'{0}' describes {1} kernels; choose one "
+                                    "with --kernel",
+                                    path, kernels->size())
+                          .str()
+                    : llvm::formatv("'{0}' has no kernel named '{1}' (its "
+                                    "kernels: {2})",
+                                    path, kernelName, names)
+                          .str());
+  run.name = kernel->getString("name")->str();
+
+  auto readTerms = [&](StringRef key, StringRef factor,
+                       SmallVectorImpl<SizeTerm> &terms) -> bool {
+    const llvm::json::Array *list = kernel->getArray(key);
+    if (!list)
+      return key == "divisible";
+    for (const llvm::json::Value &v : *list) {
+      const llvm::json::Object *o = v.getAsObject();
+      auto arg = o ? o->getInteger("arg") : std::nullopt;
+      auto dim = o ? o->getInteger("dim") : std::nullopt;
+      auto f = o ? o->getInteger(factor) : std::nullopt;
+      if (!arg || !dim || !f)
+        return false;
+      terms.push_back({*arg, *dim, *f});
+    }
+    return true;
+  };
+  SmallVector<SizeTerm> grid, divisible;
+  if (!readTerms("grid", "tile", grid) ||
+      !readTerms("divisible", "by", divisible))
+    return bad("malformed grid or divisible terms of '" + run.name + "'");
+  const llvm::json::Array *block = kernel->getArray("block");
+  if (!block || block->size() != 3)
+    return bad("'" + run.name + "' has no block of 3 sizes");
+  for (unsigned i = 0; i < 3; ++i) {
+    std::optional<int64_t> n = (*block)[i].getAsInteger();
+    if (!n)
+      return bad("'" + run.name + "' has a non-integer block size");
+    run.block[i] = *n;
+  }
+  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
+  if (int status = applyLaunchTerms(run.name, grid, divisible, dims, run.grid))
+    return status;
+
+  // The argument list, as the description spells it out.
+  const llvm::json::Array *kernargs = kernel->getArray("kernargs");
+  if (!kernargs)
+    return bad("'" + run.name + "' has no kernargs");
+  for (const llvm::json::Value &v : *kernargs) {
+    const llvm::json::Object *o = v.getAsObject();
+    std::optional<StringRef> kind = o ? o->getString("kind") : std::nullopt;
+    std::optional<int64_t> arg = o ? o->getInteger("arg") : std::nullopt;
+    if (!kind || !arg || *arg < 0 || *arg > 2)
+      return fail("'" + run.name +
+                  "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+    if (*kind == "pointer") {
+      if (o->getString("element") != StringRef("bf16"))
+        return fail("'" + run.name +
+                    "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+      run.abi.push_back({static_cast<int>(*arg), 0});
+    } else if (*kind == "size") {
+      std::optional<int64_t> dim = o->getInteger("dim");
+      if (!dim || *dim < 0 || *dim > 1)
+        return bad("a size of '" + run.name + "' without a valid dim");
+      run.abi.push_back({-1, static_cast<uint32_t>(dims[*arg][*dim])});
+    } else {
+      return fail("'" + run.name +
+                  "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+    }
+  }
+  return 0;
+}
+
+/// Runs `kernel` on the selected backend. `buffers` are the kernel's memory
+/// arguments (indexed by AbiArgument::buffer); they hold the results
+/// afterwards (on hip, those marked in `outputs`). Returns 0, or the exit
+/// status to fail with after printing why.
+int launchKernel(const PreparedKernel &kernel,
+                        std::vector<std::vector<uint8_t>> &buffers,
+                        const std::vector<bool> &outputs, LaunchStats &stats) {
+  auto runStart = std::chrono::steady_clock::now();
+  if (backend == Backend::sim) {
+    llvm::LLVMContext llvmContext;
+    llvm::SMDiagnostic diag;
+    std::unique_ptr<llvm::Module> module;
+    if (kernel.imageIsBitcode) {
+      auto parsed = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(kernel.image, "kernel"), llvmContext);
+      if (!parsed)
+        return fail(llvm::toString(parsed.takeError()));
+      module = std::move(*parsed);
+    } else {
+      module = llvm::parseAssemblyString(kernel.image, diag, llvmContext);
+      if (!module)
+        return fail("the kernel's LLVM IR does not parse: " +
+                    diag.getMessage());
+    }
+    sim::GlobalMemory memory;
+    std::vector<uint64_t> addresses;
+    for (auto [i, buffer] : llvm::enumerate(buffers)) {
+      addresses.push_back(
+          memory.allocate("argument #" + std::to_string(i), buffer.size()));
+      memory.bytes(addresses.back()) = buffer;
+    }
+    sim::LaunchConfig config;
+    config.grid = kernel.grid;
+    config.block = kernel.block;
+    config.stepLimit = stepLimit;
+    for (const AbiArgument &arg : kernel.abi)
+      config.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
+                                                 : arg.value);
+    if (llvm::Error e = sim::run(*module, kernel.name, getChipInfo(chipOption),
+                                 config, memory, stats.counters)) {
+      std::string race;
+      llvm::Error other = llvm::handleErrors(
+          std::move(e), [&](const sim::RaceError &r) { race = r.message(); });
+      if (!race.empty()) {
+        llvm::errs() << race << "\nFAIL\n";
+        return 1;
+      }
+      return fail("simulation failed: " + llvm::toString(std::move(other)));
+    }
+    for (auto [i, buffer] : llvm::enumerate(buffers))
+      buffer = memory.bytes(addresses[i]);
+  } else {
+    std::vector<hip::Argument> arguments;
+    for (const AbiArgument &arg : kernel.abi) {
+      if (arg.buffer >= 0) {
+        arguments.push_back(
+            {&buffers[arg.buffer], static_cast<bool>(outputs[arg.buffer]), 0});
+        continue;
+      }
+      if (arg.value > UINT32_MAX)
+        return fail(llvm::formatv("argument value {0} does not fit the 32 "
+                                  "bits the hip backend passes",
+                                  arg.value));
+      arguments.push_back({nullptr, false, static_cast<uint32_t>(arg.value)});
+    }
+    llvm::Expected<hip::Timing> timed =
+        hip::run(kernel.image, kernel.name, kernel.grid, kernel.block,
+                 arguments, warmup, iterations);
+    if (!timed) {
+      std::string message;
+      bool unavailable = false;
+      llvm::handleAllErrors(
+          timed.takeError(),
+          [&](const hip::UnavailableError &e) {
+            unavailable = true;
+            message = e.message();
+          },
+          [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
+      fail(message + (unavailable ? "; --backend=sim runs anywhere" : ""));
+      return unavailable ? 3 : 2;
+    }
+    stats.timing = *timed;
+  }
+  stats.runSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart)
+          .count();
+  return 0;
+}
+
+/// Runs a GEMM kernel on A and B; C comes back in `run`.
+int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
+                   const std::vector<uint8_t> &bytesA,
+                   const std::vector<uint8_t> &bytesB, GemmRun &run) {
+  run.kernel = kernel.name;
+  run.grid = kernel.grid;
+  run.compileSeconds = kernel.compileSeconds;
+  // C starts as NaN, so an unwritten element cannot pass.
+  std::vector<std::vector<uint8_t>> buffers = {
+      bytesA, bytesB, std::vector<uint8_t>(M * N * 2, 0xff)};
+  LaunchStats stats;
+  if (int status = launchKernel(kernel, buffers, {false, false, true}, stats))
+    return status;
+  run.c = std::move(buffers[2]);
+  run.counters = std::move(stats.counters);
+  run.timing = std::move(stats.timing);
+  run.runSeconds = stats.runSeconds;
+  return 0;
+}
+
+} // namespace mlir::hk::run

@@ -1,0 +1,93 @@
+//===- Launch.h - compile and launch kernels ------------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Preparing a kernel (from hk source, or from hk-compile's launch
+// description) and launching it on the simulator or through HIP.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_TOOLS_HK_RUN_LAUNCH_H
+#define HK_TOOLS_HK_RUN_LAUNCH_H
+
+#include "Options.h"
+
+#include "HK/Runtime/Hip.h"
+#include "HK/Runtime/Simulator.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace mlir::hk::run {
+
+/// A kernel ready to run: its launch shape, argument list and image (LLVM
+/// bitcode or text for sim, a code object for hip).
+struct AbiArgument {
+  int buffer = -1;    // index of a memory argument, or -1 for a value
+  uint64_t value = 0; // the value (a size, a scalar)
+};
+struct PreparedKernel {
+  std::string name;
+  std::array<int64_t, 3> grid = {1, 1, 1}, block = {1, 1, 1};
+  std::vector<AbiArgument> abi;
+  std::string image;
+  bool imageIsBitcode = true;
+  double compileSeconds = 0;
+};
+
+/// What one compile-and-run of a GEMM kernel produced.
+struct GemmRun {
+  std::string kernel;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::vector<uint8_t> c;
+  sim::Counters counters;
+  hip::Timing timing;
+  double compileSeconds = 0, runSeconds = 0;
+};
+
+/// Which kernel of a run is being compiled: the one under test, or the
+/// other version of --test=compare.
+enum class Version { tested, compared };
+
+/// Work counted and time taken by one launch.
+struct LaunchStats {
+  sim::Counters counters;
+  hip::Timing timing;
+  double runSeconds = 0;
+};
+
+gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path);
+
+int compileModule(MLIRContext &context, ModuleOp module,
+                         PreparedKernel &run, Version version);
+
+OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
+                                         llvm::SourceMgr &sourceMgr);
+
+int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
+                             int64_t N, int64_t K, PreparedKernel &run,
+                             Version version);
+
+int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
+                             PreparedKernel &run);
+
+int launchKernel(const PreparedKernel &kernel,
+                        std::vector<std::vector<uint8_t>> &buffers,
+                        const std::vector<bool> &outputs, LaunchStats &stats);
+
+int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
+                   const std::vector<uint8_t> &bytesA,
+                   const std::vector<uint8_t> &bytesB, GemmRun &run);
+
+} // namespace mlir::hk::run
+
+#endif // HK_TOOLS_HK_RUN_LAUNCH_H

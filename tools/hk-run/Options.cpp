@@ -1,0 +1,146 @@
+//===- Options.cpp - hk-run's command line --------------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace mlir::hk::run {
+
+/// The tool's own options; --help lists only these, not LLVM's.
+llvm::cl::OptionCategory toolOptions("hk-run options");
+
+llvm::cl::opt<std::string> inputFile(
+    llvm::cl::Positional, llvm::cl::Required, llvm::cl::cat(toolOptions),
+    llvm::cl::desc("<hk GEMM source (.mlir), or the launch description "
+                   "(.json) of a kernel compiled by hk-compile>"));
+llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
+                                      llvm::cl::cat(toolOptions),
+                                      llvm::cl::desc("the chip to compile for"),
+                                      chipOptionValues());
+llvm::cl::list<int64_t>
+    sizes("size", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
+          llvm::cl::desc("GEMM: M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
+llvm::cl::list<std::string> genericArgs(
+    "arg", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("any kernel: one per argument, in order: an integer, or "
+                   "for a memref random:SHAPE, zeros:SHAPE, range:SHAPE (the "
+                   "flat index mod 256), out:SHAPE (unset) or a .npy file; "
+                   "SHAPE like 64x64"),
+    llvm::cl::value_desc("spec"));
+llvm::cl::list<int64_t>
+    gridOption("grid", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
+               llvm::cl::desc("any kernel: the grid, when it has no "
+                              "hk.launch"));
+llvm::cl::list<std::string> expectations(
+    "expect", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("any kernel: memref argument I must match the .npy after "
+                   "the run (within one rounding of its element type)"),
+    llvm::cl::value_desc("I:file.npy"));
+llvm::cl::list<std::string>
+    saves("save", llvm::cl::cat(toolOptions),
+          llvm::cl::desc("any kernel: write memref argument I"),
+          llvm::cl::value_desc("I:file.npy"));
+llvm::cl::opt<TestKind> testKind(
+    "test", llvm::cl::init(TestKind::random), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("the inputs and the check"),
+    llvm::cl::values(
+        clEnumValN(TestKind::identity, "identity",
+                   "B = identity (N = K); C must equal A bit for bit"),
+        clEnumValN(TestKind::random, "random",
+                   "A, B ~ N(0, 1) in bf16 (or --a/--b); C within one bf16 "
+                   "rounding of the fp64 product"),
+        clEnumValN(TestKind::expected, "expected",
+                   "C within one bf16 rounding of --expected"),
+        clEnumValN(TestKind::compare, "compare",
+                   "C equal bit for bit to that of --compare")));
+llvm::cl::opt<std::string>
+    inputA("a", llvm::cl::cat(toolOptions),
+           llvm::cl::desc("A: random (N(0, 1), the default), zeros, range "
+                          "((row + col) % 16 - 8) or a .npy (M x K, float32 "
+                          "rounded to bf16, or uint16 bf16 bits)"),
+           llvm::cl::value_desc("random|zeros|range|file.npy"));
+llvm::cl::opt<std::string>
+    inputB("b", llvm::cl::cat(toolOptions),
+           llvm::cl::desc("B (N x K), like --a"),
+           llvm::cl::value_desc("random|zeros|range|file.npy"));
+llvm::cl::opt<std::string>
+    expectedFile("expected", llvm::cl::cat(toolOptions),
+                 llvm::cl::desc("expected C (M x N, float32 .npy) for "
+                                "--test=expected"),
+                 llvm::cl::value_desc("file.npy"));
+llvm::cl::opt<Backend> backend(
+    "backend", llvm::cl::init(Backend::sim), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("where the kernel runs"),
+    llvm::cl::values(
+        clEnumValN(Backend::sim, "sim",
+                   "the CPU simulator, from the kernel's LLVM IR"),
+        clEnumValN(Backend::hip, "hip",
+                   "an AMD GPU through libamdhip64.so (exit status 3 when "
+                   "there is no HIP runtime or no GPU)")));
+llvm::cl::opt<int> warmup("warmup", llvm::cl::init(3),
+                                 llvm::cl::cat(toolOptions),
+                                 llvm::cl::desc("hip: untimed launches"));
+llvm::cl::opt<int>
+    iterations("iterations", llvm::cl::init(10), llvm::cl::cat(toolOptions),
+               llvm::cl::desc("hip: timed launches (the median is reported)"));
+llvm::cl::opt<uint64_t> checkSample(
+    "check-sample", llvm::cl::init(0), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("GEMM: check this many distinct elements of C, drawn at "
+                   "random (0, the default, or more than half of C: all of "
+                   "them); for sizes where the fp64 reference of every "
+                   "element would take minutes"));
+llvm::cl::opt<Baseline> baseline(
+    "baseline", llvm::cl::init(Baseline::none), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("hip, GEMM: also run, check and time the same product "
+                   "through a vendor library, side by side"),
+    llvm::cl::values(clEnumValN(Baseline::none, "none", "no baseline"),
+                     clEnumValN(Baseline::rocblas, "rocblas",
+                                "rocblas_gemm_ex from librocblas.so (skipped "
+                                "with a note when it is not installed)")));
+llvm::cl::opt<bool>
+    emitJson("json", llvm::cl::cat(toolOptions),
+             llvm::cl::desc("print the summary as one JSON object"));
+llvm::cl::opt<std::string>
+    outputFile("out", llvm::cl::cat(toolOptions),
+               llvm::cl::desc("write C to a .npy (float32)"),
+               llvm::cl::value_desc("file.npy"));
+llvm::cl::opt<std::string>
+    kernelName("kernel", llvm::cl::cat(toolOptions),
+               llvm::cl::desc("the kernel to run, when the source has several"),
+               llvm::cl::value_desc("name"));
+llvm::cl::opt<std::string> compareWith(
+    "compare", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("for --test=compare: another hk source computing the same "
+                   "GEMM (e.g. another pipeline variant); C must match it bit "
+                   "for bit"),
+    llvm::cl::value_desc("file.mlir"));
+ScheduleCLOptions schedule(toolOptions);
+llvm::cl::opt<unsigned> compareStages(
+    "compare-stages", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("for --test=compare: compile the other version as the "
+                   "plain baseline with this many stages (no direct-LDS, "
+                   "priority or unrolling, row-major workgroup order); "
+                   "without it the other version gets the same pipeline "
+                   "options"));
+llvm::cl::opt<unsigned> seed("seed", llvm::cl::init(1),
+                                    llvm::cl::cat(toolOptions),
+                                    llvm::cl::desc("random seed"));
+llvm::cl::opt<uint64_t>
+    stepLimit("step-limit", llvm::cl::init(uint64_t(1) << 28),
+              llvm::cl::cat(toolOptions),
+              llvm::cl::desc("wave instructions one wave may execute"));
+
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "hk-run") << message << "\n";
+  return 2;
+}
+
+} // namespace mlir::hk::run

@@ -1,0 +1,60 @@
+//===- Options.h - hk-run's command line ----------------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The options of hk-run, shared by its GEMM and generic paths.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_TOOLS_HK_RUN_OPTIONS_H
+#define HK_TOOLS_HK_RUN_OPTIONS_H
+
+#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Pipelines/Pipelines.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::hk::run {
+
+enum class TestKind { identity, random, expected, compare };
+enum class Backend { sim, hip };
+enum class Baseline { none, rocblas };
+
+extern llvm::cl::OptionCategory toolOptions;
+extern llvm::cl::opt<std::string> inputFile;
+extern llvm::cl::opt<Chip> chipOption;
+extern llvm::cl::list<int64_t> sizes;
+extern llvm::cl::list<std::string> genericArgs;
+extern llvm::cl::list<int64_t> gridOption;
+extern llvm::cl::list<std::string> expectations;
+extern llvm::cl::list<std::string> saves;
+extern llvm::cl::opt<TestKind> testKind;
+extern llvm::cl::opt<std::string> inputA;
+extern llvm::cl::opt<std::string> inputB;
+extern llvm::cl::opt<std::string> expectedFile;
+extern llvm::cl::opt<Backend> backend;
+extern llvm::cl::opt<int> warmup;
+extern llvm::cl::opt<int> iterations;
+extern llvm::cl::opt<uint64_t> checkSample;
+extern llvm::cl::opt<Baseline> baseline;
+extern llvm::cl::opt<bool> emitJson;
+extern llvm::cl::opt<std::string> outputFile;
+extern llvm::cl::opt<std::string> kernelName;
+extern llvm::cl::opt<std::string> compareWith;
+extern ScheduleCLOptions schedule;
+extern llvm::cl::opt<unsigned> compareStages;
+extern llvm::cl::opt<unsigned> seed;
+extern llvm::cl::opt<uint64_t> stepLimit;
+
+/// Prints `message` as hk-run's error; returns exit status 2 (bad input).
+int fail(const llvm::Twine &message);
+
+} // namespace mlir::hk::run
+
+#endif // HK_TOOLS_HK_RUN_OPTIONS_H
