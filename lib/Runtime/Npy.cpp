@@ -48,7 +48,10 @@ Expected<NpyArray> mlir::hk::readNpy(StringRef path) {
     return createStringError(buffer.getError(),
                              "cannot read '" + path +
                                  "': " + buffer.getError().message());
-  StringRef bytes = (*buffer)->getBuffer();
+  return parseNpy((*buffer)->getBuffer(), path);
+}
+
+Expected<NpyArray> mlir::hk::parseNpy(StringRef bytes, StringRef path) {
   if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
     return malformed(path, "no NUMPY magic");
   unsigned major = static_cast<uint8_t>(bytes[6]);
@@ -95,13 +98,18 @@ Expected<NpyArray> mlir::hk::readNpy(StringRef path) {
   if (StringRef(array.dtype).drop_front(2).getAsInteger(10, itemSize) ||
       itemSize == 0)
     return malformed(path, "dtype '" + array.dtype + "' is not understood");
-  uint64_t count = 1;
+  // The element count and byte size, refused when they overflow (a wrapped
+  // size could match a short payload).
+  uint64_t count = 1, size = 0;
   for (int64_t n : array.shape)
-    count *= n;
+    if (__builtin_mul_overflow(count, uint64_t(n), &count))
+      return malformed(path, "shape " + *shape + " is too large");
+  if (__builtin_mul_overflow(count, uint64_t(itemSize), &size))
+    return malformed(path, "shape " + *shape + " is too large");
   StringRef payload = bytes.drop_front(headerStart + headerLength);
-  if (payload.size() != count * itemSize)
+  if (payload.size() != size)
     return malformed(path, "shape " + *shape + " of " + array.dtype +
-                               " needs " + Twine(count * itemSize) +
+                               " needs " + Twine(size) +
                                " bytes of data, the file has " +
                                Twine(payload.size()));
   array.data.assign(payload.begin(), payload.end());

@@ -6,6 +6,8 @@
 
 #include "Launch.h"
 
+#include "HK/Runtime/LaunchDescription.h"
+
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
@@ -202,28 +204,27 @@ int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
 /// `--llvm-ir` for sim): the launch description, and the code object or the
 /// LLVM IR it names (relative to the description's directory).
 int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
-                             PreparedKernel &run) {
+                      PreparedKernel &run) {
   auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!text)
     return fail("cannot read '" + path + "': " + text.getError().message());
-  llvm::Expected<llvm::json::Value> parsed =
-      llvm::json::parse((*text)->getBuffer());
-  if (!parsed)
-    return fail("'" + path + "' is not a launch description: " +
-                llvm::toString(parsed.takeError()));
+  llvm::Expected<LaunchDescription> parsed =
+      parseLaunchDescription((*text)->getBuffer());
   auto bad = [&](const llvm::Twine &what) {
     return fail("'" + path + "' is not a launch description: " + what);
   };
-  const llvm::json::Object *root = parsed->getAsObject();
-  if (!root)
-    return bad("not a JSON object");
-  std::optional<StringRef> chip = root->getString("chip");
-  if (!chip || symbolizeChip(*chip) != chipOption.getValue())
-    return fail(llvm::formatv("'{0}' was compiled for {1}, not {2}", path,
-                              chip ? *chip : "no chip",
-                              stringifyChip(chipOption)));
+  if (!parsed)
+    return bad(llvm::toString(parsed.takeError()));
+  const LaunchDescription &description = *parsed;
+  if (!description.chip ||
+      symbolizeChip(*description.chip) != chipOption.getValue())
+    return fail(llvm::formatv(
+        "'{0}' was compiled for {1}, not {2}", path,
+        description.chip ? StringRef(*description.chip) : "no chip",
+        stringifyChip(chipOption)));
   StringRef fileKey = backend == Backend::sim ? "llvm_ir" : "code_object";
-  std::optional<StringRef> file = root->getString(fileKey);
+  const std::optional<std::string> &file =
+      backend == Backend::sim ? description.llvmIr : description.codeObject;
   if (!file)
     return bad("no '" + fileKey + "'" +
                (backend == Backend::sim
@@ -238,89 +239,49 @@ int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
   run.image = (*image)->getBuffer().str();
   run.imageIsBitcode = false; // sim reads the LLVM IR as text
 
-  const llvm::json::Array *kernels = root->getArray("kernels");
-  if (!kernels)
-    return bad("no kernels");
-  const llvm::json::Object *kernel = nullptr;
+  const LaunchDescription::Kernel *kernel = nullptr;
   std::string names;
-  for (const llvm::json::Value &k : *kernels) {
-    const llvm::json::Object *o = k.getAsObject();
-    std::optional<StringRef> name = o ? o->getString("name") : std::nullopt;
-    if (!name)
-      return bad("a kernel without a name");
-    names += (names.empty() ? "" : ", ") + name->str();
-    if (kernelName.empty() ? kernels->size() == 1 : *name == kernelName)
-      kernel = o;
+  for (const LaunchDescription::Kernel &k : description.kernels) {
+    names += (names.empty() ? "" : ", ") + k.name;
+    if (kernelName.empty() ? description.kernels.size() == 1
+                           : k.name == kernelName)
+      kernel = &k;
   }
   if (!kernel)
     return fail(kernelName.empty()
                     ? llvm::formatv("'{0}' describes {1} kernels; choose one "
                                     "with --kernel",
-                                    path, kernels->size())
+                                    path, description.kernels.size())
                           .str()
                     : llvm::formatv("'{0}' has no kernel named '{1}' (its "
                                     "kernels: {2})",
                                     path, kernelName, names)
                           .str());
-  run.name = kernel->getString("name")->str();
-
-  auto readTerms = [&](StringRef key, StringRef factor,
-                       SmallVectorImpl<SizeTerm> &terms) -> bool {
-    const llvm::json::Array *list = kernel->getArray(key);
-    if (!list)
-      return key == "divisible";
-    for (const llvm::json::Value &v : *list) {
-      const llvm::json::Object *o = v.getAsObject();
-      auto arg = o ? o->getInteger("arg") : std::nullopt;
-      auto dim = o ? o->getInteger("dim") : std::nullopt;
-      auto f = o ? o->getInteger(factor) : std::nullopt;
-      if (!arg || !dim || !f)
-        return false;
-      terms.push_back({*arg, *dim, *f});
-    }
-    return true;
-  };
-  SmallVector<SizeTerm> grid, divisible;
-  if (!readTerms("grid", "tile", grid) ||
-      !readTerms("divisible", "by", divisible))
-    return bad("malformed grid or divisible terms of '" + run.name + "'");
-  const llvm::json::Array *block = kernel->getArray("block");
-  if (!block || block->size() != 3)
-    return bad("'" + run.name + "' has no block of 3 sizes");
-  for (unsigned i = 0; i < 3; ++i) {
-    std::optional<int64_t> n = (*block)[i].getAsInteger();
-    if (!n)
-      return bad("'" + run.name + "' has a non-integer block size");
-    run.block[i] = *n;
-  }
+  run.name = kernel->name;
+  run.block = kernel->block;
   int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
-  if (int status = applyLaunchTerms(run.name, grid, divisible, dims, run.grid))
+  if (int status = applyLaunchTerms(run.name, kernel->grid, kernel->divisible,
+                                    dims, run.grid))
     return status;
 
   // The argument list, as the description spells it out.
-  const llvm::json::Array *kernargs = kernel->getArray("kernargs");
-  if (!kernargs)
-    return bad("'" + run.name + "' has no kernargs");
-  for (const llvm::json::Value &v : *kernargs) {
-    const llvm::json::Object *o = v.getAsObject();
-    std::optional<StringRef> kind = o ? o->getString("kind") : std::nullopt;
-    std::optional<int64_t> arg = o ? o->getInteger("arg") : std::nullopt;
-    if (!kind || !arg || *arg < 0 || *arg > 2)
-      return fail("'" + run.name +
-                  "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
-    if (*kind == "pointer") {
-      if (o->getString("element") != StringRef("bf16"))
-        return fail("'" + run.name +
-                    "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
-      run.abi.push_back({static_cast<int>(*arg), 0});
-    } else if (*kind == "size") {
-      std::optional<int64_t> dim = o->getInteger("dim");
-      if (!dim || *dim < 0 || *dim > 1)
+  auto notGemm = [&] {
+    return fail("'" + run.name +
+                "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+  };
+  for (const LaunchDescription::Kernarg &a : kernel->kernargs) {
+    if (a.arg < 0 || a.arg > 2)
+      return notGemm();
+    if (a.kind == "pointer") {
+      if (a.element != std::optional<std::string>("bf16"))
+        return notGemm();
+      run.abi.push_back({static_cast<int>(a.arg), 0});
+    } else if (a.kind == "size") {
+      if (!a.dim || *a.dim < 0 || *a.dim > 1)
         return bad("a size of '" + run.name + "' without a valid dim");
-      run.abi.push_back({-1, static_cast<uint32_t>(dims[*arg][*dim])});
+      run.abi.push_back({-1, static_cast<uint32_t>(dims[a.arg][*a.dim])});
     } else {
-      return fail("'" + run.name +
-                  "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+      return notGemm();
     }
   }
   return 0;

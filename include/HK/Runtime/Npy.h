@@ -31,6 +31,9 @@ struct NpyArray {
 /// Reads `path`; errors name the file and what is wrong with it.
 llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
 
+/// Parses the contents of a .npy file; `name` is what errors call it.
+llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes, llvm::StringRef name);
+
 /// Writes `array` to `path` in format 1.0.
 llvm::Error writeNpy(llvm::StringRef path, const NpyArray &array);
 
