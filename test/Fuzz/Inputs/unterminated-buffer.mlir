@@ -1,0 +1,2 @@
+gernelkele
+gernelkele
