@@ -20,20 +20,8 @@ seconds=${1:?usage: scripts/fuzz.sh SECONDS}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 
-packages=(clang-22 libclang-rt-22-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$p")
-done
-if ((${#missing[@]})); then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo=sudo
-  $sudo apt-get update -q &&
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
-      --no-install-recommends "${missing[@]}" ||
-    { echo "hk: cannot install ${missing[*]}" >&2; exit 1; }
-fi
+. "$root/scripts/common.sh"
+install_missing clang-22 libclang-rt-22-dev || exit 1
 "$root/scripts/setup.sh" >/dev/null || exit 1 # the other packages
 
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g1"

@@ -54,14 +54,8 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:log_path=$reports/asan:stri
 export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan"
 
-log=$(mktemp)
-/usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-
-count() { sed -nE "s/^ +($1) *: +([0-9]+).*/\2/p" "$log" | awk '{n += $1} END {print n + 0}'; }
-passed=$(count 'Passed|Expectedly Failed')
-failed=$(count 'Failed|Unresolved|Timed Out|Unexpectedly Passed')
-rm -f "$log"
+. "$root/scripts/common.sh"
+run_lit "$build"
 found=$(find "$reports" -type f | wc -l)
 if [ "$found" -ne 0 ]; then
   echo "hk: $found sanitizer report(s) in $reports:"
