@@ -119,6 +119,17 @@ Error Interpreter::materialize(const Constant *c, Type *type, uint8_t *out) {
       storeBits(out, bytes, loadBits(base.data(), sizeOf(pointerType)));
       return Error::success();
     }
+    // And back: an address computed as an integer (a direct fill's LDS
+    // destination when the wave's base is a constant, as in a one-wave
+    // workgroup), truncated or zero-extended to the pointer's width.
+    if (ce->getOpcode() == Instruction::IntToPtr) {
+      Type *integerType = ce->getOperand(0)->getType();
+      std::vector<uint8_t> value(16, 0);
+      if (Error e = materialize(ce->getOperand(0), integerType, value.data()))
+        return e;
+      storeBits(out, bytes, loadBits(value.data(), sizeOf(integerType)));
+      return Error::success();
+    }
     // The integer constant expressions LLVM still has: add, sub and xor.
     unsigned opcode = ce->getOpcode();
     if (opcode == Instruction::Add || opcode == Instruction::Sub ||
