@@ -13,7 +13,8 @@
 # tests' .mlir files; dictionary fuzz/hk.dict), hk-fuzz-npy (the .npy
 # reader; seeds: small arrays of each dtype) and hk-fuzz-launch (the launch
 # description reader of hk-run; seeds: what hk-compile writes for the
-# examples).
+# examples) and hk-fuzz-args (hk-run's command line, one argument per
+# line, parsed and checked as a GEMM run).
 set -uo pipefail
 
 seconds=${1:?usage: scripts/fuzz.sh SECONDS}
@@ -35,13 +36,17 @@ if [ ! -f "$build/build.ninja" ]; then
     "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null ||
     { echo "hk: cannot configure $build" >&2; exit 1; }
 fi
-targets=(hk-fuzz-ir hk-fuzz-npy hk-fuzz-launch)
+targets=(hk-fuzz-ir hk-fuzz-npy hk-fuzz-launch hk-fuzz-args)
 ninja -C "$build" -j"$(nproc)" "${targets[@]}" >"$build/build.log" 2>&1 ||
   { tail -30 "$build/build.log"; exit 1; }
 
 # Seed corpora.
 seeds="$build/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds/hk-fuzz-ir" "$seeds/hk-fuzz-npy" "$seeds/hk-fuzz-launch"
+rm -rf "$seeds" && mkdir -p "$seeds/hk-fuzz-ir" "$seeds/hk-fuzz-npy" "$seeds/hk-fuzz-launch" "$seeds/hk-fuzz-args"
+printf 'in.mlir\n--chip=gfx950\n--size=256,256,64\n--test=random\n' > "$seeds/hk-fuzz-args/gemm"
+printf 'in.mlir\n--chip=gfx1201\n--size=128,128,128\n--test=identity\n--stages=2\n--unroll=2\n' > "$seeds/hk-fuzz-args/identity"
+printf 'in.mlir\n--chip=gfx950\n--arg=range:100\n--arg=out:100\n--arg=100\n--grid=1\n' > "$seeds/hk-fuzz-args/generic"
+printf 'g.json\n--chip=gfx950\n--size=512,512,512\n--backend=hip\n--baseline=rocblas\n--iterations=0\n' > "$seeds/hk-fuzz-args/hip"
 for chip in gfx950 gfx1201; do
   "$root/build/bin/hk-compile" "$root/examples/gemm_bf16_$chip.mlir" --chip=$chip \
     -o "$seeds/$chip.hsaco" --launch="$seeds/hk-fuzz-launch/$chip.json" ||

@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <string>
@@ -54,6 +55,15 @@ extern llvm::cl::opt<uint64_t> stepLimit;
 
 /// Prints `message` as hk-run's error; returns exit status 2 (bad input).
 int fail(const llvm::Twine &message);
+
+/// Parses hk-run's command line into the options above; 0, or exit status
+/// 2 after printing why to `errors`.
+int parseCommandLine(int argc, const char *const *argv,
+                     llvm::raw_ostream &errors);
+
+/// Checks the parsed options of a GEMM run and reads its sizes; 0, or the
+/// exit status after printing why.
+int checkGemmOptions(int64_t &M, int64_t &N, int64_t &K);
 
 } // namespace mlir::hk::run
 

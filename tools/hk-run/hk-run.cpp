@@ -188,42 +188,17 @@ static GemmCheck checkGemm(const std::vector<uint8_t> &c,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  // Bad options are bad input: exit status 2, not FAIL.
-  llvm::cl::HideUnrelatedOptions(toolOptions);
-  if (!llvm::cl::ParseCommandLineOptions(
-          argc, argv,
-          "hk-run: run an hk GEMM on the CPU simulator and check it\n",
-          &llvm::errs()))
-    return 2;
+  if (int status = parseCommandLine(argc, argv, llvm::errs()))
+    return status;
   if (!genericArgs.empty()) {
     DialectRegistry registry;
     registerAllDialects(registry);
     MLIRContext context(registry);
     return runGeneric(context);
   }
-  if (sizes.size() != 3)
-    return fail("--size takes M,N,K (or give every argument with --arg)");
-  int64_t M = sizes[0], N = sizes[1], K = sizes[2];
-  // Past 32768 the host buffers reach gigabytes: beyond what hk-run is for.
-  constexpr int64_t kMaxSize = 32768;
-  if (M <= 0 || N <= 0 || K <= 0 || M > kMaxSize || N > kMaxSize ||
-      K > kMaxSize)
-    return fail(llvm::formatv("sizes must be between 1 and {0}, got "
-                              "{1},{2},{3}",
-                              kMaxSize, M, N, K));
-  if (backend == Backend::hip && (iterations < 1 || warmup < 0))
-    return fail(llvm::formatv("--iterations must be at least 1 and --warmup "
-                              "at least 0, got {0} and {1}",
-                              iterations.getValue(), warmup.getValue()));
-  if (baseline != Baseline::none && backend != Backend::hip)
-    return fail("--baseline times a vendor library on a GPU: it needs "
-                "--backend=hip");
-  if (testKind == TestKind::identity && !inputB.empty())
-    return fail("the identity test sets B itself; --b does not go with it");
-  if (testKind == TestKind::identity && N != K)
-    return fail(llvm::formatv("the identity test needs N = K, got N = {0}, "
-                              "K = {1}",
-                              N, K));
+  int64_t M, N, K;
+  if (int status = checkGemmOptions(M, N, K))
+    return status;
 
   DialectRegistry registry;
   registerAllDialects(registry);
