@@ -212,6 +212,9 @@ TEST(ScheduleWaitsTest, UnorderedGroupsCountOnlyOnceAllIssued) {
   EXPECT_EQ(v->missing, Missing::wait);
   EXPECT_EQ(v->event, 8);      // the refill
   EXPECT_EQ(v->otherEvent, 4); // the read it may overwrite
+  EXPECT_EQ(v->barrierEvent, 7);
+  // Only ds(0) covers a read of the group: nothing surely issues after it.
+  EXPECT_EQ(v->covering, 0);
 }
 
 TEST(ScheduleWaitsTest, UsesCompleteTheirReadAndWhatPrecededIt) {

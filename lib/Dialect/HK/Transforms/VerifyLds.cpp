@@ -132,9 +132,12 @@ public:
     else
       diag << " may overwrite it while " << whose(v.otherGroup, v.group)
            << " read of the data it replaces is still running";
-    Operation *barrier = barrierOp(
-        v.missing == SyncViolation::Missing::wait ? v.otherGroup : v.group,
-        v.barrier);
+    int barrierGroup =
+        v.missing == SyncViolation::Missing::wait ? v.otherGroup : v.group;
+    Operation *barrier =
+        v.barrierEvent >= 0
+            ? trace.origins[event(barrierGroup, v.barrierEvent).tag]
+            : nullptr;
     switch (v.missing) {
     case SyncViolation::Missing::barrier:
       diag << ": no barrier orders "
@@ -149,9 +152,7 @@ public:
            << " are not waited for before the barrier that must "
            << (isRead ? "publish them" : "release the slot")
            << "; a wait before it such as amdgpu.memory_counter_wait "
-           << (vm ? "load(" : "ds(")
-           << countAfter(v.otherGroup, v.otherEvent, v.barrier, vm)
-           << ") covers it";
+           << (vm ? "load(" : "ds(") << v.covering << ") covers it";
       break;
     }
     case SyncViolation::Missing::other:
@@ -183,44 +184,6 @@ private:
       return "other waves'";
     std::string group = other == 1 ? "late" : "early";
     return "the " + group + " waves' (hk.stagger)";
-  }
-
-  /// The op of barrier `j` of `group`, or null.
-  Operation *barrierOp(int group, int j) const {
-    if (group < 0 || j < 0)
-      return nullptr;
-    int seen = 0;
-    for (const SyncEvent &ev : trace.groups[group])
-      if (ev.kind == SyncEvent::Kind::Barrier && seen++ == j)
-        return trace.origins[ev.tag];
-    return nullptr;
-  }
-
-  /// Operations of the counter issued after event `op` (after its
-  /// unordered group) and before barrier `j` of `group`: the largest count
-  /// a wait right before the barrier can have and still cover it.
-  int64_t countAfter(int group, int op, int j, bool vm) const {
-    const std::vector<SyncEvent> &events = trace.groups[group];
-    int start = op;
-    for (int k = op + 1, e = events.size(); k < e; ++k)
-      if (events[op].unordered >= 0 &&
-          events[k].unordered == events[op].unordered)
-        start = k;
-    int64_t count = 0, seen = 0;
-    for (int k = 0, e = events.size(); k < e; ++k) {
-      const SyncEvent &ev = events[k];
-      if (ev.kind == SyncEvent::Kind::Barrier && seen++ == j)
-        break;
-      if (k <= start)
-        continue;
-      bool onVm = ev.kind == SyncEvent::Kind::Fill &&
-                  ev.counter == SyncEvent::Counter::vm;
-      bool counted = ev.kind == SyncEvent::Kind::Read ||
-                     ev.kind == SyncEvent::Kind::Fill;
-      if (counted && onVm == vm)
-        count += ev.ops;
-    }
-    return count;
   }
 
   void noteSizes(InFlightDiagnostic &diag) const {

@@ -60,12 +60,10 @@ struct Timeline {
           error = "region " + std::to_string(ev.region) +
                   " is filled both by direct-to-LDS loads and by LDS "
                   "stores, whose counters do not order each other";
-        (ev.counter == SyncEvent::Counter::vm ? vm : lgkm) += ev.ops;
         break;
       }
       case SyncEvent::Kind::Read:
         reads[{ev.region, ev.generation}].push_back(i);
-        lgkm += ev.ops;
         break;
       case SyncEvent::Kind::Use: {
         int used = ev.readEvent;
@@ -89,6 +87,8 @@ struct Timeline {
       case SyncEvent::Kind::Wait:
         break;
       }
+      vm += countedOps(i, /*vm=*/true);
+      lgkm += countedOps(i, /*vm=*/false);
     }
     // Unordered groups: an event is surely issued once the last of its
     // group is, and surely preceded only by what was issued before the
@@ -113,6 +113,13 @@ struct Timeline {
       issuedBy[k] = before[last] + countedOps(last, vm);
       precededBy[k] = before[first];
     }
+  }
+
+  /// Operations of counter `vm` (or lgkm) surely issued after event `op`
+  /// and before event `until`: the largest count a wait right before
+  /// `until` may have and still cover `op`.
+  int opsAfter(int op, int until, bool vm) const {
+    return (vm ? vmBefore : lgkmBefore)[until] - issuedBy[op];
   }
 
   /// True if event `k` counts on vmcnt (a direct fill), false for lgkmcnt.
@@ -213,7 +220,17 @@ walkDependencies(const Model &model, int slots,
           v.otherGroup = other;
           v.otherEvent = otherEvent;
           v.barrier = barrier;
+          v.barrierEvent = barrier >= 0 ? reader.barrierAt[barrier] : -1;
           v.missing = missing;
+          return v;
+        };
+        // A wait before `barrier` (event index) in `t` would cover event
+        // `op`: say which counter and how far.
+        auto missingWait = [&](SyncViolation v, const Timeline &t, int op,
+                               int barrier, bool vm) {
+          v.barrierEvent = barrier;
+          v.counter = vm ? SyncEvent::Counter::vm : SyncEvent::Counter::lgkm;
+          v.covering = t.opsAfter(op, barrier, vm);
           return v;
         };
         if (ev.kind == SyncEvent::Kind::Read) {
@@ -248,12 +265,10 @@ walkDependencies(const Model &model, int slots,
             if (!writer.completedBy(fill->second, barrier, vm, waits)) {
               std::optional<std::string> why =
                   onUnmet(writer, fill->second, barrier, vm);
-              if (why) {
-                SyncViolation v = violation(*why, w, fill->second, j,
-                                            Missing::wait);
-                v.counter = writer.events[fill->second].counter;
-                return v;
-              }
+              if (why)
+                return missingWait(violation(*why, w, fill->second, j,
+                                             Missing::wait),
+                                   writer, fill->second, barrier, vm);
             }
           }
           continue;
@@ -282,11 +297,9 @@ walkDependencies(const Model &model, int slots,
             if (!other.completedBy(q, barrier, /*vm=*/false, waits)) {
               std::optional<std::string> why =
                   onUnmet(other, q, barrier, false);
-              if (why) {
-                SyncViolation v = violation(*why, o, q, j, Missing::wait);
-                v.counter = SyncEvent::Counter::lgkm;
-                return v;
-              }
+              if (why)
+                return missingWait(violation(*why, o, q, j, Missing::wait),
+                                   other, q, barrier, /*vm=*/false);
             }
           }
         }
@@ -329,8 +342,7 @@ std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
           if (site <= op || t.events[site].kind != SyncEvent::Kind::Wait)
             return "no wait between the " + describe(t.events[op]) +
                    " and the barrier that must find it complete";
-          const std::vector<int> &before = vm ? t.vmBefore : t.lgkmBefore;
-          int needed = before[site] - t.issuedBy[op];
+          int needed = t.opsAfter(op, site, vm);
           needed = std::min(needed, vm ? limits.vm : limits.lgkm);
           WaitCounts &w = waits[t.events[site].site];
           int &count = vm ? w.vm : w.lgkm;

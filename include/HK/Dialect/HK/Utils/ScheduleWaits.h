@@ -135,12 +135,18 @@ struct SyncViolation {
   /// and event index; -1 where a message names no such event.
   int group = -1, event = -1;
   int otherGroup = -1, otherEvent = -1;
-  /// The workgroup barrier (0-based) that must order them, -1 if none.
+  /// The workgroup barrier (0-based) that must order them, -1 if none, and
+  /// its event index in the group a wait must mend (`otherGroup` for a
+  /// missing wait, `group` otherwise).
   int barrier = -1;
+  int barrierEvent = -1;
   /// What would mend it: a wait before that barrier in `otherGroup`
   /// (`counter` names which), or a barrier between the two events.
   enum class Missing { barrier, wait, other } missing = Missing::other;
   SyncEvent::Counter counter = SyncEvent::Counter::vm;
+  /// For a missing wait: the largest count of `counter` a wait right
+  /// before the barrier may have and still cover `otherEvent`.
+  int covering = 0;
 };
 
 /// Checks that `waits` make every dependency of `runs` hold; returns the
