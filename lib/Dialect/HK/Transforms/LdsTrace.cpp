@@ -98,18 +98,20 @@ bool isModelledSync(Operation *op) {
 class TraceBuilder {
 public:
   TraceBuilder(const LdsTraceInput &input, LdsTrace &trace, int group)
-      : input(input), kernel(input.kernel), trace(trace), group(group),
-        events(trace.groups[group]) {}
+      : input(input), kernel(input.kernel), memo(*input.memo), trace(trace),
+        group(group), events(trace.groups[group]) {}
 
   LogicalResult run() {
-    // Which region ops hold LDS work: the others can be skipped.
-    kernel.walk([&](Operation *op) {
-      if (!isModelledSync(op))
-        return;
-      for (Operation *p = op->getParentOp(); p && p != kernel;
-           p = p->getParentOp())
-        holdsSync.insert(p);
-    });
+    if (!memo.scanned) {
+      memo.scanned = true;
+      kernel.walk([&](Operation *op) {
+        if (!isModelledSync(op))
+          return;
+        for (Operation *p = op->getParentOp(); p && p != kernel;
+             p = p->getParentOp())
+          memo.holdsSync.insert(p);
+      });
+    }
     if (failed(runBlock(kernel.getBody().front())))
       return failure();
     if (overflowed)
@@ -224,7 +226,7 @@ private:
           push(SyncEvent::use(read.region, read.generation, a.readEvent), op);
         }
       }
-    if (op->getNumRegions() != 0 && !holdsSync.contains(op))
+    if (op->getNumRegions() != 0 && !memo.holdsSync.contains(op))
       return success(); // results unknown; no LDS work inside
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case<scf::ForOp>([&](auto loop) { return runFor(loop); })
@@ -358,12 +360,11 @@ private:
 
   template <typename Count>
   FailureOr<int64_t> opsOf(Operation *op, Count count) {
-    if (input.opsPerLane)
-      if (auto it = input.opsPerLane->find(op); it != input.opsPerLane->end())
-        return it->second;
+    if (auto it = memo.opsPerLane.find(op); it != memo.opsPerLane.end())
+      return it->second;
     FailureOr<int64_t> ops = count();
-    if (succeeded(ops) && input.opsPerLane)
-      (*input.opsPerLane)[op] = *ops;
+    if (succeeded(ops))
+      memo.opsPerLane[op] = *ops;
     return ops;
   }
 
@@ -489,11 +490,11 @@ private:
 
   const LdsTraceInput &input;
   gpu::GPUFuncOp kernel;
+  LdsTraceMemo &memo;
   LdsTrace &trace;
   int group;
   std::vector<SyncEvent> &events;
   llvm::DenseMap<Value, Abstract> values;
-  llvm::DenseSet<Operation *> holdsSync;
   llvm::DenseMap<int, int64_t> fillsIssued;
   /// The unordered group of the interleaved cluster being run, or -1.
   int unordered = -1;

@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 
@@ -43,6 +44,15 @@ struct LdsTrace {
   std::vector<WaitCounts> waits;
 };
 
+/// What every run of one kernel shares, worked out on the first run.
+struct LdsTraceMemo {
+  /// The region ops holding LDS work; the others are skipped.
+  llvm::DenseSet<Operation *> holdsSync;
+  bool scanned = false;
+  /// Per copy or fragment load: its operations per lane.
+  llvm::DenseMap<Operation *, int64_t> opsPerLane;
+};
+
 /// What a kernel's trace depends on.
 struct LdsTraceInput {
   gpu::GPUFuncOp kernel;
@@ -58,9 +68,8 @@ struct LdsTraceInput {
   /// the barrier publishing it).
   int64_t stepLimit = 1'000'000;
   int64_t eventLimit = 20'000;
-  /// Per copy or fragment load: its operations per lane, once counted
-  /// (the same in every run).
-  llvm::DenseMap<Operation *, int64_t> *opsPerLane = nullptr;
+  /// Shared by the runs of `kernel` (required).
+  LdsTraceMemo *memo = nullptr;
 };
 
 /// Records the trace of `input` into `trace`; on an op the model cannot

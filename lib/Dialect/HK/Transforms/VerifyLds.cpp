@@ -221,8 +221,8 @@ LogicalResult mlir::hk::verifyLdsSynchronization(gpu::GPUFuncOp kernel,
   input.chip = *chip;
   input.threads = int64_t(block[0]) * block[1] * block[2];
   input.groups = *stagger ? 2 : 1;
-  llvm::DenseMap<Operation *, int64_t> opsPerLane;
-  input.opsPerLane = &opsPerLane;
+  LdsTraceMemo memo;
+  input.memo = &memo;
   for (auto &extents : chooseExtents(kernel, multiples)) {
     input.extents = extents;
     LdsTrace trace;
