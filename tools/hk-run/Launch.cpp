@@ -107,7 +107,7 @@ gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
 /// version is the plain baseline with --compare-stages stages when that is
 /// given; otherwise both get the same pipeline options.
 int compileModule(MLIRContext &context, ModuleOp module,
-                         PreparedKernel &run, Version version) {
+                  PreparedKernel &run, Version version) {
   auto compileStart = std::chrono::steady_clock::now();
   PassManager pm(&context);
   HKPipelineOptions options;
@@ -136,7 +136,7 @@ int compileModule(MLIRContext &context, ModuleOp module,
 }
 
 OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
-                                         llvm::SourceMgr &sourceMgr) {
+                                  llvm::SourceMgr &sourceMgr) {
   return parseCheckedSourceFile(path, sourceMgr, &context);
 }
 
@@ -145,8 +145,8 @@ OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
 /// against its launch shape. Returns 0, or the exit status to fail with
 /// after printing why.
 int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
-                             int64_t N, int64_t K, PreparedKernel &run,
-                             Version version) {
+                      int64_t N, int64_t K, PreparedKernel &run,
+                      Version version) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseModule(context, path, sourceMgr);
@@ -292,8 +292,8 @@ int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
 /// afterwards (on hip, those marked in `outputs`). Returns 0, or the exit
 /// status to fail with after printing why.
 int launchKernel(const PreparedKernel &kernel,
-                        std::vector<std::vector<uint8_t>> &buffers,
-                        const std::vector<bool> &outputs, LaunchStats &stats) {
+                 std::vector<std::vector<uint8_t>> &buffers,
+                 const std::vector<bool> &outputs, LaunchStats &stats) {
   auto runStart = std::chrono::steady_clock::now();
   if (backend == Backend::sim) {
     llvm::LLVMContext llvmContext;
@@ -378,8 +378,8 @@ int launchKernel(const PreparedKernel &kernel,
 
 /// Runs a GEMM kernel on A and B; C comes back in `run`.
 int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
-                   const std::vector<uint8_t> &bytesA,
-                   const std::vector<uint8_t> &bytesB, GemmRun &run) {
+            const std::vector<uint8_t> &bytesA,
+            const std::vector<uint8_t> &bytesB, GemmRun &run) {
   run.kernel = kernel.name;
   run.grid = kernel.grid;
   run.compileSeconds = kernel.compileSeconds;

@@ -68,25 +68,25 @@ struct LaunchStats {
 gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path);
 
 int compileModule(MLIRContext &context, ModuleOp module,
-                         PreparedKernel &run, Version version);
+                  PreparedKernel &run, Version version);
 
 OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
-                                         llvm::SourceMgr &sourceMgr);
+                                  llvm::SourceMgr &sourceMgr);
 
 int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
-                             int64_t N, int64_t K, PreparedKernel &run,
-                             Version version);
+                      int64_t N, int64_t K, PreparedKernel &run,
+                      Version version);
 
 int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
-                             PreparedKernel &run);
+                      PreparedKernel &run);
 
 int launchKernel(const PreparedKernel &kernel,
-                        std::vector<std::vector<uint8_t>> &buffers,
-                        const std::vector<bool> &outputs, LaunchStats &stats);
+                 std::vector<std::vector<uint8_t>> &buffers,
+                 const std::vector<bool> &outputs, LaunchStats &stats);
 
 int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
-                   const std::vector<uint8_t> &bytesA,
-                   const std::vector<uint8_t> &bytesB, GemmRun &run);
+            const std::vector<uint8_t> &bytesA,
+            const std::vector<uint8_t> &bytesB, GemmRun &run);
 
 } // namespace mlir::hk::run
 
