@@ -124,7 +124,8 @@ splitIndexed(StringRef spec) {
 int runGeneric(MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseModule(context, inputFile, sourceMgr);
+  OwningOpRef<ModuleOp> module =
+      parseCheckedSourceFile(inputFile, sourceMgr, &context);
   if (!module)
     return 2;
   gpu::GPUFuncOp kernel = selectKernel(*module, inputFile);
@@ -344,7 +345,8 @@ int runGeneric(MLIRContext &context) {
       return fail("--test=compare needs --compare=<file.mlir>");
     llvm::SourceMgr otherMgr;
     SourceMgrDiagnosticHandler otherDiagnostics(otherMgr, &context);
-    OwningOpRef<ModuleOp> other = parseModule(context, compareWith, otherMgr);
+    OwningOpRef<ModuleOp> other =
+        parseCheckedSourceFile(compareWith, otherMgr, &context);
     if (!other)
       return 2;
     PreparedKernel second = prepared;

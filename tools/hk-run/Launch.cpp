@@ -135,11 +135,6 @@ int compileModule(MLIRContext &context, ModuleOp module,
   return 0;
 }
 
-OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
-                                  llvm::SourceMgr &sourceMgr) {
-  return parseCheckedSourceFile(path, sourceMgr, &context);
-}
-
 /// Compiles the GEMM kernel of the hk source `path` (the one named --kernel,
 /// or the only one) for the selected backend, after checking the sizes
 /// against its launch shape. Returns 0, or the exit status to fail with
@@ -149,7 +144,8 @@ int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
                       Version version) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseModule(context, path, sourceMgr);
+  OwningOpRef<ModuleOp> module =
+      parseCheckedSourceFile(path, sourceMgr, &context);
   if (!module)
     return 2;
   gpu::GPUFuncOp kernel = selectKernel(*module, path);

@@ -70,9 +70,6 @@ gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path);
 int compileModule(MLIRContext &context, ModuleOp module,
                   PreparedKernel &run, Version version);
 
-OwningOpRef<ModuleOp> parseModule(MLIRContext &context, StringRef path,
-                                  llvm::SourceMgr &sourceMgr);
-
 int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
                       int64_t N, int64_t K, PreparedKernel &run,
                       Version version);
