@@ -109,25 +109,17 @@ Error Interpreter::materialize(const Constant *c, Type *type, uint8_t *out) {
                     offset.getSExtValue());
       return Error::success();
     }
-    // An address as an integer (hk's direct fills compute M0 this way),
-    // truncated or zero-extended to the result's width.
-    if (ce->getOpcode() == Instruction::PtrToInt) {
-      Type *pointerType = ce->getOperand(0)->getType();
-      std::vector<uint8_t> base(16, 0);
-      if (Error e = materialize(ce->getOperand(0), pointerType, base.data()))
-        return e;
-      storeBits(out, bytes, loadBits(base.data(), sizeOf(pointerType)));
-      return Error::success();
-    }
-    // And back: an address computed as an integer (a direct fill's LDS
-    // destination when the wave's base is a constant, as in a one-wave
-    // workgroup), truncated or zero-extended to the pointer's width.
-    if (ce->getOpcode() == Instruction::IntToPtr) {
-      Type *integerType = ce->getOperand(0)->getType();
+    // An address as an integer (hk's direct fills compute M0 this way) and
+    // back (a direct fill's LDS destination when the wave's base is a
+    // constant, as in a one-wave workgroup): the same bits, truncated or
+    // zero-extended to the result's width.
+    if (ce->getOpcode() == Instruction::PtrToInt ||
+        ce->getOpcode() == Instruction::IntToPtr) {
+      Type *sourceType = ce->getOperand(0)->getType();
       std::vector<uint8_t> value(16, 0);
-      if (Error e = materialize(ce->getOperand(0), integerType, value.data()))
+      if (Error e = materialize(ce->getOperand(0), sourceType, value.data()))
         return e;
-      storeBits(out, bytes, loadBits(value.data(), sizeOf(integerType)));
+      storeBits(out, bytes, loadBits(value.data(), sizeOf(sourceType)));
       return Error::success();
     }
     // The integer constant expressions LLVM still has: add, sub and xor.
