@@ -131,6 +131,7 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
     gpu.addPass(createRemapWorkgroups(remap));
   }
   gpu.addPass(createLowerGridDims());
+  gpu.addPass(createPeelPartialTiles());
   if (options.schedule != Schedule::none) {
     DirectLdsFillOptions direct;
     direct.require = true;

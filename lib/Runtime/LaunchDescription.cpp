@@ -32,7 +32,10 @@ static Error readTerms(const json::Object &kernel, StringRef key,
     if (!arg || !dim || !f)
       return malformed("a " + key + " term without integer arg, dim and " +
                        factor);
-    terms.push_back({*arg, *dim, *f});
+    std::optional<StringRef> round = o->getString("round");
+    if (o->get("round") && (!round || *round != "up"))
+      return malformed("a " + key + " term whose round is not \"up\"");
+    terms.push_back({*arg, *dim, *f, round.has_value()});
   }
   return Error::success();
 }

@@ -128,9 +128,12 @@ static llvm::json::Object describeKernel(gpu::GPUFuncOp kernel) {
     out["block"] = llvm::json::Array(block.asArrayRef());
   auto terms = [](ArrayRef<SizeTerm> list, StringRef factor) {
     llvm::json::Array a;
-    for (const SizeTerm &t : list)
-      a.push_back(llvm::json::Object{
-          {"arg", t.arg}, {"dim", t.dim}, {factor, t.factor}});
+    for (const SizeTerm &t : list) {
+      llvm::json::Object o{{"arg", t.arg}, {"dim", t.dim}, {factor, t.factor}};
+      if (t.roundUp)
+        o["round"] = "up";
+      a.push_back(std::move(o));
+    }
     return a;
   };
   if (auto launch =

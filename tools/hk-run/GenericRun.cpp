@@ -258,14 +258,14 @@ int runGeneric(MLIRContext &context) {
             t.dim >= static_cast<int64_t>(shapes[t.arg].size()))
           return fail("'" + prepared.name +
                       "' has a launch term hk-run cannot evaluate");
-        if (shapes[t.arg][t.dim] % t.factor != 0)
+        if (!t.accepts(shapes[t.arg][t.dim]))
           return fail(llvm::formatv(
               "size {0} (dimension {1} of argument #{2}) is not a multiple "
               "of {3}, which '{4}' requires",
               shapes[t.arg][t.dim], t.dim, t.arg, t.factor, prepared.name));
       }
     for (auto [d, t] : llvm::enumerate(launch.getGrid()))
-      prepared.grid[d] = shapes[t.arg][t.dim] / t.factor;
+      prepared.grid[d] = t.divide(shapes[t.arg][t.dim]);
   } else {
     return fail("'" + prepared.name + "' has no hk.launch: give --grid");
   }

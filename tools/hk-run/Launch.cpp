@@ -62,7 +62,7 @@ static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
         return fail(llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
                                   "is not a size of A, B or C",
                                   kernel, t.arg, t.dim));
-      if (dims[t.arg][t.dim] % t.factor != 0)
+      if (!t.accepts(dims[t.arg][t.dim]))
         return fail(llvm::formatv(
             "size {0} (dimension {1} of argument #{2}) is not a multiple of "
             "{3}, which '{4}' requires",
@@ -72,7 +72,7 @@ static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
     return fail("'" + kernel + "' has more than 3 grid terms");
   out = {1, 1, 1};
   for (auto [i, t] : llvm::enumerate(grid))
-    out[i] = dims[t.arg][t.dim] / t.factor;
+    out[i] = t.divide(dims[t.arg][t.dim]);
   return 0;
 }
 

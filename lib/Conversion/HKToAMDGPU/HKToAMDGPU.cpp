@@ -12,6 +12,7 @@
 
 #include "HK/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 
+#include "HK/Conversion/HKToAMDGPU/BufferAccess.h"
 #include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
 #include "HK/Conversion/Passes.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -45,9 +47,7 @@ using namespace mlir::hk;
 static constexpr int64_t kChunkBytes = kCopyChunkBytes;
 
 /// AMDGPU address spaces of the direct-to-LDS intrinsic's pointers.
-static constexpr unsigned kGlobalAddressSpace = 1;
 static constexpr unsigned kLdsAddressSpace = 3;
-static constexpr unsigned kBufferResourceAddressSpace = 8;
 
 static Value constI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
@@ -302,15 +302,17 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     // K tile.
     Type elementType = tileType.getElementType();
     auto chunkType = VectorType::get({vec}, elementType);
-    auto wordsType = VectorType::get({kChunkBytes / 4}, rewriter.getI32Type());
     std::vector<Run> runs = planChunkAccess(layout, vec);
     Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
     int64_t chunksPerRow = layout.cols / vec;
-    BufferSource source = makeBufferSource(rewriter, loc, adaptor,
-                                           layout.elementBytes);
-    Value zero = constI32(rewriter, loc, 0);
+    BoundsMode bounds = op.getBounds();
+    BufferRegion source = makeBufferRegion(
+        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
+        layout.elementBytes, chip.rawBufferResourceFlags,
+        /*masked=*/bounds != BoundsMode::inside);
 
-    for (int64_t it = 0; it < chunks / threads; ++it) {
+    // The (row, col) of the chunk thread-major iteration `it` copies.
+    auto chunkCoord = [&](int64_t it) -> std::pair<Value, Value> {
       Value chunk = addIndex(rewriter, loc, threadId,
                              constIndex(rewriter, loc, it * threads));
       Value row = rewriter.createOrFold<arith::DivUIOp>(
@@ -320,15 +322,12 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                    rewriter.createOrFold<arith::RemUIOp>(
                        loc, chunk, constIndex(rewriter, loc, chunksPerRow)),
                    vec);
-      Value words = ROCDL::RawPtrBufferLoadOp::create(
-          rewriter, loc, wordsType, source.resource,
-          source.byteOffset(rewriter, row, col), source.tileOrigin,
-          /*aux=*/zero, /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
-          /*tbaa=*/nullptr);
-      Value data = vector::BitCastOp::create(rewriter, loc, chunkType, words);
+      return {row, col};
+    };
+    auto storeChunk = [&](Value chunk, Value row, Value col) {
       for (Run run : runs) {
-        Value part = run.length == vec ? data
-                                       : sliceVector(rewriter, loc, data,
+        Value part = run.length == vec ? chunk
+                                       : sliceVector(rewriter, loc, chunk,
                                                      run.first, run.length);
         Value offset = addIndex(
             rewriter, loc, base,
@@ -340,9 +339,79 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
             /*nontemporal=*/false,
             llvm::MaybeAlign(run.length * layout.elementBytes));
       }
+    };
+    int64_t iterations = chunks / threads;
+    if (bounds != BoundsMode::partial) {
+      for (int64_t it = 0; it < iterations; ++it) {
+        auto [row, col] = chunkCoord(it);
+        storeChunk(loadChunks(rewriter, loc, source, {{row, col}}, chunkType,
+                              bounds, /*wide=*/true)[0],
+                   row, col);
+      }
+    } else {
+      SmallVector<std::pair<Value, Value>> coords;
+      for (int64_t it = 0; it < iterations; ++it)
+        coords.push_back(chunkCoord(it));
+      // Whole 16-byte chunks when the rows allow them, else element by
+      // element: a uniform branch chosen at run time.
+      auto yieldLoads = [&](bool wide) {
+        return [&, wide](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc,
+                               loadChunks(b, loc, source, coords, chunkType,
+                                          bounds, wide));
+        };
+      };
+      auto choice = scf::IfOp::create(
+          rewriter, loc, source.rowsAreChunked(rewriter, loc, kChunkBytes),
+          yieldLoads(true), yieldLoads(false));
+      for (auto [chunk, coord] : llvm::zip(choice.getResults(), coords))
+        storeChunk(chunk, coord.first, coord.second);
     }
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// The chunks at `coords` of the region, one `chunkType` vector each:
+  /// one 16-byte load per chunk (`wide`), or one load per element. With
+  /// `partial` bounds the columns past the matrix are masked (rule R1); rows
+  /// past it are out of the resource's range either way.
+  static SmallVector<Value>
+  loadChunks(OpBuilder &b, Location loc, const BufferRegion &source,
+             ArrayRef<std::pair<Value, Value>> coords, VectorType chunkType,
+             BoundsMode bounds, bool wide) {
+    Value zero = constI32(b, loc, 0);
+    int64_t vec = chunkType.getNumElements();
+    Type elementType = chunkType.getElementType();
+    auto offsetOf = [&](Value row, Value col, int64_t width) {
+      return bounds == BoundsMode::partial
+                 ? source.maskedByteOffset(b, loc, row, col, width)
+                 : source.byteOffset(b, loc, row, col);
+    };
+    auto load = [&](Type type, Value offset) -> Value {
+      return ROCDL::RawPtrBufferLoadOp::create(
+          b, loc, type, source.resource, offset, source.origin,
+          /*aux=*/zero, /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+          /*tbaa=*/nullptr);
+    };
+    SmallVector<Value> chunks;
+    for (auto [row, col] : coords) {
+      if (wide) {
+        auto words = VectorType::get({kChunkBytes / 4}, b.getI32Type());
+        chunks.push_back(vector::BitCastOp::create(
+            b, loc, chunkType, load(words, offsetOf(row, col, vec))));
+        continue;
+      }
+      auto bits = b.getIntegerType(source.elementBytes * 8);
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < vec; ++e) {
+        Value at = addIndex(b, loc, col, constIndex(b, loc, e));
+        elements.push_back(arith::BitcastOp::create(
+            b, loc, elementType, load(bits, offsetOf(row, at, 1))));
+      }
+      chunks.push_back(
+          vector::FromElementsOp::create(b, loc, chunkType, elements));
+    }
+    return chunks;
   }
 
   /// The direct-to-LDS fill in the SPEC section 7 form of
@@ -367,11 +436,15 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                               << threads << " threads";
     SharedTileType tileType = op.getTile().getType();
     int64_t elementBytes = layout.elementBytes;
-    BufferSource source =
-        makeBufferSource(rewriter, loc, adaptor, elementBytes);
-    Value resource = source.resource, tileOrigin = source.tileOrigin;
+    // partial_rows: the resource ends at the last row (rule R3); the verifier
+    // keeps partial copies on the register path.
+    bool inside = op.getBounds() == BoundsMode::inside;
+    BufferRegion source = makeBufferRegion(
+        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
+        elementBytes, chip.rawBufferResourceFlags, /*masked=*/!inside);
+    Value resource = source.resource, tileOrigin = source.origin;
     auto byteOffset = [&](Value row, Value col) {
-      return source.byteOffset(rewriter, row, col);
+      return source.byteOffset(rewriter, loc, row, col);
     };
     // The wave's LDS slice, made wave-uniform (readfirstlane) so that the M0
     // bases of all its loads are scalar arithmetic. It depends on the thread
@@ -413,10 +486,17 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                        : std::nullopt;
       Value voffset = firstVoffset, soffset = tileOrigin;
       if (moved) {
-        soffset = rewriter.createOrFold<arith::AddIOp>(
-            loc, tileOrigin,
-            byteOffset(constIndex(rewriter, loc, moved->row),
-                       constIndex(rewriter, loc, moved->col)));
+        // A row displacement in soffset would escape the range check if
+        // the hardware leaves soffset out of it (rule R2): at an edge it
+        // goes in voffset (an add outside any loop).
+        Value displacement = byteOffset(constIndex(rewriter, loc, moved->row),
+                                        constIndex(rewriter, loc, moved->col));
+        if (inside)
+          soffset = rewriter.createOrFold<arith::AddIOp>(loc, tileOrigin,
+                                                         displacement);
+        else
+          voffset = rewriter.createOrFold<arith::AddIOp>(loc, firstVoffset,
+                                                         displacement);
       } else {
         Value element =
             mulIndex(rewriter, loc,
@@ -443,77 +523,6 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     }
     rewriter.eraseOp(op);
     return success();
-  }
-
-  /// A copy's source as a raw buffer: the resource starts at the region's
-  /// first row; byteOffset gives the i32 byte offset of logical (row, col)
-  /// of the region from there, tileOrigin that of the region's column.
-  struct BufferSource {
-    Value resource, tileOrigin, rowStride, colStride;
-    int64_t elementBytes;
-    Value byteOffset(OpBuilder &b, Value row, Value col) const {
-      Location loc = row.getLoc();
-      Value elements = addIndex(
-          b, loc, b.createOrFold<arith::MulIOp>(loc, row, rowStride),
-          b.createOrFold<arith::MulIOp>(loc, col, colStride));
-      return toI32(b, loc, mulIndex(b, loc, elements, elementBytes));
-    }
-  };
-
-  BufferSource makeBufferSource(OpBuilder &b, Location loc,
-                                CopyToSharedOp::Adaptor adaptor,
-                                int64_t elementBytes) const {
-    auto source =
-        memref::ExtractStridedMetadataOp::create(b, loc, adaptor.getSource());
-    BufferSource out;
-    out.rowStride = source.getStrides()[0];
-    out.colStride = source.getStrides()[1];
-    out.elementBytes = elementBytes;
-    Value firstRow = addIndex(
-        b, loc, source.getOffset(),
-        b.createOrFold<arith::MulIOp>(loc, adaptor.getRow(), out.rowStride));
-    out.resource = makeBufferResource(b, loc, adaptor.getSource(), source,
-                                      firstRow, elementBytes);
-    out.tileOrigin = out.byteOffset(b, constIndex(b, loc, 0), adaptor.getCol());
-    return out;
-  }
-
-  /// A raw buffer resource (no stride, no swizzle) over the memref whose
-  /// strided metadata is `source`, from its element `start` (past the
-  /// descriptor's offset) to its end. Its range, a 32-bit byte count, only
-  /// bounds voffset: the hardware leaves soffset out of the check.
-  Value makeBufferResource(OpBuilder &b, Location loc, Value memref,
-                           memref::ExtractStridedMetadataOp source, Value start,
-                           int64_t elementBytes) const {
-    MLIRContext *ctx = b.getContext();
-    Value startBytes = mulIndex(b, loc, start, elementBytes);
-    Value address = arith::IndexCastUIOp::create(
-        b, loc, b.getI64Type(),
-        addIndex(b, loc,
-                 memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
-                 startBytes));
-    Value base = LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace), address);
-    Value extent = b.createOrFold<arith::MaxUIOp>(
-        loc,
-        b.createOrFold<arith::MulIOp>(loc, source.getSizes()[0],
-                                      source.getStrides()[0]),
-        b.createOrFold<arith::MulIOp>(loc, source.getSizes()[1],
-                                      source.getStrides()[1]));
-    Value bytes = b.createOrFold<arith::SubIOp>(
-        loc,
-        mulIndex(b, loc, addIndex(b, loc, source.getOffset(), extent),
-                 elementBytes),
-        startBytes);
-    Value records = b.createOrFold<arith::MinUIOp>(
-        loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), UINT32_MAX));
-    Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
-    Value flags = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                               chip.rawBufferResourceFlags);
-    return ROCDL::MakeBufferRsrcOp::create(
-        b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
-        base, noStride, records, flags);
   }
 };
 
@@ -669,6 +678,15 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     for (int64_t e = 0; e < shape.elemsPerLane; ++e)
       elements.push_back(emitFragmentElement(rewriter, loc, instr->layout,
                                              FragmentRole::acc, *lane, e));
+    // partial: buffer stores through a resource based at the region's row,
+    // at offsets relative to the region.
+    bool partial = op.getBounds() == BoundsMode::partial;
+    std::optional<BufferRegion> dest;
+    if (partial)
+      dest = makeBufferRegion(rewriter, loc, adaptor.getDest(),
+                              adaptor.getRow(), adaptor.getCol(),
+                              destElement.getIntOrFloatBitWidth() / 8,
+                              chip.rawBufferResourceFlags, /*masked=*/true);
 
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
@@ -679,15 +697,27 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
           fragment = arith::TruncFOp::create(
               rewriter, loc, VectorType::get({shape.elemsPerLane}, destElement),
               fragment);
-        auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
-                                           adaptor.getCol(), shape, fi, fj);
+        Value zero = constIndex(rewriter, loc, 0);
+        auto [row0, col0] = fragmentOrigin(
+            rewriter, loc, partial ? zero : adaptor.getRow(),
+            partial ? zero : adaptor.getCol(), shape, fi, fj);
         for (int64_t e = 0; e < shape.elemsPerLane; ++e) {
           Value value = vector::ExtractOp::create(rewriter, loc, fragment,
                                                   ArrayRef<int64_t>{e});
-          memref::StoreOp::create(
-              rewriter, loc, value, adaptor.getDest(),
-              ValueRange{addIndex(rewriter, loc, row0, elements[e].first),
-                         addIndex(rewriter, loc, col0, elements[e].second)});
+          Value row = addIndex(rewriter, loc, row0, elements[e].first);
+          Value col = addIndex(rewriter, loc, col0, elements[e].second);
+          if (!partial) {
+            memref::StoreOp::create(rewriter, loc, value, adaptor.getDest(),
+                                    ValueRange{row, col});
+            continue;
+          }
+          // Columns past the matrix get the masked offset, rows past it
+          // fall out of the resource's range: both stores are dropped.
+          ROCDL::RawPtrBufferStoreOp::create(
+              rewriter, loc, value, dest->resource,
+              dest->maskedByteOffset(rewriter, loc, row, col, 1), dest->origin,
+              /*aux=*/constI32(rewriter, loc, 0), /*alias_scopes=*/nullptr,
+              /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr);
         }
       }
     }

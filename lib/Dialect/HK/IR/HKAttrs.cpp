@@ -26,7 +26,8 @@ using namespace mlir::hk;
 // LaunchAttr
 //===----------------------------------------------------------------------===//
 
-/// Parses `argN[D] / factor` (grid) or `argN[D] by factor` (divisible).
+/// Parses `argN[D] / factor` or `argN[D] ceildiv factor` (grid) or
+/// `argN[D] by factor` (divisible).
 static ParseResult parseSizeTerm(AsmParser &parser, bool isGrid,
                                  SizeTerm &term) {
   StringRef name;
@@ -38,8 +39,14 @@ static ParseResult parseSizeTerm(AsmParser &parser, bool isGrid,
   if (parser.parseLSquare() || parser.parseInteger(term.dim) ||
       parser.parseRSquare())
     return failure();
-  if (isGrid ? parser.parseSlash() : parser.parseKeyword("by"))
+  if (isGrid) {
+    term.roundUp = succeeded(parser.parseOptionalKeyword("ceildiv"));
+    if (!term.roundUp && parser.parseSlash())
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected '/' or 'ceildiv' in a grid term");
+  } else if (parser.parseKeyword("by")) {
     return failure();
+  }
   return parser.parseInteger(term.factor);
 }
 
@@ -71,7 +78,8 @@ static void printSizeTerms(AsmPrinter &printer, ArrayRef<SizeTerm> terms,
                            StringRef op) {
   printer << "[";
   llvm::interleaveComma(terms, printer, [&](const SizeTerm &t) {
-    printer << "arg" << t.arg << "[" << t.dim << "] " << op << " " << t.factor;
+    printer << "arg" << t.arg << "[" << t.dim << "] "
+            << (t.roundUp ? StringRef("ceildiv") : op) << " " << t.factor;
   });
   printer << "]";
 }

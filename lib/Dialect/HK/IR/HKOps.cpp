@@ -72,18 +72,26 @@ static LogicalResult verifySlot(Operation *op, Value slot,
 /// Checks that the `regionRows x regionCols` region at (`row`, `col`) lies
 /// inside a `rows x cols` extent, for the offsets and extents that are
 /// known; `what` names the extent in messages.
-static LogicalResult verifyRegionInBounds(Operation *op, StringRef what,
-                                          Value row, Value col,
-                                          int64_t regionRows,
-                                          int64_t regionCols, int64_t rows,
-                                          int64_t cols) {
+static LogicalResult verifyRegionInBounds(
+    Operation *op, StringRef what, Value row, Value col, int64_t regionRows,
+    int64_t regionCols, int64_t rows, int64_t cols,
+    BoundsMode bounds = BoundsMode::inside) {
   struct Dim {
     StringRef name;
     Value offset;
     int64_t size, extent;
-  } dims[] = {{"row", row, regionRows, rows},
-              {"column", col, regionCols, cols}};
+    bool partial;
+  } dims[] = {{"row", row, regionRows, rows, bounds != BoundsMode::inside},
+              {"column", col, regionCols, cols, bounds == BoundsMode::partial}};
   for (const Dim &dim : dims) {
+    // A partial dimension may run past the end (and start past it).
+    if (dim.partial) {
+      std::optional<int64_t> offset = getConstantIndex(dim.offset);
+      if (offset && *offset < 0)
+        return op->emitOpError()
+               << dim.name << " offset " << *offset << " is negative";
+      continue;
+    }
     if (!ShapedType::isDynamic(dim.extent) && dim.size > dim.extent)
       return op->emitOpError()
              << "region of " << regionRows << "x" << regionCols
@@ -160,6 +168,11 @@ LogicalResult CopyToSharedOp::verify() {
                             "stride is 1 (rows are read in 16-byte chunks), "
                             "got "
                          << source;
+  if (getDirect() && getBounds() == BoundsMode::partial)
+    return emitOpError() << "a direct fill cannot take 'bounds partial': "
+                            "columns past the source are zeroed on the "
+                            "register path only (use partial_rows with "
+                            "whole K tiles, see hk-peel-partial-tiles)";
   if (getDirect()) {
     FailureOr<const ChipInfo *> chip = resolveChip(*this);
     if (failed(chip))
@@ -190,7 +203,8 @@ LogicalResult CopyToSharedOp::verify() {
   }
   return verifyRegionInBounds(*this, "source", getRow(), getCol(),
                               tile.getRows(), tile.getCols(),
-                              source.getDimSize(0), source.getDimSize(1));
+                              source.getDimSize(0), source.getDimSize(1),
+                              getBounds());
 }
 
 //===----------------------------------------------------------------------===//
@@ -285,9 +299,13 @@ LogicalResult StoreFragmentOp::verify() {
   if (frag.getRole() != FragmentRole::acc)
     return emitOpError() << "stores 'acc' fragments, got '"
                          << stringifyFragmentRole(frag.getRole()) << "'";
+  if (getBounds() == BoundsMode::partial_rows)
+    return emitOpError() << "stores take bounds 'inside' or 'partial', not "
+                            "'partial_rows'";
   if (failed(verifyRegionInBounds(*this, "destination", getRow(), getCol(),
                                   frag.getRows(), frag.getCols(),
-                                  dest.getDimSize(0), dest.getDimSize(1))))
+                                  dest.getDimSize(0), dest.getDimSize(1),
+                                  getBounds())))
     return failure();
   return verifyChipHasMma(*this, frag);
 }

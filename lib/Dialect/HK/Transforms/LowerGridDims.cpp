@@ -75,8 +75,10 @@ LogicalResult mlir::hk::lowerGridDims(gpu::GPUFuncOp kernel) {
       continue;
     }
     Value size = emitSize(b, loc, kernel, grid[d], constant);
-    sizes[d] =
-        b.createOrFold<arith::DivUIOp>(loc, size, constant(grid[d].factor));
+    sizes[d] = grid[d].roundUp ? b.createOrFold<arith::CeilDivUIOp>(
+                                     loc, size, constant(grid[d].factor))
+                               : b.createOrFold<arith::DivUIOp>(
+                                     loc, size, constant(grid[d].factor));
   }
   for (gpu::GridDimOp op : dims) {
     op.replaceAllUsesWith(sizes[static_cast<unsigned>(op.getDimension())]);

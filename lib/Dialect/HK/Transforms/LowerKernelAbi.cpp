@@ -132,7 +132,7 @@ LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
                << "'hk.launch' refers to dimension " << t.dim
                << " of argument #" << t.arg
                << ", which is not a dynamic size the kernel receives";
-      out.push_back({it->second, 0, t.factor});
+      out.push_back({it->second, 0, t.factor, t.roundUp});
     }
     return success();
   };

@@ -247,7 +247,8 @@ struct MultiBufferPass : hk::impl::MultiBufferBase<MultiBufferPass> {
     }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (!loop.getBody()->getOps<CopyToSharedOp>().empty())
+      if (!loop.getBody()->getOps<CopyToSharedOp>().empty() &&
+          !isRemainderLoop(loop))
         loops.push_back(loop);
     });
     if (unroll > 1 && unroll % 2 != 0) {

@@ -578,7 +578,8 @@ struct SchedulePingPongPass
     }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (!loop.getBody()->getOps<CopyToSharedOp>().empty())
+      if (!loop.getBody()->getOps<CopyToSharedOp>().empty() &&
+          !isRemainderLoop(loop))
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)

@@ -138,6 +138,27 @@ def HK_ColumnPermutationAttr
 }
 
 //===----------------------------------------------------------------------===//
+// Bounds mode
+//===----------------------------------------------------------------------===//
+
+// How a copy or store treats the part of its region outside the matrix:
+// - inside (the default): the region lies inside the matrix; nothing is
+//   checked at run time;
+// - partial_rows (copies only): rows past the matrix's last row read as
+//   zero, the columns lie inside; free (the buffer range ends at the last
+//   row), for rows that are whole 16-byte chunks;
+// - partial: rows and columns past the matrix read as zero (copies) or are
+//   not written (stores), for any sizes and strides.
+def HK_BoundsMode : I32EnumAttr<"BoundsMode",
+    "how a copy or store treats the part of its region outside the matrix", [
+    I32EnumAttrCase<"inside", 0>,
+    I32EnumAttrCase<"partial_rows", 1>,
+    I32EnumAttrCase<"partial", 2>
+  ]> {
+  let cppNamespace = "::mlir::hk";
+}
+
+//===----------------------------------------------------------------------===//
 // Fragment role
 //===----------------------------------------------------------------------===//
 

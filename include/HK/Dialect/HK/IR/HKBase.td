@@ -45,6 +45,11 @@ def HK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getChipAttrName() {
       return ::llvm::StringLiteral("hk.chip");
     }
+    /// Name of the unit attribute hk-peel-partial-tiles puts on the
+    /// remainder loop it leaves (see the pass).
+    static constexpr ::llvm::StringLiteral getRemainderAttrName() {
+      return ::llvm::StringLiteral("hk.remainder");
+    }
     /// Name of the discardable #hk.launch attribute of a kernel.
     static constexpr ::llvm::StringLiteral getLaunchAttrName() {
       return ::llvm::StringLiteral("hk.launch");

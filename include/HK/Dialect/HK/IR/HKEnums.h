@@ -24,17 +24,27 @@
 namespace mlir::hk {
 
 /// `arg<arg>[<dim>]` with a tile size or a divisor: one term of #hk.launch.
+/// A grid term divides exactly (the size must be a multiple of the tile)
+/// unless it rounds up (`ceildiv`: partial tiles at the end).
 struct SizeTerm {
   int64_t arg = 0;
   int64_t dim = 0;
   int64_t factor = 1;
+  bool roundUp = false;
   bool operator==(const SizeTerm &other) const {
-    return arg == other.arg && dim == other.dim && factor == other.factor;
+    return arg == other.arg && dim == other.dim && factor == other.factor &&
+           roundUp == other.roundUp;
+  }
+  /// Whether a size of `size` satisfies the term.
+  bool accepts(int64_t size) const { return roundUp || size % factor == 0; }
+  /// The grid extent of a grid term for a size of `size`.
+  int64_t divide(int64_t size) const {
+    return roundUp ? (size + factor - 1) / factor : size / factor;
   }
 };
 
 inline llvm::hash_code hash_value(const SizeTerm &term) {
-  return llvm::hash_combine(term.arg, term.dim, term.factor);
+  return llvm::hash_combine(term.arg, term.dim, term.factor, term.roundUp);
 }
 
 } // namespace mlir::hk

@@ -70,9 +70,25 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     depends on the thread id. It does not synchronize: a barrier
     (`amdgpu.lds_barrier`) must separate it from fragment loads of the slot.
 
-    The region must lie inside `source`; the element types must match;
-    `source` must be strided with unit stride along rows (rows are read in
-    16-byte chunks), e.g. `memref<?x?xbf16>` or a subview of one.
+    The element types must match; `source` must be strided with unit stride
+    along rows, e.g. `memref<?x?xbf16>` or a subview of one. What the region
+    may do at the matrix's edges is its `bounds` mode:
+    - `inside` (the default): the region lies inside `source`, and its rows
+      are whole 16-byte chunks; nothing is checked at run time.
+    - `partial_rows`: rows past the last row of `source` read as zero (also
+      a region starting past it); the columns lie inside. It costs nothing:
+      the buffer resource's range ends at the last row and row offsets stay
+      out of `soffset`. Rows must be whole 16-byte chunks (row stride and
+      offset multiples of 16 bytes). Allowed with `direct`.
+    - `partial`: rows and columns past `source` read as zero, whatever the
+      sizes and strides: 16-byte chunks past the last column get an
+      out-of-range offset (two vector instructions per chunk), and when the
+      rows are not whole 16-byte chunks (row stride, offset, columns or the
+      region's column not multiples of 16 bytes), a branch chosen at run
+      time loads element by element instead. Register path only (the
+      register path's zeros are certain; `direct` is refused).
+    `hk-peel-partial-tiles` turns a K loop of `partial` copies into a loop
+    of `partial_rows` copies over the whole K tiles and a remainder loop.
 
     Lowers to vectorized global loads and LDS stores (thread-major chunks of
     16 bytes). With `direct` (set by `hk-direct-lds-fill` on chips that have
@@ -92,16 +108,19 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     ```mlir
     hk.copy_to_shared %A[%m0, %k0], %tile[%slot]
         : memref<?x?xbf16>, !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
+    hk.copy_to_shared %A[%m0, %k0], %tile[%slot] bounds partial
+        : memref<?x?xbf16>, !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
     ```
   }];
   let arguments = (ins
     Arg<HK_GlobalMatrix, "global source", [MemRead]>:$source,
     Index:$row, Index:$col,
     Arg<HK_SharedTile, "destination tile", [MemWrite<HK_SharedMemory>]>:$tile,
-    Index:$slot, UnitAttr:$direct);
+    Index:$slot, UnitAttr:$direct,
+    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
   let assemblyFormat = [{
     $source `[` $row `,` $col `]` `,` $tile `[` $slot `]` (`direct` $direct^)?
-    attr-dict `:` type($source) `,` type($tile)
+    (`bounds` $bounds^)? attr-dict `:` type($source) `,` type($tile)
   }];
   let hasVerifier = 1;
 }
@@ -216,20 +235,26 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
     (round to nearest even for bf16 and f16) and stores them at the region of
     `dest` whose top-left element is (`row`, `col`), following the chip's
     accumulator lane layout. A wave-level op: each wave passes its own
-    offsets. The region must lie inside `dest`.
+    offsets. With `bounds inside` (the default) the region must lie inside
+    `dest`; with `bounds partial` the elements outside `dest` are not written
+    (buffer stores whose out-of-range offsets the hardware drops: a compare
+    and a select per element, no branch). `partial_rows` is for copies.
 
     Example:
 
     ```mlir
     hk.store_fragment %acc, %C[%m, %n]
         : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>, memref<?x?xbf16>
+    hk.store_fragment %acc, %C[%m, %n] bounds partial
+        : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>, memref<?x?xbf16>
     ```
   }];
   let arguments = (ins HK_Fragment:$fragment,
     Arg<HK_GlobalMatrix, "global destination", [MemWrite]>:$dest,
-    Index:$row, Index:$col);
+    Index:$row, Index:$col,
+    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
   let assemblyFormat = [{
-    $fragment `,` $dest `[` $row `,` $col `]` attr-dict
+    $fragment `,` $dest `[` $row `,` $col `]` (`bounds` $bounds^)? attr-dict
     `:` type($fragment) `,` type($dest)
   }];
   let hasVerifier = 1;

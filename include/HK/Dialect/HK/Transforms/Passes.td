@@ -161,6 +161,31 @@ def RaiseMmaPriority : Pass<"hk-raise-mma-priority", "gpu::GPUModuleOp"> {
   let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
 }
 
+def PeelPartialTiles : Pass<"hk-peel-partial-tiles", "gpu::GPUModuleOp"> {
+  let summary = "Split K loops of partial copies into whole tiles and a "
+                "remainder";
+  let description = [{
+    A K loop whose copies take `bounds partial` pays for column masks in
+    every iteration, and its copies cannot be direct. This pass splits each
+    such `scf.for` (constant step) at a bound computed at run time:
+
+    - a main loop over the iterations whose copied columns all lie inside
+      their matrices, where the copies become `partial_rows` (free: rows past
+      the matrix fall out of the buffer range; they may become direct). It
+      runs only when the rows of every such copy's matrix are whole 16-byte
+      chunks (row stride a multiple of 16 bytes), else it runs no iteration;
+    - then a barrier, and the original loop over the remaining iterations
+      (at most one for the example kernels; all of them when the rows are
+      not whole 16-byte chunks), marked `hk.remainder`: the multi-buffer and
+      schedule passes leave it in program order.
+
+    A copy takes part when its column is the loop's induction variable and
+    its tile is at most one step wide; other partial copies stay partial in
+    both loops. Sizes that are tile multiples run the main loop only: its
+    instructions are those of a kernel without tails.
+  }];
+}
+
 def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
   let summary = "Fill shared tiles with direct-to-LDS loads where the chip can";
   let description = [{
@@ -182,7 +207,11 @@ def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
     on the register path and the pass says so in a remark; with
     `require=true` it refuses instead. Copies whose tile layout does not
     keep 16-byte chunks row-contiguous (e.g. the gfx1201 block permutation)
-    are likewise left alone with a remark, or refused.
+    are likewise left alone with a remark, or refused. Copies with `bounds
+    partial` (columns past the matrix, as in the remainder loop of
+    hk-peel-partial-tiles) stay on the register path without a remark, even
+    with `require`: its zeros past the matrix are certain, while sources
+    disagree on what an out-of-range direct load writes.
   }];
   let options = [
     Option<"require", "require", "bool", "false",

@@ -38,6 +38,10 @@ struct ChipInfo;
 /// (`amdgpu.lds_barrier`, `gpu.barrier`); false for null.
 bool isWorkgroupBarrier(Operation *op);
 
+/// Whether `loop` is the remainder hk-peel-partial-tiles left: the schedule
+/// passes keep it in program order.
+bool isRemainderLoop(scf::ForOp loop);
+
 /// Gives the tile `alloc` allocates `slots` slots, keeping its layout.
 void setTileSlots(AllocSharedOp alloc, int64_t slots);
 

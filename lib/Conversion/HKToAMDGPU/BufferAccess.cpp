@@ -1,0 +1,115 @@
+//===- BufferAccess.cpp - raw buffer views of global matrices -------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Conversion/HKToAMDGPU/BufferAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+static constexpr unsigned kGlobalAddressSpace = 1;
+static constexpr unsigned kBufferResourceAddressSpace = 8;
+
+static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+static Value mulIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::MulIOp>(loc, x, y);
+}
+
+static Value addIndex(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(loc, x, y);
+}
+
+Value BufferRegion::byteOffset(OpBuilder &b, Location loc, Value row,
+                               Value col) const {
+  Value elements =
+      addIndex(b, loc, mulIndex(b, loc, row, rowStride),
+               mulIndex(b, loc, col, colStride));
+  return b.createOrFold<arith::IndexCastUIOp>(
+      loc, b.getI32Type(),
+      mulIndex(b, loc, elements, constIndex(b, loc, elementBytes)));
+}
+
+Value BufferRegion::maskedByteOffset(OpBuilder &b, Location loc, Value row,
+                                     Value col, int64_t width) const {
+  Value end = addIndex(b, loc, col, constIndex(b, loc, width));
+  Value inside = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle,
+                                               end, colsLeft);
+  Value masked = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                              kMaskedByteOffset);
+  return b.createOrFold<arith::SelectOp>(loc, inside,
+                                         byteOffset(b, loc, row, col), masked);
+}
+
+Value BufferRegion::rowsAreChunked(OpBuilder &b, Location loc,
+                                   int64_t bytes) const {
+  Value elements = constIndex(b, loc, bytes / elementBytes);
+  Value zero = constIndex(b, loc, 0);
+  Value all;
+  for (Value v : {rowStride, offset, cols, col}) {
+    Value ok = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq,
+        b.createOrFold<arith::RemUIOp>(loc, v, elements), zero);
+    all = all ? b.createOrFold<arith::AndIOp>(loc, all, ok) : ok;
+  }
+  return all;
+}
+
+BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
+                                        Value memref, Value row, Value col,
+                                        int64_t elementBytes,
+                                        uint32_t resourceFlags, bool masked) {
+  MLIRContext *ctx = b.getContext();
+  auto source = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  BufferRegion out;
+  out.rowStride = source.getStrides()[0];
+  out.colStride = source.getStrides()[1];
+  out.elementBytes = elementBytes;
+  out.offset = source.getOffset();
+  out.cols = source.getSizes()[1];
+  out.col = col;
+  out.colsLeft = b.createOrFold<arith::SubIOp>(loc, out.cols, col);
+
+  // The resource: from the first row to the matrix's end, in bytes.
+  Value bytes = constIndex(b, loc, elementBytes);
+  Value start = addIndex(b, loc, source.getOffset(),
+                         mulIndex(b, loc, row, out.rowStride));
+  Value startBytes = mulIndex(b, loc, start, bytes);
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(),
+      addIndex(b, loc,
+               memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+               startBytes));
+  Value base = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace), address);
+  Value extent = b.createOrFold<arith::MaxUIOp>(
+      loc, mulIndex(b, loc, source.getSizes()[0], source.getStrides()[0]),
+      mulIndex(b, loc, source.getSizes()[1], source.getStrides()[1]));
+  Value endBytes =
+      mulIndex(b, loc, addIndex(b, loc, source.getOffset(), extent), bytes);
+  // Zero when the region starts past the end: everything is out of range.
+  Value left = b.createOrFold<arith::MaxSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, endBytes, startBytes),
+      constIndex(b, loc, 0));
+  int64_t limit = masked ? kMaskedByteOffset : int64_t(UINT32_MAX);
+  Value records = b.createOrFold<arith::MinUIOp>(
+      loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), left),
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), limit));
+  Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
+  Value flags =
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), resourceFlags);
+  out.resource = ROCDL::MakeBufferRsrcOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
+      base, noStride, records, flags);
+  out.origin = out.byteOffset(b, loc, constIndex(b, loc, 0), col);
+  return out;
+}
