@@ -11,14 +11,15 @@
 // 8 rows an RDNA4 phase of such reads touches 8 different bank groups, so
 // fragment reads and fills are free of bank conflicts.
 //
-// Launch (recorded in hk.launch): grid (N / 128, M / 128), block (256, 1, 1);
-// needs M % 128 == 0, N % 128 == 0 and K % 64 == 0.
+// Launch (recorded in hk.launch): grid (ceil(N / 128), ceil(M / 128)),
+// block (256, 1, 1). Any M, N, K >= 1: the copies and stores take
+// `bounds partial` (zeros read past the matrices, nothing written past C),
+// and hk-peel-partial-tiles gives the whole K tiles a loop without masks.
 gpu.module @hk_gemm [#rocdl.target<chip = "gfx1201">] {
   gpu.func @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                       %C: memref<?x?xbf16>) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>,
-                  hk.launch = #hk.launch<grid = [arg2[1] / 128, arg2[0] / 128],
-                                         divisible = [arg0[1] by 64]>} {
+                  hk.launch = #hk.launch<grid = [arg2[1] ceildiv 128, arg2[0] ceildiv 128]>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
@@ -47,9 +48,9 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx1201">] {
     %init = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x16>
     %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c_k = %init)
         -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x16>) {
-      hk.copy_to_shared %A[%row0, %k], %As[%c0]
+      hk.copy_to_shared %A[%row0, %k], %As[%c0] bounds partial
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-      hk.copy_to_shared %B[%col0, %k], %Bs[%c0]
+      hk.copy_to_shared %B[%col0, %k], %Bs[%c0] bounds partial
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
       amdgpu.lds_barrier
 
@@ -76,7 +77,7 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx1201">] {
 
     %cm = arith.addi %row0, %wm : index
     %cn = arith.addi %col0, %wn : index
-    hk.store_fragment %acc, %C[%cm, %cn]
+    hk.store_fragment %acc, %C[%cm, %cn] bounds partial
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x16>, memref<?x?xbf16>
     gpu.return
   }

@@ -11,14 +11,15 @@
 // the order C00, C01, C10, C11, each reading the operands it is the first to
 // need: the shape hk-schedule-ping-pong turns into HipKittens' clusters.
 //
-// Launch (recorded in hk.launch): grid (N / 256, M / 256), block (512, 1, 1);
-// needs M % 256 == 0, N % 256 == 0 and K % 64 == 0.
+// Launch (recorded in hk.launch): grid (ceil(N / 256), ceil(M / 256)),
+// block (512, 1, 1). Any M, N, K >= 1: the copies and stores take
+// `bounds partial` (zeros read past the matrices, nothing written past C),
+// and hk-peel-partial-tiles gives the whole K tiles a loop without masks.
 gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] {
   gpu.func @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                       %C: memref<?x?xbf16>) kernel
       attributes {known_block_size = array<i32: 512, 1, 1>,
-                  hk.launch = #hk.launch<grid = [arg2[1] / 256, arg2[0] / 256],
-                                         divisible = [arg0[1] by 64]>} {
+                  hk.launch = #hk.launch<grid = [arg2[1] ceildiv 256, arg2[0] ceildiv 256]>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
@@ -56,13 +57,13 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] {
             !hk.fragment<acc, 64x32xf32, mma = 16x16x32>,
             !hk.fragment<acc, 64x32xf32, mma = 16x16x32>,
             !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
-      hk.copy_to_shared %A[%row0, %k], %As0[%c0]
+      hk.copy_to_shared %A[%row0, %k], %As0[%c0] bounds partial
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
-      hk.copy_to_shared %A[%row1, %k], %As1[%c0]
+      hk.copy_to_shared %A[%row1, %k], %As1[%c0] bounds partial
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
-      hk.copy_to_shared %B[%col0, %k], %Bs0[%c0]
+      hk.copy_to_shared %B[%col0, %k], %Bs0[%c0] bounds partial
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
-      hk.copy_to_shared %B[%col1, %k], %Bs1[%c0]
+      hk.copy_to_shared %B[%col1, %k], %Bs1[%c0] bounds partial
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
       amdgpu.lds_barrier
 
@@ -108,13 +109,13 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] {
     %r1 = arith.addi %row1, %wm : index
     %n0w = arith.addi %col0, %wn : index
     %n1w = arith.addi %col1, %wn : index
-    hk.store_fragment %acc#0, %C[%r0, %n0w]
+    hk.store_fragment %acc#0, %C[%r0, %n0w] bounds partial
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
-    hk.store_fragment %acc#1, %C[%r0, %n1w]
+    hk.store_fragment %acc#1, %C[%r0, %n1w] bounds partial
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
-    hk.store_fragment %acc#2, %C[%r1, %n0w]
+    hk.store_fragment %acc#2, %C[%r1, %n0w] bounds partial
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
-    hk.store_fragment %acc#3, %C[%r1, %n1w]
+    hk.store_fragment %acc#3, %C[%r1, %n1w] bounds partial
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
     gpu.return
   }

@@ -206,8 +206,13 @@ Expected<uint8_t *> Interpreter::address(Wave &wave, const Instruction &inst,
 /// Raw buffer loads and stores (and loads to LDS) through a resource made
 /// by make.buffer.rsrc. The range check follows the raw-buffer rule: a
 /// 4-byte word of the access is in range if voffset + offset + its position
-/// + 4 <= num_records (soffset is not checked); out-of-range words read as
-/// 0 and are not written.
+/// + 4 <= num_records; out-of-range words read as 0 and are not written.
+/// Sources disagree on whether soffset is added to the checked offset (spec
+/// schedule-tails-layouts.md A.2), so a word whose verdict depends on it is
+/// an error: a kernel that runs here is right under either reading. Sources
+/// also disagree on what an out-of-range load to LDS writes (zeros or
+/// nothing): it writes 0xff bytes (a NaN), so that results relying on either
+/// are wrong here.
 Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
                                        Intrinsic::ID id) {
   bool isStore = id == Intrinsic::amdgcn_raw_ptr_buffer_store;
@@ -232,16 +237,34 @@ Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
     if (loadBits(r + 12, 2) != 0)
       return error(wave, call, "strided buffer resources are not modelled");
     uint64_t checked = loadBits(operand(wave, voffset, lane), 4) + imm;
-    uint64_t address =
-        base + checked + loadBits(operand(wave, soffset, lane), 4);
+    uint64_t scalar = loadBits(operand(wave, soffset, lane), 4);
+    uint64_t address = base + checked + scalar;
+    if (address % std::min(size, 4u) != 0)
+      return error(wave, call,
+                   formatv("lane {0}: a {1}-byte buffer access at byte offset "
+                           "{2} is not {3}-byte aligned",
+                           lane, size, checked + scalar, std::min(size, 4u)));
     std::vector<uint8_t> data(size, 0);
     if (isStore)
       std::memcpy(data.data(), operand(wave, call.getArgOperand(0), lane),
                   size);
     for (unsigned word = 0; word < size; word += 4) {
       unsigned bytes = std::min(4u, size - word);
-      if (checked + word + bytes > records)
+      bool inRange = checked + word + bytes <= records;
+      if (inRange != (checked + scalar + word + bytes <= records))
+        return error(
+            wave, call,
+            formatv("lane {0}: whether bytes {1}..{2} are in the buffer's "
+                    "range ({3} bytes) depends on whether the hardware adds "
+                    "soffset {4} to voffset {5} in its range check, on which "
+                    "sources disagree: keep row offsets out of soffset",
+                    lane, checked + word, checked + word + bytes - 1, records,
+                    scalar, checked));
+      if (!inRange) {
+        if (toLds)
+          std::memset(data.data() + word, 0xff, bytes);
         continue; // out of range: reads 0, writes nothing
+      }
       auto mem =
           this->address(wave, call, 1, address + word, bytes, lane, isStore);
       if (!mem)

@@ -3,10 +3,10 @@
 // group (waves 4-7) one barrier behind, a loop over pairs of K tiles with 8
 // clusters (memory, wait, barrier, MMA at priority 1, barrier) and one fill
 // each, an odd last tile without fills, and derived partial waits.
-// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong))' | FileCheck %s
-// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=memory read-ahead=false}))' | FileCheck %s --check-prefix=HK
-// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{priority=3}))' | FileCheck %s --check-prefix=PRIO
-// RUN: not hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=later}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-ping-pong))' | FileCheck %s
+// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=memory read-ahead=false}))' | FileCheck %s --check-prefix=HK
+// RUN: hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-ping-pong{priority=3}))' | FileCheck %s --check-prefix=PRIO
+// RUN: not hk-opt %hk_src_root/examples/gemm_bf16_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-ping-pong{fills=later}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK-LABEL: gpu.func @gemm_bf16
 // CHECK-COUNT-4: hk.alloc_shared : {{.*}}128x64xbf16, #hk.swizzle<st_16x32>, slots = 2>

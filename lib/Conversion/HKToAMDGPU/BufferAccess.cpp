@@ -41,9 +41,13 @@ Value BufferRegion::byteOffset(OpBuilder &b, Location loc, Value row,
 
 Value BufferRegion::maskedByteOffset(OpBuilder &b, Location loc, Value row,
                                      Value col, int64_t width) const {
-  Value end = addIndex(b, loc, col, constIndex(b, loc, width));
-  Value inside = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle,
-                                               end, colsLeft);
+  // In 32 bits: column counts are, and 64-bit compares cost more.
+  Type i32 = b.getI32Type();
+  Value end = b.createOrFold<arith::IndexCastOp>(
+      loc, i32, addIndex(b, loc, col, constIndex(b, loc, width)));
+  Value inside = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::sle, end,
+      b.createOrFold<arith::IndexCastOp>(loc, i32, colsLeft));
   Value masked = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                               kMaskedByteOffset);
   return b.createOrFold<arith::SelectOp>(loc, inside,

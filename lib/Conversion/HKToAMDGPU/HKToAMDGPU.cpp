@@ -681,12 +681,20 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     // partial: buffer stores through a resource based at the region's row,
     // at offsets relative to the region.
     bool partial = op.getBounds() == BoundsMode::partial;
+    // The offsets are the wave's (the op's contract): made scalar, so that
+    // the resource is too (a per-lane resource costs a loop per store).
     std::optional<BufferRegion> dest;
+    auto scalar = [&](Value index) -> Value {
+      Value first = ROCDL::ReadfirstlaneOp::create(
+          rewriter, loc, rewriter.getI32Type(), toI32(rewriter, loc, index));
+      return arith::IndexCastUIOp::create(rewriter, loc,
+                                          rewriter.getIndexType(), first);
+    };
     if (partial)
-      dest = makeBufferRegion(rewriter, loc, adaptor.getDest(),
-                              adaptor.getRow(), adaptor.getCol(),
-                              destElement.getIntOrFloatBitWidth() / 8,
-                              chip.rawBufferResourceFlags, /*masked=*/true);
+      dest = makeBufferRegion(
+          rewriter, loc, adaptor.getDest(), scalar(adaptor.getRow()),
+          scalar(adaptor.getCol()), destElement.getIntOrFloatBitWidth() / 8,
+          chip.rawBufferResourceFlags, /*masked=*/true);
 
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {

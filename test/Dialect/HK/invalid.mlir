@@ -104,7 +104,7 @@ module attributes {hk.chip = "gfx950"} {}
 
 // -----
 
-// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines 'hk.chip' and 'hk.launch')}}
+// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines 'hk.chip', 'hk.launch' and 'hk.remainder')}}
 module attributes {hk.tile = 1 : i64} {}
 
 // -----

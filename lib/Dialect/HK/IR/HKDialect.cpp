@@ -11,6 +11,8 @@
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::hk;
 
@@ -43,8 +45,14 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return launch.verifyFor(op);
   }
+  if (attr.getName() == getRemainderAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<scf::ForOp>(op))
+      return op->emitError() << "'" << getRemainderAttrName()
+                             << "' is a unit attribute of scf.for";
+    return success();
+  }
   return op->emitError() << "unknown hk attribute '"
                          << attr.getName().getValue() << "' (hk defines '"
-                         << getChipAttrName() << "' and '"
-                         << getLaunchAttrName() << "')";
+                         << getChipAttrName() << "', '" << getLaunchAttrName()
+                         << "' and '" << getRemainderAttrName() << "')";
 }

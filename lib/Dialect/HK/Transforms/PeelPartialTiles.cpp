@@ -118,10 +118,17 @@ static bool peel(scf::ForOp loop) {
     if (llvm::is_contained(copies, copy))
       cloned.setBounds(BoundsMode::partial_rows);
 
-  // The remainder: the loop itself over [split, ub), after a barrier (the
-  // main loop's schedule may leave tiles in use), from the main loop's
-  // results.
-  amdgpu::LDSBarrierOp::create(b, loc);
+  // The remainder: the loop itself over [split, ub), after a barrier when
+  // it runs (the main loop's schedule may leave tiles in use), from the
+  // main loop's results.
+  Value remains =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, split, ub);
+  auto ifRemains = scf::IfOp::create(b, loc, remains, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifRemains.thenBlock()->getTerminator());
+    amdgpu::LDSBarrierOp::create(b, loc);
+  }
   loop.getLowerBoundMutable().assign(split);
   loop.getInitArgsMutable().assign(main.getResults());
   loop->setAttr(HKDialect::getRemainderAttrName(), b.getUnitAttr());

@@ -100,6 +100,10 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   SmallVector<CopyToSharedOp> copies;
   for (Operation *op : sync.fillSection)
     if (auto copy = dyn_cast<CopyToSharedOp>(op)) {
+      if (copy.getBounds() == BoundsMode::partial)
+        return refuse("a copy takes 'bounds partial', which stays on the "
+                      "register path: run hk-peel-partial-tiles first (its "
+                      "main loop's copies are partial_rows)");
       if (!copy.getDirect())
         return refuse("its waits count direct-to-LDS loads, but a copy is on "
                       "the register path: fill with direct-to-LDS loads "

@@ -238,7 +238,9 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
     offsets. With `bounds inside` (the default) the region must lie inside
     `dest`; with `bounds partial` the elements outside `dest` are not written
     (buffer stores whose out-of-range offsets the hardware drops: a compare
-    and a select per element, no branch). `partial_rows` is for copies.
+    and a select per element, no branch), and `row` and `col` must be the
+    same in every lane of a wave (the lowering makes them scalar, taking
+    lane 0's). `partial_rows` is for copies.
 
     Example:
 

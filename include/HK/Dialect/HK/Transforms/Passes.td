@@ -174,7 +174,8 @@ def PeelPartialTiles : Pass<"hk-peel-partial-tiles", "gpu::GPUModuleOp"> {
       the matrix fall out of the buffer range; they may become direct). It
       runs only when the rows of every such copy's matrix are whole 16-byte
       chunks (row stride a multiple of 16 bytes), else it runs no iteration;
-    - then a barrier, and the original loop over the remaining iterations
+    - then a barrier if any iteration remains, and the original loop over
+      the remaining iterations
       (at most one for the example kernels; all of them when the rows are
       not whole 16-byte chunks), marked `hk.remainder`: the multi-buffer and
       schedule passes leave it in program order.
