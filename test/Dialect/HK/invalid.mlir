@@ -169,6 +169,49 @@ func.func @lds_budget() attributes {hk.chip = #hk.chip<gfx1201>} {
 
 // -----
 
+gpu.module @copy_direct_partial [#rocdl.target<chip = "gfx950">] {
+  func.func @f(%A: memref<?x?xbf16>) {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    // expected-error @+1 {{'hk.copy_to_shared' op a direct fill cannot take 'bounds partial': columns past the source are zeroed on the register path only (use partial_rows with whole K tiles, see hk-peel-partial-tiles)}}
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] direct bounds partial : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    return
+  }
+}
+
+// -----
+
+func.func @copy_partial_rows_columns(%A: memref<128x32xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op region of 64x64 does not fit in the 32 columns of the source}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] bounds partial_rows : memref<128x32xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_partial_negative(%A: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %m1 = arith.constant -1 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op column offset -1 is negative}}
+  hk.copy_to_shared %A[%c0, %m1], %t[%c0] bounds partial : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_bounds_keyword(%A: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'bounds' [inside, partial_rows, partial]}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] bounds zero : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
 func.func @copy_element(%A: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
@@ -464,6 +507,27 @@ func.func @store_bounds(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: me
   // expected-error @+1 {{'hk.store_fragment' op region of 16 columns at column offset 56 exceeds the 64 columns of the destination}}
   hk.store_fragment %f, %C[%c0, %c56] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<64x64xbf16>
   return
+}
+
+// -----
+
+func.func @store_partial_rows(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.store_fragment' op stores take bounds 'inside' or 'partial', not 'partial_rows'}}
+  hk.store_fragment %f, %C[%c0, %c0] bounds partial_rows : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?x?xbf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected '/' or 'ceildiv' in a grid term}}
+func.func private @grid_term() attributes {hk.launch = #hk.launch<grid = [arg0[0] by 64]>}
+
+// -----
+
+func.func @remainder_attr() {
+  // expected-error @+1 {{'hk.remainder' is a unit attribute of scf.for}}
+  return {hk.remainder}
 }
 
 // -----

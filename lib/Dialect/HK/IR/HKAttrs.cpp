@@ -41,7 +41,7 @@ static ParseResult parseSizeTerm(AsmParser &parser, bool isGrid,
     return failure();
   if (isGrid) {
     term.roundUp = succeeded(parser.parseOptionalKeyword("ceildiv"));
-    if (!term.roundUp && parser.parseSlash())
+    if (!term.roundUp && failed(parser.parseOptionalSlash()))
       return parser.emitError(parser.getCurrentLocation(),
                               "expected '/' or 'ceildiv' in a grid term");
   } else if (parser.parseKeyword("by")) {

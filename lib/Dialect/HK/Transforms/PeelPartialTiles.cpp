@@ -53,9 +53,9 @@ static SmallVector<CopyToSharedOp> peelableCopies(scf::ForOp loop,
 static Value rowsAreChunked(OpBuilder &b, Location loc, CopyToSharedOp copy) {
   int64_t vec = kCopyChunkBytes / copy.getTile().getType().getLayout().elementBytes;
   Value cols = memref::DimOp::create(b, loc, copy.getSource(), 1);
-  Value rem = arith::RemUIOp::create(
-      b, loc, cols, arith::ConstantIndexOp::create(b, loc, vec));
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+  Value rem = b.createOrFold<arith::RemUIOp>(
+      loc, cols, arith::ConstantIndexOp::create(b, loc, vec));
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
                                arith::ConstantIndexOp::create(b, loc, 0));
 }
 
@@ -84,29 +84,29 @@ static bool peel(scf::ForOp loop) {
   Value end = ub, chunked;
   for (CopyToSharedOp copy : copies) {
     int64_t cols = copy.getTile().getType().getCols();
-    Value last = arith::AddIOp::create(
-        b, loc, memref::DimOp::create(b, loc, copy.getSource(), 1),
+    Value last = b.createOrFold<arith::AddIOp>(
+        loc, memref::DimOp::create(b, loc, copy.getSource(), 1),
         arith::ConstantIndexOp::create(b, loc, *step - cols));
-    end = arith::MinSIOp::create(b, loc, end, last);
+    end = b.createOrFold<arith::MinSIOp>(loc, end, last);
     Value ok = rowsAreChunked(b, loc, copy);
-    chunked = chunked ? arith::AndIOp::create(b, loc, chunked, ok) : ok;
+    chunked = chunked ? b.createOrFold<arith::AndIOp>(loc, chunked, ok) : ok;
     int64_t vec =
         kCopyChunkBytes / copy.getTile().getType().getLayout().elementBytes;
-    Value lbChunked = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, lb,
+    Value lbChunked = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq,
+        b.createOrFold<arith::RemUIOp>(loc, lb,
                                arith::ConstantIndexOp::create(b, loc, vec)),
         arith::ConstantIndexOp::create(b, loc, 0));
-    chunked = arith::AndIOp::create(b, loc, chunked, lbChunked);
+    chunked = b.createOrFold<arith::AndIOp>(loc, chunked, lbChunked);
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value span = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, end, lb), zero);
-  Value whole = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, span, loop.getStep()),
+  Value span = b.createOrFold<arith::MaxSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, end, lb), zero);
+  Value whole = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<arith::DivUIOp>(loc, span, loop.getStep()),
       loop.getStep());
-  Value split = arith::SelectOp::create(
-      b, loc, chunked, arith::AddIOp::create(b, loc, lb, whole), lb);
+  Value split = b.createOrFold<arith::SelectOp>(
+      loc, chunked, b.createOrFold<arith::AddIOp>(loc, lb, whole), lb);
 
   // The main loop: a clone over [lb, split) whose peeled copies read whole
   // tiles.
@@ -122,7 +122,7 @@ static bool peel(scf::ForOp loop) {
   // it runs (the main loop's schedule may leave tiles in use), from the
   // main loop's results.
   Value remains =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, split, ub);
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, split, ub);
   auto ifRemains = scf::IfOp::create(b, loc, remains, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);

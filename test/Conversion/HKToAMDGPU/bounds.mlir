@@ -1,0 +1,94 @@
+// The bounds modes' lowering (spec schedule-tails-layouts.md A.3): a
+// resource from the region's first row to the matrix's end, clamped to
+// 2^31 bytes when accesses are masked; row offsets in voffset; masked
+// columns at offset 0x80000000.
+// RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s
+
+gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
+  // partial: 16-byte chunks whose columns run past the matrix are masked;
+  // when the rows are not whole 16-byte chunks (row stride, columns or the
+  // region's column not multiples of 8 elements), a run-time branch loads
+  // element by element, each element masked on its own.
+  // CHECK-LABEL: gpu.func @partial
+  // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[ROW:.*]]: index, %[[COL:.*]]: index)
+  gpu.func @partial(%A: memref<?x?xbf16>, %row: index, %col: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK-DAG: %[[MASKED:.*]] = arith.constant -2147483648 : i32
+    // CHECK-DAG: %[[LIMIT:.*]] = arith.constant 2147483648 : i64
+    // CHECK: %{{.*}}, %{{.*}}, %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+    // CHECK: %[[LEFT:.*]] = arith.subi %[[SIZES]]#1, %[[COL]] : index
+    // CHECK: %[[RECORDS:.*]] = arith.minui %{{.*}}, %[[LIMIT]] : i64
+    // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %{{.*}}, %{{.*}}, %[[RECORDS]], %{{.*}} : <1> to <8>
+    // CHECK: arith.remui %[[STRIDES]]#0, %c8
+    // CHECK: arith.remui %[[SIZES]]#1, %c8
+    // CHECK: arith.remui %[[COL]], %c8
+    // CHECK: %[[CHUNK:.*]] = scf.if %{{.*}} -> (vector<8xbf16>) {
+    // CHECK:   %[[END:.*]] = arith.addi %{{.*}}, %c8 : index
+    // CHECK:   %[[END32:.*]] = arith.index_cast %[[END]] : index to i32
+    // CHECK:   %[[LEFT32:.*]] = arith.index_cast %[[LEFT]] : index to i32
+    // CHECK:   %[[IN:.*]] = arith.cmpi sle, %[[END32]], %[[LEFT32]] : i32
+    // CHECK:   %[[OFF:.*]] = arith.select %[[IN]], %{{.*}}, %[[MASKED]] : i32
+    // CHECK:   rocdl.raw.ptr.buffer.load %[[RSRC]], %[[OFF]], %{{.*}}, %{{.*}} : vector<4xi32>
+    // CHECK: } else {
+    // CHECK-COUNT-8: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}}, %{{.*}}, %{{.*}} : i16
+    // CHECK:   vector.from_elements
+    // CHECK: }
+    // CHECK: vector.store %[[CHUNK]]
+    hk.copy_to_shared %A[%row, %col], %t[%c0] bounds partial
+        : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+
+  // partial_rows on a direct fill: the second iteration's 64-row
+  // displacement is added to voffset; soffset is the region's column for
+  // both (rule R2).
+  // CHECK-LABEL: gpu.func @rows
+  gpu.func @rows(%A: memref<?x?xbf16>, %row: index, %col: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK: %[[RECORDS:.*]] = arith.minui %{{.*}}, %c2147483648_i64 : i64
+    // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %{{.*}}, %{{.*}}, %[[RECORDS]], %{{.*}}
+    // CHECK: rocdl.raw.ptr.buffer.load.lds %[[RSRC]], %{{.*}}, %{{.*}}, %[[V0:.*]], %[[SOFF:.*]], %{{.*}}, %{{.*}}
+    // CHECK: %[[V1:.*]] = arith.addi %[[V0]], %{{.*}} : i32
+    // CHECK: rocdl.raw.ptr.buffer.load.lds %[[RSRC]], %{{.*}}, %{{.*}}, %[[V1]], %[[SOFF]], %{{.*}}, %{{.*}}
+    hk.copy_to_shared %A[%row, %col], %t[%c0] direct bounds partial_rows
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+
+  // inside: the displacement joins soffset; the range is not clamped to 2^31.
+  // CHECK-LABEL: gpu.func @inside
+  gpu.func @inside(%A: memref<?x?xbf16>, %row: index, %col: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK: arith.minui %{{.*}}, %c4294967295_i64 : i64
+    // CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %{{.*}}, %[[V0:.*]], %[[SOFF:.*]], %{{.*}}, %{{.*}}
+    // CHECK: %[[SOFF1:.*]] = arith.addi %[[SOFF]], %{{.*}} : i32
+    // CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %{{.*}}, %[[V0]], %[[SOFF1]], %{{.*}}, %{{.*}}
+    hk.copy_to_shared %A[%row, %col], %t[%c0] direct
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+
+  // A partial store: buffer stores through a resource at the wave's
+  // (scalar) origin, each element's column masked, rows past the matrix out
+  // of the resource's range.
+  // CHECK-LABEL: gpu.func @store
+  gpu.func @store(%C: memref<?x?xbf16>, %row: index, %col: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %zero = arith.constant 0.0 : f32
+    %acc = hk.fill_fragment %zero : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+    // CHECK: rocdl.readfirstlane
+    // CHECK: rocdl.readfirstlane
+    // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc
+    // CHECK-COUNT-4: rocdl.raw.ptr.buffer.store %{{.*}}, %[[RSRC]], %{{.*}}, %{{.*}}, %{{.*}} : bf16
+    // CHECK-NOT: memref.store
+    hk.store_fragment %acc, %C[%row, %col] bounds partial
+        : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?x?xbf16>
+    gpu.return
+  }
+}

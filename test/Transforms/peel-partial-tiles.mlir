@@ -1,0 +1,118 @@
+// hk-peel-partial-tiles: a K loop of partial copies becomes a main loop over
+// the whole tiles (copies partial_rows, when every peeled matrix's rows are
+// whole 16-byte chunks) and a remainder loop, marked hk.remainder, after a
+// barrier when it runs.
+// RUN: hk-opt %s --split-input-file --hk-peel-partial-tiles --canonicalize --cse --canonicalize | FileCheck %s
+
+gpu.module @peel [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @k_loop
+  // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[B:.*]]: memref<?x?xbf16>, %[[ROW:.*]]: index)
+  gpu.func @k_loop(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %row: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %K = memref.dim %A, %c1 : memref<?x?xbf16>
+    %ta = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    %tb = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // The split: the whole tiles of min(K, K of A, K of B), or none unless
+    // both row strides are multiples of 8 elements.
+    // CHECK-DAG: %[[KA:.*]] = memref.dim %[[A]], %c1
+    // CHECK-DAG: %[[KB:.*]] = memref.dim %[[B]], %c1
+    // CHECK-DAG: %[[MIN:.*]] = arith.minsi %[[KA]], %[[KB]]
+    // CHECK-DAG: arith.remui %[[KA]], %c8
+    // CHECK-DAG: arith.remui %[[KB]], %c8
+    // CHECK: %[[WHOLE:.*]] = arith.muli %{{.*}}, %c64
+    // CHECK: %[[SPLIT:.*]] = arith.select %{{.*}}, %[[WHOLE]], %c0
+    // CHECK: scf.for %[[K0:.*]] = %c0 to %[[SPLIT]] step %c64 {
+    // CHECK-NEXT: hk.copy_to_shared %[[A]][%[[ROW]], %[[K0]]], %{{.*}} bounds partial_rows
+    // CHECK-NEXT: hk.copy_to_shared %[[B]][%[[ROW]], %[[K0]]], %{{.*}} bounds partial_rows
+    // CHECK-NEXT: hk.copy_to_shared %[[B]][%[[K0]], %[[ROW]]], %{{.*}} bounds partial :
+    // CHECK-NEXT: amdgpu.lds_barrier
+    // CHECK-NEXT: }
+    // CHECK: %[[REMAINS:.*]] = arith.cmpi slt, %[[SPLIT]], %[[KA]]
+    // CHECK-NEXT: scf.if %[[REMAINS]] {
+    // CHECK-NEXT: amdgpu.lds_barrier
+    // CHECK-NEXT: }
+    // CHECK-NEXT: scf.for %[[K1:.*]] = %[[SPLIT]] to %[[KA]] step %c64 {
+    // CHECK-NEXT: hk.copy_to_shared %[[A]][%[[ROW]], %[[K1]]], %{{.*}} bounds partial :
+    // CHECK-NEXT: hk.copy_to_shared %[[B]][%[[ROW]], %[[K1]]], %{{.*}} bounds partial :
+    // CHECK-NEXT: hk.copy_to_shared %[[B]][%[[K1]], %[[ROW]]], %{{.*}} bounds partial :
+    // CHECK-NEXT: amdgpu.lds_barrier
+    // CHECK-NEXT: } {hk.remainder}
+    scf.for %k = %c0 to %K step %c64 {
+      hk.copy_to_shared %A[%row, %k], %ta[%c0] bounds partial
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      hk.copy_to_shared %B[%row, %k], %tb[%c0] bounds partial
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      // Not at the induction variable: partial in both loops.
+      hk.copy_to_shared %B[%k, %row], %tb[%c0] bounds partial
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      amdgpu.lds_barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The loop's results flow from the main loop into the remainder.
+gpu.module @carried [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @carried
+  gpu.func @carried(%A: memref<?x?xbf16>, %out: memref<index>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %K = memref.dim %A, %c1 : memref<?x?xbf16>
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK: %[[MAIN:.*]] = scf.for %{{.*}} = %c0 to %{{.*}} step %c64 iter_args(%{{.*}} = %c0) -> (index) {
+    // CHECK: %[[REST:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c64 iter_args(%{{.*}} = %[[MAIN]]) -> (index) {
+    // CHECK: } {hk.remainder}
+    // CHECK: memref.store %[[REST]]
+    %n = scf.for %k = %c0 to %K step %c64 iter_args(%i = %c0) -> (index) {
+      hk.copy_to_shared %A[%c0, %k], %t[%c0] bounds partial
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      amdgpu.lds_barrier
+      %j = arith.addi %i, %c1 : index
+      scf.yield %j : index
+    }
+    memref.store %n, %out[] : memref<index>
+    gpu.return
+  }
+}
+
+// -----
+
+// Nothing to peel: inside copies, a copy wider than the step, a strided
+// source (only identity layouts are peeled).
+gpu.module @kept [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @kept
+  // CHECK-NOT: hk.remainder
+  // CHECK-NOT: partial_rows
+  gpu.func @kept(%A: memref<?x?xbf16>, %S: memref<?x?xbf16, strided<[?, 1], offset: ?>>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %K = memref.dim %A, %c1 : memref<?x?xbf16>
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    scf.for %k = %c0 to %K step %c64 {
+      hk.copy_to_shared %A[%c0, %k], %t[%c0]
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      amdgpu.lds_barrier
+    }
+    scf.for %k = %c0 to %K step %c32 {
+      hk.copy_to_shared %A[%c0, %k], %t[%c0] bounds partial
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      amdgpu.lds_barrier
+    }
+    scf.for %k = %c0 to %K step %c64 {
+      hk.copy_to_shared %S[%c0, %k], %t[%c0] bounds partial
+          : memref<?x?xbf16, strided<[?, 1], offset: ?>>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      amdgpu.lds_barrier
+    }
+    gpu.return
+  }
+}
