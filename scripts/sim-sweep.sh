@@ -4,11 +4,16 @@
 # against fp64; double-buffered, direct-to-LDS, unrolled and ping-pong
 # variants against synchronous, bit for bit; kernels with direct-to-LDS
 # loads run with both asynchronous completion orders), plus the
-# identity test where N = K allows it. Exits non-zero
-# if any run fails; prints one line per run and a summary.
+# identity test where N = K allows it; then a random-shape sweep: SHAPES
+# (default 200) shapes per chip with M, N, K drawn from 1..1100 (seeded, so
+# every run draws the same ones), after a fixed list of primes, sizes below
+# one tile and K < 64, each shape on one of the chip's schedule variants in
+# turn. Exits non-zero if any run fails; prints one line per run and a
+# summary per part.
 #
 #   scripts/sim-sweep.sh            # builds first if needed (scripts/setup.sh)
 #   SKIP_SETUP=1 scripts/sim-sweep.sh
+#   SHAPES_ONLY=1 SHAPES=50 scripts/sim-sweep.sh
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +30,7 @@ run() {
   fi
   echo "$(echo "$out" | grep -E '^(PASS|FAIL)$') $*"
 }
+tile_sweep() {
 for tiles in $(seq 1 32); do
   k=$((tiles * 64))
   run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,256,$k --test=random --seed=$tiles
@@ -62,5 +68,41 @@ run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --
 run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=384,2048,2048 --test=identity --stages=2
 run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=512,1024,1024 --test=identity \
   --stages=2 --direct-lds --schedule=ping-pong
+}
+
+# Any M, N, K: the variants each chip's shapes take in turn.
+variants_gfx950=("" "--stages=2" "--stages=2 --direct-lds" \
+  "--stages=2 --direct-lds --schedule=ping-pong" \
+  "--stages=2 --direct-lds --schedule=ping-pong-hk" "--stages=2 --unroll=2")
+variants_gfx1201=("" "--stages=2" "--stages=2 --unroll=2")
+special="1,1,1 17,33,65 255,257,63 300,200,100 129,513,1000 1000,72,31 \
+  7,13,1 2,3,5 31,37,41 97,101,103 257,263,127 509,521,7 1,1100,9 1100,1,8 \
+  64,64,63 256,256,65 128,128,64 1031,1033,1039"
+shape_sweep() {
+  local chip=$1 count=$2
+  local -n variants="variants_$chip"
+  RANDOM=$3
+  local shapes=($special) i=0
+  while [ ${#shapes[@]} -lt "$count" ]; do
+    shapes+=("$((RANDOM % 1100 + 1)),$((RANDOM % 1100 + 1)),$((RANDOM % 1100 + 1))")
+  done
+  for shape in "${shapes[@]}"; do
+    # shellcheck disable=SC2086
+    run "$root/examples/gemm_bf16_$chip.mlir" --chip=$chip --size=$shape \
+      --test=random --seed=$i ${variants[i % ${#variants[@]}]}
+    i=$((i + 1))
+  done
+}
+
+if [ -z "${SHAPES_ONLY:-}" ]; then
+  tile_sweep
+  echo "K tile sweep: $passed passed, $failed failed"
+fi
+total_passed=$passed total_failed=$failed
+passed=0 failed=0
+shape_sweep gfx950 "${SHAPES:-200}" 950
+shape_sweep gfx1201 "${SHAPES:-200}" 1201
+echo "random shapes (${SHAPES:-200} per chip): $passed passed, $failed failed"
+passed=$((passed + total_passed)) failed=$((failed + total_failed))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
