@@ -12,7 +12,8 @@
 # and validate it on the
 # CPU simulator (identity test bit-exact, random test against fp64, and the
 # same bits as the synchronous kernel) at several workgroups in both
-# dimensions. Exits non-zero if anything fails.
+# dimensions and at sizes that are not tile multiples. Exits non-zero if
+# anything fails.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -102,6 +103,18 @@ set -- "$e1201" --chip=gfx1201 "${gfx1201[@]}"
 check "$@" --size=256,256,256 --test=identity
 check "$@" --size=384,256,448 --test=random
 check "$@" --size=256,384,320 --test=compare --compare="$e1201" --compare-stages=1
+# Any M, N, K: edge tiles, a partial K tile, rows that are not whole
+# 16-byte chunks (K % 8 != 0), on both main-job kernels.
+for chip in gfx950 gfx1201; do
+  if [ "$chip" = gfx950 ]; then flags=("${gfx950[@]}"); else flags=("${gfx1201[@]}"); fi
+  example="$root/examples/gemm_bf16_$chip.mlir"
+  for size in 1,1,1 17,33,65 255,257,63 300,200,100 129,513,1000 1000,72,31; do
+    check "$example" --chip=$chip "${flags[@]}" --size=$size --test=random
+  done
+  check "$example" --chip=$chip "${flags[@]}" --size=300,200,200 --test=identity
+  check "$example" --chip=$chip "${flags[@]}" --size=333,257,190 --test=compare \
+    --compare="$example" --compare-stages=1
+done
 if [ "$status" -eq 0 ]; then
   echo "hk: both reference GEMMs compiled and validated on the simulator"
 else

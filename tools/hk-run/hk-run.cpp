@@ -439,7 +439,8 @@ int main(int argc, char **argv) {
       classes +=
           llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name, count);
     llvm::outs() << "  wave instructions by class: " << classes << "\n";
-    int64_t tiles = std::max<int64_t>(1, grid[0] * grid[1] * (K / 64));
+    // A partial K tile counts as one.
+    int64_t tiles = std::max<int64_t>(1, grid[0] * grid[1] * ((K + 63) / 64));
     llvm::outs() << llvm::formatv(
         "  per workgroup per K tile of 64: {0} MMAs, {1} global bytes read, "
         "{2} "
