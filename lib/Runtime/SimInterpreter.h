@@ -216,10 +216,17 @@ struct Wave {
     std::vector<uint8_t> data;
   };
   struct PendingRead {
+    /// `bytes` bytes of LDS at `at` land at byte `offset` of the lane's
+    /// result.
+    struct Piece {
+      unsigned lane;
+      uint64_t at;
+      unsigned offset;
+    };
     uint64_t sequence;
     const Instruction *load;
     unsigned bytes;
-    SmallVector<std::pair<unsigned, uint64_t>, 64> lanes; // lane, LDS address
+    SmallVector<Piece, 64> lanes;
   };
   std::deque<PendingFill> pendingFills;
   std::deque<PendingRead> pendingReads;
@@ -255,6 +262,13 @@ private:
   Error executeMma(Wave &wave, const CallInst &call, bool wmma);
   Error executeBufferAccess(Wave &wave, const CallInst &call, Intrinsic::ID id);
   Error executeLoadToLds(Wave &wave, const CallInst &call);
+  Error executeTransposedRead(Wave &wave, const CallInst &call);
+  /// Counts an LDS operation by lgkmcnt and, for a late read, completes
+  /// the reads its earlier value still waits for; returns its sequence
+  /// number and whether its value is read again at completion.
+  std::pair<uint64_t, bool> issueLdsOperation(Wave &wave,
+                                              const Instruction &inst,
+                                              bool isStore);
   /// Writes `data` to LDS at `lds` now (latestRead) or when the wait
   /// covering vector-memory operation `sequence` comes (latestFill).
   void issueLdsFill(Wave &wave, uint64_t sequence, uint64_t lds,

@@ -235,18 +235,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     uint64_t sequence = 0;
     bool lateRead = false;
     if (space == kLdsAddressSpace) {
-      sequence = wave.lgkmIssued++;
-      if (order == AsyncOrder::latestRead && !wave.pendingReads.empty()) {
-        // One wave's LDS operations execute in order: a store does not
-        // pass its earlier reads, and this load's previous value is read
-        // before it is replaced.
-        if (isStore)
-          completeReads(wave, UINT64_MAX);
-        else if (auto it = wave.pendingValues.find(&inst);
-                 it != wave.pendingValues.end())
-          completeReads(wave, it->second);
-      }
-      lateRead = !isStore && order == AsyncOrder::latestRead;
+      std::tie(sequence, lateRead) = issueLdsOperation(wave, inst, isStore);
     } else if (space != kPrivateAddressSpace) {
       ++wave.vmIssued;
     }
@@ -273,7 +262,7 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
         std::memcpy(result(wave, &inst, lane), *mem,
                     std::min<uint64_t>(bytes, storeSize));
       if (lateRead)
-        pending.lanes.push_back({lane, uint64_t(*mem - lds.data())});
+        pending.lanes.push_back({lane, uint64_t(*mem - lds.data()), 0});
     }
     if (lateRead) {
       // Read again from LDS when the read completes.
@@ -676,6 +665,8 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
   case Intrinsic::amdgcn_load_to_lds:
   case Intrinsic::amdgcn_global_load_lds:
     return executeLoadToLds(wave, call);
+  case Intrinsic::amdgcn_ds_read_tr16_b64:
+    return executeTransposedRead(wave, call);
   case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
     return executeMma(wave, call, /*wmma=*/false);
   case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:

@@ -15,6 +15,8 @@
 
 #include "SimInterpreter.h"
 
+#include "HK/Target/LdsBanks.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Operator.h"
@@ -316,6 +318,68 @@ Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
   return Error::success();
 }
 
+/// ds.read.tr16.b64 (gfx950's ds_read_b64_tr_b16, spec
+/// schedule-tails-layouts.md D.1): in each group of 16 lanes, lane i reads
+/// 8 bytes at its address (row i / 4, columns 4 (i % 4) .. + 3 of a 4 x 16
+/// block of 16-bit elements) and lane j receives column j: element e from
+/// lane 4e + j / 4, at its element j % 4. The ISA requires every lane on.
+Error Interpreter::executeTransposedRead(Wave &wave, const CallInst &call) {
+  constexpr unsigned kBytes = 8, kGroup = 16;
+  if (wave.active.size() != lanes)
+    return error(wave, call,
+                 formatv("ds_read_b64_tr_b16 with {0} of {1} lanes active: the "
+                         "ISA requires all of them (spec rule R5)",
+                         wave.active.size(), lanes));
+  const Value *ptr = call.getArgOperand(0);
+  auto [sequence, lateRead] = issueLdsOperation(wave, call, /*isStore=*/false);
+  std::vector<std::optional<uint64_t>> addresses(lanes);
+  std::vector<const uint8_t *> source(lanes);
+  for (unsigned lane : wave.active) {
+    addresses[lane] = loadBits(operand(wave, ptr, lane), sizeOf(ptr->getType()));
+    auto mem = address(wave, call, kLdsAddressSpace, *addresses[lane], kBytes,
+                       lane, /*write=*/false);
+    if (!mem)
+      return mem.takeError();
+    source[lane] = *mem;
+  }
+  ++counters.ldsReads[kBytes][getLdsConflictWays(chip, kBytes, addresses)];
+  Wave::PendingRead pending;
+  for (unsigned lane : wave.active) {
+    unsigned group = lane - lane % kGroup, j = lane % kGroup;
+    for (unsigned e = 0; e < 4; ++e) {
+      const uint8_t *from = source[group + 4 * e + j / 4] + 2 * (j % 4);
+      std::memcpy(result(wave, &call, lane) + 2 * e, from, 2);
+      if (lateRead)
+        pending.lanes.push_back({lane, uint64_t(from - lds.data()), 2 * e});
+    }
+  }
+  if (lateRead) {
+    pending.sequence = sequence;
+    pending.load = &call;
+    pending.bytes = 2;
+    wave.pendingValues[&call] = sequence;
+    wave.pendingReads.push_back(std::move(pending));
+  }
+  return Error::success();
+}
+
+std::pair<uint64_t, bool>
+Interpreter::issueLdsOperation(Wave &wave, const Instruction &inst,
+                               bool isStore) {
+  uint64_t sequence = wave.lgkmIssued++;
+  if (order == AsyncOrder::latestRead && !wave.pendingReads.empty()) {
+    // One wave's LDS operations execute in order: a store does not pass
+    // its earlier reads, and this load's previous value is read before it
+    // is replaced.
+    if (isStore)
+      completeReads(wave, UINT64_MAX);
+    else if (auto it = wave.pendingValues.find(&inst);
+             it != wave.pendingValues.end())
+      completeReads(wave, it->second);
+  }
+  return {sequence, !isStore && order == AsyncOrder::latestRead};
+}
+
 //===----------------------------------------------------------------------===//
 // Asynchronous completion (AsyncOrder)
 //===----------------------------------------------------------------------===//
@@ -343,8 +407,9 @@ void Interpreter::completeReads(Wave &wave, uint64_t sequence) {
   while (!wave.pendingReads.empty() &&
          wave.pendingReads.front().sequence <= sequence) {
     Wave::PendingRead &read = wave.pendingReads.front();
-    for (auto [lane, at] : read.lanes)
-      std::memcpy(result(wave, read.load, lane), lds.data() + at, read.bytes);
+    for (const Wave::PendingRead::Piece &piece : read.lanes)
+      std::memcpy(result(wave, read.load, piece.lane) + piece.offset,
+                  lds.data() + piece.at, read.bytes);
     wave.pendingValues.erase(read.load);
     wave.pendingReads.pop_front();
   }

@@ -114,6 +114,8 @@ static std::string classify(const Instruction &inst) {
       case Intrinsic::amdgcn_load_to_lds:
       case Intrinsic::amdgcn_global_load_lds:
         return "load_to_lds";
+      case Intrinsic::amdgcn_ds_read_tr16_b64:
+        return "lds_load_transposed";
       default:
         return "intrinsic";
       }

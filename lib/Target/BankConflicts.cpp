@@ -77,9 +77,26 @@ std::vector<LdsInstrConflicts>
 mlir::hk::getFragmentLoadConflicts(const ChipInfo &chip, const TileLayout &tile,
                                    const FragmentAccess &access) {
   FragmentShape shape = getFragmentShape(access.layout, access.role);
-  std::vector<Run> runs = planFragmentAccess(access.layout, access.role, tile);
   Collector collect{chip, {}};
   std::vector<std::optional<uint64_t>> addresses(shape.waveSize);
+  if (access.transposed) {
+    unsigned bytes = kTransposedReadElems * tile.elementBytes;
+    LdsInstrConflicts &k = collect.kind("ds_read_b64_tr_b16", bytes);
+    k.perWave += 2 * access.fragments;
+    // A fragment's k runs along the tile's rows, its m (or n) along columns.
+    for (int64_t r0 = 0; r0 + shape.cols <= tile.rows; r0 += shape.cols)
+      for (int64_t c0 = 0; c0 + shape.rows <= tile.cols; c0 += shape.rows)
+        for (int64_t s = 0; s < 2; ++s) {
+          for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+            Coord c = transposedReadSource(lane, s);
+            addresses[lane] =
+                tile.physicalOffset(r0 + c.row, c0 + c.col) * tile.elementBytes;
+          }
+          collect.add(k, addresses);
+        }
+    return collect.kinds;
+  }
+  std::vector<Run> runs = planFragmentAccess(access.layout, access.role, tile);
   for (Run run : runs) {
     unsigned bytes = run.length * tile.elementBytes;
     LdsInstrConflicts &k = collect.kind(dsMnemonic(false, bytes), bytes);
@@ -99,6 +116,40 @@ mlir::hk::getFragmentLoadConflicts(const ChipInfo &chip, const TileLayout &tile,
   return collect.kinds;
 }
 
+/// A transposing copy: block b of a thread holds tile rows (b / colBlocks)
+/// * vec + j and columns (b % colBlocks) * run .. + run - 1; one ds_write
+/// per j.
+static std::vector<LdsInstrConflicts>
+getTransposedFillConflicts(const ChipInfo &chip, const TileLayout &tile,
+                           const FillAccess &access, int64_t vec,
+                           int64_t waves) {
+  int64_t run = kTransposedCopyRun;
+  int64_t blocks = tile.numElements() / (vec * run);
+  int64_t colBlocks = tile.cols / run;
+  unsigned bytes = run * tile.elementBytes;
+  Collector collect{chip, {}};
+  LdsInstrConflicts &k = collect.kind(dsMnemonic(true, bytes), bytes);
+  k.perWave += blocks / access.threads * vec;
+  std::vector<std::optional<uint64_t>> addresses(chip.waveSize);
+  for (int64_t it = 0; it < blocks / access.threads; ++it)
+    for (int64_t w = 0; w < waves; ++w)
+      for (int64_t j = 0; j < vec; ++j) {
+        for (int64_t lane = 0; lane < chip.waveSize; ++lane) {
+          int64_t thread = w * chip.waveSize + lane;
+          if (thread >= access.threads) {
+            addresses[lane] = std::nullopt;
+            continue;
+          }
+          int64_t block = it * access.threads + thread;
+          addresses[lane] = tile.physicalOffset((block / colBlocks) * vec + j,
+                                                (block % colBlocks) * run) *
+                            tile.elementBytes;
+        }
+        collect.add(k, addresses);
+      }
+  return collect.kinds;
+}
+
 std::vector<LdsInstrConflicts>
 mlir::hk::getFillConflicts(const ChipInfo &chip, const TileLayout &tile,
                            const FillAccess &access) {
@@ -106,6 +157,8 @@ mlir::hk::getFillConflicts(const ChipInfo &chip, const TileLayout &tile,
   int64_t chunks = tile.numElements() / vec;
   int64_t iterations = chunks / access.threads;
   int64_t waves = (access.threads + chip.waveSize - 1) / chip.waveSize;
+  if (access.transposed)
+    return getTransposedFillConflicts(chip, tile, access, vec, waves);
   int64_t chunksPerRow = tile.cols / vec;
   // Register path: one ds_write per run of the chunk; direct: the chunk
   // itself, lane-linear from the wave's slice of the iteration.

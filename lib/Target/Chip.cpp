@@ -46,7 +46,7 @@ static const MmaInstr kGfx1201Mmas[] = {
 static const ChipInfo kChips[] = {
     {Chip::gfx950, "gfx950", "CDNA4", /*waveSize=*/64,
      /*ldsBytes=*/160 * 1024, /*ldsBanks=*/64, /*maxRegistersPerLane=*/512,
-     kGfx950Mmas, /*directToLdsBytesPerLane=*/16,
+     kGfx950Mmas, /*directToLdsBytesPerLane=*/16, /*transposedLdsReads=*/true,
      /*rawBufferResourceFlags=*/0x27000, BarrierKind::Single,
      /*vgprAllocGranule=*/8, /*vgprsPerSimd=*/512, /*maxWavesPerSimd=*/8,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/160 * 1024,
@@ -54,7 +54,7 @@ static const ChipInfo kChips[] = {
      /*peakBf16Tflops=*/2500, /*xcds=*/8},
     {Chip::gfx1201, "gfx1201", "RDNA4", /*waveSize=*/32,
      /*ldsBytes=*/64 * 1024, /*ldsBanks=*/32, /*maxRegistersPerLane=*/256,
-     kGfx1201Mmas, /*directToLdsBytesPerLane=*/0,
+     kGfx1201Mmas, /*directToLdsBytesPerLane=*/0, /*transposedLdsReads=*/false,
      /*rawBufferResourceFlags=*/0x31027000, BarrierKind::SplitSignalWait,
      /*vgprAllocGranule=*/24, /*vgprsPerSimd=*/1536, /*maxWavesPerSimd=*/16,
      /*simdsPerCu=*/4, /*ldsBytesPerCu=*/128 * 1024,

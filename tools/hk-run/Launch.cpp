@@ -50,8 +50,8 @@ using namespace mlir::hk;
 
 namespace mlir::hk::run {
 
-/// Checks M, N, K against the kernel's launch terms (argument sizes: A is
-/// M x K, B is N x K, C is M x N) and computes the grid.
+/// Checks the argument sizes (GemmShape::argumentSizes) against the
+/// kernel's launch terms and computes the grid.
 static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
                             ArrayRef<SizeTerm> divisible,
                             const int64_t dims[3][2],
@@ -139,8 +139,8 @@ int compileModule(MLIRContext &context, ModuleOp module,
 /// or the only one) for the selected backend, after checking the sizes
 /// against its launch shape. Returns 0, or the exit status to fail with
 /// after printing why.
-int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
-                      int64_t N, int64_t K, PreparedKernel &run,
+int prepareFromSource(MLIRContext &context, StringRef path,
+                      const GemmShape &shape, PreparedKernel &run,
                       Version version) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -166,8 +166,10 @@ int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
   if (!block || !launch)
     return fail("'" + run.name +
                 "' needs known_block_size and hk.launch to be launched");
-  // Argument sizes: A is M x K, B is N x K, C is M x N.
-  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
+  // Argument sizes: A is M x K, B is N x K (or as --layout stores them),
+  // C is M x N.
+  int64_t dims[3][2];
+  shape.argumentSizes(dims);
   for (auto [i, type] : llvm::enumerate(argTypes))
     for (int64_t d = 0; d < 2; ++d) {
       int64_t fixed = cast<MemRefType>(type).getDimSize(d);
@@ -199,7 +201,7 @@ int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
 /// Reads a kernel compiled by `hk-compile --launch=<path>` (with
 /// `--llvm-ir` for sim): the launch description, and the code object or the
 /// LLVM IR it names (relative to the description's directory).
-int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
+int prepareFromLaunch(StringRef path, const GemmShape &shape,
                       PreparedKernel &run) {
   auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!text)
@@ -255,7 +257,8 @@ int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
                           .str());
   run.name = kernel->name;
   run.block = kernel->block;
-  int64_t dims[3][2] = {{M, K}, {N, K}, {M, N}};
+  int64_t dims[3][2];
+  shape.argumentSizes(dims);
   if (int status = applyLaunchTerms(run.name, kernel->grid, kernel->divisible,
                                     dims, run.grid))
     return status;

@@ -70,11 +70,11 @@ gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path);
 int compileModule(MLIRContext &context, ModuleOp module,
                   PreparedKernel &run, Version version);
 
-int prepareFromSource(MLIRContext &context, StringRef path, int64_t M,
-                      int64_t N, int64_t K, PreparedKernel &run,
+int prepareFromSource(MLIRContext &context, StringRef path,
+                      const GemmShape &shape, PreparedKernel &run,
                       Version version);
 
-int prepareFromLaunch(StringRef path, int64_t M, int64_t N, int64_t K,
+int prepareFromLaunch(StringRef path, const GemmShape &shape,
                       PreparedKernel &run);
 
 int launchKernel(const PreparedKernel &kernel,

@@ -62,6 +62,12 @@ llvm::cl::opt<TestKind> testKind(
                    "C within one bf16 rounding of --expected"),
         clEnumValN(TestKind::compare, "compare",
                    "C equal bit for bit to that of --compare")));
+llvm::cl::opt<std::string> layoutOption(
+    "layout", llvm::cl::init("nt"), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("how the kernel takes A and B, BLAS op(A) op(B): n for "
+                   "A is M x K, t for K x M; t for B is N x K (hk's own), n "
+                   "for K x N"),
+    llvm::cl::value_desc("nt|nn|tn|tt"));
 llvm::cl::opt<std::string>
     inputA("a", llvm::cl::cat(toolOptions),
            llvm::cl::desc("A: random (N(0, 1), the default), zeros, range "
@@ -156,10 +162,15 @@ int parseCommandLine(int argc, const char *const *argv,
              : 2;
 }
 
-int checkGemmOptions(int64_t &M, int64_t &N, int64_t &K) {
+int checkGemmOptions(GemmShape &shape) {
   if (sizes.size() != 3)
     return fail("--size takes M,N,K (or give every argument with --arg)");
-  M = sizes[0], N = sizes[1], K = sizes[2];
+  int64_t M = sizes[0], N = sizes[1], K = sizes[2];
+  StringRef layout = layoutOption;
+  if (layout.size() != 2 || !StringRef("nt").contains(layout[0]) ||
+      !StringRef("nt").contains(layout[1]))
+    return fail("--layout takes nt, nn, tn or tt, got '" + layout + "'");
+  shape = {M, N, K, layout[0] == 't', layout[1] == 't'};
   // Past 32768 the host buffers reach gigabytes: beyond what hk-run is for.
   constexpr int64_t kMaxSize = 32768;
   if (M <= 0 || N <= 0 || K <= 0 || M > kMaxSize || N > kMaxSize ||

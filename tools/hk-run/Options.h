@@ -36,6 +36,7 @@ extern llvm::cl::list<int64_t> gridOption;
 extern llvm::cl::list<std::string> expectations;
 extern llvm::cl::list<std::string> saves;
 extern llvm::cl::opt<TestKind> testKind;
+extern llvm::cl::opt<std::string> layoutOption;
 extern llvm::cl::opt<std::string> inputA;
 extern llvm::cl::opt<std::string> inputB;
 extern llvm::cl::opt<std::string> expectedFile;
@@ -61,9 +62,23 @@ int fail(const llvm::Twine &message);
 int parseCommandLine(int argc, const char *const *argv,
                      llvm::raw_ostream &errors);
 
+/// A GEMM's sizes and how its operands are stored (BLAS naming, C = op(A)
+/// op(B) with hk's B given N x K as "t"): A is M x K, or K x M when
+/// `transposeA`; B is N x K, or K x N when `!transposeB` ("n").
+struct GemmShape {
+  int64_t M = 0, N = 0, K = 0;
+  bool transposeA = false, transposeB = true;
+  /// The stored (rows, cols) of A, B and C, the kernel's arguments.
+  void argumentSizes(int64_t dims[3][2]) const {
+    dims[0][0] = transposeA ? K : M, dims[0][1] = transposeA ? M : K;
+    dims[1][0] = transposeB ? N : K, dims[1][1] = transposeB ? K : N;
+    dims[2][0] = M, dims[2][1] = N;
+  }
+};
+
 /// Checks the parsed options of a GEMM run and reads its sizes; 0, or the
 /// exit status after printing why.
-int checkGemmOptions(int64_t &M, int64_t &N, int64_t &K);
+int checkGemmOptions(GemmShape &shape);
 
 } // namespace mlir::hk::run
 

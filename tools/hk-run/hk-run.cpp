@@ -186,6 +186,20 @@ static GemmCheck checkGemm(const std::vector<uint8_t> &c,
   return r;
 }
 
+/// `matrix` (rows x cols, row-major) as stored: itself, or its transpose
+/// (cols x rows) when `transpose`.
+static std::vector<uint16_t> stored(const std::vector<uint16_t> &matrix,
+                                    int64_t rows, int64_t cols,
+                                    bool transpose) {
+  if (!transpose)
+    return matrix;
+  std::vector<uint16_t> out(matrix.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      out[c * rows + r] = matrix[r * cols + c];
+  return out;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   if (int status = parseCommandLine(argc, argv, llvm::errs()))
@@ -196,9 +210,10 @@ int main(int argc, char **argv) {
     MLIRContext context(registry);
     return runGeneric(context);
   }
-  int64_t M, N, K;
-  if (int status = checkGemmOptions(M, N, K))
+  GemmShape shape;
+  if (int status = checkGemmOptions(shape))
     return status;
+  int64_t M = shape.M, N = shape.N, K = shape.K;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -218,10 +233,18 @@ int main(int argc, char **argv) {
     for (uint16_t &x : b)
       x = floatToBf16(normal(rng));
   }
-  if (llvm::Error e = fillMatrix(inputA, M, K, a))
+  // a and b are A (M x K) and B (N x K) for the reference; the kernel
+  // gets them as --layout stores them, and --a/--b files hold them so.
+  int64_t dims[3][2];
+  shape.argumentSizes(dims);
+  std::vector<uint16_t> storedA = stored(a, M, K, shape.transposeA);
+  std::vector<uint16_t> storedB = stored(b, N, K, !shape.transposeB);
+  if (llvm::Error e = fillMatrix(inputA, dims[0][0], dims[0][1], storedA))
     return fail(llvm::toString(std::move(e)));
-  if (llvm::Error e = fillMatrix(inputB, N, K, b))
+  if (llvm::Error e = fillMatrix(inputB, dims[1][0], dims[1][1], storedB))
     return fail(llvm::toString(std::move(e)));
+  a = stored(storedA, dims[0][0], dims[0][1], shape.transposeA);
+  b = stored(storedB, dims[1][0], dims[1][1], !shape.transposeB);
   std::vector<float> expected;
   if (testKind == TestKind::expected) {
     if (expectedFile.empty())
@@ -237,12 +260,12 @@ int main(int argc, char **argv) {
     std::memcpy(expected.data(), e->data.data(), M * N * 4);
   }
   std::vector<uint8_t> bytesA(a.size() * 2), bytesB(b.size() * 2);
-  std::memcpy(bytesA.data(), a.data(), bytesA.size());
-  std::memcpy(bytesB.data(), b.data(), bytesB.size());
+  std::memcpy(bytesA.data(), storedA.data(), bytesA.size());
+  std::memcpy(bytesB.data(), storedB.data(), bytesB.size());
   auto prepare = [&](StringRef path, PreparedKernel &kernel, Version version) {
     return path.ends_with(".json")
-               ? prepareFromLaunch(path, M, N, K, kernel)
-               : prepareFromSource(context, path, M, N, K, kernel, version);
+               ? prepareFromLaunch(path, shape, kernel)
+               : prepareFromSource(context, path, shape, kernel, version);
   };
   PreparedKernel primary;
   GemmRun run;

@@ -47,6 +47,9 @@ struct FragmentAccess {
   MmaLayout layout;
   FragmentRole role;
   int64_t fragments = 1;
+  /// From a K-major tile with gfx950's transposed reads (two
+  /// ds_read_b64_tr_b16 per fragment, at transposedReadSource).
+  bool transposed = false;
 };
 
 /// A cooperative fill by `threads` threads, each moving chunks of
@@ -56,6 +59,10 @@ struct FillAccess {
   int64_t chunkBytes = kCopyChunkBytes;
   int64_t threads = 0;
   bool direct = false;
+  /// A transposing copy: blocks of kTransposedCopyRun source rows by one
+  /// chunk, written as runs of kTransposedCopyRun elements of tile rows,
+  /// consecutive threads along a tile row.
+  bool transposed = false;
 };
 
 /// The conflicts of each kind of LDS instruction of a fragment load from

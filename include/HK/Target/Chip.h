@@ -60,6 +60,9 @@ struct ChipInfo {
   ArrayRef<MmaInstr> mmas;
   /// Bytes per lane of a direct-to-LDS buffer load, 0 if the chip has none.
   int64_t directToLdsBytesPerLane;
+  /// Whether the chip has transposed 16-bit LDS reads (ds_read_b64_tr_b16,
+  /// amdgpu.transpose_load: gfx950; spec schedule-tails-layouts.md D).
+  bool transposedLdsReads;
   /// Word 3 (flags) of the raw buffer resources copies read through, as
   /// MLIR's AMDGPU lowering builds them (spec A.1): a 32-bit data format;
   /// on RDNA also the reserved bit 24 and raw byte-offset range checks
@@ -92,6 +95,7 @@ struct ChipInfo {
   int64_t xcds;
 
   bool hasDirectToLds() const { return directToLdsBytesPerLane != 0; }
+  bool hasTransposedLdsReads() const { return transposedLdsReads; }
 
   /// The instruction computing `shape` on `operand` elements into `acc`
   /// elements, or null if the chip has none.

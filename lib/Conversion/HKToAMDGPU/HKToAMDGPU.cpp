@@ -236,11 +236,20 @@ static LogicalResult checkLowerable(Operation *op, bool emitErrors) {
     return success();
   TileLayout layout = copy.getTile().getType().getLayout();
   int64_t vec = kChunkBytes / layout.elementBytes;
+  int64_t threads = int64_t(block[0]) * block[1] * block[2];
+  if (copy.getTranspose()) {
+    int64_t blocks = layout.numElements() / (vec * kTransposedCopyRun);
+    if (blocks % threads != 0)
+      return error("the ", layout.rows, "x", layout.cols, " tile is ", blocks,
+                   " blocks of ", vec, "x", kTransposedCopyRun,
+                   " elements, not a multiple of the ", threads,
+                   " threads of the workgroup");
+    return success();
+  }
   if (layout.cols % vec != 0)
     return error("tile rows of ", layout.cols,
                  " elements are not a whole number of 16-byte chunks of ", vec,
                  " elements");
-  int64_t threads = int64_t(block[0]) * block[1] * block[2];
   int64_t chunks = layout.numElements() / vec;
   if (chunks % threads != 0)
     return error("the ", layout.rows, "x", layout.cols, " tile is ", chunks,
@@ -293,6 +302,9 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     if (op.getDirect())
       return lowerDirect(op, adaptor, rewriter, layout, threadId, threads, vec,
                          chunks);
+    if (op.getTranspose())
+      return lowerTransposed(op, adaptor, rewriter, layout, threadId, threads,
+                             vec);
 
     // Each chunk is a raw buffer load through a resource based at the
     // region's first row (rule R2 of the spec: the row origin in the base):
@@ -352,23 +364,94 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       SmallVector<std::pair<Value, Value>> coords;
       for (int64_t it = 0; it < iterations; ++it)
         coords.push_back(chunkCoord(it));
-      // Whole 16-byte chunks when the rows allow them, else element by
-      // element: a uniform branch chosen at run time.
-      auto yieldLoads = [&](bool wide) {
-        return [&, wide](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc,
-                               loadChunks(b, loc, source, coords, chunkType,
-                                          bounds, wide));
-        };
-      };
-      auto choice = scf::IfOp::create(
-          rewriter, loc, source.rowsAreChunked(rewriter, loc, kChunkBytes),
-          yieldLoads(true), yieldLoads(false));
-      for (auto [chunk, coord] : llvm::zip(choice.getResults(), coords))
+      SmallVector<Value> data =
+          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
+      for (auto [chunk, coord] : llvm::zip(data, coords))
         storeChunk(chunk, coord.first, coord.second);
     }
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// A transposing copy: blocks of kTransposedCopyRun source rows by `vec`
+  /// source columns (tile rows), read as chunks, transposed in registers and
+  /// written as `vec` runs of tile rows.
+  LogicalResult lowerTransposed(CopyToSharedOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter,
+                                const TileLayout &layout, Value threadId,
+                                int64_t threads, int64_t vec) const {
+    Location loc = op.getLoc();
+    SharedTileType tileType = op.getTile().getType();
+    Type elementType = tileType.getElementType();
+    auto chunkType = VectorType::get({vec}, elementType);
+    auto runType = VectorType::get({kTransposedCopyRun}, elementType);
+    BoundsMode bounds = op.getBounds();
+    BufferRegion source = makeBufferRegion(
+        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
+        layout.elementBytes, chip.rawBufferResourceFlags,
+        /*masked=*/bounds != BoundsMode::inside);
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    auto c = [&](int64_t v) { return constIndex(rewriter, loc, v); };
+    int64_t colBlocks = layout.cols / kTransposedCopyRun;
+    int64_t blocks = layout.numElements() / (vec * kTransposedCopyRun);
+    for (int64_t it = 0; it < blocks / threads; ++it) {
+      // Consecutive threads write consecutive runs of a tile row: a row's
+      // runs are in distinct banks under any swizzle of whole rows, while
+      // consecutive threads writing the same column of rows 8 apart meet
+      // in the same banks under st_8x64 (16-way on gfx1201).
+      Value block = addIndex(rewriter, loc, threadId, c(it * threads));
+      Value tileRow = mulIndex(
+          rewriter, loc,
+          rewriter.createOrFold<arith::DivUIOp>(loc, block, c(colBlocks)), vec);
+      Value tileCol = mulIndex(
+          rewriter, loc,
+          rewriter.createOrFold<arith::RemUIOp>(loc, block, c(colBlocks)),
+          kTransposedCopyRun);
+      SmallVector<std::pair<Value, Value>> coords;
+      for (int64_t t = 0; t < kTransposedCopyRun; ++t)
+        coords.push_back({addIndex(rewriter, loc, tileCol, c(t)), tileRow});
+      SmallVector<Value> rows =
+          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
+      for (int64_t j = 0; j < vec; ++j) {
+        SmallVector<Value> run;
+        for (Value row : rows)
+          run.push_back(vector::ExtractOp::create(rewriter, loc, row,
+                                                  ArrayRef<int64_t>{j}));
+        Value offset = addIndex(
+            rewriter, loc, base,
+            emitPhysicalOffset(rewriter, loc, layout,
+                               addIndex(rewriter, loc, tileRow, c(j)), tileCol));
+        vector::StoreOp::create(
+            rewriter, loc,
+            vector::FromElementsOp::create(rewriter, loc, runType, run),
+            adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
+            llvm::MaybeAlign(kTransposedCopyRun * layout.elementBytes));
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// loadChunks, and with `partial` bounds whole 16-byte chunks when the
+  /// rows allow them, else element by element: a uniform branch chosen at
+  /// run time.
+  static SmallVector<Value>
+  loadRegionChunks(OpBuilder &b, Location loc, const BufferRegion &source,
+                   ArrayRef<std::pair<Value, Value>> coords,
+                   VectorType chunkType, BoundsMode bounds) {
+    if (bounds != BoundsMode::partial)
+      return loadChunks(b, loc, source, coords, chunkType, bounds,
+                        /*wide=*/true);
+    auto yieldLoads = [&](bool wide) {
+      return [&, wide](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(
+            b, loc, loadChunks(b, loc, source, coords, chunkType, bounds, wide));
+      };
+    };
+    auto choice = scf::IfOp::create(
+        b, loc, source.rowsAreChunked(b, loc, kChunkBytes), yieldLoads(true),
+        yieldLoads(false));
+    return SmallVector<Value>(choice.getResults());
   }
 
   /// The chunks at `coords` of the region, one `chunkType` vector each:
@@ -548,12 +631,14 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     Type elementType = type.getElementType();
     auto laneType = VectorType::get({shape.elemsPerLane}, elementType);
 
-    std::vector<Run> runs =
-        planFragmentAccess(instr->layout, type.getRole(), layout);
     FailureOr<Value> lane = emitLaneId(rewriter, op);
     if (failed(lane))
       return failure();
     Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    if (op.getTranspose())
+      return lowerTransposed(op, adaptor, rewriter, *instr, *lane, base);
+    std::vector<Run> runs =
+        planFragmentAccess(instr->layout, type.getRole(), layout);
     // Where the first element of each run sits inside a fragment.
     SmallVector<std::pair<Value, Value>> runStarts;
     for (Run run : runs)
@@ -577,6 +662,64 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
               adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
               llvm::MaybeAlign(run.length * layout.elementBytes));
           fragment = insertSlice(rewriter, loc, part, fragment, run.first);
+        }
+        result = insertFragment(rewriter, loc, fragment, result,
+                                fi * type.getNumFragmentCols() + fj);
+      }
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// Two transposed reads per fragment (spec D.1): read s gives a lane
+  /// elements 4s .. 4s+3 of its fragment from the K-major tile.
+  LogicalResult lowerTransposed(LoadFragmentOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter,
+                                const MmaInstr &instr, Value lane,
+                                Value base) const {
+    Location loc = op.getLoc();
+    FragmentType type = op.getType();
+    if (!transposedReadsMatchLayout(instr.layout, type.getRole()))
+      return op.emitOpError() << "transposed reads do not give " << chip.name
+                              << "'s lanes their " << type << " elements";
+    TileLayout layout = op.getTile().getType().getLayout();
+    FragmentShape shape = getFragmentShape(instr.layout, type.getRole());
+    Type elementType = type.getElementType();
+    auto laneType = VectorType::get({shape.elemsPerLane}, elementType);
+    auto partType = VectorType::get({kTransposedReadElems}, elementType);
+    // transposedReadSource as index arithmetic, for reads 0 and 1.
+    auto c = [&](int64_t v) { return constIndex(rewriter, loc, v); };
+    Value inGroup = rewriter.createOrFold<arith::RemUIOp>(loc, lane, c(16));
+    Value group = rewriter.createOrFold<arith::DivUIOp>(loc, lane, c(16));
+    Value sourceRow = addIndex(
+        rewriter, loc, mulIndex(rewriter, loc, group, 8),
+        rewriter.createOrFold<arith::DivUIOp>(loc, inGroup, c(4)));
+    Value sourceCol = mulIndex(
+        rewriter, loc, rewriter.createOrFold<arith::RemUIOp>(loc, inGroup, c(4)),
+        kTransposedReadElems);
+    Value result =
+        emptyVector(rewriter, loc,
+                    getTypeConverter()->convertType<VectorType>(type));
+    for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
+      for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
+        // The fragment's (m, k) origin is the tile's (k, m).
+        Value tileRow = addIndex(rewriter, loc, adaptor.getRow(),
+                                 c(fj * shape.cols));
+        Value tileCol = addIndex(rewriter, loc, adaptor.getCol(),
+                                 c(fi * shape.rows));
+        Value fragment = emptyVector(rewriter, loc, laneType);
+        for (int64_t s = 0; s < 2; ++s) {
+          Value row = addIndex(rewriter, loc, tileRow,
+                               addIndex(rewriter, loc, sourceRow,
+                                        c(s * kTransposedReadElems)));
+          Value col = addIndex(rewriter, loc, tileCol, sourceCol);
+          Value offset = addIndex(
+              rewriter, loc, base,
+              emitPhysicalOffset(rewriter, loc, layout, row, col));
+          Value part = amdgpu::TransposeLoadOp::create(
+              rewriter, loc, partType, adaptor.getTile(), ValueRange{offset});
+          fragment = insertSlice(rewriter, loc, part, fragment,
+                                 s * kTransposedReadElems);
         }
         result = insertFragment(rewriter, loc, fragment, result,
                                 fi * type.getNumFragmentCols() + fj);

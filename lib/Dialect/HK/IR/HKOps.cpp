@@ -201,15 +201,64 @@ LogicalResult CopyToSharedOp::verify() {
                            << strides.front() << " x " << elementBytes
                            << " bytes reaches 4 GiB";
   }
-  return verifyRegionInBounds(*this, "source", getRow(), getCol(),
-                              tile.getRows(), tile.getCols(),
-                              source.getDimSize(0), source.getDimSize(1),
-                              getBounds());
+  bool transpose = getTranspose();
+  if (transpose) {
+    if (getDirect())
+      return emitOpError() << "a transposing copy goes through registers: "
+                              "drop 'direct'";
+    TileLayout layout = tile.getLayout();
+    int64_t where = 0;
+    if (layout.elementBytes != 2 || tile.getRows() % 8 != 0 ||
+        tile.getCols() % kTransposedCopyRun != 0)
+      return emitOpError() << "a transposing copy moves blocks of 4 source "
+                              "rows of 8 16-bit elements: it needs 16-bit "
+                              "elements, tile rows a multiple of 8 and columns "
+                              "a multiple of 4, got "
+                           << tile;
+    if (!chunksAreRowContiguous(layout, kTransposedCopyRun, &where))
+      return emitOpError() << "a transposing copy writes 4 consecutive "
+                              "elements of a tile row in one place, which "
+                              "this tile's layout does not keep (LDS element "
+                           << where << ")";
+  }
+  return verifyRegionInBounds(
+      *this, "source", getRow(), getCol(),
+      transpose ? tile.getCols() : tile.getRows(),
+      transpose ? tile.getRows() : tile.getCols(), source.getDimSize(0),
+      source.getDimSize(1), getBounds());
 }
 
 //===----------------------------------------------------------------------===//
 // LoadFragmentOp
 //===----------------------------------------------------------------------===//
+
+/// What a transposed fragment read needs: gfx950's ds_read_b64_tr_b16, an
+/// operand layout it serves, 4-element runs of a tile row in one place.
+static LogicalResult verifyTransposedRead(LoadFragmentOp op,
+                                          FragmentType frag,
+                                          SharedTileType tile) {
+  FailureOr<const ChipInfo *> chip = resolveChip(op);
+  if (failed(chip))
+    return failure();
+  if (*chip && !(*chip)->hasTransposedLdsReads())
+    return op.emitOpError()
+           << (*chip)->name
+           << " has no transposed LDS reads (ds_read_b64_tr_b16 is gfx950's); "
+              "fill the tile with 'hk.copy_to_shared ... transpose' instead";
+  if (frag.getElementType().getIntOrFloatBitWidth() != 16 ||
+      frag.getMmaShape().k != 32)
+    return op.emitOpError()
+           << "transposed reads serve 16-bit MFMA 16x16x32 operands, got "
+           << frag;
+  int64_t where = 0;
+  if (!chunksAreRowContiguous(tile.getLayout(), kTransposedReadElems, &where))
+    return op.emitOpError()
+           << "a transposed read takes 4 consecutive elements of a tile row "
+              "from one place, which this tile's layout does not keep (LDS "
+              "element "
+           << where << ")";
+  return success();
+}
 
 LogicalResult LoadFragmentOp::verify() {
   SharedTileType tile = getTile().getType();
@@ -222,16 +271,24 @@ LogicalResult LoadFragmentOp::verify() {
                          << tile.getElementType();
   if (failed(verifySlot(*this, getSlot(), tile)))
     return failure();
+  // A transposed read takes the fragment's columns from the tile's rows.
+  bool transpose = getTranspose();
+  int64_t regionRows = transpose ? frag.getCols() : frag.getRows();
+  int64_t regionCols = transpose ? frag.getRows() : frag.getCols();
   if (failed(verifyRegionInBounds(*this, "tile", getRow(), getCol(),
-                                  frag.getRows(), frag.getCols(),
-                                  tile.getRows(), tile.getCols())))
+                                  regionRows, regionCols, tile.getRows(),
+                                  tile.getCols())))
+    return failure();
+  if (transpose && failed(verifyTransposedRead(*this, frag, tile)))
     return failure();
   struct Dim {
     StringRef name;
     Value offset;
     int64_t multiple;
-  } dims[] = {{"row", getRow(), frag.getFragmentRows()},
-              {"column", getCol(), frag.getFragmentCols()}};
+  } dims[] = {{"row", getRow(),
+               transpose ? frag.getFragmentCols() : frag.getFragmentRows()},
+              {"column", getCol(),
+               transpose ? frag.getFragmentRows() : frag.getFragmentCols()}};
   for (const Dim &dim : dims) {
     std::optional<int64_t> offset = getConstantIndex(dim.offset);
     if (offset && *offset % dim.multiple != 0)

@@ -57,7 +57,8 @@ analyze(Operation *op, const ChipInfo &chip, gpu::GPUFuncOp func) {
                                 << type << " to check bank conflicts of";
     FragmentAccess access{instr->layout, type.getRole(),
                           type.getNumFragmentRows() *
-                              type.getNumFragmentCols()};
+                              type.getNumFragmentCols(),
+                          load.getTranspose()};
     return getFragmentLoadConflicts(chip, load.getTile().getType().getLayout(),
                                     access);
   }
@@ -69,10 +70,12 @@ analyze(Operation *op, const ChipInfo &chip, gpu::GPUFuncOp func) {
   FillAccess access;
   access.threads = int64_t(block[0]) * block[1] * block[2];
   access.direct = copy.getDirect();
+  access.transposed = copy.getTranspose();
   TileLayout layout = copy.getTile().getType().getLayout();
   int64_t vec = access.chunkBytes / layout.elementBytes;
-  if (access.threads < 1 || layout.cols % vec != 0 ||
-      (layout.numElements() / vec) % access.threads != 0)
+  int64_t units = access.transposed ? vec * kTransposedCopyRun : vec;
+  if (access.threads < 1 || (!access.transposed && layout.cols % vec != 0) ||
+      (layout.numElements() / units) % access.threads != 0)
     return copy.emitOpError()
            << "cannot be checked for bank conflicts: the " << layout.rows << "x"
            << layout.cols << " tile does not split into " << access.chunkBytes

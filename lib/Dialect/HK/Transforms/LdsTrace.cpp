@@ -583,9 +583,12 @@ FailureOr<int64_t> mlir::hk::countFragmentReadsPerLane(LoadFragmentOp load,
   const MmaInstr *instr = type.findInstr(chip);
   if (!instr)
     return load.emitOpError() << chip.name << " has no MMA for " << type;
-  int64_t runs = planFragmentAccess(instr->layout, type.getRole(),
-                                    load.getTile().getType().getLayout())
-                     .size();
+  // Transposed: two ds_read_b64_tr_b16 per fragment.
+  int64_t runs = load.getTranspose()
+                     ? 2
+                     : planFragmentAccess(instr->layout, type.getRole(),
+                                          load.getTile().getType().getLayout())
+                           .size();
   return type.getNumFragmentRows() * type.getNumFragmentCols() * runs;
 }
 
@@ -594,6 +597,15 @@ FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
   TileLayout layout = copy.getTile().getType().getLayout();
   int64_t vec = kCopyChunkBytes / layout.elementBytes;
   int64_t chunks = layout.numElements() / vec;
+  // A transposing copy writes each block of kTransposedCopyRun chunks as
+  // `vec` runs.
+  if (copy.getTranspose()) {
+    int64_t blocks = chunks / kTransposedCopyRun;
+    if (threads <= 0 || blocks % threads != 0)
+      return copy.emitOpError() << "a tile of " << blocks << " blocks does "
+                                << "not split over " << threads << " threads";
+    return blocks / threads * vec;
+  }
   if (threads <= 0 || chunks % threads != 0)
     return copy.emitOpError()
            << "a tile of " << chunks << " chunks of " << kCopyChunkBytes

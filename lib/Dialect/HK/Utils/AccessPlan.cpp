@@ -111,3 +111,34 @@ bool mlir::hk::chunksAreRowContiguous(const TileLayout &tile,
   }
   return true;
 }
+
+Coord mlir::hk::transposedReadSource(int64_t lane, int64_t s) {
+  int64_t inGroup = lane % 16;
+  return {8 * (lane / 16) + inGroup / 4 + 4 * s, 4 * (inGroup % 4)};
+}
+
+bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout,
+                                          FragmentRole role) {
+  if (layout != MmaLayout::Mfma16x16x32 || role == FragmentRole::acc)
+    return false;
+  FragmentShape shape = getFragmentShape(layout, role);
+  if (shape.elemsPerLane != 2 * kTransposedReadElems)
+    return false;
+  for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+    int64_t group = lane - lane % 16;
+    for (int64_t s = 0; s < 2; ++s)
+      for (int64_t e = 0; e < kTransposedReadElems; ++e) {
+        // Result lane j, element e: column j % 16 of the block, from row e,
+        // which source lane group + 4e + (j % 16) / 4 read at position
+        // (j % 16) % 4.
+        int64_t j = lane % 16;
+        Coord source = transposedReadSource(group + 4 * e + j / 4, s);
+        Coord tile{source.row, source.col + j % 4};
+        // The tile is K-major: its (row, col) is the fragment's (col, row).
+        Coord expected = getFragmentElement(layout, role, lane, 4 * s + e);
+        if (!(tile == Coord{expected.col, expected.row}))
+          return false;
+      }
+  }
+  return true;
+}

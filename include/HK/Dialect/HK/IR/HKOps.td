@@ -90,6 +90,16 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     `hk-peel-partial-tiles` turns a K loop of `partial` copies into a loop
     of `partial_rows` copies over the whole K tiles and a remainder loop.
 
+    With `transpose` the tile receives the region transposed: tile element
+    (i, j) is source element (`row` + j, `col` + i), the region being `cols x
+    rows` of the source (a K x M operand into an M x K tile, for chips
+    without transposed LDS reads). Each thread reads 4 source rows of 8
+    elements (four 16-byte chunks), transposes them in registers and writes
+    8 tile rows of 4 elements (8-byte LDS stores); the tile's layout must
+    keep 4-element runs of a row contiguous, its rows must be a multiple of
+    8 and its columns of 4, and its 32-element blocks must split evenly over
+    the workgroup. Register path only.
+
     Lowers to vectorized global loads and LDS stores (thread-major chunks of
     16 bytes). With `direct` (set by `hk-direct-lds-fill` on chips that have
     direct-to-LDS loads), each wave instead writes its own 64 x 16-byte run
@@ -116,11 +126,12 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     Arg<HK_GlobalMatrix, "global source", [MemRead]>:$source,
     Index:$row, Index:$col,
     Arg<HK_SharedTile, "destination tile", [MemWrite<HK_SharedMemory>]>:$tile,
-    Index:$slot, UnitAttr:$direct,
+    Index:$slot, UnitAttr:$direct, UnitAttr:$transpose,
     DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
   let assemblyFormat = [{
     $source `[` $row `,` $col `]` `,` $tile `[` $slot `]` (`direct` $direct^)?
-    (`bounds` $bounds^)? attr-dict `:` type($source) `,` type($tile)
+    (`transpose` $transpose^)? (`bounds` $bounds^)? attr-dict
+    `:` type($source) `,` type($tile)
   }];
   let hasVerifier = 1;
 }
@@ -143,21 +154,35 @@ def HK_LoadFragmentOp : HK_Op<"load_fragment"> {
     when the tile's layout keeps each lane's elements contiguous
     (`st_16x32` on gfx950; `st_8x64` with `block4_0213` on gfx1201).
 
+    With `transpose` the tile holds the operand transposed (K-major, as a
+    fill of a K x M or K x N matrix leaves it): fragment element (i, j) is
+    tile element (`row` + j, `col` + i), and the region of `cols x rows`
+    must lie inside the tile. It lowers to `amdgpu.transpose_load`
+    (`ds_read_b64_tr_b16`, two per 16x32 fragment: the same bytes as one
+    `ds_read_b128` in one more instruction) and needs gfx950, MFMA
+    16x16x32 fragments and a tile layout keeping 4-element runs of a row
+    contiguous (`st_16x32`). Other chips have no transposed LDS reads: fill
+    the tile with `hk.copy_to_shared ... transpose` instead.
+
     Example:
 
     ```mlir
     %a = hk.load_fragment %tile[%slot][%r, %c]
         : !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>>
         -> !hk.fragment<a, 128x32xbf16, mma = 16x16x32>
+    // A K-major tile (64 k x 256 m): the same fragment, transposed reads.
+    %t = hk.load_fragment %kmajor[%slot][%c, %r] transpose
+        : !hk.shared_tile<64x256xbf16, #hk.swizzle<st_16x32>>
+        -> !hk.fragment<a, 128x32xbf16, mma = 16x16x32>
     ```
   }];
   let arguments = (ins
     Arg<HK_SharedTile, "source tile", [MemRead<HK_SharedMemory>]>:$tile,
-    Index:$slot, Index:$row, Index:$col);
+    Index:$slot, Index:$row, Index:$col, UnitAttr:$transpose);
   let results = (outs HK_Fragment:$result);
   let assemblyFormat = [{
-    $tile `[` $slot `]` `[` $row `,` $col `]` attr-dict
-    `:` type($tile) `->` type($result)
+    $tile `[` $slot `]` `[` $row `,` $col `]` (`transpose` $transpose^)?
+    attr-dict `:` type($tile) `->` type($result)
   }];
   let hasVerifier = 1;
 }

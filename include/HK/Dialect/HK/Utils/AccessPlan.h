@@ -52,6 +52,26 @@ std::vector<Run> planChunkAccess(const TileLayout &tile, int64_t chunkElems);
 bool chunksAreRowContiguous(const TileLayout &tile, int64_t chunkElems,
                             int64_t *where = nullptr);
 
+/// A transposing copy (hk.copy_to_shared ... transpose) writes runs of this
+/// many elements of a tile row: one 8-byte LDS store each.
+inline constexpr int64_t kTransposedCopyRun = 4;
+
+/// gfx950's transposed 16-bit LDS read (ds_read_b64_tr_b16, spec
+/// schedule-tails-layouts.md D.1): in each group of 16 lanes, source lane i
+/// reads 4 consecutive elements, row i / 4 and columns 4 (i % 4) .. + 3 of a
+/// 4 x 16 block, and result lane j receives column j of the block.
+inline constexpr int64_t kTransposedReadElems = 4;
+
+/// The (row, col) of a K-major tile block (rows k, columns m or n of one
+/// 16 x 32 a/b fragment) whose 4 elements lane `lane` reads in transposed
+/// read `s` (0 or 1) of an MFMA 16x16x32 operand fragment.
+Coord transposedReadSource(int64_t lane, int64_t s);
+
+/// Whether two transposed reads per fragment at transposedReadSource give
+/// every lane the elements the lane layout assigns it (elements 4s .. 4s+3
+/// from read s), checked over all lanes: the lowering's precondition.
+bool transposedReadsMatchLayout(MmaLayout layout, FragmentRole role);
+
 } // namespace mlir::hk
 
 #endif // HK_DIALECT_HK_UTILS_ACCESSPLAN_H
