@@ -195,4 +195,30 @@ TEST(BankConflictsTest, WaysInvariantUnderAlignedShift) {
   }
 }
 
+TEST(BankConflictsTest, TransposedAccesses) {
+  // gfx950's K-major operand tile: two conflict-free ds_read_b64_tr_b16 per
+  // fragment at every position.
+  const ChipInfo &gfx950 = getChipInfo(Chip::gfx950);
+  TileLayout kMajor{64, 128, 2, Swizzle::st_16x32, ColumnPermutation::identity};
+  FragmentAccess read{MmaLayout::Mfma16x16x32, FragmentRole::a, 4};
+  read.transposed = true;
+  LdsInstrConflicts reads = only(getFragmentLoadConflicts(gfx950, kMajor, read));
+  EXPECT_EQ(reads.mnemonic, "ds_read_b64_tr_b16");
+  EXPECT_EQ(reads.bytes, 8u);
+  EXPECT_EQ(reads.perWave, 8);
+  EXPECT_EQ(reads.worstWays, 1u);
+  // 2 x 8 positions of a 32 (k) x 16 (m) block, two reads each.
+  EXPECT_EQ(placements(reads), 32);
+
+  // gfx1201's transposing copy: 8-byte runs, conflict-free along a row.
+  const ChipInfo &gfx1201 = getChipInfo(Chip::gfx1201);
+  FillAccess fill;
+  fill.threads = 256;
+  fill.transposed = true;
+  LdsInstrConflicts writes = only(getFillConflicts(gfx1201, kTile1201, fill));
+  EXPECT_EQ(writes.mnemonic, "ds_write_b64");
+  EXPECT_EQ(writes.perWave, 8);
+  EXPECT_EQ(writes.worstWays, 1u);
+}
+
 } // namespace

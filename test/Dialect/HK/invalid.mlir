@@ -212,6 +212,37 @@ func.func @copy_bounds_keyword(%A: memref<?x?xbf16>) {
 
 // -----
 
+func.func @copy_transpose_direct(%A: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op a transposing copy goes through registers: drop 'direct'}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] direct transpose : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
+func.func @copy_transpose_rows(%A: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<4x64xbf16, #hk.swizzle<none>>
+  // expected-error @+1 {{'hk.copy_to_shared' op a transposing copy moves blocks of 4 source rows of 8 16-bit elements: it needs 16-bit elements, tile rows a multiple of 8 and columns a multiple of 4, got '!hk.shared_tile<4x64xbf16, #hk.swizzle<none>>'}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] transpose : memref<?x?xbf16>, !hk.shared_tile<4x64xbf16, #hk.swizzle<none>>
+  return
+}
+
+// -----
+
+func.func @copy_transpose_region(%A: memref<32x128xbf16>) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+  // The region is 64 source rows of 128: A has 32.
+  // expected-error @+1 {{'hk.copy_to_shared' op region of 64x128 does not fit in the 32 rows of the source}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] transpose : memref<32x128xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+  return
+}
+
+// -----
+
 func.func @copy_element(%A: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
@@ -484,6 +515,32 @@ func.func @fill_chip(%x: f32) attributes {hk.chip = #hk.chip<gfx950>} {
   // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x16 MMA accumulating f32 (its MMA shapes: 16x16x32)}}
   %f = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
   return
+}
+
+// -----
+
+gpu.module @load_transpose_gfx1201 [#rocdl.target<chip = "gfx1201">] {
+  func.func @f() {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_8x64>>
+    // expected-error @+1 {{'hk.load_fragment' op gfx1201 has no transposed LDS reads (ds_read_b64_tr_b16 is gfx950's); fill the tile with 'hk.copy_to_shared ... transpose' instead}}
+    %a = hk.load_fragment %t[%c0][%c0, %c0] transpose : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_8x64>> -> !hk.fragment<a, 32x32xbf16, mma = 16x16x16>
+    return
+  }
+}
+
+// -----
+
+gpu.module @load_transpose_region [#rocdl.target<chip = "gfx950">] {
+  func.func @f() {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x32>>
+    // The region is 64 tile rows (the fragment's k) from row 32.
+    // expected-error @+1 {{'hk.load_fragment' op region of 64 rows at row offset 32 exceeds the 64 rows of the tile}}
+    %a = hk.load_fragment %t[%c0][%c32, %c0] transpose : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x32>> -> !hk.fragment<a, 64x64xbf16, mma = 16x16x32>
+    return
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -101,9 +101,12 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   for (Operation *op : sync.fillSection)
     if (auto copy = dyn_cast<CopyToSharedOp>(op)) {
       if (copy.getBounds() == BoundsMode::partial)
-        return refuse("a copy takes 'bounds partial', which stays on the "
-                      "register path: run hk-peel-partial-tiles first (its "
-                      "main loop's copies are partial_rows)");
+        return refuse("a copy takes 'bounds partial' (columns past the "
+                      "matrix, masked on the register path) but the waits "
+                      "count direct loads; hk-peel-partial-tiles makes the "
+                      "copies whose column is the K index partial_rows in a "
+                      "loop of whole K tiles (not a K-major operand's, whose "
+                      "M or N edge is in its columns)");
       if (!copy.getDirect())
         return refuse("its waits count direct-to-LDS loads, but a copy is on "
                       "the register path: fill with direct-to-LDS loads "
