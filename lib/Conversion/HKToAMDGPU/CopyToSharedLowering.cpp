@@ -1,0 +1,357 @@
+//===- CopyToSharedLowering.cpp - hk.copy_to_shared to amdgpu -------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The cooperative copy's three lowerings: the register path (raw buffer
+// loads, LDS stores at the swizzled offsets), the direct-to-LDS fill and the
+// transposing copy, with the bounds modes' masks (docs/Shapes.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "HK/Conversion/HKToAMDGPU/BufferAccess.h"
+#include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::detail;
+
+namespace {
+struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(CopyToSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SharedTileType tileType = op.getTile().getType();
+    TileLayout layout = tileType.getLayout();
+    if (failed(checkLowerable(op, /*emitErrors=*/false)))
+      return rewriter.notifyMatchFailure(op, "not lowerable as written");
+    int64_t vec = kChunkBytes / layout.elementBytes;
+    auto [threadId, threads] = emitLinearThreadId(rewriter, op);
+    int64_t chunks = layout.numElements() / vec;
+    if (op.getDirect())
+      return lowerDirect(op, adaptor, rewriter, layout, threadId, threads, vec,
+                         chunks);
+    if (op.getTranspose())
+      return lowerTransposed(op, adaptor, rewriter, layout, threadId, threads,
+                             vec);
+
+    // Each chunk is a raw buffer load through a resource based at the
+    // region's first row (rule R2 of the spec: the row origin in the base):
+    // its offset inside the region (row and column, voffset) depends on the
+    // thread id alone, so LLVM computes it once outside any loop, and the
+    // region's column (uniform) goes in soffset: no address arithmetic per
+    // K tile.
+    Type elementType = tileType.getElementType();
+    auto chunkType = VectorType::get({vec}, elementType);
+    std::vector<Run> runs = planChunkAccess(layout, vec);
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    int64_t chunksPerRow = layout.cols / vec;
+    BoundsMode bounds = op.getBounds();
+    BufferRegion source = makeBufferRegion(
+        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
+        layout.elementBytes, chip.rawBufferResourceFlags,
+        /*masked=*/bounds != BoundsMode::inside);
+
+    // The (row, col) of the chunk thread-major iteration `it` copies.
+    auto chunkCoord = [&](int64_t it) -> std::pair<Value, Value> {
+      Value chunk = addIndex(rewriter, loc, threadId,
+                             constIndex(rewriter, loc, it * threads));
+      Value row = rewriter.createOrFold<arith::DivUIOp>(
+          loc, chunk, constIndex(rewriter, loc, chunksPerRow));
+      Value col =
+          mulIndex(rewriter, loc,
+                   rewriter.createOrFold<arith::RemUIOp>(
+                       loc, chunk, constIndex(rewriter, loc, chunksPerRow)),
+                   vec);
+      return {row, col};
+    };
+    auto storeChunk = [&](Value chunk, Value row, Value col) {
+      for (Run run : runs) {
+        Value part = run.length == vec ? chunk
+                                       : sliceVector(rewriter, loc, chunk,
+                                                     run.first, run.length);
+        Value offset = addIndex(
+            rewriter, loc, base,
+            emitPhysicalOffset(rewriter, loc, layout, row,
+                               addIndex(rewriter, loc, col,
+                                        constIndex(rewriter, loc, run.first))));
+        vector::StoreOp::create(
+            rewriter, loc, part, adaptor.getTile(), ValueRange{offset},
+            /*nontemporal=*/false,
+            llvm::MaybeAlign(run.length * layout.elementBytes));
+      }
+    };
+    int64_t iterations = chunks / threads;
+    if (bounds != BoundsMode::partial) {
+      for (int64_t it = 0; it < iterations; ++it) {
+        auto [row, col] = chunkCoord(it);
+        storeChunk(loadChunks(rewriter, loc, source, {{row, col}}, chunkType,
+                              bounds, /*wide=*/true)[0],
+                   row, col);
+      }
+    } else {
+      SmallVector<std::pair<Value, Value>> coords;
+      for (int64_t it = 0; it < iterations; ++it)
+        coords.push_back(chunkCoord(it));
+      SmallVector<Value> data =
+          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
+      for (auto [chunk, coord] : llvm::zip(data, coords))
+        storeChunk(chunk, coord.first, coord.second);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A transposing copy: blocks of kTransposedCopyRun source rows by `vec`
+  /// source columns (tile rows), read as chunks, transposed in registers and
+  /// written as `vec` runs of tile rows.
+  LogicalResult lowerTransposed(CopyToSharedOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter,
+                                const TileLayout &layout, Value threadId,
+                                int64_t threads, int64_t vec) const {
+    Location loc = op.getLoc();
+    SharedTileType tileType = op.getTile().getType();
+    Type elementType = tileType.getElementType();
+    auto chunkType = VectorType::get({vec}, elementType);
+    auto runType = VectorType::get({kTransposedCopyRun}, elementType);
+    BoundsMode bounds = op.getBounds();
+    BufferRegion source = makeBufferRegion(
+        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
+        layout.elementBytes, chip.rawBufferResourceFlags,
+        /*masked=*/bounds != BoundsMode::inside);
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    auto c = [&](int64_t v) { return constIndex(rewriter, loc, v); };
+    int64_t colBlocks = layout.cols / kTransposedCopyRun;
+    int64_t blocks = layout.numElements() / (vec * kTransposedCopyRun);
+    for (int64_t it = 0; it < blocks / threads; ++it) {
+      // Consecutive threads write consecutive runs of a tile row: a row's
+      // runs are in distinct banks under any swizzle of whole rows, while
+      // consecutive threads writing the same column of rows 8 apart meet
+      // in the same banks under st_8x64 (16-way on gfx1201).
+      Value block = addIndex(rewriter, loc, threadId, c(it * threads));
+      Value tileRow = mulIndex(
+          rewriter, loc,
+          rewriter.createOrFold<arith::DivUIOp>(loc, block, c(colBlocks)), vec);
+      Value tileCol = mulIndex(
+          rewriter, loc,
+          rewriter.createOrFold<arith::RemUIOp>(loc, block, c(colBlocks)),
+          kTransposedCopyRun);
+      SmallVector<std::pair<Value, Value>> coords;
+      for (int64_t t = 0; t < kTransposedCopyRun; ++t)
+        coords.push_back({addIndex(rewriter, loc, tileCol, c(t)), tileRow});
+      SmallVector<Value> rows =
+          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
+      for (int64_t j = 0; j < vec; ++j) {
+        SmallVector<Value> run;
+        for (Value row : rows)
+          run.push_back(vector::ExtractOp::create(rewriter, loc, row,
+                                                  ArrayRef<int64_t>{j}));
+        Value offset = addIndex(
+            rewriter, loc, base,
+            emitPhysicalOffset(rewriter, loc, layout,
+                               addIndex(rewriter, loc, tileRow, c(j)), tileCol));
+        vector::StoreOp::create(
+            rewriter, loc,
+            vector::FromElementsOp::create(rewriter, loc, runType, run),
+            adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
+            llvm::MaybeAlign(kTransposedCopyRun * layout.elementBytes));
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// loadChunks, and with `partial` bounds whole 16-byte chunks when the
+  /// rows allow them, else element by element: a uniform branch chosen at
+  /// run time.
+  static SmallVector<Value>
+  loadRegionChunks(OpBuilder &b, Location loc, const BufferRegion &source,
+                   ArrayRef<std::pair<Value, Value>> coords,
+                   VectorType chunkType, BoundsMode bounds) {
+    if (bounds != BoundsMode::partial)
+      return loadChunks(b, loc, source, coords, chunkType, bounds,
+                        /*wide=*/true);
+    auto yieldLoads = [&](bool wide) {
+      return [&, wide](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(
+            b, loc, loadChunks(b, loc, source, coords, chunkType, bounds, wide));
+      };
+    };
+    auto choice = scf::IfOp::create(
+        b, loc, source.rowsAreChunked(b, loc, kChunkBytes), yieldLoads(true),
+        yieldLoads(false));
+    return SmallVector<Value>(choice.getResults());
+  }
+
+  /// The chunks at `coords` of the region, one `chunkType` vector each:
+  /// one 16-byte load per chunk (`wide`), or one load per element. With
+  /// `partial` bounds the columns past the matrix are masked (rule R1); rows
+  /// past it are out of the resource's range either way.
+  static SmallVector<Value>
+  loadChunks(OpBuilder &b, Location loc, const BufferRegion &source,
+             ArrayRef<std::pair<Value, Value>> coords, VectorType chunkType,
+             BoundsMode bounds, bool wide) {
+    Value zero = constI32(b, loc, 0);
+    int64_t vec = chunkType.getNumElements();
+    Type elementType = chunkType.getElementType();
+    auto offsetOf = [&](Value row, Value col, int64_t width) {
+      return bounds == BoundsMode::partial
+                 ? source.maskedByteOffset(b, loc, row, col, width)
+                 : source.byteOffset(b, loc, row, col);
+    };
+    auto load = [&](Type type, Value offset) -> Value {
+      return ROCDL::RawPtrBufferLoadOp::create(
+          b, loc, type, source.resource, offset, source.origin,
+          /*aux=*/zero, /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+          /*tbaa=*/nullptr);
+    };
+    SmallVector<Value> chunks;
+    for (auto [row, col] : coords) {
+      if (wide) {
+        auto words = VectorType::get({kChunkBytes / 4}, b.getI32Type());
+        chunks.push_back(vector::BitCastOp::create(
+            b, loc, chunkType, load(words, offsetOf(row, col, vec))));
+        continue;
+      }
+      auto bits = b.getIntegerType(source.elementBytes * 8);
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < vec; ++e) {
+        Value at = addIndex(b, loc, col, constIndex(b, loc, e));
+        elements.push_back(arith::BitcastOp::create(
+            b, loc, elementType, load(bits, offsetOf(row, at, 1))));
+      }
+      chunks.push_back(
+          vector::FromElementsOp::create(b, loc, chunkType, elements));
+    }
+    return chunks;
+  }
+
+  /// The direct-to-LDS fill in the SPEC section 7 form of
+  /// buffer_load_dwordx4 ... lds. In iteration `it` wave w writes chunks
+  /// it * threads + w * waveSize + lane lane-linearly from LDS element
+  /// (it * threads + w * waveSize) * vec, the wave-uniform M0 base, and each
+  /// lane fetches the source element the layout stores at its chunk. The
+  /// source is a raw buffer resource starting at the tile's first row (a
+  /// 64-bit scalar base, invariant in a K loop); each lane's offset inside
+  /// the tile goes in voffset and depends on the thread id alone, so it is
+  /// computed once outside any loop, while the tile's column offset (uniform:
+  /// all threads copy the same tile) goes in soffset. 32-bit offsets bound
+  /// only the tile (rows x row stride), not the whole matrix.
+  LogicalResult lowerDirect(CopyToSharedOp op, OpAdaptor adaptor,
+                            ConversionPatternRewriter &rewriter,
+                            const TileLayout &layout, Value threadId,
+                            int64_t threads, int64_t vec,
+                            int64_t chunks) const {
+    Location loc = op.getLoc();
+    if (threads % chip.waveSize != 0)
+      return op.emitOpError() << "a direct fill needs whole waves, got "
+                              << threads << " threads";
+    SharedTileType tileType = op.getTile().getType();
+    int64_t elementBytes = layout.elementBytes;
+    // partial_rows: the resource ends at the last row (rule R3); the verifier
+    // keeps partial copies on the register path.
+    bool inside = op.getBounds() == BoundsMode::inside;
+    BufferRegion source = makeBufferRegion(
+        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
+        elementBytes, chip.rawBufferResourceFlags, /*masked=*/!inside);
+    Value resource = source.resource, tileOrigin = source.origin;
+    auto byteOffset = [&](Value row, Value col) {
+      return source.byteOffset(rewriter, loc, row, col);
+    };
+    // The wave's LDS slice, made wave-uniform (readfirstlane) so that the M0
+    // bases of all its loads are scalar arithmetic. It depends on the thread
+    // id alone, so it is computed at the kernel's entry, outside any loop:
+    // LLVM does not hoist the convergent intrinsic itself.
+    Value waveBytes;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      auto func = op->getParentOfType<FunctionOpInterface>();
+      rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+      Value entryThread = emitLinearThreadId(rewriter, op).first;
+      waveBytes = ROCDL::ReadfirstlaneOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          toI32(rewriter, loc,
+                mulIndex(rewriter, loc,
+                         rewriter.createOrFold<arith::DivUIOp>(
+                             loc, entryThread,
+                             constIndex(rewriter, loc, chip.waveSize)),
+                         chip.waveSize * vec * elementBytes)));
+    }
+    Value ldsSlice = rewriter.createOrFold<arith::AddIOp>(
+        loc, pointerAsI32(rewriter, loc, adaptor.getTile()),
+        rewriter.createOrFold<arith::AddIOp>(
+            loc, waveBytes,
+            toI32(rewriter, loc,
+                  mulIndex(rewriter, loc,
+                           slotBase(rewriter, loc, tileType, adaptor.getSlot()),
+                           elementBytes))));
+    Value zero = constI32(rewriter, loc, 0);
+    Value size = constI32(rewriter, loc, vec * elementBytes);
+    Value firstVoffset;
+    for (int64_t it = 0; it < chunks / threads; ++it) {
+      int64_t shift = it * threads * vec;
+      // Later iterations reuse the first one's lane offsets when they are
+      // the same chunks moved by one logical displacement (true of the
+      // swizzled GEMM tiles), which then joins the scalar offset.
+      std::optional<Coord> moved =
+          firstVoffset ? uniformDisplacement(layout, threads, vec, shift)
+                       : std::nullopt;
+      Value voffset = firstVoffset, soffset = tileOrigin;
+      if (moved) {
+        // A row displacement in soffset would escape the range check if
+        // the hardware leaves soffset out of it (rule R2): at an edge it
+        // goes in voffset (an add outside any loop).
+        Value displacement = byteOffset(constIndex(rewriter, loc, moved->row),
+                                        constIndex(rewriter, loc, moved->col));
+        if (inside)
+          soffset = rewriter.createOrFold<arith::AddIOp>(loc, tileOrigin,
+                                                         displacement);
+        else
+          voffset = rewriter.createOrFold<arith::AddIOp>(loc, firstVoffset,
+                                                         displacement);
+      } else {
+        Value element =
+            mulIndex(rewriter, loc,
+                     addIndex(rewriter, loc, threadId,
+                              constIndex(rewriter, loc, it * threads)),
+                     vec);
+        auto [row, col] = emitLogicalCoord(rewriter, loc, layout, element);
+        voffset = byteOffset(row, col);
+        if (!firstVoffset)
+          firstVoffset = voffset;
+      }
+      Value dst = rewriter.createOrFold<arith::AddIOp>(
+          loc, ldsSlice, constI32(rewriter, loc, shift * elementBytes));
+      Value dstPointer = LLVM::IntToPtrOp::create(
+          rewriter, loc,
+          LLVM::LLVMPointerType::get(rewriter.getContext(), kLdsAddressSpace),
+          dst);
+      ROCDL::RawPtrBufferLoadLdsOp::create(rewriter, loc, resource, dstPointer,
+                                           size, voffset, soffset,
+                                           /*offset=*/zero, /*aux=*/zero,
+                                           /*alias_scopes=*/nullptr,
+                                           /*noalias_scopes=*/nullptr,
+                                           /*tbaa=*/nullptr);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::hk::detail::populateCopyToSharedLowering(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  patterns.add<CopyToSharedLowering>(converter, patterns.getContext(), chip);
+}
