@@ -28,11 +28,14 @@ class Variant:
     """One pipeline configuration of a reference GEMM."""
 
     def __init__(self, chip, name, stages=1, direct=False, priority=0,
-                 unroll=0, schedule="none"):
+                 unroll=0, schedule="none", layout="nt"):
         self.chip, self.name = chip, name
         self.stages, self.direct = stages, direct
         self.priority, self.unroll = priority, unroll
         self.schedule = schedule
+        # Operand layout (hk-run --layout): "nt" is the reference example,
+        # the others examples/gemm_bf16_<chip>_<layout>.mlir.
+        self.layout = layout
 
     @property
     def k_tiles_per_iteration(self):
@@ -42,7 +45,9 @@ class Variant:
 
     @property
     def source(self):
-        return os.path.join(ROOT, "examples", f"gemm_bf16_{self.chip}.mlir")
+        suffix = "" if self.layout == "nt" else f"_{self.layout}"
+        return os.path.join(ROOT, "examples",
+                            f"gemm_bf16_{self.chip}{suffix}.mlir")
 
     @property
     def key(self):
@@ -61,10 +66,15 @@ class Variant:
             f.append(f"--schedule={self.schedule}")
         return f
 
+    def run_flags(self):
+        """The options only hk-run takes."""
+        return [] if self.layout == "nt" else [f"--layout={self.layout}"]
+
     def describe(self):
         return {"chip": self.chip, "name": self.name, "stages": self.stages,
                 "direct_lds": self.direct, "mma_priority": self.priority,
-                "unroll": self.unroll or 1, "schedule": self.schedule}
+                "unroll": self.unroll or 1, "schedule": self.schedule,
+                "layout": self.layout}
 
 
 def variants():
@@ -83,6 +93,14 @@ def variants():
         Variant("gfx1201", "stages2+prio", stages=2, priority=1),
         Variant("gfx1201", "stages2+unroll2", stages=2, unroll=2),
     ]
+
+
+def layout_variants(chip):
+    """The other operand layouts, double-buffered (direct fills where the
+    chip has them)."""
+    return [Variant(chip, f"stages2-{layout}", stages=2,
+                    direct=chip == "gfx950", layout=layout)
+            for layout in ("nn", "tn", "tt")]
 
 
 def unrolled(unroll):
@@ -139,7 +157,8 @@ def median(values):
 
 def check_on_simulator(v, size="512,512,512"):
     """The variant's GEMM against fp64 on the simulator (random test)."""
-    out = run([tool("hk-run"), v.source, *v.flags(), f"--size={size}",
+    out = run([tool("hk-run"), v.source, *v.flags(), *v.run_flags(),
+               f"--size={size}",
                "--test=random", "--json"])
     result = json.loads(out.stdout)
     if not result.get("pass"):

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Hardware timing on a gfx950 or gfx1201 GPU: the reference GEMM variants at
-square sizes 1024..8192 and at transformer shapes, each checked first (random
+"""Hardware timing on a gfx950 or gfx1201 GPU: the reference GEMM variants and
+the other operand layouts (nn, tn, tt) at square sizes 1024..8192, at
+transformer shapes and at sizes that are not tile multiples, each checked
+first (random
 test against fp64 on a random sample of C), then warm-up launches and the
 median of timed launches with HIP events, in TFLOPS and percent of the chip's
 bf16 peak. Where rocBLAS is installed, the same shapes through
-rocblas_gemm_ex (checked the same way) side by side.
+rocblas_gemm_ex with the matching transposes (checked the same way) side by
+side.
 
     benchmarks/hw-timing.py [--chip gfx950|gfx1201] [--iterations N]
                             [--shapes M,N,K ...]
@@ -26,13 +29,17 @@ import hkbench  # noqa: E402
 SQUARE = [1024, 2048, 4096, 8192]
 # Llama-3-8B-like projections at 8192 tokens: QKV, MLP up+gate, MLP down.
 TRANSFORMER = [(8192, 6144, 4096), (8192, 28672, 4096), (8192, 4096, 14336)]
+# Sizes that are not tile multiples: edge tiles, a partial K tile, and rows
+# that are not whole 16-byte chunks (K % 8 != 0, the element-wise path).
+ODD = [(4095, 4097, 4096), (8193, 1000, 4000), (1000, 72, 31)]
 CHECK_SAMPLE = 16384
 NO_GPU = 3
 
 
 def hk_run(v, size, args, extra=()):
     return subprocess.run(
-        [hkbench.tool("hk-run"), v.source, *v.flags(), "--backend=hip",
+        [hkbench.tool("hk-run"), v.source, *v.flags(), *v.run_flags(),
+         "--backend=hip",
          "--size=%d,%d,%d" % size, "--test=random",
          f"--check-sample={CHECK_SAMPLE}", f"--warmup={args.warmup}",
          f"--iterations={args.iterations}", "--json", *extra],
@@ -71,7 +78,7 @@ def main():
                                              "hw-timing.json"),
                         help="where the JSON goes (default: %(default)s)")
     args = parser.parse_args()
-    shapes = [(n, n, n) for n in SQUARE] + TRANSFORMER
+    shapes = [(n, n, n) for n in SQUARE] + TRANSFORMER + ODD
     if args.shapes:
         try:
             shapes = [tuple(int(x) for x in s.split(",")) for s in args.shapes]
@@ -95,7 +102,8 @@ def main():
     rows = []
     print(f"{'variant':<24} {'M,N,K':<20} {'ms':>8} {'TFLOPS':>8} "
           f"{'% peak':>7} {'rocBLAS TFLOPS':>15}")
-    for v in (v for v in hkbench.variants() if v.chip == chip):
+    chosen = [v for v in hkbench.variants() if v.chip == chip]
+    for v in chosen + hkbench.layout_variants(chip):
         for size in shapes:
             p = hk_run(v, size, args, ["--baseline=rocblas"])
             if p.returncode != 0:

@@ -303,8 +303,9 @@ Expected<Timing> mlir::hk::hip::run(StringRef image, StringRef kernel,
 Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
                                             const std::vector<uint8_t> &b,
                                             std::vector<uint8_t> &c, int64_t m,
-                                            int64_t n, int64_t k, int warmup,
-                                            int iterations) {
+                                            int64_t n, int64_t k,
+                                            bool transposeA, bool transposeB,
+                                            int warmup, int iterations) {
   auto loaded = loadHip();
   if (!loaded)
     return loaded.takeError();
@@ -344,13 +345,18 @@ Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
     e = checkHip(hip, hip.memcpy(db, b.data(), b.size(), kHostToDevice),
                  "copying B to the device");
   // rocBLAS is column-major: row-major C[M,N] is column-major C^T (N x M),
-  // and C^T = B A^T where row-major B[N,K] read column-major is B^T (so
-  // transpose it back) and row-major A[M,K] read column-major is A^T.
+  // and C^T = B A^T. Row-major B[N,K] read column-major is B^T (transpose
+  // it back, ld K); B stored K x N read so is B itself (ld N). Row-major
+  // A[M,K] read column-major is A^T (as needed, ld K); A stored K x M is A
+  // (transpose it, ld M).
   float alpha = 1.0f, beta = 0.0f;
+  int opB = transposeB ? kRocblasOperationTranspose : kRocblasOperationNone;
+  int opA = transposeA ? kRocblasOperationTranspose : kRocblasOperationNone;
+  int64_t ldb = transposeB ? k : n, lda = transposeA ? m : k;
   auto launch = [&]() -> Error {
     rocblasStatus status = blas.gemmEx(
-        handle, kRocblasOperationTranspose, kRocblasOperationNone, n, m, k,
-        &alpha, db, kRocblasBf16, k, da, kRocblasBf16, k, &beta, dc,
+        handle, opB, opA, n, m, k, &alpha, db, kRocblasBf16, ldb, da,
+        kRocblasBf16, lda, &beta, dc,
         kRocblasBf16, n, dc, kRocblasBf16, n, kRocblasF32, kRocblasAlgoStandard,
         /*solution_index=*/0, /*flags=*/0);
     if (status != 0)

@@ -10,7 +10,8 @@
 // in the test suite on machines without a GPU. Device memory is host memory.
 // A launch of hk's GEMM kernel (`gemm_bf16`, arguments: A, B, C each as a
 // pointer and two i32 sizes) computes C = A B^T on the CPU (bf16 inputs, fp32
-// accumulation, rounded to bf16) after checking the argument sizes against
+// accumulation, rounded to bf16; A or B K-major when its sizes say so, the
+// operand layouts of hk-run --layout) after checking the argument sizes against
 // each other and the grid and workgroup size against the reference kernels'
 // tiles; a launch of any other kernel fails. It is a test double: it
 // says nothing about the speed or correctness of the code object itself.
@@ -73,18 +74,26 @@ int gemm(void **params, unsigned gx, unsigned gy, unsigned bx) {
   auto matrix = [&](int i) { return *static_cast<uint16_t **>(params[i]); };
   const uint16_t *a = matrix(0), *b = matrix(3);
   uint16_t *c = matrix(6);
-  int64_t m = size(1), k = size(2), n = size(4);
-  if (size(5) != k || size(7) != m || size(8) != n)
+  int64_t m = size(7), n = size(8);
+  // The operand layout from the sizes (hk-run --layout): A is M x K or
+  // K x M, B N x K or K x N; where M = K or N = K, the reference's.
+  bool aKMajor = size(1) != m, bKMajor = size(4) != n;
+  int64_t k = aKMajor ? size(1) : size(2);
+  if ((aKMajor ? size(2) : size(1)) != m ||
+      (bKMajor ? size(4) : size(5)) != k || (bKMajor ? size(5) : size(4)) != n)
     return kInvalidValue;
-  // The grid is (N / tile, M / tile), as the launch description says.
+  // The grid is (ceil(N / tile), ceil(M / tile)), as the launch description
+  // says.
   int64_t tile = tileOfBlock(bx);
-  if (tile == 0 || int64_t(gx) * tile != n || int64_t(gy) * tile != m)
+  if (tile == 0 || int64_t(gx) != (n + tile - 1) / tile ||
+      int64_t(gy) != (m + tile - 1) / tile)
     return kInvalidValue;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       float acc = 0;
       for (int64_t p = 0; p < k; ++p)
-        acc += bf16ToFloat(a[i * k + p]) * bf16ToFloat(b[j * k + p]);
+        acc += bf16ToFloat(a[aKMajor ? p * m + i : i * k + p]) *
+               bf16ToFloat(b[bKMajor ? p * n + j : j * k + p]);
       c[i * n + j] = floatToBf16(acc);
     }
   return kSuccess;

@@ -302,8 +302,9 @@ int main(int argc, char **argv) {
   std::string baselineNote;
   if (baseline == Baseline::rocblas) {
     std::vector<uint8_t> baselineC(M * N * 2);
-    llvm::Expected<hip::Timing> timed = hip::rocblasGemm(
-        bytesA, bytesB, baselineC, M, N, K, warmup, iterations);
+    llvm::Expected<hip::Timing> timed =
+        hip::rocblasGemm(bytesA, bytesB, baselineC, M, N, K, shape.transposeA,
+                         shape.transposeB, warmup, iterations);
     if (!timed) {
       // hk's own result stands: a missing or failing library is a note.
       baselineNote = llvm::toString(timed.takeError());

@@ -60,14 +60,17 @@ llvm::Expected<Timing> run(llvm::StringRef image, llvm::StringRef kernel,
                            int iterations);
 
 /// C[M,N] = A[M,K] @ B[N,K]^T (bf16, fp32 accumulation) through rocBLAS's
-/// rocblas_gemm_ex, loaded at run time from librocblas.so: the first run's C
+/// rocblas_gemm_ex, loaded at run time from librocblas.so, with A stored
+/// K x M when `transposeA` and B stored K x N when not `transposeB` (hk-run
+/// --layout): the first run's C
 /// is copied back into `c` (for checking), then `warmup` untimed and
 /// `iterations` timed runs follow. An UnavailableError if HIP, a GPU or
 /// rocBLAS is missing.
 llvm::Expected<Timing> rocblasGemm(const std::vector<uint8_t> &a,
                                    const std::vector<uint8_t> &b,
                                    std::vector<uint8_t> &c, int64_t m,
-                                   int64_t n, int64_t k, int warmup,
+                                   int64_t n, int64_t k, bool transposeA,
+                                   bool transposeB, int warmup,
                                    int iterations);
 
 } // namespace mlir::hk::hip
