@@ -7,8 +7,8 @@
 # identity test where N = K allows it; then a random-shape sweep: SHAPES
 # (default 200) shapes per chip with M, N, K drawn from 1..1100 (seeded, so
 # every run draws the same ones), after a fixed list of primes, sizes below
-# one tile and K < 64, each shape on one of the chip's schedule variants in
-# turn. Exits non-zero if any run fails; prints one line per run and a
+# one tile and K < 64, each shape on one of the four operand layouts and one
+# of the chip's schedule variants in turn. Exits non-zero if any run fails; prints one line per run and a
 # summary per part.
 #
 #   scripts/sim-sweep.sh            # builds first if needed (scripts/setup.sh)
@@ -86,10 +86,21 @@ shape_sweep() {
   while [ ${#shapes[@]} -lt "$count" ]; do
     shapes+=("$((RANDOM % 1100 + 1)),$((RANDOM % 1100 + 1)),$((RANDOM % 1100 + 1))")
   done
+  local layouts=(nt nn tn tt)
   for shape in "${shapes[@]}"; do
+    # Layouts in turn (nt is the reference example), each with the
+    # variants in turn; the K-major layouts skip the ping-pong schedules,
+    # which refuse their copies.
+    local layout=${layouts[i % 4]} example="$root/examples/gemm_bf16_$chip.mlir"
+    local flags=${variants[(i / 4) % ${#variants[@]}]}
+    if [ "$layout" != nt ]; then
+      example="$root/examples/gemm_bf16_${chip}_$layout.mlir"
+      flags=${flags/--schedule=ping-pong-hk/}
+      flags=${flags/--schedule=ping-pong/}
+    fi
     # shellcheck disable=SC2086
-    run "$root/examples/gemm_bf16_$chip.mlir" --chip=$chip --size=$shape \
-      --test=random --seed=$i ${variants[i % ${#variants[@]}]}
+    run "$example" --chip=$chip --layout=$layout --size=$shape \
+      --test=random --seed=$i $flags
     i=$((i + 1))
   done
 }
