@@ -116,3 +116,38 @@ gpu.module @kept [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// A K-major operand (K along the copy's rows, its fixed column a known
+// multiple of 8): partial_chunks in the main loop, whose bound also keeps
+// its rows inside; its column edge stays masked.
+gpu.module @kmajor [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @kmajor
+  // CHECK-SAME: (%[[AT:.*]]: memref<?x?xbf16>)
+  gpu.func @kmajor(%At: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    %K = memref.dim %At, %c0 : memref<?x?xbf16>
+    %b = gpu.block_id x
+    %m0 = arith.muli %b, %c256 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x32>>
+    // CHECK-DAG: %[[K:.*]] = memref.dim %[[AT]], %c0
+    // CHECK-DAG: %[[M:.*]] = memref.dim %[[AT]], %c1
+    // CHECK-DAG: arith.remui %[[M]], %c8
+    // CHECK-NOT: arith.remui %{{.*}}, %c8
+    // CHECK: scf.for %[[K0:.*]] = %c0 to %[[SPLIT:.*]] step %c64 {
+    // CHECK-NEXT: hk.copy_to_shared %[[AT]][%[[K0]], %{{.*}}], %{{.*}} bounds partial_chunks
+    // CHECK: scf.for %[[K1:.*]] = %[[SPLIT]] to %[[K]] step %c64 {
+    // CHECK-NEXT: hk.copy_to_shared %[[AT]][%[[K1]], %{{.*}}], %{{.*}} bounds partial :
+    // CHECK: } {hk.remainder}
+    scf.for %k = %c0 to %K step %c64 {
+      hk.copy_to_shared %At[%k, %m0], %t[%c0] bounds partial
+          : memref<?x?xbf16>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x32>>
+      amdgpu.lds_barrier
+    }
+    gpu.return
+  }
+}

@@ -41,6 +41,11 @@ Value BufferRegion::byteOffset(OpBuilder &b, Location loc, Value row,
 
 Value BufferRegion::maskedByteOffset(OpBuilder &b, Location loc, Value row,
                                      Value col, int64_t width) const {
+  return maskOffset(b, loc, byteOffset(b, loc, row, col), col, width);
+}
+
+Value BufferRegion::maskOffset(OpBuilder &b, Location loc, Value offset,
+                               Value col, int64_t width) const {
   // In 32 bits: column counts are, and 64-bit compares cost more.
   Type i32 = b.getI32Type();
   Value end = b.createOrFold<arith::IndexCastOp>(
@@ -48,10 +53,9 @@ Value BufferRegion::maskedByteOffset(OpBuilder &b, Location loc, Value row,
   Value inside = b.createOrFold<arith::CmpIOp>(
       loc, arith::CmpIPredicate::sle, end,
       b.createOrFold<arith::IndexCastOp>(loc, i32, colsLeft));
-  Value masked = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                              kMaskedByteOffset);
-  return b.createOrFold<arith::SelectOp>(loc, inside,
-                                         byteOffset(b, loc, row, col), masked);
+  Value masked =
+      arith::ConstantIntOp::create(b, loc, i32, kMaskedByteOffset);
+  return b.createOrFold<arith::SelectOp>(loc, inside, offset, masked);
 }
 
 Value BufferRegion::rowsAreChunked(OpBuilder &b, Location loc,

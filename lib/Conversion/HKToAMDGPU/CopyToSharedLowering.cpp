@@ -206,13 +206,13 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     int64_t vec = chunkType.getNumElements();
     Type elementType = chunkType.getElementType();
     auto offsetOf = [&](Value row, Value col, int64_t width) {
-      return bounds == BoundsMode::partial
+      return masksColumns(bounds)
                  ? source.maskedByteOffset(b, loc, row, col, width)
                  : source.byteOffset(b, loc, row, col);
     };
-    auto load = [&](Type type, Value offset) -> Value {
+    auto load = [&](Type type, Value offset, Value soffset) -> Value {
       return ROCDL::RawPtrBufferLoadOp::create(
-          b, loc, type, source.resource, offset, source.origin,
+          b, loc, type, source.resource, offset, soffset,
           /*aux=*/zero, /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
           /*tbaa=*/nullptr);
     };
@@ -221,15 +221,25 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       if (wide) {
         auto words = VectorType::get({kChunkBytes / 4}, b.getI32Type());
         chunks.push_back(vector::BitCastOp::create(
-            b, loc, chunkType, load(words, offsetOf(row, col, vec))));
+            b, loc, chunkType,
+            load(words, offsetOf(row, col, vec), source.origin)));
         continue;
       }
+      // One lane offset per chunk (the elements' masks differ); element e's
+      // column offset goes in soffset with the region's (rule R2 allows
+      // column offsets there; a masked offset stays out of range with it).
       auto bits = b.getIntegerType(source.elementBytes * 8);
+      Value chunkOffset = source.byteOffset(b, loc, row, col);
       SmallVector<Value> elements;
       for (int64_t e = 0; e < vec; ++e) {
         Value at = addIndex(b, loc, col, constIndex(b, loc, e));
+        Value offset = masksColumns(bounds)
+                           ? source.maskOffset(b, loc, chunkOffset, at, 1)
+                           : chunkOffset;
+        Value soffset = b.createOrFold<arith::AddIOp>(
+            loc, source.origin, constI32(b, loc, e * source.elementBytes));
         elements.push_back(arith::BitcastOp::create(
-            b, loc, elementType, load(bits, offsetOf(row, at, 1))));
+            b, loc, elementType, load(bits, offset, soffset)));
       }
       chunks.push_back(
           vector::FromElementsOp::create(b, loc, chunkType, elements));

@@ -152,6 +152,29 @@ namespace {
 // Fragment ops
 //===----------------------------------------------------------------------===//
 
+/// The LDS element distance by which moving a transposed read by (dr, dc)
+/// moves every lane's source, if it is the same for every lane and every
+/// position a `regionRows x regionCols` load can take in the tile.
+static std::optional<int64_t>
+transposedReadDisplacement(const TileLayout &layout,
+                           const FragmentShape &shape, int64_t regionRows,
+                           int64_t regionCols, int64_t dr, int64_t dc) {
+  std::optional<int64_t> delta;
+  // Loads sit at multiples of the fragment's k (rows) and m (columns).
+  for (int64_t r0 = 0; r0 + regionRows <= layout.rows; r0 += shape.cols)
+    for (int64_t c0 = 0; c0 + regionCols <= layout.cols; c0 += shape.rows)
+      for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+        Coord src = transposedReadSource(lane, 0);
+        int64_t d =
+            layout.physicalOffset(r0 + src.row + dr, c0 + src.col + dc) -
+            layout.physicalOffset(r0 + src.row, c0 + src.col);
+        if (delta && *delta != d)
+          return std::nullopt;
+        delta = d;
+      }
+  return delta;
+}
+
 struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
   using ChipLowering::ChipLowering;
 
@@ -239,6 +262,16 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     Value result =
         emptyVector(rewriter, loc,
                     getTypeConverter()->convertType<VectorType>(type));
+    // The first read's offset; the others are that plus a constant where
+    // the layout moves every lane's source by the same amount (true of
+    // st_16x32), which the backend folds into the read's offset field.
+    Value first = addIndex(
+        rewriter, loc, base,
+        emitPhysicalOffset(rewriter, loc, layout,
+                           addIndex(rewriter, loc, adaptor.getRow(), sourceRow),
+                           addIndex(rewriter, loc, adaptor.getCol(),
+                                    sourceCol)));
+    int64_t regionRows = type.getCols(), regionCols = type.getRows();
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
         // The fragment's (m, k) origin is the tile's (k, m).
@@ -248,13 +281,19 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                                  c(fi * shape.rows));
         Value fragment = emptyVector(rewriter, loc, laneType);
         for (int64_t s = 0; s < 2; ++s) {
+          int64_t dr = fj * shape.cols + s * kTransposedReadElems;
+          int64_t dc = fi * shape.rows;
+          std::optional<int64_t> delta = transposedReadDisplacement(
+              layout, shape, regionRows, regionCols, dr, dc);
           Value row = addIndex(rewriter, loc, tileRow,
                                addIndex(rewriter, loc, sourceRow,
                                         c(s * kTransposedReadElems)));
           Value col = addIndex(rewriter, loc, tileCol, sourceCol);
-          Value offset = addIndex(
-              rewriter, loc, base,
-              emitPhysicalOffset(rewriter, loc, layout, row, col));
+          Value offset =
+              delta ? addIndex(rewriter, loc, first, c(*delta))
+                    : addIndex(rewriter, loc, base,
+                               emitPhysicalOffset(rewriter, loc, layout, row,
+                                                  col));
           Value part = amdgpu::TransposeLoadOp::create(
               rewriter, loc, partType, adaptor.getTile(), ValueRange{offset});
           fragment = insertSlice(rewriter, loc, part, fragment,

@@ -41,6 +41,23 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 
+  // partial_chunks: the same masks, for rows known to be whole chunks: no
+  // run-time branch, no element-wise loads.
+  // CHECK-LABEL: gpu.func @chunks
+  gpu.func @chunks(%A: memref<?x?xbf16>, %row: index, %col: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK-NOT: scf.if
+    // CHECK: %[[OFF:.*]] = arith.select %{{.*}}, %{{.*}}, %c-2147483648_i32 : i32
+    // CHECK: rocdl.raw.ptr.buffer.load %{{.*}}, %[[OFF]], %{{.*}}, %{{.*}} : vector<4xi32>
+    // CHECK-NOT: : i16
+    // CHECK: gpu.return
+    hk.copy_to_shared %A[%row, %col], %t[%c0] bounds partial_chunks
+        : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+
   // partial_rows on a direct fill: the second iteration's 64-row
   // displacement is added to voffset; soffset is the region's column for
   // both (rule R2).

@@ -205,7 +205,7 @@ func.func @copy_partial_negative(%A: memref<?x?xbf16>) {
 func.func @copy_bounds_keyword(%A: memref<?x?xbf16>) {
   %c0 = arith.constant 0 : index
   %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'bounds' [inside, partial_rows, partial]}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'bounds' [inside, partial_rows, partial, partial_chunks]}}
   hk.copy_to_shared %A[%c0, %c0], %t[%c0] bounds zero : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
   return
 }

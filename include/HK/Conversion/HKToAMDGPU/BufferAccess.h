@@ -49,6 +49,11 @@ struct BufferRegion {
   Value maskedByteOffset(OpBuilder &b, Location loc, Value row, Value col,
                          int64_t width) const;
 
+  /// `offset`, or kMaskedByteOffset when columns [col, col + width) do not
+  /// all lie inside the matrix.
+  Value maskOffset(OpBuilder &b, Location loc, Value offset, Value col,
+                   int64_t width) const;
+
   /// Whether the matrix's rows are whole `bytes`-byte chunks from the
   /// region's column: row stride, offset, columns and `col` multiples of
   /// `bytes` / elementBytes (an i1).

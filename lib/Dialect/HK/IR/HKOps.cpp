@@ -82,7 +82,7 @@ static LogicalResult verifyRegionInBounds(
     int64_t size, extent;
     bool partial;
   } dims[] = {{"row", row, regionRows, rows, bounds != BoundsMode::inside},
-              {"column", col, regionCols, cols, bounds == BoundsMode::partial}};
+              {"column", col, regionCols, cols, masksColumns(bounds)}};
   for (const Dim &dim : dims) {
     // A partial dimension may run past the end (and start past it).
     if (dim.partial) {
@@ -168,8 +168,9 @@ LogicalResult CopyToSharedOp::verify() {
                             "stride is 1 (rows are read in 16-byte chunks), "
                             "got "
                          << source;
-  if (getDirect() && getBounds() == BoundsMode::partial)
-    return emitOpError() << "a direct fill cannot take 'bounds partial': "
+  if (getDirect() && masksColumns(getBounds()))
+    return emitOpError() << "a direct fill cannot take 'bounds "
+                         << stringifyBoundsMode(getBounds()) << "': "
                             "columns past the source are zeroed on the "
                             "register path only (use partial_rows with "
                             "whole K tiles, see hk-peel-partial-tiles)";
@@ -356,9 +357,10 @@ LogicalResult StoreFragmentOp::verify() {
   if (frag.getRole() != FragmentRole::acc)
     return emitOpError() << "stores 'acc' fragments, got '"
                          << stringifyFragmentRole(frag.getRole()) << "'";
-  if (getBounds() == BoundsMode::partial_rows)
-    return emitOpError() << "stores take bounds 'inside' or 'partial', not "
-                            "'partial_rows'";
+  if (getBounds() == BoundsMode::partial_rows ||
+      getBounds() == BoundsMode::partial_chunks)
+    return emitOpError() << "stores take bounds 'inside' or 'partial', not '"
+                         << stringifyBoundsMode(getBounds()) << "'";
   if (failed(verifyRegionInBounds(*this, "destination", getRow(), getCol(),
                                   frag.getRows(), frag.getCols(),
                                   dest.getDimSize(0), dest.getDimSize(1),

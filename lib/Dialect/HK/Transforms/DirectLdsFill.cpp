@@ -58,7 +58,7 @@ struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {
       };
       // Policy, even with `require`, silently: columns past the matrix
       // are zeroed on the register path, whose zeros are certain.
-      if (copy.getBounds() == BoundsMode::partial)
+      if (masksColumns(copy.getBounds()))
         return WalkResult::advance();
       FailureOr<const ChipInfo *> chip = resolveChip(copy);
       if (failed(chip))

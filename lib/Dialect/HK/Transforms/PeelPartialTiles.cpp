@@ -34,29 +34,71 @@ bool mlir::hk::isRemainderLoop(scf::ForOp loop) {
   return loop->hasAttr(HKDialect::getRemainderAttrName());
 }
 
-/// The copies of `loop`'s body that read whole tiles below a bound: partial,
-/// at column iv, at most one step wide.
-static SmallVector<CopyToSharedOp> peelableCopies(scf::ForOp loop,
-                                                  int64_t step) {
-  SmallVector<CopyToSharedOp> copies;
-  for (auto copy : loop.getBody()->getOps<CopyToSharedOp>())
-    if (copy.getBounds() == BoundsMode::partial &&
-        copy.getCol() == loop.getInductionVar() &&
-        copy.getTile().getType().getCols() <= step)
-      copies.push_back(copy);
+namespace {
+/// A partial copy whose K tile is the loop's: its source's dimension `dim`
+/// (1: K along the source's columns, 0: along its rows) starts at the
+/// induction variable and spans `extent` <= step elements of it.
+struct PeeledCopy {
+  CopyToSharedOp copy;
+  unsigned dim;
+  int64_t extent;
+  /// The bounds mode of the copy in the main loop.
+  BoundsMode wholeTiles() const {
+    return dim == 1 ? BoundsMode::partial_rows : BoundsMode::partial_chunks;
+  }
+};
+} // namespace
+
+/// The partial copies of `loop`'s body at the induction variable, at most
+/// one step long along it, reading identity-layout memrefs defined outside
+/// the loop (their row stride is their column count).
+static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
+  SmallVector<PeeledCopy> copies;
+  Value iv = loop.getInductionVar();
+  for (auto copy : loop.getBody()->getOps<CopyToSharedOp>()) {
+    SharedTileType tile = copy.getTile().getType();
+    // The source region is cols x rows of a transposing copy's tile.
+    int64_t regionRows = copy.getTranspose() ? tile.getCols() : tile.getRows();
+    int64_t regionCols = copy.getTranspose() ? tile.getRows() : tile.getCols();
+    if (copy.getBounds() != BoundsMode::partial ||
+        !copy.getSource().getType().getLayout().isIdentity() ||
+        !loop.isDefinedOutsideOfLoop(copy.getSource()))
+      continue;
+    if (copy.getCol() == iv && regionCols <= step)
+      copies.push_back({copy, 1, regionCols});
+    else if (copy.getRow() == iv && regionRows <= step &&
+             loop.isDefinedOutsideOfLoop(copy.getCol()))
+      copies.push_back({copy, 0, regionRows});
+  }
   return copies;
 }
 
-/// Whether the rows of `copy`'s source are whole 16-byte chunks (an i1): a
-/// row stride that is a multiple of 16 bytes. Identity layouts only (the
-/// stride is the column count); other layouts are not peeled.
-static Value rowsAreChunked(OpBuilder &b, Location loc, CopyToSharedOp copy) {
-  int64_t vec = kCopyChunkBytes / copy.getTile().getType().getLayout().elementBytes;
-  Value cols = memref::DimOp::create(b, loc, copy.getSource(), 1);
+/// Whether `value` is a multiple of `multiple` by its arithmetic alone:
+/// constants, and sums and products of such (e.g. a block id times the
+/// tile size).
+static bool isKnownMultiple(Value value, int64_t multiple) {
+  if (std::optional<int64_t> c = getConstantIntValue(value))
+    return *c % multiple == 0;
+  Operation *def = value.getDefiningOp();
+  if (isa_and_nonnull<arith::MulIOp>(def))
+    return isKnownMultiple(def->getOperand(0), multiple) ||
+           isKnownMultiple(def->getOperand(1), multiple);
+  if (isa_and_nonnull<arith::AddIOp, arith::SubIOp>(def))
+    return isKnownMultiple(def->getOperand(0), multiple) &&
+           isKnownMultiple(def->getOperand(1), multiple);
+  return false;
+}
+
+/// `value` % `multiple` == 0, as an i1: a constant when it is known.
+static Value isMultiple(OpBuilder &b, Location loc, Value value,
+                        int64_t multiple) {
+  if (isKnownMultiple(value, multiple))
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   Value rem = b.createOrFold<arith::RemUIOp>(
-      loc, cols, arith::ConstantIndexOp::create(b, loc, vec));
-  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, rem,
-                               arith::ConstantIndexOp::create(b, loc, 0));
+      loc, value, arith::ConstantIndexOp::create(b, loc, multiple));
+  return b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::eq, rem,
+      arith::ConstantIndexOp::create(b, loc, 0));
 }
 
 /// Splits `loop` (see the pass description); false when it has nothing to
@@ -65,39 +107,36 @@ static bool peel(scf::ForOp loop) {
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!step || *step < 1 || isRemainderLoop(loop))
     return false;
-  SmallVector<CopyToSharedOp> copies = peelableCopies(loop, *step);
-  llvm::erase_if(copies, [&](CopyToSharedOp copy) {
-    return !copy.getSource().getType().getLayout().isIdentity() ||
-           !loop.isDefinedOutsideOfLoop(copy.getSource());
-  });
+  SmallVector<PeeledCopy> copies = peelableCopies(loop, *step);
   if (copies.empty())
     return false;
 
   // The split: lb + t * step for the largest t such that every peeled
-  // copy's columns [iv, iv + cols) lie inside its matrix for iv < split,
-  // lb when some matrix's rows are not whole 16-byte chunks. A copy's
-  // column must also be a whole number of chunks: lb is checked, the step
-  // is a multiple of every tile's chunk width by the verifier's tile rule.
+  // copy's K range [iv, iv + extent) lies inside its matrix for iv < split,
+  // lb when some matrix's rows are not whole 16-byte chunks. The main
+  // loop's chunks must all be whole: the row stride (the column count), and
+  // the chunk columns: the induction variable (lb and the step; the step is
+  // a multiple of the chunk width by the verifier's tile rule) or the
+  // copy's fixed column.
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
   Value end = ub, chunked;
-  for (CopyToSharedOp copy : copies) {
-    int64_t cols = copy.getTile().getType().getCols();
-    Value last = b.createOrFold<arith::AddIOp>(
-        loc, memref::DimOp::create(b, loc, copy.getSource(), 1),
-        arith::ConstantIndexOp::create(b, loc, *step - cols));
-    end = b.createOrFold<arith::MinSIOp>(loc, end, last);
-    Value ok = rowsAreChunked(b, loc, copy);
+  auto require = [&](Value ok) {
     chunked = chunked ? b.createOrFold<arith::AndIOp>(loc, chunked, ok) : ok;
+  };
+  for (const PeeledCopy &peeled : copies) {
+    CopyToSharedOp copy = peeled.copy;
     int64_t vec =
         kCopyChunkBytes / copy.getTile().getType().getLayout().elementBytes;
-    Value lbChunked = b.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::eq,
-        b.createOrFold<arith::RemUIOp>(loc, lb,
-                               arith::ConstantIndexOp::create(b, loc, vec)),
-        arith::ConstantIndexOp::create(b, loc, 0));
-    chunked = b.createOrFold<arith::AndIOp>(loc, chunked, lbChunked);
+    Value last = b.createOrFold<arith::AddIOp>(
+        loc, memref::DimOp::create(b, loc, copy.getSource(), peeled.dim),
+        arith::ConstantIndexOp::create(b, loc, *step - peeled.extent));
+    end = b.createOrFold<arith::MinSIOp>(loc, end, last);
+    require(isMultiple(b, loc,
+                       memref::DimOp::create(b, loc, copy.getSource(), 1),
+                       vec));
+    require(isMultiple(b, loc, peeled.dim == 1 ? lb : copy.getCol(), vec));
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value span = b.createOrFold<arith::MaxSIOp>(
@@ -115,8 +154,9 @@ static bool peel(scf::ForOp loop) {
   for (auto [copy, cloned] :
        llvm::zip(loop.getBody()->getOps<CopyToSharedOp>(),
                  main.getBody()->getOps<CopyToSharedOp>()))
-    if (llvm::is_contained(copies, copy))
-      cloned.setBounds(BoundsMode::partial_rows);
+    for (const PeeledCopy &peeled : copies)
+      if (peeled.copy == copy)
+        cloned.setBounds(peeled.wholeTiles());
 
   // The remainder: the loop itself over [split, ub), after a barrier when
   // it runs (the main loop's schedule may leave tiles in use), from the

@@ -100,9 +100,9 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   SmallVector<CopyToSharedOp> copies;
   for (Operation *op : sync.fillSection)
     if (auto copy = dyn_cast<CopyToSharedOp>(op)) {
-      if (copy.getBounds() == BoundsMode::partial)
-        return refuse("a copy takes 'bounds partial' (columns past the "
-                      "matrix, masked on the register path) but the waits "
+      if (masksColumns(copy.getBounds()))
+        return refuse("a copy's bounds mask columns past the matrix ("
+                      "register path) but the waits "
                       "count direct loads; hk-peel-partial-tiles makes the "
                       "copies whose column is the K index partial_rows in a "
                       "loop of whole K tiles (not a K-major operand's, whose "

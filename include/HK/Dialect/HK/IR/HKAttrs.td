@@ -148,12 +148,16 @@ def HK_ColumnPermutationAttr
 //   zero, the columns lie inside; free (the buffer range ends at the last
 //   row), for rows that are whole 16-byte chunks;
 // - partial: rows and columns past the matrix read as zero (copies) or are
-//   not written (stores), for any sizes and strides.
+//   not written (stores), for any sizes and strides;
+// - partial_chunks (copies only): as partial, for rows that are whole
+//   16-byte chunks (row stride, offset, columns and the region's column
+//   multiples of 16 bytes), without the element-wise path.
 def HK_BoundsMode : I32EnumAttr<"BoundsMode",
     "how a copy or store treats the part of its region outside the matrix", [
     I32EnumAttrCase<"inside", 0>,
     I32EnumAttrCase<"partial_rows", 1>,
-    I32EnumAttrCase<"partial", 2>
+    I32EnumAttrCase<"partial", 2>,
+    I32EnumAttrCase<"partial_chunks", 3>
   ]> {
   let cppNamespace = "::mlir::hk";
 }

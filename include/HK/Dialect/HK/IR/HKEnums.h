@@ -23,6 +23,11 @@
 
 namespace mlir::hk {
 
+/// Whether an access in `bounds` masks the columns past the matrix.
+inline bool masksColumns(BoundsMode bounds) {
+  return bounds == BoundsMode::partial || bounds == BoundsMode::partial_chunks;
+}
+
 /// `arg<arg>[<dim>]` with a tile size or a divisor: one term of #hk.launch.
 /// A grid term divides exactly (the size must be a multiple of the tile)
 /// unless it rounds up (`ceildiv`: partial tiles at the end).

@@ -87,8 +87,13 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
       region's column not multiples of 16 bytes), a branch chosen at run
       time loads element by element instead. Register path only (the
       register path's zeros are certain; `direct` is refused).
+    - `partial_chunks`: as `partial` for rows that are whole 16-byte chunks,
+      without the element-wise path; the caller guarantees the rows (as
+      hk-peel-partial-tiles' main loop does). Register path only.
     `hk-peel-partial-tiles` turns a K loop of `partial` copies into a loop
-    of `partial_rows` copies over the whole K tiles and a remainder loop.
+    over the whole K tiles, whose copies are `partial_rows` (K along the
+    copy's columns) or `partial_chunks` (K along its rows), and a remainder
+    loop.
 
     With `transpose` the tile receives the region transposed: tile element
     (i, j) is source element (`row` + j, `col` + i), the region being `cols x
@@ -265,7 +270,7 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
     (buffer stores whose out-of-range offsets the hardware drops: a compare
     and a select per element, no branch), and `row` and `col` must be the
     same in every lane of a wave (the lowering makes them scalar, taking
-    lane 0's). `partial_rows` is for copies.
+    lane 0's). `partial_rows` and `partial_chunks` are for copies.
 
     Example:
 
