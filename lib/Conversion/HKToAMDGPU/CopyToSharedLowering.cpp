@@ -58,10 +58,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
     int64_t chunksPerRow = layout.cols / vec;
     BoundsMode bounds = op.getBounds();
-    BufferRegion source = makeBufferRegion(
-        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
-        layout.elementBytes, chip.rawBufferResourceFlags,
-        /*masked=*/bounds != BoundsMode::inside);
+    BufferRegion source = sourceRegion(op, adaptor, rewriter, layout);
 
     // The (row, col) of the chunk thread-major iteration `it` copies.
     auto chunkCoord = [&](int64_t it) -> std::pair<Value, Value> {
@@ -126,10 +123,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     auto chunkType = VectorType::get({vec}, elementType);
     auto runType = VectorType::get({kTransposedCopyRun}, elementType);
     BoundsMode bounds = op.getBounds();
-    BufferRegion source = makeBufferRegion(
-        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
-        layout.elementBytes, chip.rawBufferResourceFlags,
-        /*masked=*/bounds != BoundsMode::inside);
+    BufferRegion source = sourceRegion(op, adaptor, rewriter, layout);
     Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
     auto c = [&](int64_t v) { return constIndex(rewriter, loc, v); };
     int64_t colBlocks = layout.cols / kTransposedCopyRun;
@@ -170,6 +164,16 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     }
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// The copy's source region as a raw buffer, masked (range clamped to
+  /// 2^31, rule R1) unless the region lies inside.
+  BufferRegion sourceRegion(CopyToSharedOp op, OpAdaptor adaptor,
+                            OpBuilder &b, const TileLayout &layout) const {
+    return makeBufferRegion(b, op.getLoc(), adaptor.getSource(),
+                            adaptor.getRow(), adaptor.getCol(),
+                            layout.elementBytes, chip.rawBufferResourceFlags,
+                            /*masked=*/op.getBounds() != BoundsMode::inside);
   }
 
   /// loadChunks, and with `partial` bounds whole 16-byte chunks when the
@@ -272,9 +276,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     // partial_rows: the resource ends at the last row (rule R3); the verifier
     // keeps partial copies on the register path.
     bool inside = op.getBounds() == BoundsMode::inside;
-    BufferRegion source = makeBufferRegion(
-        rewriter, loc, adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
-        elementBytes, chip.rawBufferResourceFlags, /*masked=*/!inside);
+    BufferRegion source = sourceRegion(op, adaptor, rewriter, layout);
     Value resource = source.resource, tileOrigin = source.origin;
     auto byteOffset = [&](Value row, Value col) {
       return source.byteOffset(rewriter, loc, row, col);

@@ -265,35 +265,27 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     // The first read's offset; the others are that plus a constant where
     // the layout moves every lane's source by the same amount (true of
     // st_16x32), which the backend folds into the read's offset field.
-    Value first = addIndex(
-        rewriter, loc, base,
-        emitPhysicalOffset(rewriter, loc, layout,
-                           addIndex(rewriter, loc, adaptor.getRow(), sourceRow),
-                           addIndex(rewriter, loc, adaptor.getCol(),
-                                    sourceCol)));
+    auto offsetAt = [&](int64_t dr, int64_t dc) {
+      Value row = addIndex(rewriter, loc, adaptor.getRow(),
+                           addIndex(rewriter, loc, sourceRow, c(dr)));
+      Value col = addIndex(rewriter, loc, adaptor.getCol(),
+                           addIndex(rewriter, loc, sourceCol, c(dc)));
+      return addIndex(rewriter, loc, base,
+                      emitPhysicalOffset(rewriter, loc, layout, row, col));
+    };
+    Value first = offsetAt(0, 0);
     int64_t regionRows = type.getCols(), regionCols = type.getRows();
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
-        // The fragment's (m, k) origin is the tile's (k, m).
-        Value tileRow = addIndex(rewriter, loc, adaptor.getRow(),
-                                 c(fj * shape.cols));
-        Value tileCol = addIndex(rewriter, loc, adaptor.getCol(),
-                                 c(fi * shape.rows));
         Value fragment = emptyVector(rewriter, loc, laneType);
         for (int64_t s = 0; s < 2; ++s) {
+          // The fragment's (m, k) origin is the tile's (k, m).
           int64_t dr = fj * shape.cols + s * kTransposedReadElems;
           int64_t dc = fi * shape.rows;
           std::optional<int64_t> delta = transposedReadDisplacement(
               layout, shape, regionRows, regionCols, dr, dc);
-          Value row = addIndex(rewriter, loc, tileRow,
-                               addIndex(rewriter, loc, sourceRow,
-                                        c(s * kTransposedReadElems)));
-          Value col = addIndex(rewriter, loc, tileCol, sourceCol);
-          Value offset =
-              delta ? addIndex(rewriter, loc, first, c(*delta))
-                    : addIndex(rewriter, loc, base,
-                               emitPhysicalOffset(rewriter, loc, layout, row,
-                                                  col));
+          Value offset = delta ? addIndex(rewriter, loc, first, c(*delta))
+                               : offsetAt(dr, dc);
           Value part = amdgpu::TransposeLoadOp::create(
               rewriter, loc, partType, adaptor.getTile(), ValueRange{offset});
           fragment = insertSlice(rewriter, loc, part, fragment,
