@@ -12,7 +12,6 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
-#include "HK/Tools/InputLimits.h"
 #include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Npy.h"
@@ -122,13 +121,8 @@ splitIndexed(StringRef spec) {
 /// Runs the kernel with the arguments of --arg, then checks --expect and
 /// --test=compare and writes --save.
 int runGeneric(MLIRContext &context) {
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseCheckedSourceFile(inputFile, sourceMgr, &context);
-  if (!module)
-    return 2;
-  gpu::GPUFuncOp kernel = selectKernel(*module, inputFile);
+  ParsedKernel parsed = parseKernel(context, inputFile);
+  gpu::GPUFuncOp kernel = parsed.kernel;
   if (!kernel)
     return 2;
   PreparedKernel prepared;
@@ -306,7 +300,8 @@ int runGeneric(MLIRContext &context) {
   if (expectations.empty() && testKind != TestKind::compare)
     return fail("nothing to check: give --expect=I:file.npy or "
                 "--test=compare");
-  if (int status = compileModule(context, *module, prepared, Version::tested))
+  if (int status =
+          compileModule(context, *parsed.module, prepared, Version::tested))
     return status;
   std::vector<bool> outputs(buffers.size(), true);
   std::vector<std::vector<uint8_t>> inputs = buffers;
@@ -343,18 +338,13 @@ int runGeneric(MLIRContext &context) {
   if (testKind == TestKind::compare) {
     if (compareWith.empty())
       return fail("--test=compare needs --compare=<file.mlir>");
-    llvm::SourceMgr otherMgr;
-    SourceMgrDiagnosticHandler otherDiagnostics(otherMgr, &context);
-    OwningOpRef<ModuleOp> other =
-        parseCheckedSourceFile(compareWith, otherMgr, &context);
-    if (!other)
+    ParsedKernel other = parseKernel(context, compareWith);
+    if (!other.kernel)
       return 2;
     PreparedKernel second = prepared;
-    gpu::GPUFuncOp otherKernel = selectKernel(*other, compareWith);
-    if (!otherKernel)
-      return 2;
-    second.name = otherKernel.getName().str();
-    if (int status = compileModule(context, *other, second, Version::compared))
+    second.name = other.kernel.getName().str();
+    if (int status =
+            compileModule(context, *other.module, second, Version::compared))
       return status;
     std::vector<std::vector<uint8_t>> theirs = inputs;
     LaunchStats otherStats;

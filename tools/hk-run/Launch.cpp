@@ -78,7 +78,7 @@ static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
 
 /// The kernel of `module` named --kernel, or its only kernel; null after
 /// printing why when there is no such kernel.
-gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
+static gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
   SmallVector<gpu::GPUFuncOp> kernels;
   module.walk([&](gpu::GPUFuncOp f) {
     if (f.isKernel() && (kernelName.empty() || f.getName() == kernelName))
@@ -101,6 +101,17 @@ gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
     return nullptr;
   }
   return kernels.front();
+}
+
+ParsedKernel parseKernel(MLIRContext &context, StringRef path) {
+  ParsedKernel parsed;
+  parsed.sourceMgr = std::make_unique<llvm::SourceMgr>();
+  parsed.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
+      *parsed.sourceMgr, &context);
+  parsed.module = parseCheckedSourceFile(path, *parsed.sourceMgr, &context);
+  if (parsed.module)
+    parsed.kernel = selectKernel(*parsed.module, path);
+  return parsed;
 }
 
 /// Compiles `module` for the selected backend into `run.image`. The compared
@@ -142,13 +153,8 @@ int compileModule(MLIRContext &context, ModuleOp module,
 int prepareFromSource(MLIRContext &context, StringRef path,
                       const GemmShape &shape, PreparedKernel &run,
                       Version version) {
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseCheckedSourceFile(path, sourceMgr, &context);
-  if (!module)
-    return 2;
-  gpu::GPUFuncOp kernel = selectKernel(*module, path);
+  ParsedKernel parsed = parseKernel(context, path);
+  gpu::GPUFuncOp kernel = parsed.kernel;
   if (!kernel)
     return 2;
   run.name = kernel.getName().str();
@@ -184,7 +190,7 @@ int prepareFromSource(MLIRContext &context, StringRef path,
   run.block = {block[0], block[1], block[2]};
 
   // Compile to the LLVM IR the backend would get (sim), or the code object.
-  if (int status = compileModule(context, *module, run, version))
+  if (int status = compileModule(context, *parsed.module, run, version))
     return status;
 
   // The kernel ABI: each memref is a pointer and its dynamic sizes.

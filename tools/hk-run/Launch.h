@@ -19,11 +19,13 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,7 +67,18 @@ struct LaunchStats {
   double runSeconds = 0;
 };
 
-gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path);
+/// An hk source parsed (with the input limits of parseCheckedSourceFile),
+/// its diagnostics reported against it while it lives, and its kernel.
+struct ParsedKernel {
+  std::unique_ptr<llvm::SourceMgr> sourceMgr;
+  std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  OwningOpRef<ModuleOp> module;
+  /// The kernel named --kernel, or the only one; null after printing why
+  /// the source does not parse or has no such kernel.
+  gpu::GPUFuncOp kernel;
+};
+
+ParsedKernel parseKernel(MLIRContext &context, StringRef path);
 
 int compileModule(MLIRContext &context, ModuleOp module,
                   PreparedKernel &run, Version version);

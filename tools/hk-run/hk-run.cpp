@@ -22,7 +22,6 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
-#include "HK/Tools/InputLimits.h"
 #include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Npy.h"
