@@ -84,8 +84,9 @@ gpu.module @carried [#rocdl.target<chip = "gfx950">] {
 
 // -----
 
-// Nothing to peel: inside copies, a copy wider than the step, a strided
-// source (only identity layouts are peeled).
+// Nothing to peel: inside copies, a copy wider than the step, a step that
+// is not a whole number of 16-byte chunks (its columns would not start
+// one), a strided source (only identity layouts are peeled).
 gpu.module @kept [#rocdl.target<chip = "gfx950">] {
   // CHECK-LABEL: gpu.func @kept
   // CHECK-NOT: hk.remainder
@@ -104,6 +105,12 @@ gpu.module @kept [#rocdl.target<chip = "gfx950">] {
       amdgpu.lds_barrier
     }
     scf.for %k = %c0 to %K step %c32 {
+      hk.copy_to_shared %A[%c0, %k], %t[%c0] bounds partial
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      amdgpu.lds_barrier
+    }
+    %c68 = arith.constant 68 : index
+    scf.for %k = %c0 to %K step %c68 {
       hk.copy_to_shared %A[%c0, %k], %t[%c0] bounds partial
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
       amdgpu.lds_barrier

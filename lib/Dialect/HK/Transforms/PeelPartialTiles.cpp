@@ -64,7 +64,9 @@ static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
         !copy.getSource().getType().getLayout().isIdentity() ||
         !loop.isDefinedOutsideOfLoop(copy.getSource()))
       continue;
-    if (copy.getCol() == iv && regionCols <= step)
+    // K along the columns: every iteration's column must start a chunk.
+    int64_t vec = kCopyChunkBytes / tile.getLayout().elementBytes;
+    if (copy.getCol() == iv && regionCols <= step && step % vec == 0)
       copies.push_back({copy, 1, regionCols});
     else if (copy.getRow() == iv && regionRows <= step &&
              loop.isDefinedOutsideOfLoop(copy.getCol()))
@@ -115,8 +117,8 @@ static bool peel(scf::ForOp loop) {
   // copy's K range [iv, iv + extent) lies inside its matrix for iv < split,
   // lb when some matrix's rows are not whole 16-byte chunks. The main
   // loop's chunks must all be whole: the row stride (the column count), and
-  // the chunk columns: the induction variable (lb and the step; the step is
-  // a multiple of the chunk width by the verifier's tile rule) or the
+  // the chunk columns: the induction variable (lb, and the step, which
+  // peelableCopies requires to be a multiple of the chunk width) or the
   // copy's fixed column.
   Location loc = loop.getLoc();
   OpBuilder b(loop);
