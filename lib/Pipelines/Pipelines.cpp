@@ -15,12 +15,14 @@
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Target/Chip.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -148,6 +150,9 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   if (options.verifyLds)
     gpu.addPass(createVerifyLds());
   gpu.addPass(createConvertHKToAMDGPU());
+  // Subviews (a batch's matrix) and reshapes become descriptor arithmetic.
+  gpu.addPass(memref::createExpandStridedMetadataPass());
+  gpu.addPass(createLowerAffinePass());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createSCFToControlFlowPass());

@@ -82,6 +82,16 @@ readKernel(const json::Value &value) {
       k.element = element->str();
     kernel.kernargs.push_back(std::move(k));
   }
+  if (const json::Array *args = o->getArray("args"))
+    for (const json::Value &v : *args) {
+      const json::Object *a = v.getAsObject();
+      std::optional<int64_t> index = a ? a->getInteger("index") : std::nullopt;
+      std::optional<StringRef> type = a ? a->getString("type") : std::nullopt;
+      if (!index || !type || *index != int64_t(kernel.argTypes.size()))
+        return malformed("an arg of '" + kernel.name +
+                         "' without its index (in order) and type");
+      kernel.argTypes.push_back(type->str());
+    }
   return kernel;
 }
 

@@ -346,6 +346,25 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     }
     return Error::success();
   }
+  case Instruction::FCmp: {
+    auto &cmp = cast<FCmpInst>(inst);
+    Type *opType = cmp.getOperand(0)->getType();
+    Type *elem = scalarOf(opType);
+    unsigned n = opType->isVectorTy()
+                     ? cast<FixedVectorType>(opType)->getNumElements()
+                     : 1;
+    unsigned eb = sizeOf(elem);
+    for (unsigned lane : wave.active) {
+      const uint8_t *a = operand(wave, cmp.getOperand(0), lane);
+      const uint8_t *b = operand(wave, cmp.getOperand(1), lane);
+      uint8_t *out = result(wave, &inst, lane);
+      for (unsigned i = 0; i < n; ++i)
+        out[i] = FCmpInst::compare(APFloat(loadFloat(a + i * eb, elem)),
+                                   APFloat(loadFloat(b + i * eb, elem)),
+                                   cmp.getPredicate());
+    }
+    return Error::success();
+  }
   case Instruction::Freeze:
     // Simulated values are never poison or undef: freeze is a copy (LLVM
     // inserts it when it rewrites a division and remainder pair).

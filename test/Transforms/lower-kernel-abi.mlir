@@ -1,5 +1,6 @@
 // hk-lower-kernel-abi: memref arguments become a global pointer plus one i32
-// per dynamic size; the body sees the same memref, rebuilt row-major.
+// per dynamic size and (strided layouts) per dynamic stride; the body sees
+// the same memref, rebuilt.
 // RUN: hk-opt %s --split-input-file --hk-lower-kernel-abi -verify-diagnostics | FileCheck %s
 
 gpu.module @abi {
@@ -46,8 +47,27 @@ gpu.module @abi {
 // -----
 
 gpu.module @strided {
-  // expected-error @+1 {{'gpu.func' op argument #0 of type 'memref<?x?xf32, strided<[?, 1]>>' is not row-major; hk-lower-kernel-abi can only pass identity-layout memrefs as a pointer}}
-  gpu.func @kernel(%A: memref<?x?xf32, strided<[?, 1]>>) kernel {
+  // A strided memref passes its dynamic sizes, then its dynamic strides; a
+  // static stride is a constant.
+  // CHECK-LABEL: gpu.func @kernel
+  // CHECK-SAME: (%[[P:.*]]: !llvm.ptr<1>, %[[B:.*]]: i32, %[[R:.*]]: i32, %[[C:.*]]: i32, %[[BS:.*]]: i32, %[[RS:.*]]: i32) kernel
+  // CHECK-DAG: %[[BS64:.*]] = llvm.zext %[[BS]] : i32 to i64
+  // CHECK-DAG: %[[RS64:.*]] = llvm.zext %[[RS]] : i32 to i64
+  // CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+  // CHECK-DAG: llvm.insertvalue %[[BS64]], %{{.*}}[4, 0]
+  // CHECK-DAG: llvm.insertvalue %[[RS64]], %{{.*}}[4, 1]
+  // CHECK-DAG: llvm.insertvalue %[[ONE]], %{{.*}}[4, 2]
+  // CHECK: builtin.unrealized_conversion_cast %{{.*}} to memref<?x?x?xf32, strided<[?, ?, 1]>>
+  gpu.func @kernel(%A: memref<?x?x?xf32, strided<[?, ?, 1]>>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @dynamic_offset {
+  // expected-error @+1 {{'gpu.func' op argument #0 of type 'memref<?x?xf32, strided<[?, 1], offset: ?>>' is neither row-major nor strided with a static offset; hk-lower-kernel-abi passes a memref as a pointer, its dynamic sizes and its dynamic strides}}
+  gpu.func @kernel(%A: memref<?x?xf32, strided<[?, 1], offset: ?>>) kernel {
     gpu.return
   }
 }

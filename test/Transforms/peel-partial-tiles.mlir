@@ -86,12 +86,12 @@ gpu.module @carried [#rocdl.target<chip = "gfx950">] {
 
 // Nothing to peel: inside copies, a copy wider than the step, a step that
 // is not a whole number of 16-byte chunks (its columns would not start
-// one), a strided source (only identity layouts are peeled).
+// one).
 gpu.module @kept [#rocdl.target<chip = "gfx950">] {
   // CHECK-LABEL: gpu.func @kept
   // CHECK-NOT: hk.remainder
   // CHECK-NOT: partial_rows
-  gpu.func @kept(%A: memref<?x?xbf16>, %S: memref<?x?xbf16, strided<[?, 1], offset: ?>>) kernel
+  gpu.func @kept(%A: memref<?x?xbf16>) kernel
       attributes {known_block_size = array<i32: 512, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -115,6 +115,34 @@ gpu.module @kept [#rocdl.target<chip = "gfx950">] {
           : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
       amdgpu.lds_barrier
     }
+    gpu.return
+  }
+}
+
+// -----
+
+// A strided source (a padded or batched matrix): its row stride and offset
+// must also be whole chunks for the main loop to run.
+gpu.module @strided [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @strided
+  // CHECK-SAME: (%[[S:.*]]: memref<?x?xbf16, strided<[?, 1], offset: ?>>)
+  // CHECK-DAG: %[[K:.*]] = memref.dim %[[S]], %c1
+  // CHECK-DAG: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata %[[S]]
+  // CHECK-DAG: arith.remui %[[K]], %c8
+  // CHECK-DAG: arith.remui %[[STR]]#0, %c8
+  // CHECK-DAG: arith.remui %[[OFF]], %c8
+  // CHECK: scf.for
+  // CHECK: bounds partial_rows
+  // CHECK: scf.for
+  // CHECK: bounds partial :
+  // CHECK: hk.remainder
+  gpu.func @strided(%S: memref<?x?xbf16, strided<[?, 1], offset: ?>>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %K = memref.dim %S, %c1 : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
     scf.for %k = %c0 to %K step %c64 {
       hk.copy_to_shared %S[%c0, %k], %t[%c0] bounds partial
           : memref<?x?xbf16, strided<[?, 1], offset: ?>>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Tools/InputLimits.h"
@@ -106,20 +107,24 @@ static llvm::json::Object describeKernel(gpu::GPUFuncOp kernel) {
     std::string text;
     llvm::raw_string_ostream(text) << type;
     args.push_back(llvm::json::Object{{"index", int64_t(i)}, {"type", text}});
-    auto memref = dyn_cast<MemRefType>(type);
-    if (!memref) {
-      kernargs.push_back(llvm::json::Object{
-          {"kind", "value"}, {"arg", int64_t(i)}, {"type", text}});
-      continue;
-    }
-    std::string element;
-    llvm::raw_string_ostream(element) << memref.getElementType();
-    kernargs.push_back(llvm::json::Object{
-        {"kind", "pointer"}, {"arg", int64_t(i)}, {"element", element}});
-    for (int64_t dim = 0; dim < memref.getRank(); ++dim)
-      if (memref.isDynamicDim(dim))
-        kernargs.push_back(llvm::json::Object{
-            {"kind", "size"}, {"arg", int64_t(i)}, {"dim", dim}});
+  }
+  static constexpr const char *kKinds[] = {"pointer", "size", "stride",
+                                           "value"};
+  for (const KernelAbiEntry &entry : getKernelAbi(kernel.getArgumentTypes())) {
+    Type type = kernel.getArgumentTypes()[entry.arg];
+    llvm::json::Object o{{"kind", kKinds[static_cast<int>(entry.kind)]},
+                         {"arg", int64_t(entry.arg)}};
+    std::string text;
+    if (entry.kind == KernelAbiEntry::Kind::pointer)
+      llvm::raw_string_ostream(text) << cast<MemRefType>(type).getElementType();
+    else if (entry.kind == KernelAbiEntry::Kind::value)
+      llvm::raw_string_ostream(text) << type;
+    else
+      o["dim"] = entry.dim;
+    if (!text.empty())
+      o[entry.kind == KernelAbiEntry::Kind::pointer ? "element" : "type"] =
+          text;
+    kernargs.push_back(std::move(o));
   }
   llvm::json::Object out{{"name", kernel.getName()},
                          {"args", std::move(args)},

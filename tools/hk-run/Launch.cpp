@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Tools/InputLimits.h"
@@ -22,10 +23,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -50,29 +53,91 @@ using namespace mlir::hk;
 
 namespace mlir::hk::run {
 
-/// Checks the argument sizes (GemmShape::argumentSizes) against the
-/// kernel's launch terms and computes the grid.
+/// Checks the problem's argument sizes against the kernel's launch terms
+/// and computes the grid.
 static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
                             ArrayRef<SizeTerm> divisible,
-                            const int64_t dims[3][2],
+                            const GemmProblem &problem,
                             std::array<int64_t, 3> &out) {
   for (ArrayRef<SizeTerm> terms : {grid, divisible})
     for (const SizeTerm &t : terms) {
-      if (t.arg < 0 || t.arg > 2 || t.dim < 0 || t.dim > 1 || t.factor < 1)
+      std::optional<int64_t> size =
+          t.arg < 0 ? std::nullopt : problem.extent(t.arg, t.dim);
+      if (!size || t.factor < 1)
         return fail(llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
-                                  "is not a size of A, B or C",
+                                  "is not a size of its arguments",
                                   kernel, t.arg, t.dim));
-      if (!t.accepts(dims[t.arg][t.dim]))
+      if (!t.accepts(*size))
         return fail(llvm::formatv(
             "size {0} (dimension {1} of argument #{2}) is not a multiple of "
             "{3}, which '{4}' requires",
-            dims[t.arg][t.dim], t.dim, t.arg, t.factor, kernel));
+            *size, t.dim, t.arg, t.factor, kernel));
     }
   if (grid.size() > 3)
     return fail("'" + kernel + "' has more than 3 grid terms");
   out = {1, 1, 1};
   for (auto [i, t] : llvm::enumerate(grid))
-    out[i] = t.divide(dims[t.arg][t.dim]);
+    out[i] = t.divide(*problem.extent(t.arg, t.dim));
+  return 0;
+}
+
+/// The signature and problem of a kernel with argument types `types`; 0,
+/// or exit status 2 after printing why it cannot run the problem.
+static int readProblem(StringRef kernel, ArrayRef<Type> types,
+                       const GemmShape &shape, GemmProblem &problem) {
+  llvm::Expected<GemmSignature> signature = readGemmSignature(types);
+  if (!signature)
+    return fail("'" + kernel + "' is " + llvm::toString(signature.takeError()));
+  if (int status = makeGemmProblem(shape, *signature, kernel, problem))
+    return status;
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto memref = dyn_cast<MemRefType>(type);
+    for (int64_t d = 0; memref && d < memref.getRank(); ++d) {
+      int64_t fixed = memref.getDimSize(d);
+      std::optional<int64_t> size = problem.extent(i, d);
+      if (!ShapedType::isDynamic(fixed) && size && fixed != *size)
+        return fail(llvm::formatv("argument #{0} of '{1}' has {2} in "
+                                  "dimension {3}, the sizes give {4}",
+                                  i, kernel, fixed, d, *size));
+    }
+  }
+  return 0;
+}
+
+/// The kernel's argument values for the problem: buffers A, B, C, bias by
+/// index, sizes, strides and the f32 scalars alpha, beta as bits.
+static int buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
+                    const GemmProblem &problem, std::vector<AbiArgument> &abi) {
+  using Kind = KernelAbiEntry::Kind;
+  for (const KernelAbiEntry &e : entries) {
+    std::optional<int64_t> value;
+    switch (e.kind) {
+    case Kind::pointer:
+      if (e.arg > argBias)
+        break;
+      abi.push_back({static_cast<int>(e.arg), 0});
+      continue;
+    case Kind::size:
+      value = problem.extent(e.arg, e.dim);
+      break;
+    case Kind::stride:
+      value = problem.stride(e.arg, e.dim);
+      break;
+    case Kind::value:
+      if (e.arg == 4 || e.arg == 5) {
+        float f = e.arg == 4 ? problem.alpha : problem.beta;
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        value = bits;
+      }
+      break;
+    }
+    if (!value)
+      return fail(llvm::formatv("'{0}' takes an argument (#{1}) the GEMM "
+                                "workload does not know",
+                                kernel, e.arg));
+    abi.push_back({-1, static_cast<uint64_t>(*value)});
+  }
   return 0;
 }
 
@@ -152,63 +217,38 @@ int compileModule(MLIRContext &context, ModuleOp module,
 /// after printing why.
 int prepareFromSource(MLIRContext &context, StringRef path,
                       const GemmShape &shape, PreparedKernel &run,
-                      Version version) {
+                      Version version, GemmProblem &problem) {
   ParsedKernel parsed = parseKernel(context, path);
   gpu::GPUFuncOp kernel = parsed.kernel;
   if (!kernel)
     return 2;
   run.name = kernel.getName().str();
   auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
-  auto bf16Matrix = [](Type t) {
-    auto m = dyn_cast<MemRefType>(t);
-    return m && m.getRank() == 2 && m.getElementType().isBF16();
-  };
-  if (argTypes.size() != 3 || !llvm::all_of(argTypes, bf16Matrix))
-    return fail("'" + run.name +
-                "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
+  if (int status = readProblem(run.name, argTypes, shape, problem))
+    return status;
   auto block = kernel.getKnownBlockSizeAttr();
   auto launch =
       kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
   if (!block || !launch)
     return fail("'" + run.name +
                 "' needs known_block_size and hk.launch to be launched");
-  // Argument sizes: A is M x K, B is N x K (or as --layout stores them),
-  // C is M x N.
-  int64_t dims[3][2];
-  shape.argumentSizes(dims);
-  for (auto [i, type] : llvm::enumerate(argTypes))
-    for (int64_t d = 0; d < 2; ++d) {
-      int64_t fixed = cast<MemRefType>(type).getDimSize(d);
-      if (!ShapedType::isDynamic(fixed) && fixed != dims[i][d])
-        return fail(llvm::formatv("argument #{0} of '{1}' has {2} in "
-                                  "dimension {3}, the sizes give {4}",
-                                  i, run.name, fixed, d, dims[i][d]));
-    }
   if (int status = applyLaunchTerms(run.name, launch.getGrid(),
-                                    launch.getDivisible(), dims, run.grid))
+                                    launch.getDivisible(), problem, run.grid))
     return status;
   run.block = {block[0], block[1], block[2]};
 
   // Compile to the LLVM IR the backend would get (sim), or the code object.
   if (int status = compileModule(context, *parsed.module, run, version))
     return status;
-
-  // The kernel ABI: each memref is a pointer and its dynamic sizes.
-  for (unsigned i = 0; i < 3; ++i) {
-    run.abi.push_back({static_cast<int>(i), 0});
-    auto type = cast<MemRefType>(argTypes[i]);
-    for (int64_t d = 0; d < 2; ++d)
-      if (type.isDynamicDim(d))
-        run.abi.push_back({-1, static_cast<uint32_t>(dims[i][d])});
-  }
-  return 0;
+  return buildAbi(run.name, getKernelAbi(argTypes), problem, run.abi);
 }
 
 /// Reads a kernel compiled by `hk-compile --launch=<path>` (with
 /// `--llvm-ir` for sim): the launch description, and the code object or the
 /// LLVM IR it names (relative to the description's directory).
-int prepareFromLaunch(StringRef path, const GemmShape &shape,
-                      PreparedKernel &run) {
+int prepareFromLaunch(MLIRContext &context, StringRef path,
+                      const GemmShape &shape, PreparedKernel &run,
+                      GemmProblem &problem) {
   auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!text)
     return fail("cannot read '" + path + "': " + text.getError().message());
@@ -263,33 +303,42 @@ int prepareFromLaunch(StringRef path, const GemmShape &shape,
                           .str());
   run.name = kernel->name;
   run.block = kernel->block;
-  int64_t dims[3][2];
-  shape.argumentSizes(dims);
+  SmallVector<Type> argTypes;
+  for (const std::string &text : kernel->argTypes) {
+    Type type = parseType(text, &context);
+    if (!type)
+      return bad("'" + run.name + "' has an argument type that does not "
+                 "parse: " + text);
+    argTypes.push_back(type);
+  }
+  if (argTypes.empty())
+    return bad("no argument types for '" + run.name +
+               "' (compile it again with this hk-compile)");
+  if (int status = readProblem(run.name, argTypes, shape, problem))
+    return status;
   if (int status = applyLaunchTerms(run.name, kernel->grid, kernel->divisible,
-                                    dims, run.grid))
+                                    problem, run.grid))
     return status;
 
   // The argument list, as the description spells it out.
-  auto notGemm = [&] {
-    return fail("'" + run.name +
-                "' is not a GEMM kernel (A, B, C: 2-D bf16 memrefs)");
-  };
+  SmallVector<KernelAbiEntry> entries;
   for (const LaunchDescription::Kernarg &a : kernel->kernargs) {
-    if (a.arg < 0 || a.arg > 2)
-      return notGemm();
-    if (a.kind == "pointer") {
-      if (a.element != std::optional<std::string>("bf16"))
-        return notGemm();
-      run.abi.push_back({static_cast<int>(a.arg), 0});
-    } else if (a.kind == "size") {
-      if (!a.dim || *a.dim < 0 || *a.dim > 1)
-        return bad("a size of '" + run.name + "' without a valid dim");
-      run.abi.push_back({-1, static_cast<uint32_t>(dims[a.arg][*a.dim])});
-    } else {
-      return notGemm();
-    }
+    using Kind = KernelAbiEntry::Kind;
+    std::optional<Kind> kind =
+        llvm::StringSwitch<std::optional<Kind>>(a.kind)
+            .Case("pointer", Kind::pointer)
+            .Case("size", Kind::size)
+            .Case("stride", Kind::stride)
+            .Case("value", Kind::value)
+            .Default(std::nullopt);
+    if (!kind || a.arg < 0 || size_t(a.arg) >= argTypes.size())
+      return bad("a kernarg of '" + run.name + "' of kind '" + a.kind +
+                 "' hk-run does not know");
+    if ((*kind == Kind::size || *kind == Kind::stride) && !a.dim)
+      return bad("a " + a.kind + " of '" + run.name + "' without a dim");
+    entries.push_back({*kind, unsigned(a.arg), a.dim.value_or(-1)});
   }
-  return 0;
+  return buildAbi(run.name, entries, problem, run.abi);
 }
 
 /// Runs `kernel` on the selected backend. `buffers` are the kernel's memory
@@ -381,20 +430,19 @@ int launchKernel(const PreparedKernel &kernel,
   return 0;
 }
 
-/// Runs a GEMM kernel on A and B; C comes back in `run`.
-int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
-            const std::vector<uint8_t> &bytesA,
-            const std::vector<uint8_t> &bytesB, GemmRun &run) {
+/// Runs a GEMM kernel on `inputs`; C comes back in `run`.
+int execute(const PreparedKernel &kernel, const GemmInputs &inputs,
+            GemmRun &run) {
   run.kernel = kernel.name;
   run.grid = kernel.grid;
   run.compileSeconds = kernel.compileSeconds;
-  // C starts as NaN, so an unwritten element cannot pass.
-  std::vector<std::vector<uint8_t>> buffers = {
-      bytesA, bytesB, std::vector<uint8_t>(M * N * 2, 0xff)};
+  std::vector<std::vector<uint8_t>> buffers = inputs.buffers;
+  std::vector<bool> outputs(buffers.size(), false);
+  outputs[argC] = true;
   LaunchStats stats;
-  if (int status = launchKernel(kernel, buffers, {false, false, true}, stats))
+  if (int status = launchKernel(kernel, buffers, outputs, stats))
     return status;
-  run.c = std::move(buffers[2]);
+  run.c = std::move(buffers[argC]);
   run.counters = std::move(stats.counters);
   run.timing = std::move(stats.timing);
   run.runSeconds = stats.runSeconds;

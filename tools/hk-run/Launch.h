@@ -12,6 +12,7 @@
 #ifndef HK_TOOLS_HK_RUN_LAUNCH_H
 #define HK_TOOLS_HK_RUN_LAUNCH_H
 
+#include "GemmWorkload.h"
 #include "Options.h"
 
 #include "HK/Runtime/Hip.h"
@@ -83,20 +84,23 @@ ParsedKernel parseKernel(MLIRContext &context, StringRef path);
 int compileModule(MLIRContext &context, ModuleOp module,
                   PreparedKernel &run, Version version);
 
+/// Prepares the GEMM kernel of the hk source `path` (--kernel, or its only
+/// one) for the problem the options and `shape` pose, which it fills in.
 int prepareFromSource(MLIRContext &context, StringRef path,
                       const GemmShape &shape, PreparedKernel &run,
-                      Version version);
+                      Version version, GemmProblem &problem);
 
-int prepareFromLaunch(StringRef path, const GemmShape &shape,
-                      PreparedKernel &run);
+/// The same for a kernel compiled by `hk-compile --launch=<path>`.
+int prepareFromLaunch(MLIRContext &context, StringRef path,
+                      const GemmShape &shape, PreparedKernel &run,
+                      GemmProblem &problem);
 
 int launchKernel(const PreparedKernel &kernel,
                  std::vector<std::vector<uint8_t>> &buffers,
                  const std::vector<bool> &outputs, LaunchStats &stats);
 
-int execute(const PreparedKernel &kernel, int64_t M, int64_t N,
-            const std::vector<uint8_t> &bytesA,
-            const std::vector<uint8_t> &bytesB, GemmRun &run);
+int execute(const PreparedKernel &kernel, const GemmInputs &inputs,
+            GemmRun &run);
 
 } // namespace mlir::hk::run
 

@@ -7,6 +7,7 @@
 #include "Options.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include <cmath>
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,7 +29,7 @@ llvm::cl::opt<Chip> chipOption("chip", llvm::cl::Required,
                                       chipOptionValues());
 llvm::cl::list<int64_t>
     sizes("size", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
-          llvm::cl::desc("GEMM: M,N,K of C[M,N] = A[M,K] @ B[N,K]^T"));
+          llvm::cl::desc("GEMM: M,N,K of C[M,N] = op(A)[M,K] op(B)[K,N]"));
 llvm::cl::list<std::string> genericArgs(
     "arg", llvm::cl::cat(toolOptions),
     llvm::cl::desc("any kernel: one per argument, in order: an integer, or "
@@ -68,6 +69,31 @@ llvm::cl::opt<std::string> layoutOption(
                    "A is M x K, t for K x M; t for B is N x K (hk's own), n "
                    "for K x N"),
     llvm::cl::value_desc("nt|nn|tn|tt"));
+llvm::cl::opt<int64_t>
+    batchOption("batch", llvm::cl::init(1), llvm::cl::cat(toolOptions),
+                llvm::cl::desc("GEMM: the batch count, for kernels taking "
+                               "3-D (batch-first) A, B and C"));
+llvm::cl::opt<int64_t> padOption(
+    "pad", llvm::cl::init(0), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("GEMM: pad every row of A, B and C by this many elements "
+                   "(leading dimension = row length + pad), for kernels "
+                   "taking strided memrefs; the padding holds NaN, and C's "
+                   "must come back unchanged"));
+llvm::cl::opt<float>
+    alphaOption("alpha", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
+                llvm::cl::desc("GEMM with an epilogue: alpha of C = alpha "
+                               "op(A) op(B) + beta C + bias"));
+llvm::cl::opt<float>
+    betaOption("beta", llvm::cl::init(0.0f), llvm::cl::cat(toolOptions),
+               llvm::cl::desc("GEMM with an epilogue: beta (C starts as "
+                              "N(0, 1) values when it is not 0, as NaN when "
+                              "it is: BLAS reads no C then)"));
+llvm::cl::opt<std::string> biasOption(
+    "bias", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("GEMM with an epilogue: the bias per column of C: zeros "
+                   "(the default), random (N(0, 1)) or a float32 .npy of N "
+                   "values"),
+    llvm::cl::value_desc("zeros|random|file.npy"));
 llvm::cl::opt<std::string>
     inputA("a", llvm::cl::cat(toolOptions),
            llvm::cl::desc("A: random (N(0, 1), the default), zeros, range "
@@ -185,6 +211,20 @@ int checkGemmOptions(GemmShape &shape) {
   if (baseline != Baseline::none && backend != Backend::hip)
     return fail("--baseline times a vendor library on a GPU: it needs "
                 "--backend=hip");
+  if (batchOption < 1 || batchOption > 65535)
+    return fail(llvm::formatv("--batch must be between 1 and 65535 (the "
+                              "grid's z dimension), got {0}",
+                              batchOption.getValue()));
+  if (padOption < 0 || padOption > kMaxSize)
+    return fail(llvm::formatv("--pad must be between 0 and {0}, got {1}",
+                              kMaxSize, padOption.getValue()));
+  if (!std::isfinite(alphaOption) || !std::isfinite(betaOption))
+    return fail("--alpha and --beta must be finite");
+  if (testKind == TestKind::identity &&
+      (alphaOption != 1.0f || betaOption != 0.0f ||
+       !(biasOption.empty() || biasOption == "zeros")))
+    return fail("the identity test needs --alpha=1 --beta=0 --bias=zeros "
+                "(the defaults)");
   if (testKind == TestKind::identity && !inputB.empty())
     return fail("the identity test sets B itself; --b does not go with it");
   if (testKind == TestKind::identity && N != K)

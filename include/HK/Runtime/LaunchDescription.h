@@ -29,12 +29,13 @@ namespace mlir::hk {
 struct LaunchDescription {
   /// One entry of a kernel's argument list, in order.
   struct Kernarg {
-    /// "pointer" (a memref's data), "size" (one of its sizes), or another
-    /// kind the reader passes through.
+    /// "pointer" (a memref's data), "size" or "stride" (one of its dynamic
+    /// sizes or strides), "value" (another argument), or another kind the
+    /// reader passes through.
     std::string kind;
     /// The memref argument it belongs to.
     int64_t arg = 0;
-    /// For a size: which dimension.
+    /// For a size or a stride: which dimension.
     std::optional<int64_t> dim;
     /// For a pointer: the element type, e.g. "bf16".
     std::optional<std::string> element;
@@ -44,6 +45,9 @@ struct LaunchDescription {
     std::vector<SizeTerm> grid, divisible;
     std::array<int64_t, 3> block = {1, 1, 1};
     std::vector<Kernarg> kernargs;
+    /// The source type of each argument, as MLIR prints it (empty when the
+    /// description has no "args").
+    std::vector<std::string> argTypes;
   };
   std::optional<std::string> chip;
   /// The files it names, relative to its own directory.

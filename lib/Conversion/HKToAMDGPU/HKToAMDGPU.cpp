@@ -30,6 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -57,7 +58,8 @@ LogicalResult mlir::hk::detail::checkLowerable(Operation *op,
       (op->emitOpError() << ... << parts);
     return failure();
   };
-  if (!isa<CopyToSharedOp, LoadFragmentOp, StoreFragmentOp>(op))
+  if (!isa<CopyToSharedOp, LoadFragmentOp, ReadFragmentOp, StoreFragmentOp>(
+          op))
     return success();
   DenseI32ArrayAttr block = getKnownBlockSize(op);
   if (!block)
@@ -370,79 +372,31 @@ struct FillFragmentLowering : OpConversionPattern<FillFragmentOp> {
   }
 };
 
-struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
-  using ChipLowering::ChipLowering;
+/// hk.map: the body cloned once per element of the lane vectors.
+struct MapLowering : OpConversionPattern<MapOp> {
+  using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(StoreFragmentOp op, OpAdaptor adaptor,
+  matchAndRewrite(MapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FragmentType type = op.getFragment().getType();
-    const MmaInstr *instr = getInstr(op, type);
-    if (!instr)
-      return failure();
-    FragmentShape shape = getFragmentShape(instr->layout, FragmentRole::acc);
-    Type destElement = op.getDest().getType().getElementType();
-    FailureOr<Value> lane = emitLaneId(rewriter, op);
-    if (failed(lane))
-      return failure();
-
-    SmallVector<std::pair<Value, Value>> elements;
-    for (int64_t e = 0; e < shape.elemsPerLane; ++e)
-      elements.push_back(emitFragmentElement(rewriter, loc, instr->layout,
-                                             FragmentRole::acc, *lane, e));
-    // partial: buffer stores through a resource based at the region's row,
-    // at offsets relative to the region.
-    bool partial = op.getBounds() == BoundsMode::partial;
-    // The offsets are the wave's (the op's contract): made scalar, so that
-    // the resource is too (a per-lane resource costs a loop per store).
-    std::optional<BufferRegion> dest;
-    auto scalar = [&](Value index) -> Value {
-      Value first = ROCDL::ReadfirstlaneOp::create(
-          rewriter, loc, rewriter.getI32Type(), toI32(rewriter, loc, index));
-      return arith::IndexCastUIOp::create(rewriter, loc,
-                                          rewriter.getIndexType(), first);
-    };
-    if (partial)
-      dest = makeBufferRegion(
-          rewriter, loc, adaptor.getDest(), scalar(adaptor.getRow()),
-          scalar(adaptor.getCol()), destElement.getIntOrFloatBitWidth() / 8,
-          chip.rawBufferResourceFlags, /*masked=*/true);
-
-    for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
-      for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
-        Value fragment = extractFragment(rewriter, loc, adaptor.getFragment(),
-                                         fi * type.getNumFragmentCols() + fj,
-                                         shape.elemsPerLane);
-        if (destElement != type.getElementType())
-          fragment = arith::TruncFOp::create(
-              rewriter, loc, VectorType::get({shape.elemsPerLane}, destElement),
-              fragment);
-        Value zero = constIndex(rewriter, loc, 0);
-        auto [row0, col0] = fragmentOrigin(
-            rewriter, loc, partial ? zero : adaptor.getRow(),
-            partial ? zero : adaptor.getCol(), shape, fi, fj);
-        for (int64_t e = 0; e < shape.elemsPerLane; ++e) {
-          Value value = vector::ExtractOp::create(rewriter, loc, fragment,
-                                                  ArrayRef<int64_t>{e});
-          Value row = addIndex(rewriter, loc, row0, elements[e].first);
-          Value col = addIndex(rewriter, loc, col0, elements[e].second);
-          if (!partial) {
-            memref::StoreOp::create(rewriter, loc, value, adaptor.getDest(),
-                                    ValueRange{row, col});
-            continue;
-          }
-          // Columns past the matrix get the masked offset, rows past it
-          // fall out of the resource's range: both stores are dropped.
-          ROCDL::RawPtrBufferStoreOp::create(
-              rewriter, loc, value, dest->resource,
-              dest->maskedByteOffset(rewriter, loc, row, col, 1), dest->origin,
-              /*aux=*/constI32(rewriter, loc, 0), /*alias_scopes=*/nullptr,
-              /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr);
-        }
-      }
+    auto type = getTypeConverter()->convertType<VectorType>(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "fragment type not convertible");
+    Block &body = op.getBody().front();
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      IRMapping mapping;
+      for (auto [arg, input] :
+           llvm::zip(body.getArguments(), adaptor.getInputs()))
+        mapping.map(arg, vector::ExtractOp::create(rewriter, loc, input,
+                                                   ArrayRef<int64_t>{i}));
+      for (Operation &nested : body.without_terminator())
+        rewriter.clone(nested, mapping);
+      elements.push_back(mapping.lookupOrDefault(
+          cast<YieldOp>(body.getTerminator()).getValues()[0]));
     }
-    rewriter.eraseOp(op);
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
     return success();
   }
 };
@@ -487,11 +441,11 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocSharedLowering, FillFragmentLowering, GpuReturnLowering>(
-      converter, ctx);
-  patterns.add<LoadFragmentLowering, MmaLowering, StoreFragmentLowering>(
-      converter, ctx, chip);
+  patterns.add<AllocSharedLowering, FillFragmentLowering, GpuReturnLowering,
+               MapLowering>(converter, ctx);
+  patterns.add<LoadFragmentLowering, MmaLowering>(converter, ctx, chip);
   populateCopyToSharedLowering(converter, patterns, chip);
+  populateGlobalFragmentLowering(converter, patterns, chip);
   populateHKScheduleLoweringPatterns(converter, patterns);
   populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);

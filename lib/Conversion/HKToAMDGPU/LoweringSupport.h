@@ -177,6 +177,12 @@ void populateCopyToSharedLowering(const TypeConverter &converter,
                                   RewritePatternSet &patterns,
                                   const ChipInfo &chip);
 
+/// The hk.read_fragment and hk.store_fragment patterns
+/// (GlobalFragmentLowering.cpp).
+void populateGlobalFragmentLowering(const TypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const ChipInfo &chip);
+
 } // namespace mlir::hk::detail
 
 #endif // HK_LIB_CONVERSION_HKTOAMDGPU_LOWERINGSUPPORT_H

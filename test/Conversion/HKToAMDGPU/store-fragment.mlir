@@ -13,13 +13,9 @@ gpu.module @gfx950 [#rocdl.target<chip = "gfx950">] {
     // GFX950: %[[LANE:.*]] = arith.remui %{{.*}}, %c64
     // GFX950: arith.divui %[[LANE]], %c16
     // GFX950: arith.remui %[[LANE]], %c16
-    // GFX950: %[[F0:.*]] = vector.shuffle %[[ACC]], %[[ACC]] [0, 1, 2, 3]
-    // GFX950: %[[H0:.*]] = arith.truncf %[[F0]] : vector<4xf32> to vector<4xbf16>
-    // GFX950: vector.extract %[[H0]][0]
-    // GFX950-COUNT-4: memref.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] : memref<?x?xbf16>
-    // GFX950: vector.shuffle %[[ACC]], %[[ACC]] [4, 5, 6, 7]
-    // GFX950: arith.truncf
-    // GFX950-COUNT-4: memref.store
+    // GFX950: %[[H:.*]] = arith.truncf %[[ACC]] : vector<8xf32> to vector<8xbf16>
+    // GFX950: vector.extract %[[H]][0]
+    // GFX950-COUNT-8: memref.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] : memref<?x?xbf16>
     // GFX950-NOT: memref.store
     // GFX950: gpu.return
     hk.store_fragment %acc, %C[%m, %n]

@@ -71,7 +71,7 @@ static LogicalResult verifySlot(Operation *op, Value slot,
 
 /// Checks that the `regionRows x regionCols` region at (`row`, `col`) lies
 /// inside a `rows x cols` extent, for the offsets and extents that are
-/// known; `what` names the extent in messages.
+/// known; `what` names the extent in messages. A null `row` skips the rows.
 static LogicalResult verifyRegionInBounds(
     Operation *op, StringRef what, Value row, Value col, int64_t regionRows,
     int64_t regionCols, int64_t rows, int64_t cols,
@@ -84,6 +84,8 @@ static LogicalResult verifyRegionInBounds(
   } dims[] = {{"row", row, regionRows, rows, bounds != BoundsMode::inside},
               {"column", col, regionCols, cols, masksColumns(bounds)}};
   for (const Dim &dim : dims) {
+    if (!dim.offset) // a dimension the access does not have
+      continue;
     // A partial dimension may run past the end (and start past it).
     if (dim.partial) {
       std::optional<int64_t> offset = getConstantIndex(dim.offset);
@@ -365,6 +367,117 @@ LogicalResult StoreFragmentOp::verify() {
                                   frag.getRows(), frag.getCols(),
                                   dest.getDimSize(0), dest.getDimSize(1),
                                   getBounds())))
+    return failure();
+  return verifyChipHasMma(*this, frag);
+}
+
+//===----------------------------------------------------------------------===//
+// MapOp
+//===----------------------------------------------------------------------===//
+
+/// "acc 64x32 mma = 16x16x32" for messages: a fragment type without its
+/// element type.
+static std::string formatFragmentShape(FragmentType type) {
+  return (stringifyFragmentRole(type.getRole()) + " " +
+          std::to_string(type.getRows()) + "x" +
+          std::to_string(type.getCols()) + " mma = " +
+          formatMma(type.getMmaShape()))
+      .str();
+}
+
+LogicalResult MapOp::verify() {
+  FragmentType result = getResult().getType();
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one input fragment";
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<FragmentType>(input.getType());
+    if (type.getRole() != result.getRole() ||
+        type.getRows() != result.getRows() ||
+        type.getCols() != result.getCols() || !type.hasSameMma(result))
+      return emitOpError() << "input #" << i << " is a '"
+                           << formatFragmentShape(type)
+                           << "' fragment but the result is '"
+                           << formatFragmentShape(result)
+                           << "': the fragments must share role, shape and "
+                              "MMA shape";
+  }
+  return verifyChipHasMma(*this, result);
+}
+
+LogicalResult MapOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body takes " << body.getNumArguments()
+                         << " element(s) for " << getInputs().size()
+                         << " input(s)";
+  for (auto [i, arg, input] :
+       llvm::enumerate(body.getArguments(), getInputs())) {
+    Type element = cast<FragmentType>(input.getType()).getElementType();
+    if (arg.getType() != element)
+      return emitOpError() << "body argument #" << i << " is "
+                           << arg.getType() << " but input #" << i
+                           << " holds " << element;
+  }
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "body must end with 'hk.yield'";
+  Type element = getResult().getType().getElementType();
+  if (yield.getValues().size() != 1)
+    return emitOpError() << "body yields " << yield.getValues().size()
+                         << " values; it yields the one element it computes";
+  if (yield.getValues()[0].getType() != element)
+    return emitOpError() << "body yields " << yield.getValues()[0].getType()
+                         << " but the result holds " << element;
+  // The lowering clones the body per element: it must be plain arithmetic.
+  WalkResult walk = body.walk([&](Operation *op) {
+    if (op != yield.getOperation() && !isMemoryEffectFree(op)) {
+      op->emitOpError() << "in an 'hk.map' body must not touch memory (the "
+                           "body runs once per element)";
+      return WalkResult::interrupt();
+    }
+    for (Value operand : op->getOperands())
+      if (isa<FragmentType, SharedTileType>(operand.getType())) {
+        op->emitOpError() << "in an 'hk.map' body uses an hk value; the body "
+                             "computes one element from scalars";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// ReadFragmentOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReadFragmentOp::verify() {
+  FragmentType frag = getResult().getType();
+  MemRefType source = getSource().getType();
+  if (frag.getRole() != FragmentRole::acc)
+    return emitOpError() << "reads 'acc' fragments, got '"
+                         << stringifyFragmentRole(frag.getRole()) << "'";
+  if (getIndices().size() != size_t(source.getRank()))
+    return emitOpError() << "takes " << source.getRank()
+                         << " index(es) for a rank-" << source.getRank()
+                         << " source, got " << getIndices().size();
+  if (getBounds() == BoundsMode::partial_rows ||
+      getBounds() == BoundsMode::partial_chunks)
+    return emitOpError() << "reads take bounds 'inside' or 'partial', not '"
+                         << stringifyBoundsMode(getBounds()) << "'";
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (failed(source.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return emitOpError() << "source must be strided with unit stride along "
+                            "its rows, got "
+                         << source;
+  // A row vector is one row of the fragment's width, read by every row.
+  bool row = source.getRank() == 1;
+  if (failed(verifyRegionInBounds(
+          *this, "source", row ? Value() : getIndices()[0], getIndices().back(),
+          row ? 1 : frag.getRows(), frag.getCols(),
+          row ? 1 : source.getDimSize(0), source.getDimSize(row ? 0 : 1),
+          getBounds())))
     return failure();
   return verifyChipHasMma(*this, frag);
 }

@@ -23,7 +23,9 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/APInt.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -386,18 +388,17 @@ private:
 
   /// Evaluates an integer op whose operands are known.
   void evaluate(Operation *op) {
+    if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(op))
+      return evaluateMetadata(metadata);
     if (op->getNumResults() != 1)
       return;
     Value result = op->getResult(0);
     unsigned width = widthOf(result.getType());
     if (auto memrefDim = dyn_cast<memref::DimOp>(op)) {
-      auto arg = dyn_cast<BlockArgument>(memrefDim.getSource());
       std::optional<int64_t> dim = memrefDim.getConstantIndex();
-      if (arg && dim && arg.getOwner() == &kernel.getBody().front()) {
-        auto it = input.extents.find({arg.getArgNumber(), *dim});
-        if (it != input.extents.end())
-          values[result] = Abstract::of(llvm::APInt(64, it->second));
-      }
+      if (std::optional<int64_t> size =
+              dim ? extentOf(memrefDim.getSource(), *dim) : std::nullopt)
+        values[result] = Abstract::of(llvm::APInt(64, *size));
       return;
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
@@ -424,6 +425,67 @@ private:
     std::optional<llvm::APInt> out = evaluateInteger(op, in, width);
     if (out)
       values[result] = Abstract::of(*out);
+  }
+
+  /// Dimension `dim` of `memref`: an argument's chosen extent, a static
+  /// size, or a subview's size.
+  std::optional<int64_t> extentOf(Value memref, int64_t dim) {
+    auto type = cast<MemRefType>(memref.getType());
+    if (!type.isDynamicDim(dim))
+      return type.getDimSize(dim);
+    if (auto arg = dyn_cast<BlockArgument>(memref)) {
+      if (arg.getOwner() != &kernel.getBody().front())
+        return std::nullopt;
+      auto it = input.extents.find({arg.getArgNumber(), dim});
+      if (it == input.extents.end())
+        return std::nullopt;
+      return it->second;
+    }
+    auto view = memref.getDefiningOp<memref::SubViewOp>();
+    if (!view)
+      return std::nullopt;
+    // Result dimension `dim` is the dim-th size the view does not drop.
+    llvm::SmallBitVector dropped = view.getDroppedDims();
+    for (auto [i, size] : llvm::enumerate(view.getMixedSizes())) {
+      if (dropped.test(i))
+        continue;
+      if (dim-- != 0)
+        continue;
+      if (auto value = dyn_cast<Value>(size)) {
+        Abstract a = get(value);
+        return a.isInteger() ? std::optional<int64_t>(a.integer.getSExtValue())
+                             : std::nullopt;
+      }
+      return getConstantIntValue(size);
+    }
+    return std::nullopt;
+  }
+
+  /// The metadata of a strided kernel argument, modelled as laid out
+  /// contiguously (its dynamic strides the products of the extents after
+  /// them): the sizes the verifier chooses determine every stride.
+  void evaluateMetadata(memref::ExtractStridedMetadataOp metadata) {
+    auto arg = dyn_cast<BlockArgument>(metadata.getSource());
+    if (!arg || arg.getOwner() != &kernel.getBody().front())
+      return;
+    auto type = cast<MemRefType>(arg.getType());
+    auto [strides, offset] = type.getStridesAndOffset();
+    if (ShapedType::isDynamic(offset))
+      return;
+    values[metadata.getOffset()] = Abstract::of(llvm::APInt(64, offset));
+    std::optional<int64_t> contiguous = 1;
+    for (int64_t i = type.getRank() - 1; i >= 0; --i) {
+      std::optional<int64_t> size = extentOf(arg, i);
+      if (size)
+        values[metadata.getSizes()[i]] = Abstract::of(llvm::APInt(64, *size));
+      std::optional<int64_t> stride =
+          ShapedType::isDynamic(strides[i]) ? contiguous : strides[i];
+      if (stride)
+        values[metadata.getStrides()[i]] =
+            Abstract::of(llvm::APInt(64, *stride));
+      contiguous = contiguous && size ? std::optional<int64_t>(*contiguous * *size)
+                                      : std::nullopt;
+    }
   }
 
   static std::optional<llvm::APInt>

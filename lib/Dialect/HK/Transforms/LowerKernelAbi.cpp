@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements hk-lower-kernel-abi: kernels take each memref as a
-// global pointer plus its dynamic sizes, and rebuild the descriptor inside.
+// global pointer plus its dynamic sizes and (strided layouts) its dynamic
+// strides, and rebuild the descriptor inside.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,12 +32,13 @@ using namespace mlir;
 /// AMDGPU's global address space.
 static constexpr unsigned kGlobalAddressSpace = 1;
 
-/// Builds, at the builder's position, the descriptor of a row-major `type`
-/// whose data starts at `pointer` and whose dynamic sizes are `sizes` (i32),
-/// and returns it as a memref value.
-static Value buildRowMajorMemRef(OpBuilder &b, Location loc, MemRefType type,
-                                 Value pointer, ValueRange sizes,
-                                 const LLVMTypeConverter &converter) {
+/// Builds, at the builder's position, the descriptor of `type` (row-major,
+/// or strided with a static offset) whose data starts at `pointer` and whose
+/// dynamic sizes and strides are `sizes` and `strides` (i32), and returns it
+/// as a memref value.
+static Value buildMemRef(OpBuilder &b, Location loc, MemRefType type,
+                         Value pointer, ValueRange sizes, ValueRange strides,
+                         const LLVMTypeConverter &converter) {
   auto structType = cast<LLVM::LLVMStructType>(converter.convertType(type));
   Type indexType = converter.getIndexType();
   MemRefDescriptor desc = MemRefDescriptor::poison(b, loc, structType);
@@ -45,27 +47,68 @@ static Value buildRowMajorMemRef(OpBuilder &b, Location loc, MemRefType type,
     pointer = LLVM::AddrSpaceCastOp::create(b, loc, elementPtrType, pointer);
   desc.setAllocatedPtr(b, loc, pointer);
   desc.setAlignedPtr(b, loc, pointer);
-  desc.setConstantOffset(b, loc, 0);
+  auto [staticStrides, offset] = type.getStridesAndOffset();
+  desc.setConstantOffset(b, loc, offset);
 
-  SmallVector<Value> dims;
-  unsigned next = 0;
-  for (int64_t dim : type.getShape()) {
-    if (ShapedType::isDynamic(dim))
-      dims.push_back(LLVM::ZExtOp::create(b, loc, indexType, sizes[next++]));
-    else
-      dims.push_back(LLVM::ConstantOp::create(
-          b, loc, indexType, b.getIntegerAttr(indexType, dim)));
-  }
-  Value stride = LLVM::ConstantOp::create(b, loc, indexType,
-                                          b.getIntegerAttr(indexType, 1));
+  auto index = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, indexType,
+                                    b.getIntegerAttr(indexType, v));
+  };
+  auto dynamic = [&](ValueRange values, unsigned &next) -> Value {
+    return LLVM::ZExtOp::create(b, loc, indexType, values[next++]);
+  };
+  SmallVector<Value> dims, given;
+  unsigned nextSize = 0, nextStride = 0;
+  for (int64_t dim : type.getShape())
+    dims.push_back(ShapedType::isDynamic(dim) ? dynamic(sizes, nextSize)
+                                              : index(dim));
+  if (!type.getLayout().isIdentity())
+    for (int64_t stride : staticStrides)
+      given.push_back(ShapedType::isDynamic(stride)
+                          ? dynamic(strides, nextStride)
+                          : index(stride));
+  // Row-major: each stride is the product of the sizes after it.
+  Value stride = given.empty() ? index(1) : Value();
   for (int64_t i = type.getRank() - 1; i >= 0; --i) {
     desc.setSize(b, loc, i, dims[i]);
-    desc.setStride(b, loc, i, stride);
-    if (i > 0)
+    desc.setStride(b, loc, i, given.empty() ? stride : given[i]);
+    if (given.empty() && i > 0)
       stride = LLVM::MulOp::create(b, loc, stride, dims[i]);
   }
   return UnrealizedConversionCastOp::create(b, loc, type, Value(desc))
       .getResult(0);
+}
+
+/// The strides a kernel receives for `type`: none when row-major, else its
+/// dynamic ones (after its dynamic sizes).
+static SmallVector<int64_t> dynamicStrideDims(MemRefType type) {
+  SmallVector<int64_t> dims;
+  if (type.getLayout().isIdentity())
+    return dims;
+  auto [strides, offset] = type.getStridesAndOffset();
+  for (auto [dim, stride] : llvm::enumerate(strides))
+    if (ShapedType::isDynamic(stride))
+      dims.push_back(dim);
+  return dims;
+}
+
+SmallVector<hk::KernelAbiEntry> mlir::hk::getKernelAbi(TypeRange argTypes) {
+  using Kind = hk::KernelAbiEntry::Kind;
+  SmallVector<hk::KernelAbiEntry> abi;
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref) {
+      abi.push_back({Kind::value, unsigned(i)});
+      continue;
+    }
+    abi.push_back({Kind::pointer, unsigned(i)});
+    for (int64_t dim = 0; dim < memref.getRank(); ++dim)
+      if (memref.isDynamicDim(dim))
+        abi.push_back({Kind::size, unsigned(i), dim});
+    for (int64_t dim : dynamicStrideDims(memref))
+      abi.push_back({Kind::stride, unsigned(i), dim});
+  }
+  return abi;
 }
 
 LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
@@ -78,11 +121,17 @@ LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
 
   for (BlockArgument arg : entry.getArguments().take_front(numOld)) {
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (type && !type.getLayout().isIdentity())
+    if (!type || type.getLayout().isIdentity())
+      continue;
+    int64_t offset;
+    SmallVector<int64_t> strides;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset))
       return kernel.emitOpError()
              << "argument #" << arg.getArgNumber() << " of type " << type
-             << " is not row-major; hk-lower-kernel-abi can only pass "
-                "identity-layout memrefs as a pointer";
+             << " is neither row-major nor strided with a static offset; "
+                "hk-lower-kernel-abi passes a memref as a pointer, its "
+                "dynamic sizes and its dynamic strides";
   }
 
   // Where each dynamic size goes: (old argument, dimension) -> new argument.
@@ -111,8 +160,13 @@ LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
       sizeArgument[{i, dim}] = insertAt - numOld;
       sizes.push_back(addArgument(i32, arg.getLoc()));
     }
-    arg.replaceAllUsesWith(
-        buildRowMajorMemRef(b, arg.getLoc(), type, pointer, sizes, converter));
+    SmallVector<Value> strides;
+    for (int64_t dim : dynamicStrideDims(type)) {
+      (void)dim;
+      strides.push_back(addArgument(i32, arg.getLoc()));
+    }
+    arg.replaceAllUsesWith(buildMemRef(b, arg.getLoc(), type, pointer, sizes,
+                                       strides, converter));
   }
   entry.eraseArguments(0, numOld);
   kernel.setFunctionType(FunctionType::get(ctx, inputs, {}));

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -50,8 +51,7 @@ struct PeeledCopy {
 } // namespace
 
 /// The partial copies of `loop`'s body at the induction variable, at most
-/// one step long along it, reading identity-layout memrefs defined outside
-/// the loop (their row stride is their column count).
+/// one step long along it, reading memrefs defined outside the loop.
 static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
   SmallVector<PeeledCopy> copies;
   Value iv = loop.getInductionVar();
@@ -61,7 +61,6 @@ static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
     int64_t regionRows = copy.getTranspose() ? tile.getCols() : tile.getRows();
     int64_t regionCols = copy.getTranspose() ? tile.getRows() : tile.getCols();
     if (copy.getBounds() != BoundsMode::partial ||
-        !copy.getSource().getType().getLayout().isIdentity() ||
         !loop.isDefinedOutsideOfLoop(copy.getSource()))
       continue;
     // K along the columns: every iteration's column must start a chunk.
@@ -103,6 +102,37 @@ static Value isMultiple(OpBuilder &b, Location loc, Value value,
       arith::ConstantIndexOp::create(b, loc, 0));
 }
 
+/// Requires (through `require`) what, besides a column count that is a
+/// multiple of `vec`, makes the rows of `source` whole chunks of `vec`
+/// elements: its strides but the last and its offset multiples of `vec` (a
+/// row-major memref's strides are products of its sizes: its last size). A
+/// subview whose offset along the unit-stride dimension is a known multiple
+/// passes the requirement to the memref it views, so that it holds or not
+/// for every block alike (a batch's view is offset by the block's id).
+static void requireChunkedLayout(OpBuilder &b, Location loc, Value source,
+                                 int64_t vec,
+                                 function_ref<void(Value)> require) {
+  auto type = cast<MemRefType>(source.getType());
+  if (auto view = source.getDefiningOp<memref::SubViewOp>()) {
+    SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+    std::optional<int64_t> innerStride =
+        getConstantIntValue(view.getMixedStrides().back());
+    Value innerOffset = getValueOrCreateConstantIndexOp(b, loc, offsets.back());
+    if (innerStride == 1 && isKnownMultiple(innerOffset, vec))
+      return requireChunkedLayout(b, loc, view.getSource(), vec, require);
+  }
+  if (type.getLayout().isIdentity()) {
+    require(isMultiple(
+        b, loc, memref::DimOp::create(b, loc, source, type.getRank() - 1),
+        vec));
+    return;
+  }
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, source);
+  for (Value stride : metadata.getStrides().drop_back())
+    require(isMultiple(b, loc, stride, vec));
+  require(isMultiple(b, loc, metadata.getOffset(), vec));
+}
+
 /// Splits `loop` (see the pass description); false when it has nothing to
 /// peel.
 static bool peel(scf::ForOp loop) {
@@ -116,7 +146,7 @@ static bool peel(scf::ForOp loop) {
   // The split: lb + t * step for the largest t such that every peeled
   // copy's K range [iv, iv + extent) lies inside its matrix for iv < split,
   // lb when some matrix's rows are not whole 16-byte chunks. The main
-  // loop's chunks must all be whole: the row stride (the column count), and
+  // loop's chunks must all be whole: the columns, row stride and offset, and
   // the chunk columns: the induction variable (lb, and the step, which
   // peelableCopies requires to be a multiple of the chunk width) or the
   // copy's fixed column.
@@ -135,9 +165,9 @@ static bool peel(scf::ForOp loop) {
         loc, memref::DimOp::create(b, loc, copy.getSource(), peeled.dim),
         arith::ConstantIndexOp::create(b, loc, *step - peeled.extent));
     end = b.createOrFold<arith::MinSIOp>(loc, end, last);
-    require(isMultiple(b, loc,
-                       memref::DimOp::create(b, loc, copy.getSource(), 1),
-                       vec));
+    Value source = copy.getSource();
+    require(isMultiple(b, loc, memref::DimOp::create(b, loc, source, 1), vec));
+    requireChunkedLayout(b, loc, source, vec, require);
     require(isMultiple(b, loc, peeled.dim == 1 ? lb : copy.getCol(), vec));
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);

@@ -79,6 +79,13 @@ chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
     if (arg && index && arg.getOwner() == &kernel.getBody().front())
       factor[{arg.getArgNumber(), *index}] = 1;
   });
+  // A strided argument's modelled strides are products of its sizes.
+  kernel.walk([&](memref::ExtractStridedMetadataOp metadata) {
+    auto arg = dyn_cast<BlockArgument>(metadata.getSource());
+    if (arg && arg.getOwner() == &kernel.getBody().front())
+      for (int64_t d = 0; d < cast<MemRefType>(arg.getType()).getRank(); ++d)
+        factor.try_emplace({arg.getArgNumber(), d}, 1);
+  });
   if (launch)
     for (const SizeTerm &term : launch.getDivisible()) {
       auto it = factor.find({unsigned(term.arg), term.dim});

@@ -229,16 +229,17 @@ def HK_LaunchAttr : HK_Attr<"Launch", "launch"> {
     ```
     launch-attr ::= `#hk.launch<` `grid` `=` `[` size-term (`,` size-term)* `]`
                     (`,` `divisible` `=` `[` divisibility (`,` divisibility)* `]`)? `>`
-    size-term   ::= `arg` N `[` D `]` `/` integer
+    size-term   ::= `arg` N `[` D `]` (`/` | `ceildiv`) integer
     divisibility ::= `arg` N `[` D `]` `by` integer
     ```
 
     Attached to a `gpu.func` kernel as `hk.launch`, it records how to launch
     the kernel for given argument sizes: grid dimension x, y, z (in that
     order; missing ones are 1) is dimension `D` of memref argument `N`
-    divided by the tile size. Every grid term also states that the size is a
-    multiple of the tile; `divisible` lists further sizes the kernel needs to
-    be multiples. The workgroup size is the upstream `known_block_size`.
+    divided by the tile size. A `/` term also states that the size is a
+    multiple of the tile; a `ceildiv` term rounds up (a kernel serving
+    partial tiles). `divisible` lists further sizes the kernel needs to be
+    multiples. A batch is a grid term `argN[0] / 1`. The workgroup size is the upstream `known_block_size`.
     Argument numbers are those of the hk source (before
     `hk-lower-kernel-abi`, which rewrites the terms to name the `i32`
     arguments now carrying the sizes: `argN[0]` of an integer argument is its

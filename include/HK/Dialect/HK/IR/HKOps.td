@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // This file defines the hk ops: allocating shared tiles, the cooperative
-// global-to-LDS copy, fragment loads, MMA, fragment fill and store. The ops
+// global-to-LDS copy, fragment loads, MMA, fragment fill, elementwise map,
+// read and store. The ops
 // schedules are written with are in HKScheduleOps.td; a plain barrier or
 // priority change is an upstream op (`amdgpu.lds_barrier`, `gpu.barrier`,
 // `rocdl.s.setprio`), see docs/Rationale.md.
@@ -26,6 +27,7 @@ def HK_SharedTile : Type<CPred<"::llvm::isa<::mlir::hk::SharedTileType>($_self)"
 def HK_Fragment : Type<CPred<"::llvm::isa<::mlir::hk::FragmentType>($_self)">,
     "hk fragment", "::mlir::hk::FragmentType">;
 def HK_GlobalMatrix : MemRefRankOf<[BF16, F16, F32], [2]>;
+def HK_GlobalMatrixOrRow : MemRefRankOf<[BF16, F16, F32], [1, 2]>;
 
 //===----------------------------------------------------------------------===//
 // alloc_shared
@@ -251,6 +253,89 @@ def HK_FillFragmentOp : HK_Op<"fill_fragment", [Pure,
   let arguments = (ins AnyFloat:$value);
   let results = (outs HK_Fragment:$result);
   let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// map
+//===----------------------------------------------------------------------===//
+
+def HK_MapOp : HK_Op<"map", [RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "apply a scalar computation to every element of fragments";
+  let description = [{
+    Computes each element of the result from the elements at the same
+    position of `inputs`: the body's block takes one scalar per input (its
+    element type) and `hk.yield`s the result element. The inputs and the
+    result are fragments of one role, shape and MMA shape (element types may
+    differ, as the role allows), so every lane holds the same positions of
+    each and the op moves no data between lanes. The body may use scalars
+    defined above it (an `alpha`, a runtime flag) but no hk values, and must
+    not touch memory: the lowering clones it once per element a lane holds
+    (scalar ops on the lane-vector's elements, which LLVM may vectorize).
+
+    Example (an epilogue's alpha * acc + beta * c):
+
+    ```mlir
+    %d = hk.map %acc, %c
+        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>,
+          !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+        -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+    ^bb0(%x: f32, %y: f32):
+      %ax = arith.mulf %alpha, %x : f32
+      %r = math.fma %beta, %y, %ax : f32
+      hk.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<HK_Fragment>:$inputs);
+  let results = (outs HK_Fragment:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs) `->` type($result) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// read_fragment
+//===----------------------------------------------------------------------===//
+
+def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
+  let summary = "read a wave's accumulator-layout fragment from global memory";
+  let description = [{
+    The mirror of `hk.store_fragment`: each lane reads the elements the
+    chip's accumulator lane layout assigns it from the region of `source`
+    whose top-left element is at `indices` and converts them to f32 (an
+    epilogue's C, for `beta * C`). A 1-D `source` is a row vector broadcast
+    down the fragment: element (i, j) is `source[col + j]` (a bias per column
+    of C). A wave-level op: each wave passes its own offsets.
+
+    With `bounds inside` (the default) the region lies inside `source`; with
+    `bounds partial` elements outside it read as zero (rows and columns are
+    both masked, so any strides are served: an out-of-range offset per
+    element, no branch), and the indices must be the same in every lane of a
+    wave (the lowering makes them scalar, taking lane 0's).
+
+    Example:
+
+    ```mlir
+    %c = hk.read_fragment %C[%m, %n] bounds partial
+        : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+        -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+    %bias = hk.read_fragment %b[%n] bounds partial
+        : memref<?xf32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<HK_GlobalMatrixOrRow, "global source", [MemRead]>:$source,
+    Variadic<Index>:$indices,
+    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
+  let results = (outs HK_Fragment:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` (`bounds` $bounds^)? attr-dict
+    `:` type($source) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 

@@ -160,11 +160,12 @@ def HK_StaggerOp : HK_Op<"stagger", [SingleBlock, NoRegionArguments]> {
 //===----------------------------------------------------------------------===//
 
 def HK_YieldOp : HK_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["ClusterOp", "StaggerOp"]>]> {
-  let summary = "the results of an hk.cluster or hk.stagger body";
+    ParentOneOf<["ClusterOp", "StaggerOp", "MapOp"]>]> {
+  let summary = "the results of an hk.cluster, hk.stagger or hk.map body";
   let description = [{
-    Terminates the body of `hk.cluster` and `hk.stagger`; its operands
-    become the results of the enclosing op.
+    Terminates the body of `hk.cluster` and `hk.stagger`, whose operands
+    become the results of the enclosing op, and of `hk.map`, whose one
+    operand is the element it computes.
 
     Example:
 

@@ -16,9 +16,12 @@ def LowerKernelAbi : Pass<"hk-lower-kernel-abi", "gpu::GPUModuleOp"> {
     a HIP program can launch it with `hipModuleLaunchKernel` and a plain
     argument struct: each memref argument becomes a global pointer
     (`!llvm.ptr<1>`) followed by one `i32` per dynamic dimension, in
-    dimension order; other arguments are kept. Inside the kernel the memref
-    is rebuilt as a row-major descriptor (offset 0, strides from the sizes),
-    so the body is unchanged.
+    dimension order, then, for a strided layout (`strided<[?, ?, 1]>`), one
+    `i32` per dynamic stride, in dimension order; other arguments are kept.
+    Inside the kernel the memref is rebuilt (a row-major one with offset 0
+    and strides from the sizes, a strided one with its static offset and its
+    strides), so the body is unchanged. A dynamic offset is refused: pass
+    the pointer to the first element instead.
 
     Before:
 
@@ -173,7 +176,8 @@ def PeelPartialTiles : Pass<"hk-peel-partial-tiles", "gpu::GPUModuleOp"> {
       their matrices, where the copies become `partial_rows` (free: rows past
       the matrix fall out of the buffer range; they may become direct). It
       runs only when the rows of every such copy's matrix are whole 16-byte
-      chunks (row stride a multiple of 16 bytes), else it runs no iteration;
+      chunks (columns, and for a strided memref row stride and offset,
+      multiples of 16 bytes), else it runs no iteration;
     - then a barrier if any iteration remains, and the original loop over
       the remaining iterations
       (at most one for the example kernels; all of them when the rows are

@@ -45,9 +45,24 @@ bool isRemainderLoop(scf::ForOp loop);
 /// Gives the tile `alloc` allocates `slots` slots, keeping its layout.
 void setTileSlots(AllocSharedOp alloc, int64_t slots);
 
+/// One argument of a kernel after hk-lower-kernel-abi, in order: a memref's
+/// data pointer, one of its dynamic sizes or strides (`dim`, as i32), or a
+/// non-memref argument passed as it is.
+struct KernelAbiEntry {
+  enum class Kind { pointer, size, stride, value } kind;
+  unsigned arg;
+  int64_t dim = -1;
+};
+
+/// The arguments hk-lower-kernel-abi gives a kernel of `argTypes`: for each
+/// memref its pointer, its dynamic sizes, then (strided layouts) its
+/// dynamic strides, in dimension order.
+SmallVector<KernelAbiEntry> getKernelAbi(TypeRange argTypes);
+
 /// Rewrites `kernel` to take each memref argument as a global pointer plus
-/// one i32 per dynamic dimension (see hk-lower-kernel-abi). `converter`
-/// gives the memref descriptor layout the later lowering will use.
+/// one i32 per dynamic dimension and dynamic stride (see
+/// hk-lower-kernel-abi). `converter` gives the memref descriptor layout the
+/// later lowering will use.
 LogicalResult lowerKernelAbi(gpu::GPUFuncOp kernel,
                              const LLVMTypeConverter &converter);
 

@@ -1,0 +1,225 @@
+//===- GlobalFragmentLowering.cpp - fragments to and from global memory ---===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// hk.store_fragment and hk.read_fragment: each lane walks the accumulator
+// elements its lane layout gives it, with plain memref accesses (`inside`)
+// or masked raw buffer accesses (`partial`, docs/Shapes.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "HK/Conversion/HKToAMDGPU/BufferAccess.h"
+#include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::detail;
+
+namespace {
+
+/// Where each accumulator element of a lane lies in a fragment tile: the
+/// lane's (row, col) of element `e` of every MMA-sized fragment.
+struct AccElements {
+  FragmentShape shape;
+  SmallVector<std::pair<Value, Value>> offsets;
+
+  /// Calls `fn(index, row, col)` for every element of the lane, `index`
+  /// counting through the lane vector, (row, col) from the region's
+  /// top-left element at (`row`, `col`).
+  template <typename Fn>
+  void forEach(OpBuilder &b, Location loc, FragmentType type, Value row,
+               Value col, Fn fn) const {
+    for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi)
+      for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
+        auto [row0, col0] = fragmentOrigin(b, loc, row, col, shape, fi, fj);
+        int64_t first =
+            (fi * type.getNumFragmentCols() + fj) * shape.elemsPerLane;
+        for (int64_t e = 0; e < shape.elemsPerLane; ++e)
+          fn(first + e, addIndex(b, loc, row0, offsets[e].first),
+             addIndex(b, loc, col0, offsets[e].second));
+      }
+  }
+};
+
+AccElements accElements(OpBuilder &b, Location loc, const MmaInstr &instr,
+                        Value lane) {
+  AccElements out{getFragmentShape(instr.layout, FragmentRole::acc), {}};
+  for (int64_t e = 0; e < out.shape.elemsPerLane; ++e)
+    out.offsets.push_back(
+        emitFragmentElement(b, loc, instr.layout, FragmentRole::acc, lane, e));
+  return out;
+}
+
+/// `index` made scalar (lane 0's): the ops' offsets are the wave's, and a
+/// scalar buffer resource needs no loop per access.
+Value waveUniform(OpBuilder &b, Location loc, Value index) {
+  Value first = ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(),
+                                               toI32(b, loc, index));
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), first);
+}
+
+int64_t elementBytes(MemRefType type) {
+  return type.getElementType().getIntOrFloatBitWidth() / 8;
+}
+
+struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(StoreFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType type = op.getFragment().getType();
+    const MmaInstr *instr = getInstr(op, type);
+    if (!instr)
+      return failure();
+    MemRefType destType = op.getDest().getType();
+    Type destElement = destType.getElementType();
+    FailureOr<Value> lane = emitLaneId(rewriter, op);
+    if (failed(lane))
+      return failure();
+    AccElements elements = accElements(rewriter, loc, *instr, *lane);
+
+    Value values = adaptor.getFragment();
+    if (destElement != type.getElementType())
+      values = arith::TruncFOp::create(
+          rewriter, loc,
+          cast<VectorType>(values.getType()).clone(destElement), values);
+    Value zero = constIndex(rewriter, loc, 0);
+    if (op.getBounds() != BoundsMode::partial) {
+      elements.forEach(rewriter, loc, type, adaptor.getRow(), adaptor.getCol(),
+                       [&](int64_t index, Value row, Value col) {
+                         memref::StoreOp::create(
+                             rewriter, loc,
+                             vector::ExtractOp::create(rewriter, loc, values,
+                                                       ArrayRef<int64_t>{index}),
+                             adaptor.getDest(), ValueRange{row, col});
+                       });
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // Buffer stores through a resource based at the region's row, at
+    // offsets relative to the region: columns past the matrix get the
+    // masked offset, rows past it fall out of the resource's range; both
+    // stores are dropped.
+    BufferRegion dest = makeBufferRegion(
+        rewriter, loc, adaptor.getDest(),
+        waveUniform(rewriter, loc, adaptor.getRow()),
+        waveUniform(rewriter, loc, adaptor.getCol()), elementBytes(destType),
+        chip.rawBufferResourceFlags, /*masked=*/true);
+    elements.forEach(
+        rewriter, loc, type, zero, zero, [&](int64_t index, Value row, Value col) {
+          ROCDL::RawPtrBufferStoreOp::create(
+              rewriter, loc,
+              vector::ExtractOp::create(rewriter, loc, values,
+                                        ArrayRef<int64_t>{index}),
+              dest.resource, dest.maskedByteOffset(rewriter, loc, row, col, 1),
+              dest.origin, /*aux=*/constI32(rewriter, loc, 0),
+              /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+              /*tbaa=*/nullptr);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(ReadFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType type = op.getResult().getType();
+    const MmaInstr *instr = getInstr(op, type);
+    auto laneType = getTypeConverter()->convertType<VectorType>(type);
+    if (!instr || !laneType)
+      return failure();
+    MemRefType sourceType = op.getSource().getType();
+    Type sourceElement = sourceType.getElementType();
+    FailureOr<Value> lane = emitLaneId(rewriter, op);
+    if (failed(lane))
+      return failure();
+    AccElements elements = accElements(rewriter, loc, *instr, *lane);
+
+    // A row vector is read as row 0 of a 1 x N matrix by every row.
+    bool rowVector = sourceType.getRank() == 1;
+    Value source = adaptor.getSource();
+    Value zero = constIndex(rewriter, loc, 0);
+    Value regionRow = rowVector ? zero : adaptor.getIndices()[0];
+    Value regionCol = adaptor.getIndices().back();
+    if (rowVector) {
+      OpFoldResult n = memref::getMixedSize(rewriter, loc, source, 0);
+      source = memref::ExpandShapeOp::create(
+          rewriter, loc, ArrayRef<int64_t>{1, sourceType.getDimSize(0)},
+          source, ArrayRef<ReassociationIndices>{{0, 1}},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), n});
+    }
+
+    SmallVector<Value> values(laneType.getNumElements());
+    if (op.getBounds() != BoundsMode::partial) {
+      elements.forEach(rewriter, loc, type, regionRow, regionCol,
+                       [&](int64_t index, Value row, Value col) {
+                         values[index] = memref::LoadOp::create(
+                             rewriter, loc, source,
+                             ValueRange{rowVector ? zero : row, col});
+                       });
+    } else {
+      // Buffer loads through a resource based at the region's row; rows
+      // and columns past the matrix get the masked offset and read zero.
+      // Rows are masked too: with overlapping rows (a row stride below the
+      // column count) the range does not end at the last row.
+      Value row0 = waveUniform(rewriter, loc, regionRow);
+      BufferRegion region = makeBufferRegion(
+          rewriter, loc, source, row0, waveUniform(rewriter, loc, regionCol),
+          elementBytes(sourceType), chip.rawBufferResourceFlags,
+          /*masked=*/true);
+      Type i32 = rewriter.getI32Type();
+      Value rowsLeft = arith::IndexCastOp::create(
+          rewriter, loc, i32,
+          arith::SubIOp::create(
+              rewriter, loc, memref::DimOp::create(rewriter, loc, source, 0),
+              row0));
+      Value masked = constI32(rewriter, loc, kMaskedByteOffset);
+      elements.forEach(
+          rewriter, loc, type, zero, zero,
+          [&](int64_t index, Value row, Value col) {
+            if (rowVector)
+              row = zero;
+            Value offset = region.maskedByteOffset(rewriter, loc, row, col, 1);
+            Value inside = arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::slt,
+                arith::IndexCastOp::create(rewriter, loc, i32, row), rowsLeft);
+            offset = arith::SelectOp::create(rewriter, loc, inside, offset,
+                                             masked);
+            values[index] = ROCDL::RawPtrBufferLoadOp::create(
+                rewriter, loc, sourceElement, region.resource, offset,
+                region.origin, /*aux=*/constI32(rewriter, loc, 0),
+                /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+                /*tbaa=*/nullptr);
+          });
+    }
+    Value result = vector::FromElementsOp::create(
+        rewriter, loc, laneType.clone(sourceElement), values);
+    if (sourceElement != laneType.getElementType())
+      result = arith::ExtFOp::create(rewriter, loc, laneType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::hk::detail::populateGlobalFragmentLowering(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  patterns.add<ReadFragmentLowering, StoreFragmentLowering>(
+      converter, patterns.getContext(), chip);
+}

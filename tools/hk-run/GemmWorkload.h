@@ -1,0 +1,117 @@
+//===- GemmWorkload.h - the GEMM hk-run checks ----------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The GEMM workload: which kernels it runs (their signature), the problem a
+// run poses (sizes, layouts, batch, padding, epilogue), its inputs laid out
+// as the kernel takes them, and the check of C against an fp64 reference
+// (SPEC section 9, docs/Shapes.md).
+//
+//   C[b] = alpha op(A[b]) op(B[b]) + beta C[b] + bias,  b < batch
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
+#define HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
+
+#include "Options.h"
+
+#include "mlir/IR/Types.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::hk::run {
+
+/// What a GEMM kernel's argument types say it computes: (A, B, C) or (A, B,
+/// C, bias, alpha, beta), A and B bf16, C bf16, f16 or f32, all of rank 2
+/// or all of rank 3 (batch first), row-major or all strided.
+struct GemmSignature {
+  int64_t rank = 2;
+  /// A, B and C take their strides: rows may be padded.
+  bool strided = false;
+  /// C's element type: "bf16", "f16" or "f32".
+  std::string cElement = "bf16";
+  /// bias (f32, one per column of C), alpha and beta (f32) follow C.
+  bool epilogue = false;
+
+  int64_t cBytes() const { return cElement == "f32" ? 4 : 2; }
+};
+
+/// The signature of a kernel with argument types `types`, or an error
+/// saying why it is not a GEMM kernel.
+llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types);
+
+/// The matrices of a GEMM, as indices of the kernel's arguments.
+enum GemmArg : unsigned { argA = 0, argB = 1, argC = 2, argBias = 3 };
+
+/// A run's problem: the options it was given, checked against the kernel.
+struct GemmProblem {
+  GemmShape shape;
+  int64_t batch = 1, pad = 0;
+  float alpha = 1, beta = 0;
+  GemmSignature signature;
+
+  /// The stored (rows, cols) of matrix `arg` (A, B or C).
+  std::pair<int64_t, int64_t> storedSize(unsigned arg) const;
+  /// Elements from one stored row of matrix `arg` to the next.
+  int64_t leadingDim(unsigned arg) const {
+    return storedSize(arg).second + pad;
+  }
+  /// Elements from one batch's matrix `arg` to the next.
+  int64_t batchStride(unsigned arg) const {
+    return storedSize(arg).first * leadingDim(arg);
+  }
+  /// Dimension `dim` of argument `arg` as the kernel sees it; none for a
+  /// dimension the kernel's arguments do not have.
+  std::optional<int64_t> extent(unsigned arg, int64_t dim) const;
+  /// Stride `dim` of matrix argument `arg`.
+  std::optional<int64_t> stride(unsigned arg, int64_t dim) const;
+};
+
+/// The problem the options pose to a kernel of `signature` named `kernel`;
+/// 0, or exit status 2 after printing why the kernel cannot serve it.
+int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
+                    StringRef kernel, GemmProblem &problem);
+
+/// A run's inputs: A and B as the reference reads them (per batch, A M x K
+/// and B N x K, bf16 bits), C's initial values and the bias, and the
+/// kernel's memory arguments (A, B, C, then the bias) as it takes them.
+struct GemmInputs {
+  std::vector<uint16_t> a, b;
+  std::vector<double> c0;
+  std::vector<float> bias;
+  std::vector<std::vector<uint8_t>> buffers;
+};
+
+/// Draws or reads the inputs (--a, --b, --bias, --seed, the test); 0, or
+/// exit status 2 after printing why.
+int makeGemmInputs(const GemmProblem &problem, GemmInputs &inputs);
+
+/// How C compares with what the test expects of it.
+struct GemmCheck {
+  double maxAbs = 0, maxRel = 0;
+  int64_t bad = 0;     // elements outside the tolerance
+  int64_t checked = 0; // elements looked at (--check-sample)
+  int64_t paddingWrites = 0; // elements of C's padding the kernel changed
+};
+
+/// Checks C (the kernel's C buffer) against the test: A itself (identity),
+/// `other`'s C bit for bit (compare), `expected` (batch x M x N), or the
+/// fp64 reference; and that C's padding is unchanged.
+GemmCheck checkGemm(const GemmProblem &problem, const GemmInputs &inputs,
+                    const std::vector<uint8_t> &c,
+                    const std::vector<uint8_t> *other,
+                    const std::vector<float> &expected);
+
+/// Element (b, m, n) of C in a C buffer, as a double.
+double readC(const GemmProblem &problem, const std::vector<uint8_t> &c,
+             int64_t b, int64_t m, int64_t n);
+
+} // namespace mlir::hk::run
+
+#endif // HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
