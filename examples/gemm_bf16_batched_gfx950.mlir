@@ -125,87 +125,117 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] {
     %r1 = arith.addi %row1, %wm : index
     %n0w = arith.addi %col0, %wn : index
     %n1w = arith.addi %col1, %wn : index
+    // beta = 0 reads no C (BLAS). Each block is read, combined and stored
+    // in its own branch, so at most one block of C is live at a time.
     %read_c = arith.cmpf une, %beta, %zero : f32
     %bias0 = hk.read_fragment %bias[%n0w] bounds partial
         : memref<?xf32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-    %old0 = scf.if %read_c -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+    scf.if %read_c {
       %old = hk.read_fragment %Cb[%r0, %n0w] bounds partial
           : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-      scf.yield %old : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#0, %old, %bias0
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %y: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %by = arith.mulf %beta, %y : f32
+        %sum = arith.addf %ax, %by : f32
+        %out = arith.addf %sum, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r0, %n0w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     } else {
-      scf.yield %init : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#0, %bias0
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %out = arith.addf %ax, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r0, %n0w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     }
-    %d0 = hk.map %acc#0, %old0, %bias0
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
-    ^bb0(%x: f32, %y: f32, %z: f32):
-      %ax = arith.mulf %alpha, %x : f32
-      %by = arith.mulf %beta, %y : f32
-      %sum = arith.addf %ax, %by : f32
-      %out = arith.addf %sum, %z : f32
-      hk.yield %out : f32
-    }
-    hk.store_fragment %d0, %Cb[%r0, %n0w] bounds partial
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     %bias1 = hk.read_fragment %bias[%n1w] bounds partial
         : memref<?xf32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-    %old1 = scf.if %read_c -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+    scf.if %read_c {
       %old = hk.read_fragment %Cb[%r0, %n1w] bounds partial
           : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-      scf.yield %old : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#1, %old, %bias1
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %y: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %by = arith.mulf %beta, %y : f32
+        %sum = arith.addf %ax, %by : f32
+        %out = arith.addf %sum, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r0, %n1w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     } else {
-      scf.yield %init : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#1, %bias1
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %out = arith.addf %ax, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r0, %n1w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     }
-    %d1 = hk.map %acc#1, %old1, %bias1
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
-    ^bb0(%x: f32, %y: f32, %z: f32):
-      %ax = arith.mulf %alpha, %x : f32
-      %by = arith.mulf %beta, %y : f32
-      %sum = arith.addf %ax, %by : f32
-      %out = arith.addf %sum, %z : f32
-      hk.yield %out : f32
-    }
-    hk.store_fragment %d1, %Cb[%r0, %n1w] bounds partial
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     %bias2 = hk.read_fragment %bias[%n0w] bounds partial
         : memref<?xf32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-    %old2 = scf.if %read_c -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+    scf.if %read_c {
       %old = hk.read_fragment %Cb[%r1, %n0w] bounds partial
           : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-      scf.yield %old : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#2, %old, %bias2
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %y: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %by = arith.mulf %beta, %y : f32
+        %sum = arith.addf %ax, %by : f32
+        %out = arith.addf %sum, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r1, %n0w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     } else {
-      scf.yield %init : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#2, %bias2
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %out = arith.addf %ax, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r1, %n0w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     }
-    %d2 = hk.map %acc#2, %old2, %bias2
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
-    ^bb0(%x: f32, %y: f32, %z: f32):
-      %ax = arith.mulf %alpha, %x : f32
-      %by = arith.mulf %beta, %y : f32
-      %sum = arith.addf %ax, %by : f32
-      %out = arith.addf %sum, %z : f32
-      hk.yield %out : f32
-    }
-    hk.store_fragment %d2, %Cb[%r1, %n0w] bounds partial
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     %bias3 = hk.read_fragment %bias[%n1w] bounds partial
         : memref<?xf32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-    %old3 = scf.if %read_c -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+    scf.if %read_c {
       %old = hk.read_fragment %Cb[%r1, %n1w] bounds partial
           : memref<?x?xbf16, strided<[?, 1], offset: ?>> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-      scf.yield %old : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#3, %old, %bias3
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %y: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %by = arith.mulf %beta, %y : f32
+        %sum = arith.addf %ax, %by : f32
+        %out = arith.addf %sum, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r1, %n1w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     } else {
-      scf.yield %init : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      %d = hk.map %acc#3, %bias3
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+      ^bb0(%x: f32, %z: f32):
+        %ax = arith.mulf %alpha, %x : f32
+        %out = arith.addf %ax, %z : f32
+        hk.yield %out : f32
+      }
+      hk.store_fragment %d, %Cb[%r1, %n1w] bounds partial
+          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     }
-    %d3 = hk.map %acc#3, %old3, %bias3
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
-    ^bb0(%x: f32, %y: f32, %z: f32):
-      %ax = arith.mulf %alpha, %x : f32
-      %by = arith.mulf %beta, %y : f32
-      %sum = arith.addf %ax, %by : f32
-      %out = arith.addf %sum, %z : f32
-      hk.yield %out : f32
-    }
-    hk.store_fragment %d3, %Cb[%r1, %n1w] bounds partial
-        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
     gpu.return
   }
 }

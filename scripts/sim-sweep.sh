@@ -8,12 +8,14 @@
 # (default 200) shapes per chip with M, N, K drawn from 1..1100 (seeded, so
 # every run draws the same ones), after a fixed list of primes, sizes below
 # one tile and K < 64, each shape on one of the four operand layouts and one
-# of the chip's schedule variants in turn. Exits non-zero if any run fails; prints one line per run and a
-# summary per part.
+# of the chip's schedule variants in turn; then BATCHED (default 50) runs per
+# chip of the batched examples with random shapes, batches, row padding,
+# alpha, beta and bias. Exits non-zero if any run fails; prints one line per
+# run and a summary per part.
 #
 #   scripts/sim-sweep.sh            # builds first if needed (scripts/setup.sh)
 #   SKIP_SETUP=1 scripts/sim-sweep.sh
-#   SHAPES_ONLY=1 SHAPES=50 scripts/sim-sweep.sh
+#   SHAPES_ONLY=1 SHAPES=50 BATCHED=10 scripts/sim-sweep.sh
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,6 +107,26 @@ shape_sweep() {
   done
 }
 
+# The batched examples with strides and the epilogue: random shapes,
+# batches of 1 to 3, row padding of 0 to 9 elements, alpha, beta (0 reads no
+# C) and the bias in turn, with the chip's variants in turn.
+batched_sweep() {
+  local chip=$1 count=$2
+  local -n variants="variants_$chip"
+  RANDOM=$3
+  local alphas=(1 0.5 -2 1.25) betas=(0 1 0.5 -1) biases=(random zeros)
+  local i
+  for ((i = 0; i < count; i++)); do
+    local shape="$((RANDOM % 700 + 1)),$((RANDOM % 700 + 1)),$((RANDOM % 700 + 1))"
+    # shellcheck disable=SC2086
+    run "$root/examples/gemm_bf16_batched_$chip.mlir" --chip=$chip \
+      --size=$shape --batch=$((RANDOM % 3 + 1)) --pad=$((RANDOM % 10)) \
+      --alpha=${alphas[i % 4]} --beta=${betas[(i / 4) % 4]} \
+      --bias=${biases[i % 2]} --test=random --seed=$i \
+      ${variants[i % ${#variants[@]}]}
+  done
+}
+
 if [ -z "${SHAPES_ONLY:-}" ]; then
   tile_sweep
   echo "K tile sweep: $passed passed, $failed failed"
@@ -114,6 +136,11 @@ passed=0 failed=0
 shape_sweep gfx950 "${SHAPES:-200}" 950
 shape_sweep gfx1201 "${SHAPES:-200}" 1201
 echo "random shapes (${SHAPES:-200} per chip): $passed passed, $failed failed"
+total_passed=$((passed + total_passed)) total_failed=$((failed + total_failed))
+passed=0 failed=0
+batched_sweep gfx950 "${BATCHED:-50}" 9500
+batched_sweep gfx1201 "${BATCHED:-50}" 12010
+echo "batched with epilogue (${BATCHED:-50} per chip): $passed passed, $failed failed"
 passed=$((passed + total_passed)) failed=$((failed + total_failed))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

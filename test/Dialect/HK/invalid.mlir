@@ -736,3 +736,134 @@ func.func @yield_parent(%x: f32) {
   "hk.yield"(%x) : (f32) -> ()
   return
 }
+
+// -----
+
+func.func @map_no_inputs() {
+  // expected-error @+1 {{'hk.map' op needs at least one input fragment}}
+  %r = "hk.map"() ({
+  ^bb0:
+    %z = arith.constant 0.0 : f32
+    hk.yield %z : f32
+  }) : () -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @map_shapes(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.map' op input #0 is a 'acc 16x16 mma = 16x16x32' fragment but the result is 'acc 32x16 mma = 16x16x32': the fragments must share role, shape and MMA shape}}
+  %r = hk.map %a : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 32x16xf32, mma = 16x16x32> {
+  ^bb0(%x: f32):
+    hk.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_arguments(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.map' op body takes 2 element(s) for 1 input(s)}}
+  %r = hk.map %a : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%x: f32, %y: f32):
+    hk.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_argument_type(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.map' op body argument #0 is 'f16' but input #0 holds 'f32'}}
+  %r = hk.map %a : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%x: f16):
+    %y = arith.extf %x : f16 to f32
+    hk.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_yield_type(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.map' op body yields 'f16' but the result holds 'f32'}}
+  %r = hk.map %a : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%x: f32):
+    %y = arith.truncf %x : f32 to f16
+    hk.yield %y : f16
+  }
+  return
+}
+
+// -----
+
+func.func @map_memory(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %p: memref<f32>) {
+  %r = hk.map %a : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'memref.load' op in an 'hk.map' body must not touch memory (the body runs once per element)}}
+    %y = memref.load %p[] : memref<f32>
+    hk.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_hk_value(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  %r = hk.map %a : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'hk.fill_fragment' op in an 'hk.map' body uses an hk value; the body computes one element from scalars}}
+    %f = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+    hk.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @read_role(%C: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op reads 'acc' fragments, got 'b'}}
+  %r = hk.read_fragment %C[%i, %i] : memref<?x?xbf16> -> !hk.fragment<b, 16x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_indices(%C: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op takes 2 index(es) for a rank-2 source, got 1}}
+  %r = hk.read_fragment %C[%i] : memref<?x?xbf16> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_bounds(%C: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op reads take bounds 'inside' or 'partial', not 'partial_rows'}}
+  %r = hk.read_fragment %C[%i, %i] bounds partial_rows : memref<?x?xbf16> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_outside(%C: memref<8x?xbf16>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op region of 16x16 does not fit in the 8 rows of the source}}
+  %r = hk.read_fragment %C[%i, %i] : memref<8x?xbf16> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_row_outside(%bias: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.read_fragment' op region of 1x16 does not fit in the 8 columns of the source}}
+  %r = hk.read_fragment %bias[%c0] : memref<8xf32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_strided(%C: memref<?x?xbf16, strided<[1, ?]>>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op source must be strided with unit stride along its rows, got 'memref<?x?xbf16, strided<[1, ?]>>'}}
+  %r = hk.read_fragment %C[%i, %i] : memref<?x?xbf16, strided<[1, ?]>> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}

@@ -435,12 +435,13 @@ LogicalResult MapOp::verifyRegions() {
                            "body runs once per element)";
       return WalkResult::interrupt();
     }
-    for (Value operand : op->getOperands())
-      if (isa<FragmentType, SharedTileType>(operand.getType())) {
-        op->emitOpError() << "in an 'hk.map' body uses an hk value; the body "
-                             "computes one element from scalars";
-        return WalkResult::interrupt();
-      }
+    auto isHK = [](Type t) { return isa<FragmentType, SharedTileType>(t); };
+    if (llvm::any_of(op->getOperandTypes(), isHK) ||
+        llvm::any_of(op->getResultTypes(), isHK)) {
+      op->emitOpError() << "in an 'hk.map' body uses an hk value; the body "
+                           "computes one element from scalars";
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
