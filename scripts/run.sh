@@ -12,8 +12,9 @@
 # and validate it on the
 # CPU simulator (identity test bit-exact, random test against fp64, and the
 # same bits as the synchronous kernel) at several workgroups in both
-# dimensions and at sizes that are not tile multiples. Exits non-zero if
-# anything fails.
+# dimensions and at sizes that are not tile multiples; then the batched
+# kernels with padded rows and the epilogue. Exits non-zero if anything
+# fails.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -114,6 +115,18 @@ for chip in gfx950 gfx1201; do
   check "$example" --chip=$chip "${flags[@]}" --size=300,200,200 --test=identity
   check "$example" --chip=$chip "${flags[@]}" --size=333,257,190 --test=compare \
     --compare="$example" --compare-stages=1
+done
+# The batched kernels with padded rows and the epilogue, with the same
+# schedules.
+for chip in gfx950 gfx1201; do
+  if [ "$chip" = gfx950 ]; then flags=("${gfx950[@]}"); else flags=("${gfx1201[@]}"); fi
+  example="$root/examples/gemm_bf16_batched_$chip.mlir"
+  check "$example" --chip=$chip "${flags[@]}" --size=300,200,100 --batch=3 \
+    --alpha=0.5 --beta=1 --bias=random --test=random
+  check "$example" --chip=$chip "${flags[@]}" --size=255,257,63 --batch=2 \
+    --pad=5 --alpha=-1.5 --beta=0 --bias=random --test=random
+  check "$example" --chip=$chip "${flags[@]}" --size=256,128,128 --batch=2 \
+    --pad=8 --test=identity
 done
 if [ "$status" -eq 0 ]; then
   echo "hk: both reference GEMMs compiled and validated on the simulator"
