@@ -60,7 +60,12 @@ mlir::hk::ScheduleCLOptions::ScheduleCLOptions(
                      workgroupOrderOptionValues()),
       verifyLds("verify-lds", llvm::cl::init(true), llvm::cl::cat(category),
                 llvm::cl::desc("prove the kernels' LDS synchronisation "
-                               "(hk-verify-lds); =false skips the proof")) {}
+                               "(hk-verify-lds); =false skips the proof")),
+      dtype("dtype", llvm::cl::cat(category),
+            llvm::cl::desc("fp8 kernels: the fp8 format every fp8 type of "
+                           "the kernel takes, e4m3 or e5m2 "
+                           "(hk-set-fp8-format); default: the source's"),
+            llvm::cl::value_desc("e4m3|e5m2")) {}
 
 void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.stages = stages.getValue();
@@ -70,9 +75,13 @@ void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.schedule = schedule.getValue();
   options.workgroupOrder = workgroupOrder.getValue();
   options.verifyLds = verifyLds.getValue();
+  options.fp8Format = dtype.getValue();
 }
 
 std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
+  StringRef fp8 = options.fp8Format;
+  if (!fp8.empty() && fp8 != "e4m3" && fp8 != "e5m2")
+    return "dtype (fp8-format) must be e4m3 or e5m2, got '" + fp8.str() + "'";
   if (options.schedule == Schedule::none)
     return "";
   std::string schedule = options.schedule == Schedule::pingPongHK
@@ -127,6 +136,11 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createAttachTarget(attach));
 
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  if (!options.fp8Format.empty()) {
+    SetFp8FormatOptions fp8;
+    fp8.format = options.fp8Format;
+    gpu.addPass(createSetFp8Format(fp8));
+  }
   if (options.workgroupOrder == WorkgroupOrder::xcd) {
     RemapWorkgroupsOptions remap;
     remap.xcds = getChipInfo(options.chip).xcds;

@@ -259,7 +259,7 @@ private:
   Error step(Wave &wave);
   Error execute(Wave &wave, const Instruction &inst);
   Error executeCall(Wave &wave, const CallInst &call);
-  Error executeMma(Wave &wave, const CallInst &call, bool wmma);
+  Error executeMma(Wave &wave, const CallInst &call, Intrinsic::ID id);
   Error executeBufferAccess(Wave &wave, const CallInst &call, Intrinsic::ID id);
   Error executeLoadToLds(Wave &wave, const CallInst &call);
   Error executeTransposedRead(Wave &wave, const CallInst &call);

@@ -687,71 +687,16 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
   case Intrinsic::amdgcn_ds_read_tr16_b64:
     return executeTransposedRead(wave, call);
   case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
-    return executeMma(wave, call, /*wmma=*/false);
   case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
-    return executeMma(wave, call, /*wmma=*/true);
+  case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_fp8:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_bf8:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_fp8:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_bf8:
+    return executeMma(wave, call, id);
   default:
     break;
   }
   return error(wave, call,
                "intrinsic '" + callee->getName() + "' is not modelled");
-}
-
-//===----------------------------------------------------------------------===//
-// Matrix instructions
-//===----------------------------------------------------------------------===//
-
-/// D = C + A * B^T for one 16 x 16 tile of the wave, with A and B held as
-/// the chip's lane layout gives them (SPEC section 6). The layout is written
-/// out here rather than taken from HK/Dialect/HK/Utils on purpose: the
-/// simulator is the oracle for the compiler's use of those utilities. Products
-/// of bf16 are exact in f32; they are accumulated into C in ascending k, in
-/// f32.
-Error Interpreter::executeMma(Wave &wave, const CallInst &call, bool wmma) {
-  ++counters.mmas;
-  if (wave.mask != fullMask)
-    return error(wave, call,
-                 "matrix instruction with inactive lanes is not modelled");
-  const int64_t K = wmma ? 16 : 32;
-  if (!wmma)
-    for (unsigned i = 3; i < 6; ++i)
-      if (!cast<ConstantInt>(call.getArgOperand(i))->isZero())
-        return error(wave, call,
-                     "MFMA broadcast controls (cbsz/abid/blgp) are not "
-                     "modelled");
-  if ((wmma && lanes != 32) || (!wmma && lanes != 64))
-    return error(wave, call, "matrix instruction for another wave size");
-  float a[16][32], b[16][32], c[16][16];
-  auto kOf = [&](unsigned lane, unsigned i) -> unsigned {
-    return wmma ? (lane / 16) * 4 + i % 4 + 8 * (i / 4) : (lane / 16) * 8 + i;
-  };
-  for (unsigned lane : wave.active) {
-    const uint8_t *pa = operand(wave, call.getArgOperand(0), lane);
-    const uint8_t *pb = operand(wave, call.getArgOperand(1), lane);
-    const uint8_t *pc = operand(wave, call.getArgOperand(2), lane);
-    for (unsigned i = 0; i < 8; ++i) {
-      a[lane % 16][kOf(lane, i)] = bf16ToFloat(loadBits(pa + 2 * i, 2));
-      b[lane % 16][kOf(lane, i)] = bf16ToFloat(loadBits(pb + 2 * i, 2));
-    }
-    unsigned accPerLane = wmma ? 8 : 4;
-    for (unsigned i = 0; i < accPerLane; ++i) {
-      float v;
-      std::memcpy(&v, pc + 4 * i, 4);
-      c[(lane / 16) * accPerLane + i][lane % 16] = v;
-    }
-  }
-  for (unsigned m = 0; m < 16; ++m)
-    for (unsigned n = 0; n < 16; ++n) {
-      float acc = c[m][n];
-      for (int64_t k = 0; k < K; ++k)
-        acc += a[m][k] * b[n][k];
-      c[m][n] = acc;
-    }
-  unsigned accPerLane = wmma ? 8 : 4;
-  for (unsigned lane : wave.active) {
-    uint8_t *out = result(wave, &call, lane);
-    for (unsigned i = 0; i < accPerLane; ++i)
-      std::memcpy(out + 4 * i, &c[(lane / 16) * accPerLane + i][lane % 16], 4);
-  }
-  return Error::success();
 }

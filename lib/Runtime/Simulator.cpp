@@ -101,6 +101,11 @@ static std::string classify(const Instruction &inst) {
       switch (f->getIntrinsicID()) {
       case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
       case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
+      case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:
+      case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_fp8:
+      case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_bf8:
+      case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_fp8:
+      case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_bf8:
         return "mma";
       case Intrinsic::amdgcn_s_barrier:
       case Intrinsic::amdgcn_s_barrier_signal:

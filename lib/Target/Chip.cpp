@@ -28,6 +28,12 @@ static const MmaInstr kGfx950Mmas[] = {
      ElementKind::f32},
     {"v_mfma_f32_16x16x32_f16", MmaLayout::Mfma16x16x32, ElementKind::f16,
      ElementKind::f32},
+    // The f8f6f4 MFMA at twice the bf16 rate (spec fp8.md F8.2); the
+    // CDNA3-style 16x16x32 fp8 forms run at the bf16 rate and are left out.
+    {"v_mfma_f32_16x16x128_f8f6f4", MmaLayout::Mfma16x16x128F8,
+     ElementKind::f8e4m3, ElementKind::f32},
+    {"v_mfma_f32_16x16x128_f8f6f4", MmaLayout::Mfma16x16x128F8,
+     ElementKind::f8e5m2, ElementKind::f32},
 };
 
 static const MmaInstr kGfx1201Mmas[] = {
@@ -35,6 +41,10 @@ static const MmaInstr kGfx1201Mmas[] = {
      ElementKind::bf16, ElementKind::f32},
     {"v_wmma_f32_16x16x16_f16", MmaLayout::Wmma16x16x16Gfx12, ElementKind::f16,
      ElementKind::f32},
+    {"v_wmma_f32_16x16x16_fp8_fp8", MmaLayout::Wmma16x16x16F8Gfx12,
+     ElementKind::f8e4m3, ElementKind::f32},
+    {"v_wmma_f32_16x16x16_bf8_bf8", MmaLayout::Wmma16x16x16F8Gfx12,
+     ElementKind::f8e5m2, ElementKind::f32},
 };
 
 // Occupancy numbers: LLVM's AMDGPU backend (AMDGPUBaseInfo.cpp), checked
@@ -129,5 +139,9 @@ std::optional<ElementKind> mlir::hk::getElementKind(Type type) {
     return ElementKind::f16;
   if (type.isF32())
     return ElementKind::f32;
+  if (isa<Float8E4M3FNType>(type))
+    return ElementKind::f8e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return ElementKind::f8e5m2;
   return std::nullopt;
 }

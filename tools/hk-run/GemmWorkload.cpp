@@ -33,18 +33,21 @@ static llvm::Error error(const llvm::Twine &message) {
 // Signature and problem
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types) {
+llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
+                                                StringRef fp8Format) {
   const char *expected =
-      "A, B, C (bf16, bf16, and bf16, f16 or f32 memrefs, all 2-D or all 3-D "
-      "with the batch first), optionally followed by bias (1-D f32 memref), "
-      "alpha and beta (f32)";
+      "A, B, C (bf16 or fp8, the same, and bf16, f16 or f32 memrefs, all 2-D "
+      "or all 3-D with the batch first), optionally followed by bias (1-D f32 "
+      "memref), alpha and beta (f32), or for fp8 by scale_a and scale_b "
+      "(f32)";
   auto notGemm = [&](const llvm::Twine &why) {
     return error("not a GEMM kernel (" + llvm::Twine(expected) + "): " + why);
   };
-  if (types.size() != 3 && types.size() != 6)
+  if (types.size() < 3 || types.size() > 6 || types.size() == 4)
     return notGemm(llvm::formatv("it has {0} arguments", types.size()).str());
   GemmSignature s;
   s.epilogue = types.size() == 6;
+  s.scaled = types.size() == 5;
   SmallVector<MemRefType> matrices;
   for (unsigned i = 0; i < 3; ++i) {
     auto m = dyn_cast<MemRefType>(types[i]);
@@ -68,9 +71,20 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types) {
                                    i)
                          .str());
   }
-  if (!matrices[0].getElementType().isBF16() ||
-      !matrices[1].getElementType().isBF16())
-    return notGemm("A and B must hold bf16");
+  Type a = matrices[0].getElementType();
+  if (a != matrices[1].getElementType())
+    return notGemm("A and B hold different types");
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(a))
+    s.abElement = !fp8Format.empty() ? fp8Format.str()
+                  : isa<Float8E4M3FNType>(a) ? "e4m3"
+                                              : "e5m2";
+  else if (!a.isBF16())
+    return notGemm("A and B must hold bf16, f8E4M3FN or f8E5M2");
+  if (s.scaled != s.fp8())
+    return notGemm(s.fp8() ? "fp8 kernels take scale_a and scale_b after C"
+                           : "scale_a and scale_b are for fp8 kernels");
+  if (s.scaled && (!types[3].isF32() || !types[4].isF32()))
+    return notGemm("scale_a and scale_b must be f32");
   Type c = matrices[2].getElementType();
   if (c.isBF16())
     s.cElement = "bf16";
@@ -117,10 +131,32 @@ std::optional<int64_t> GemmProblem::stride(unsigned arg, int64_t dim) const {
   return dim == 0 ? leadingDim(arg) : 1;
 }
 
+std::optional<uint32_t> GemmProblem::scalarBits(unsigned arg) const {
+  float value;
+  if (signature.epilogue && (arg == 4 || arg == 5))
+    value = arg == 4 ? alpha : beta;
+  else if (signature.scaled && (arg == 3 || arg == 4))
+    value = arg == 3 ? scaleA : scaleB;
+  else
+    return std::nullopt;
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
 int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
                     StringRef kernel, GemmProblem &problem) {
-  problem = {shape, batchOption, padOption, alphaOption, betaOption,
-             signature};
+  problem = {shape,       batchOption, padOption, alphaOption,
+             betaOption,  scaleAOption, scaleBOption, signature};
+  if ((scaleAOption.getNumOccurrences() || scaleBOption.getNumOccurrences()) &&
+      !signature.scaled)
+    return fail(llvm::formatv("--scale-a and --scale-b are the per-tensor "
+                              "scales of fp8 kernels; '{0}' takes {1}",
+                              kernel, signature.abElement));
+  if (!schedule.dtype.getValue().empty() && !signature.fp8())
+    return fail(llvm::formatv("--dtype={0} is for fp8 kernels; '{1}' takes "
+                              "bf16",
+                              schedule.dtype.getValue(), kernel));
   if (problem.batch > 1 && signature.rank != 3)
     return fail(llvm::formatv("--batch={0} needs a batched kernel (3-D A, B "
                               "and C); '{1}' takes 2-D matrices",
@@ -141,7 +177,7 @@ int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
   // The kernel's offsets are 32-bit: each batch's matrix must fit them.
   for (unsigned arg : {argA, argB, argC}) {
     int64_t bytes = problem.batchStride(arg) *
-                    (arg == argC ? signature.cBytes() : 2);
+                    (arg == argC ? signature.cBytes() : signature.abBytes());
     if (bytes > (int64_t(1) << 31))
       return fail(llvm::formatv("one batch's {0} takes {1} bytes, more than "
                                 "the 2 GiB the kernel's 32-bit offsets reach",
@@ -188,10 +224,34 @@ static double decodeC(const GemmSignature &s, const uint8_t *in) {
       .convertToDouble();
 }
 
+static const llvm::fltSemantics &fp8Semantics(const GemmSignature &s) {
+  return s.abElement == "e4m3" ? llvm::APFloat::Float8E4M3FN()
+                               : llvm::APFloat::Float8E5M2();
+}
+
+double decodeAB(const GemmSignature &s, uint16_t code) {
+  if (!s.fp8())
+    return bf16ToFloat(code);
+  return llvm::APFloat(fp8Semantics(s), llvm::APInt(8, code)).convertToDouble();
+}
+
+/// `value` rounded to nearest even into A's and B's type; none when the
+/// type cannot hold it (beyond an fp8 format's range).
+static std::optional<uint16_t> encodeAB(const GemmSignature &s, double value) {
+  if (!s.fp8())
+    return floatToBf16(float(value));
+  llvm::APFloat f(value);
+  bool lost;
+  f.convert(fp8Semantics(s), llvm::APFloat::rmNearestTiesToEven, &lost);
+  if (!f.isFinite())
+    return std::nullopt;
+  return uint16_t(f.bitcastToAPInt().getZExtValue());
+}
+
 /// Byte offset of element (b, r, c) of stored matrix `arg`.
 static int64_t storedOffset(const GemmProblem &p, unsigned arg, int64_t b,
                             int64_t r, int64_t c) {
-  int64_t bytes = arg == argC ? p.signature.cBytes() : 2;
+  int64_t bytes = arg == argC ? p.signature.cBytes() : p.signature.abBytes();
   return (b * p.batchStride(arg) + r * p.leadingDim(arg) + c) * bytes;
 }
 
@@ -206,12 +266,14 @@ double readC(const GemmProblem &problem, const std::vector<uint8_t> &c,
 //===----------------------------------------------------------------------===//
 
 /// Fills the `count` stored matrices (rows x cols, row-major, one after the
-/// other) of bf16 bits as `spec` says: empty or "random" keeps what is there
-/// (seeded N(0, 1)), "zeros", "range" (small exact integers (row + col) % 16
-/// - 8), or a .npy of shape (rows, cols) (count 1) or (count, rows, cols):
-/// float32 values are rounded to nearest even, uint16 values are bf16 bits.
-static llvm::Error fillMatrices(StringRef spec, int64_t count, int64_t rows,
-                                int64_t cols, std::vector<uint16_t> &out) {
+/// other) of A's or B's codes (bf16 bits, fp8 bytes) as `spec` says: empty
+/// or "random" keeps what is there, "zeros", "range" (small exact integers
+/// (row + col) % 16 - 8), or a .npy of shape (rows, cols) (count 1) or
+/// (count, rows, cols): float32 values are rounded to nearest even (and must
+/// fit the type), uint16 values are bf16 bits, uint8 values fp8 bytes.
+static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
+                                int64_t count, int64_t rows, int64_t cols,
+                                std::vector<uint16_t> &out) {
   if (spec.empty() || spec == "random")
     return llvm::Error::success();
   if (spec == "zeros" || spec == "range") {
@@ -219,7 +281,7 @@ static llvm::Error fillMatrices(StringRef spec, int64_t count, int64_t rows,
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c)
           out[(i * rows + r) * cols + c] =
-              spec == "zeros" ? 0 : floatToBf16(float((r + c) % 16 - 8));
+              *encodeAB(s, spec == "zeros" ? 0.0 : double((r + c) % 16 - 8));
     return llvm::Error::success();
   }
   StringRef path = spec;
@@ -239,19 +301,54 @@ static llvm::Error fillMatrices(StringRef spec, int64_t count, int64_t rows,
                                    [](int64_t n) { return std::to_string(n); }),
                    ", ")));
   int64_t n = count * rows * cols;
-  if (array->dtype == "<u2") {
-    std::memcpy(out.data(), array->data.data(), n * 2);
+  StringRef codes = s.fp8() ? "|u1" : "<u2";
+  if (array->dtype == codes) {
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = s.fp8() ? array->data[i]
+                       : uint16_t(array->data[2 * i] | array->data[2 * i + 1]
+                                                           << 8);
   } else if (array->dtype == "<f4") {
     for (int64_t i = 0; i < n; ++i) {
       float f;
       std::memcpy(&f, array->data.data() + 4 * i, 4);
-      out[i] = floatToBf16(f);
+      std::optional<uint16_t> code = encodeAB(s, f);
+      if (!code)
+        return error(llvm::formatv("'{0}' holds {1} at element {2}, beyond "
+                                   "the range of {3}",
+                                   path, f, i, s.abElement));
+      out[i] = *code;
     }
   } else {
-    return error("'" + path + "' holds " + array->dtype +
-                 "; hk-run reads float32 (<f4) or bf16 bits (<u2)");
+    return error("'" + path + "' holds " + array->dtype + "; hk-run reads "
+                 "float32 (<f4) or " +
+                 (s.fp8() ? s.abElement + " bytes (uint8, |u1)"
+                          : std::string("bf16 bits (uint16, <u2)")));
   }
   return llvm::Error::success();
+}
+
+/// One A or B element of the random test: for bf16 N(0, 1); for fp8 mostly
+/// N(0, 1) rounded to the format, and so that its rounding and range are
+/// exercised 5% zeros, 5% values near the format's largest, 5% subnormals.
+template <typename Rng>
+static uint16_t drawAB(const GemmSignature &s, Rng &rng) {
+  std::normal_distribution<double> normal(0.0, 1.0);
+  if (!s.fp8())
+    return floatToBf16(float(normal(rng)));
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  double kind = unit(rng), sign = unit(rng) < 0.5 ? -1.0 : 1.0;
+  const llvm::fltSemantics &sem = fp8Semantics(s);
+  if (kind < 0.05)
+    return *encodeAB(s, sign * 0.0);
+  if (kind < 0.10) {
+    double largest = llvm::APFloat::getLargest(sem).convertToDouble();
+    return *encodeAB(s, sign * largest * (0.5 + 0.5 * unit(rng)));
+  }
+  if (kind < 0.15) {
+    double smallest = llvm::APFloat::getSmallestNormalized(sem).convertToDouble();
+    return *encodeAB(s, sign * smallest * unit(rng));
+  }
+  return *encodeAB(s, normal(rng));
 }
 
 /// Each of the `count` rows x cols matrices of `matrix`, or its transpose
@@ -275,7 +372,7 @@ template <typename Fn>
 static std::vector<uint8_t> layOut(const GemmProblem &p, unsigned arg,
                                    Fn element) {
   auto [rows, cols] = p.storedSize(arg);
-  int64_t bytes = arg == argC ? p.signature.cBytes() : 2;
+  int64_t bytes = arg == argC ? p.signature.cBytes() : p.signature.abBytes();
   std::vector<uint8_t> buffer(p.batch * p.batchStride(arg) * bytes, 0xff);
   for (int64_t b = 0; b < p.batch; ++b)
     for (int64_t r = 0; r < rows; ++r)
@@ -288,15 +385,16 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
   int64_t M = p.shape.M, N = p.shape.N, K = p.shape.K, B = p.batch;
   in.a.resize(B * M * K);
   in.b.resize(B * N * K);
+  const GemmSignature &s = p.signature;
   std::mt19937 rng(seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (uint16_t &x : in.a)
-    x = floatToBf16(normal(rng));
+    x = drawAB(s, rng);
+  uint16_t one = *encodeAB(s, 1.0), zero = *encodeAB(s, 0.0);
   for (int64_t i = 0; i < B * N * K; ++i) {
     int64_t n = i / K % N, k = i % K;
-    in.b[i] = testKind == TestKind::identity
-                  ? (n == k ? floatToBf16(1.0f) : 0)
-                  : floatToBf16(normal(rng));
+    in.b[i] = testKind == TestKind::identity ? (n == k ? one : zero)
+                                             : drawAB(s, rng);
   }
   // --a and --b hold A and B as --layout stores them.
   auto [rowsA, colsA] = p.storedSize(argA);
@@ -304,9 +402,9 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
   std::vector<uint16_t> storedA = transposed(in.a, B, M, K, p.shape.transposeA);
   std::vector<uint16_t> storedB =
       transposed(in.b, B, N, K, !p.shape.transposeB);
-  if (llvm::Error e = fillMatrices(inputA, B, rowsA, colsA, storedA))
+  if (llvm::Error e = fillMatrices(s, inputA, B, rowsA, colsA, storedA))
     return fail(llvm::toString(std::move(e)));
-  if (llvm::Error e = fillMatrices(inputB, B, rowsB, colsB, storedB))
+  if (llvm::Error e = fillMatrices(s, inputB, B, rowsB, colsB, storedB))
     return fail(llvm::toString(std::move(e)));
   in.a = transposed(storedA, B, rowsA, colsA, p.shape.transposeA);
   in.b = transposed(storedB, B, rowsB, colsB, !p.shape.transposeB);
@@ -336,13 +434,14 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
     std::memcpy(in.bias.data(), array->data.data(), N * 4);
   }
 
-  auto bf16Matrix = [&](unsigned arg, const std::vector<uint16_t> &stored) {
+  auto abMatrix = [&](unsigned arg, const std::vector<uint16_t> &stored) {
     int64_t rows = p.storedSize(arg).first, cols = p.storedSize(arg).second;
     return layOut(p, arg, [&](int64_t b, int64_t r, int64_t c, uint8_t *out) {
-      std::memcpy(out, &stored[(b * rows + r) * cols + c], 2);
+      uint16_t code = stored[(b * rows + r) * cols + c];
+      std::memcpy(out, &code, s.abBytes()); // little-endian
     });
   };
-  in.buffers = {bf16Matrix(argA, storedA), bf16Matrix(argB, storedB),
+  in.buffers = {abMatrix(argA, storedA), abMatrix(argB, storedB),
                 layOut(p, argC, [&](int64_t b, int64_t m, int64_t n,
                                     uint8_t *out) {
                   if (readsC)
@@ -383,14 +482,19 @@ GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
   // N(0, 1) inputs), scaled by alpha, plus the fp32 epilogue's roundings.
   double accumulationError =
       std::fabs(p.alpha) * std::ldexp(std::sqrt(double(K)), -12);
+  // fp8: the inputs' magnitudes vary over the format's range, so the bound
+  // is the deterministic one of an f32 sum of K exact products, scaled.
+  double scale = double(p.scaleA) * p.scaleB;
   auto checkElement = [&](int64_t b, int64_t m, int64_t n) {
     int64_t offset = storedOffset(p, argC, b, m, n);
     double value = decodeC(s, c.data() + offset);
-    double ref = 0;
+    double ref = 0, productError = accumulationError;
     bool ok;
     if (testKind == TestKind::identity) {
+      // A B = A: K products, all zero but one, summed from +0 (so -0
+      // comes back as +0).
       uint8_t want[4];
-      encodeC(s, bf16ToFloat(in.a[(b * M + m) * K + n]), want);
+      encodeC(s, decodeAB(s, in.a[(b * M + m) * K + n]) + 0.0, want);
       ref = decodeC(s, want);
       ok = std::memcmp(c.data() + offset, want, s.cBytes()) == 0;
     } else if (other) {
@@ -402,19 +506,25 @@ GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
       if (testKind == TestKind::expected) {
         ref = expected[(b * M + m) * N + n];
       } else {
-        double product = 0;
-        for (int64_t k = 0; k < K; ++k)
-          product += double(bf16ToFloat(in.a[(b * M + m) * K + k])) *
-                     bf16ToFloat(in.b[(b * N + n) * K + k]);
+        double product = 0, magnitude = 0;
+        for (int64_t k = 0; k < K; ++k) {
+          double x = decodeAB(s, in.a[(b * M + m) * K + k]) *
+                     decodeAB(s, in.b[(b * N + n) * K + k]);
+          product += x;
+          magnitude += std::fabs(x);
+        }
         double cTerm = p.beta != 0.0f
                            ? double(p.beta) * in.c0[(b * M + m) * N + n]
                            : 0.0;
-        ref = double(p.alpha) * product + cTerm + in.bias[n];
-        terms = std::fabs(double(p.alpha) * product) + std::fabs(cTerm) +
-                std::fabs(in.bias[n]);
+        ref = double(p.alpha) * scale * product + cTerm + in.bias[n];
+        terms = std::fabs(double(p.alpha) * scale * product) +
+                std::fabs(cTerm) + std::fabs(in.bias[n]);
+        if (s.fp8())
+          productError =
+              std::fabs(scale) * std::ldexp(double(K + 1), -24) * magnitude;
       }
       ok = std::fabs(value - ref) <= roundingBound(s, std::fabs(ref)) +
-                                         accumulationError +
+                                         productError +
                                          std::ldexp(terms, -22);
     }
     double err = std::fabs(value - ref);

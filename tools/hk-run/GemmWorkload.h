@@ -27,11 +27,16 @@
 
 namespace mlir::hk::run {
 
-/// What a GEMM kernel's argument types say it computes: (A, B, C) or (A, B,
-/// C, bias, alpha, beta), A and B bf16, C bf16, f16 or f32, all of rank 2
-/// or all of rank 3 (batch first), row-major or all strided.
+/// What a GEMM kernel's argument types say it computes: (A, B, C), (A, B,
+/// C, bias, alpha, beta) or, fp8, (A, B, C, scale_a, scale_b); A and B bf16
+/// or fp8 (one format), C bf16, f16 or f32, all of rank 2 or all of rank 3
+/// (batch first), row-major or all strided.
 struct GemmSignature {
   int64_t rank = 2;
+  /// A's and B's element type: "bf16", "e4m3" (f8E4M3FN) or "e5m2".
+  std::string abElement = "bf16";
+  /// fp8 per-tensor scales (f32) follow C: C = scale_a scale_b A B^T.
+  bool scaled = false;
   /// A, B and C take their strides: rows may be padded.
   bool strided = false;
   /// C's element type: "bf16", "f16" or "f32".
@@ -40,11 +45,15 @@ struct GemmSignature {
   bool epilogue = false;
 
   int64_t cBytes() const { return cElement == "f32" ? 4 : 2; }
+  bool fp8() const { return abElement != "bf16"; }
+  int64_t abBytes() const { return fp8() ? 1 : 2; }
 };
 
-/// The signature of a kernel with argument types `types`, or an error
-/// saying why it is not a GEMM kernel.
-llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types);
+/// The signature of a kernel with argument types `types` (its fp8 types
+/// read as `fp8Format` when that is given: --dtype), or an error saying why
+/// it is not a GEMM kernel.
+llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
+                                                StringRef fp8Format);
 
 /// The matrices of a GEMM, as indices of the kernel's arguments.
 enum GemmArg : unsigned { argA = 0, argB = 1, argC = 2, argBias = 3 };
@@ -54,6 +63,7 @@ struct GemmProblem {
   GemmShape shape;
   int64_t batch = 1, pad = 0;
   float alpha = 1, beta = 0;
+  float scaleA = 1, scaleB = 1;
   GemmSignature signature;
 
   /// The stored (rows, cols) of matrix `arg` (A, B or C).
@@ -71,6 +81,8 @@ struct GemmProblem {
   std::optional<int64_t> extent(unsigned arg, int64_t dim) const;
   /// Stride `dim` of matrix argument `arg`.
   std::optional<int64_t> stride(unsigned arg, int64_t dim) const;
+  /// The bits of scalar argument `arg` (alpha, beta, or the fp8 scales).
+  std::optional<uint32_t> scalarBits(unsigned arg) const;
 };
 
 /// The problem the options pose to a kernel of `signature` named `kernel`;
@@ -79,8 +91,9 @@ int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
                     StringRef kernel, GemmProblem &problem);
 
 /// A run's inputs: A and B as the reference reads them (per batch, A M x K
-/// and B N x K, bf16 bits), C's initial values and the bias, and the
-/// kernel's memory arguments (A, B, C, then the bias) as it takes them.
+/// and B N x K, bf16 bits or fp8 codes), C's initial values and the bias,
+/// and the kernel's memory arguments (A, B, C, then the bias) as it takes
+/// them.
 struct GemmInputs {
   std::vector<uint16_t> a, b;
   std::vector<double> c0;
@@ -107,6 +120,9 @@ GemmCheck checkGemm(const GemmProblem &problem, const GemmInputs &inputs,
                     const std::vector<uint8_t> &c,
                     const std::vector<uint8_t> *other,
                     const std::vector<float> &expected);
+
+/// The value of an A or B element (bf16 bits or an fp8 code).
+double decodeAB(const GemmSignature &signature, uint16_t code);
 
 /// Element (b, m, n) of C in a C buffer, as a double.
 double readC(const GemmProblem &problem, const std::vector<uint8_t> &c,

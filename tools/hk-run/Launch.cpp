@@ -85,7 +85,8 @@ static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
 /// or exit status 2 after printing why it cannot run the problem.
 static int readProblem(StringRef kernel, ArrayRef<Type> types,
                        const GemmShape &shape, GemmProblem &problem) {
-  llvm::Expected<GemmSignature> signature = readGemmSignature(types);
+  llvm::Expected<GemmSignature> signature =
+      readGemmSignature(types, schedule.dtype.getValue());
   if (!signature)
     return fail("'" + kernel + "' is " + llvm::toString(signature.takeError()));
   if (int status = makeGemmProblem(shape, *signature, kernel, problem))
@@ -124,12 +125,8 @@ static int buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
       value = problem.stride(e.arg, e.dim);
       break;
     case Kind::value:
-      if (e.arg == 4 || e.arg == 5) {
-        float f = e.arg == 4 ? problem.alpha : problem.beta;
-        uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        value = bits;
-      }
+      if (std::optional<uint32_t> bits = problem.scalarBits(e.arg))
+        value = *bits;
       break;
     }
     if (!value)

@@ -88,6 +88,13 @@ llvm::cl::opt<float>
                llvm::cl::desc("GEMM with an epilogue: beta (C starts as "
                               "N(0, 1) values when it is not 0, as NaN when "
                               "it is: BLAS reads no C then)"));
+llvm::cl::opt<float> scaleAOption(
+    "scale-a", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("fp8 GEMM: the per-tensor scale of A (C = scale_a scale_b "
+                   "A B^T)"));
+llvm::cl::opt<float> scaleBOption(
+    "scale-b", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
+    llvm::cl::desc("fp8 GEMM: the per-tensor scale of B"));
 llvm::cl::opt<std::string> biasOption(
     "bias", llvm::cl::cat(toolOptions),
     llvm::cl::desc("GEMM with an epilogue: the bias per column of C: zeros "
@@ -218,8 +225,13 @@ int checkGemmOptions(GemmShape &shape) {
   if (padOption < 0 || padOption > kMaxSize)
     return fail(llvm::formatv("--pad must be between 0 and {0}, got {1}",
                               kMaxSize, padOption.getValue()));
-  if (!std::isfinite(alphaOption) || !std::isfinite(betaOption))
-    return fail("--alpha and --beta must be finite");
+  if (!std::isfinite(alphaOption) || !std::isfinite(betaOption) ||
+      !std::isfinite(scaleAOption) || !std::isfinite(scaleBOption))
+    return fail("--alpha, --beta, --scale-a and --scale-b must be finite");
+  if (testKind == TestKind::identity &&
+      (scaleAOption != 1.0f || scaleBOption != 1.0f))
+    return fail("the identity test needs --scale-a=1 --scale-b=1 (the "
+                "defaults)");
   if (testKind == TestKind::identity &&
       (alphaOption != 1.0f || betaOption != 0.0f ||
        !(biasOption.empty() || biasOption == "zeros")))

@@ -111,6 +111,12 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       *this, "workgroup-order",
       llvm::cl::desc("which workgroup computes which tile of the grid"),
       llvm::cl::init(WorkgroupOrder::rowMajor), workgroupOrderOptionValues()};
+  PassOptions::Option<std::string> fp8Format{
+      *this, "fp8-format",
+      llvm::cl::desc("fp8 kernels: rewrite every fp8 type to this format, "
+                     "e4m3 or e5m2 (hk-set-fp8-format); empty keeps the "
+                     "source's"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> verifyLds{
       *this, "verify-lds",
       llvm::cl::desc("prove the kernels' LDS synchronisation after the "
@@ -151,6 +157,7 @@ struct ScheduleCLOptions {
   llvm::cl::opt<Schedule> schedule;
   llvm::cl::opt<WorkgroupOrder> workgroupOrder;
   llvm::cl::opt<bool> verifyLds;
+  llvm::cl::opt<std::string> dtype;
 };
 
 /// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:

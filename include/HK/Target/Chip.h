@@ -24,7 +24,7 @@
 namespace mlir::hk {
 
 /// Scalar element types as the target description spells them.
-enum class ElementKind { bf16, f16, f32 };
+enum class ElementKind { bf16, f16, f32, f8e4m3, f8e5m2 };
 
 /// One matrix instruction of a chip.
 struct MmaInstr {

@@ -338,10 +338,12 @@ struct MmaLowering : ChipLowering<MmaOp> {
           Type cType = c.getType();
           switch (instr->layout) {
           case MmaLayout::Mfma16x16x32:
+          case MmaLayout::Mfma16x16x128F8:
             c = amdgpu::MFMAOp::create(rewriter, loc, cType, mma.m, mma.n,
                                        mma.k, /*blocks=*/1, a, b, c);
             break;
           case MmaLayout::Wmma16x16x16Gfx12:
+          case MmaLayout::Wmma16x16x16F8Gfx12:
             c = amdgpu::WMMAOp::create(rewriter, loc, cType, mma.m, mma.n,
                                        mma.k, a, b, c);
             break;

@@ -133,6 +133,14 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
     if (role == FragmentRole::acc)
       return {m.add(m.mul(high, 8), i), low};
     return {low, m.add(m.mul(high, 4), i % 4 + 8 * (i / 4))};
+  case MmaLayout::Mfma16x16x128F8:
+    if (role == FragmentRole::acc)
+      return {m.add(m.mul(high, 4), i), low};
+    return {low, m.add(m.mul(high, 16), 64 * (i / 16) + i % 16)};
+  case MmaLayout::Wmma16x16x16F8Gfx12:
+    if (role == FragmentRole::acc)
+      return {m.add(m.mul(high, 8), i), low};
+    return {low, m.add(m.mul(high, 8), i)};
   }
   llvm_unreachable("covered switch over MmaLayout");
 }

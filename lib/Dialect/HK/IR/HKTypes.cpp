@@ -95,9 +95,10 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t rows, int64_t cols, Type elementType,
                        SwizzleAttr swizzle, ColumnPermutationAttr permutation,
                        int64_t slots) {
-  if (!elementType.isBF16() && !elementType.isF16() && !elementType.isF32())
-    return emitError() << "shared tile element type must be bf16, f16 or "
-                          "f32, got "
+  if (!elementType.isBF16() && !elementType.isF16() && !elementType.isF32() &&
+      !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
+    return emitError() << "shared tile element type must be bf16, f16, f32, "
+                          "f8E4M3FN or f8E5M2, got "
                        << elementType;
   if (slots < 1)
     return emitError() << "shared tile needs at least 1 slot, got " << slots;
@@ -196,9 +197,12 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "fragment tile " << rows << "x" << cols
                        << " must have positive dimensions";
   bool isOperand = role != FragmentRole::acc;
-  if (isOperand && !elementType.isBF16() && !elementType.isF16())
+  if (isOperand && !elementType.isBF16() && !elementType.isF16() &&
+      !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
     return emitError() << "'" << stringifyFragmentRole(role)
-                       << "' fragments hold bf16 or f16, got " << elementType;
+                       << "' fragments hold bf16, f16, f8E4M3FN or f8E5M2, "
+                          "got "
+                       << elementType;
   if (!isOperand && !elementType.isF32())
     return emitError() << "'acc' fragments hold f32, got " << elementType;
   auto [fragRows, fragCols] = fragmentDims(role, m, n, k);

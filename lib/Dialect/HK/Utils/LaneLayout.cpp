@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements the lane layouts of the matrix instructions hk emits.
-// The gfx1201 layout was verified on hardware by probing (SPEC section 6).
+// The gfx1201 bf16 layout was verified on hardware by probing (SPEC section
+// 6); the fp8 ones are from spec fp8.md F8.3 and F8.5 (documents and AMD's
+// matrix instruction calculator, not hardware-probed here).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,14 +22,18 @@ MmaShape mlir::hk::getMmaShape(MmaLayout layout) {
   case MmaLayout::Mfma16x16x32:
     return {16, 16, 32};
   case MmaLayout::Wmma16x16x16Gfx12:
+  case MmaLayout::Wmma16x16x16F8Gfx12:
     return {16, 16, 16};
+  case MmaLayout::Mfma16x16x128F8:
+    return {16, 16, 128};
   }
   llvm_unreachable("covered switch over MmaLayout");
 }
 
 FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
   MmaShape s = getMmaShape(layout);
-  bool wave64 = layout == MmaLayout::Mfma16x16x32;
+  bool wave64 = layout == MmaLayout::Mfma16x16x32 ||
+                layout == MmaLayout::Mfma16x16x128F8;
   int64_t waveSize = wave64 ? 64 : 32;
   switch (role) {
   case FragmentRole::a:
@@ -52,6 +58,16 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
       return {(lane / 16) * 8 + i, lane % 16};
     // Lanes 0-15 hold k 0-3 and 8-11, lanes 16-31 hold k 4-7 and 12-15.
     return {lane % 16, (lane / 16) * 4 + i % 4 + 8 * (i / 4)};
+  case MmaLayout::Mfma16x16x128F8:
+    if (role == FragmentRole::acc)
+      return {(lane / 16) * 4 + i, lane % 16};
+    // Lane group g holds k 16g..16g+15 (bytes 0-15) and 64+16g..64+16g+15.
+    return {lane % 16, (lane / 16) * 16 + 64 * (i / 16) + i % 16};
+  case MmaLayout::Wmma16x16x16F8Gfx12:
+    if (role == FragmentRole::acc)
+      return {(lane / 16) * 8 + i, lane % 16};
+    // Unlike bf16, a lane's k are contiguous (spec fp8.md F8.5).
+    return {lane % 16, (lane / 16) * 8 + i};
   }
   llvm_unreachable("covered switch over MmaLayout");
 }

@@ -21,15 +21,19 @@ SwizzleParams mlir::hk::getSwizzleParams(Swizzle swizzle) {
   case Swizzle::none:
     return {};
   case Swizzle::st_16x16:
-    return {16, 16, 512, 7, 3};
+    return {16, 16, 512, 7, 3, 2};
   case Swizzle::st_16x32:
-    return {16, 32, 1024, 9, 5};
+    return {16, 32, 1024, 9, 5, 2};
   case Swizzle::st_32x16:
-    return {32, 16, 1024, 9, 4};
+    return {32, 16, 1024, 9, 4, 2};
   case Swizzle::st_32x32:
-    return {32, 32, 2048, 10, 4};
+    return {32, 32, 2048, 10, 4, 2};
   case Swizzle::st_8x64:
-    return {8, 64, 1024, 7, 4};
+    return {8, 64, 1024, 7, 4, 2};
+  case Swizzle::st_16x128:
+    return {16, 128, 2048, 8, 4, 1};
+  case Swizzle::st_8x128:
+    return {8, 128, 1024, 7, 4, 1};
   }
   llvm_unreachable("covered switch over Swizzle");
 }
@@ -111,10 +115,11 @@ std::string TileLayout::whyInvalid() const {
                          cols);
   SwizzleParams p = getSwizzleParams(swizzle);
   if (p.subtileBytes != 0) {
-    if (elementBytes != 2)
-      return llvm::formatv("swizzle {0} is defined for 16-bit elements, not "
-                           "{1}-byte ones",
-                           stringifySwizzle(swizzle), elementBytes);
+    if (elementBytes != p.elementBytes)
+      return llvm::formatv("swizzle {0} is defined for {1}-bit elements, not "
+                           "{2}-byte ones",
+                           stringifySwizzle(swizzle), 8 * p.elementBytes,
+                           elementBytes);
     if (rows % p.subtileRows != 0 || cols % p.subtileCols != 0)
       return llvm::formatv(
           "tile {0}x{1} is not a whole number of {2} sub-tiles ({3}x{4})", rows,

@@ -27,6 +27,7 @@ def HK_SharedTile : Type<CPred<"::llvm::isa<::mlir::hk::SharedTileType>($_self)"
 def HK_Fragment : Type<CPred<"::llvm::isa<::mlir::hk::FragmentType>($_self)">,
     "hk fragment", "::mlir::hk::FragmentType">;
 def HK_GlobalMatrix : MemRefRankOf<[BF16, F16, F32], [2]>;
+def HK_CopySource : MemRefRankOf<[BF16, F16, F32, F8E4M3FN, F8E5M2], [2]>;
 def HK_GlobalMatrixOrRow : MemRefRankOf<[BF16, F16, F32], [1, 2]>;
 
 //===----------------------------------------------------------------------===//
@@ -130,7 +131,7 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     ```
   }];
   let arguments = (ins
-    Arg<HK_GlobalMatrix, "global source", [MemRead]>:$source,
+    Arg<HK_CopySource, "global source", [MemRead]>:$source,
     Index:$row, Index:$col,
     Arg<HK_SharedTile, "destination tile", [MemWrite<HK_SharedMemory>]>:$tile,
     Index:$slot, UnitAttr:$direct, UnitAttr:$transpose,

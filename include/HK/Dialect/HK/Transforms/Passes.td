@@ -400,6 +400,29 @@ def RemapWorkgroups : Pass<"hk-remap-workgroups", "gpu::GPUModuleOp"> {
   ];
 }
 
+def SetFp8Format : Pass<"hk-set-fp8-format", "gpu::GPUModuleOp"> {
+  let summary = "Give every fp8 type of the module one fp8 format";
+  let description = [{
+    Rewrites every `f8E4M3FN` and `f8E5M2` in the module (argument and
+    result types, shared tiles, fragments, attributes) to the format of
+    `format`: one fp8 kernel source serves both OCP formats, e.g. the
+    examples are written for e4m3 and `--dtype=e5m2` (hk-compile, hk-run)
+    compiles them for e5m2. The matrix instructions follow the types
+    (`v_mfma_f32_16x16x128_f8f6f4` takes the format from the operands;
+    gfx1201 selects `v_wmma_f32_16x16x16_bf8_bf8`).
+
+    ```mlir
+    gpu.func @k(%A: memref<?x?xf8E4M3FN>) kernel { ... }
+    // hk-set-fp8-format{format=e5m2}:
+    gpu.func @k(%A: memref<?x?xf8E5M2>) kernel { ... }
+    ```
+  }];
+  let options = [
+    Option<"format", "format", "std::string", "\"e4m3\"",
+           "the fp8 format: e4m3 (f8E4M3FN) or e5m2 (f8E5M2)">
+  ];
+}
+
 def LowerGridDims : Pass<"hk-lower-grid-dims", "gpu::GPUModuleOp"> {
   let summary = "Compute gpu.grid_dim from the sizes in the kernel's hk.launch";
   let description = [{

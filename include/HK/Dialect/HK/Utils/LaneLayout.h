@@ -33,6 +33,10 @@ enum class MmaLayout {
   Mfma16x16x32,
   /// RDNA4 (gfx12) `v_wmma_f32_16x16x16_{bf16,f16}`, wave32.
   Wmma16x16x16Gfx12,
+  /// CDNA4 `v_mfma_f32_16x16x128_f8f6f4` on fp8, wave64.
+  Mfma16x16x128F8,
+  /// RDNA4 `v_wmma_f32_16x16x16_{fp8,bf8}_{fp8,bf8}`, wave32.
+  Wmma16x16x16F8Gfx12,
 };
 
 /// Shape of one fragment of a role under a layout.
@@ -54,6 +58,10 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 ///                    acc: ((l / 16) * 4 + i, l % 16)
 ///   Wmma16x16x16Gfx12 a/b: (l % 16, (l / 16) * 4 + i % 4 + 8 * (i / 4))
 ///                    acc: ((l / 16) * 8 + i, l % 16)
+///   Mfma16x16x128F8  a/b: (l % 16, (l / 16) * 16 + 64 * (i / 16) + i % 16)
+///                    acc: as Mfma16x16x32
+///   Wmma16x16x16F8Gfx12 a/b: (l % 16, (l / 16) * 8 + i)
+///                    acc: as Wmma16x16x16Gfx12
 Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
                          int64_t i);
 

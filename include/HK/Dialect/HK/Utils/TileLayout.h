@@ -21,14 +21,15 @@ namespace mlir::hk {
 
 /// Parameters of a swizzle: within a sub-tile of `subtileBytes` bytes the
 /// byte offset `off` is stored at `off ^ (((off % subtileBytes) >> rowShift)
-/// << xorShift)`. Sub-tile sizes are in 16-bit elements, the only element
-/// size the swizzles are defined for. `none` has all fields 0.
+/// << xorShift)`. Sub-tile sizes are in elements of `elementBytes` bytes,
+/// the one element size the swizzle is defined for. `none` has all fields 0.
 struct SwizzleParams {
   int64_t subtileRows = 0;
   int64_t subtileCols = 0;
   int64_t subtileBytes = 0;
   unsigned rowShift = 0;
   unsigned xorShift = 0;
+  int64_t elementBytes = 0;
 };
 
 /// The parameters of `swizzle` (see #hk.swizzle for the table).
