@@ -32,8 +32,8 @@ SwizzleParams mlir::hk::getSwizzleParams(Swizzle swizzle) {
     return {8, 64, 1024, 7, 4, 2};
   case Swizzle::st_16x128:
     return {16, 128, 2048, 8, 4, 1};
-  case Swizzle::st_8x128:
-    return {8, 128, 1024, 7, 4, 1};
+  case Swizzle::st_16x128_b64:
+    return {16, 128, 2048, 7, 3, 1};
   }
   llvm_unreachable("covered switch over Swizzle");
 }

@@ -28,7 +28,7 @@ def HK_Swizzle : I32EnumAttr<"Swizzle", "LDS swizzle of a shared tile", [
     I32EnumAttrCase<"st_32x32", 4>,
     I32EnumAttrCase<"st_8x64", 5>,
     I32EnumAttrCase<"st_16x128", 6>,
-    I32EnumAttrCase<"st_8x128", 7>
+    I32EnumAttrCase<"st_16x128_b64", 7>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";
@@ -42,13 +42,14 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     ```
     swizzle-attr ::= `#hk.swizzle<` (`none` | `st_16x16` | `st_16x32`
                                      | `st_32x16` | `st_32x32` | `st_8x64`
-                                     | `st_16x128` | `st_8x128`) `>`
+                                     | `st_16x128` | `st_16x128_b64`) `>`
     ```
 
     A shared tile is stored as sub-tiles in row-major order, each sub-tile
     row-major inside. Within a sub-tile of `S` bytes the byte offset `off` is
     stored at `off ^ (((off % S) >> a) << b)`. The swizzles up to `st_8x64`
-    are for 16-bit elements, `st_16x128` and `st_8x128` for 8-bit ones (fp8):
+    are for 16-bit elements, `st_16x128` and `st_16x128_b64` for 8-bit ones
+    (fp8):
 
     | swizzle    | sub-tile (rows x cols) | S    | a  | b | effect                                        |
     |------------|------------------------|------|----|---|-----------------------------------------------|
@@ -59,7 +60,7 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     | `st_32x32` | 32 x 32                | 2048 | 10 | 4 | rows 16..31 swap neighbouring 16-byte chunks  |
     | `st_8x64`  | 8 x 64                 | 1024 | 7  | 4 | 16-byte chunk index ^= row % 8                |
     | `st_16x128`| 16 x 128 (8-bit)       | 2048 | 8  | 4 | 16-byte chunk index ^= (row % 16) / 2         |
-    | `st_8x128` | 8 x 128 (8-bit)        | 1024 | 7  | 4 | 16-byte chunk index ^= row % 8 (`st_8x64`'s bytes) |
+    | `st_16x128_b64` | 16 x 128 (8-bit)  | 2048 | 7  | 3 | 8-byte group index ^= row % 16                |
 
     `st_16x32` on one sub-tile (each cell is 16 bytes = 8 bf16, numbers are
     the logical 16-byte column group stored at that position):
@@ -89,7 +90,10 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     rows of 8-byte stores per 16-lane phase) are conflict-free too.
     `st_16x128` is HipKittens' fp8 tile for gfx950 (spec fp8.md F8.4): the
     two 16-byte reads of each lane of a 16x128 fragment are conflict-free.
-    `st_8x128` serves gfx1201's fp8 fragments (8-byte reads).
+    `st_16x128_b64` serves gfx1201's fp8 fragments: each 16-lane phase of
+    their 8-byte reads takes the same 8 bytes of 16 rows, which it puts in
+    16 distinct 8-byte groups (a 16-byte chunk swizzle has only 8 places);
+    fills then write 8 bytes at a time.
 
     Example:
 
