@@ -21,6 +21,7 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <array>
 #include <cmath>
 
 using namespace llvm;
@@ -56,9 +57,17 @@ static float decode(Format format, const uint8_t *p, unsigned i) {
   case Format::bf16:
     return bf16ToFloat(loadBits(p + 2 * i, 2));
   case Format::e4m3:
-    return APFloat(APFloat::Float8E4M3FN(), APInt(8, p[i])).convertToFloat();
-  case Format::e5m2:
-    return APFloat(APFloat::Float8E5M2(), APInt(8, p[i])).convertToFloat();
+  case Format::e5m2: {
+    static const auto tables = [] {
+      std::array<std::array<float, 256>, 2> t;
+      for (unsigned c = 0; c < 256; ++c) {
+        t[0][c] = APFloat(APFloat::Float8E4M3FN(), APInt(8, c)).convertToFloat();
+        t[1][c] = APFloat(APFloat::Float8E5M2(), APInt(8, c)).convertToFloat();
+      }
+      return t;
+    }();
+    return tables[format == Format::e4m3 ? 0 : 1][p[i]];
+  }
   }
   llvm_unreachable("covered switch over Format");
 }

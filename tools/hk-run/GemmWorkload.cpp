@@ -15,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -232,7 +233,18 @@ static const llvm::fltSemantics &fp8Semantics(const GemmSignature &s) {
 double decodeAB(const GemmSignature &s, uint16_t code) {
   if (!s.fp8())
     return bf16ToFloat(code);
-  return llvm::APFloat(fp8Semantics(s), llvm::APInt(8, code)).convertToDouble();
+  // The reference decodes K values per element of C: a table, not APFloat.
+  static const auto tables = [] {
+    std::array<std::array<double, 256>, 2> t;
+    for (unsigned c = 0; c < 256; ++c) {
+      t[0][c] = llvm::APFloat(llvm::APFloat::Float8E4M3FN(), llvm::APInt(8, c))
+                    .convertToDouble();
+      t[1][c] = llvm::APFloat(llvm::APFloat::Float8E5M2(), llvm::APInt(8, c))
+                    .convertToDouble();
+    }
+    return t;
+  }();
+  return tables[s.abElement == "e4m3" ? 0 : 1][code & 0xff];
 }
 
 /// `value` rounded to nearest even into A's and B's type; none when the
@@ -322,7 +334,7 @@ static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
     return error("'" + path + "' holds " + array->dtype + "; hk-run reads "
                  "float32 (<f4) or " +
                  (s.fp8() ? s.abElement + " bytes (uint8, |u1)"
-                          : std::string("bf16 bits (uint16, <u2)")));
+                          : std::string("bf16 bits (<u2)")));
   }
   return llvm::Error::success();
 }

@@ -5,7 +5,7 @@
 // !hk.shared_tile
 //===----------------------------------------------------------------------===//
 
-// expected-error @+1 {{shared tile element type must be bf16, f16 or f32, got 'i8'}}
+// expected-error @+1 {{shared tile element type must be bf16, f16, f32, f8E4M3FN or f8E5M2, got 'i8'}}
 func.func private @tile_element(!hk.shared_tile<64x64xi8, #hk.swizzle<none>>)
 
 // -----
@@ -80,7 +80,7 @@ func.func private @frag_empty(!hk.fragment<a, 0x32xbf16, mma = 16x16x32>)
 
 // -----
 
-// expected-error @+1 {{'a' fragments hold bf16 or f16, got 'f32'}}
+// expected-error @+1 {{'a' fragments hold bf16, f16, f8E4M3FN or f8E5M2, got 'f32'}}
 func.func private @frag_operand_type(!hk.fragment<a, 16x32xf32, mma = 16x16x32>)
 
 // -----
@@ -492,7 +492,7 @@ func.func @mma_chip(%a: !hk.fragment<a, 16x16xbf16, mma = 16x16x16>,
                     %b: !hk.fragment<b, 16x16xbf16, mma = 16x16x16>,
                     %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>)
     attributes {hk.chip = #hk.chip<gfx950>} {
-  // expected-error @+1 {{'hk.mma' op gfx950 has no 16x16x16 'bf16' MMA (its MMA shapes: 16x16x32)}}
+  // expected-error @+1 {{'hk.mma' op gfx950 has no 16x16x16 'bf16' MMA (its MMA shapes: 16x16x32, 16x16x128)}}
   %r = hk.mma %a, %b, %c : !hk.fragment<a, 16x16xbf16, mma = 16x16x16>, !hk.fragment<b, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
   return
 }
@@ -512,7 +512,7 @@ func.func @fill_type(%x: f16) {
 // -----
 
 func.func @fill_chip(%x: f32) attributes {hk.chip = #hk.chip<gfx950>} {
-  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x16 MMA accumulating f32 (its MMA shapes: 16x16x32)}}
+  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x16 MMA accumulating f32 (its MMA shapes: 16x16x32, 16x16x128)}}
   %f = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
   return
 }
@@ -865,5 +865,51 @@ func.func @read_row_outside(%bias: memref<8xf32>) {
 func.func @read_strided(%C: memref<?x?xbf16, strided<[1, ?]>>, %i: index) {
   // expected-error @+1 {{'hk.read_fragment' op source must be strided with unit stride along its rows, got 'memref<?x?xbf16, strided<[1, ?]>>'}}
   %r = hk.read_fragment %C[%i, %i] : memref<?x?xbf16, strided<[1, ?]>> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+// gfx1201 has no 16x16x128 fp8 MMA (gfx950's f8f6f4 shape).
+func.func @fp8_shape_gfx1201(%a: !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>,
+                             %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                             %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x128>) attributes {hk.chip = #hk.chip<gfx1201>} {
+  // expected-error @+1 {{'hk.mma' op gfx1201 has no 16x16x128 'f8E4M3FN' MMA (its MMA shapes: 16x16x16)}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<acc, 16x16xf32, mma = 16x16x128>
+  return
+}
+
+// -----
+
+// The half-rate CDNA3-style 16x16x32 fp8 MFMA is not used on gfx950.
+func.func @fp8_half_rate() attributes {hk.chip = #hk.chip<gfx950>} {
+  %z = arith.constant 0.0 : f8E4M3FN
+  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x32 'f8E4M3FN' MMA (its MMA shapes: 16x16x32, 16x16x128)}}
+  %a = hk.fill_fragment %z : !hk.fragment<a, 16x32xf8E4M3FN, mma = 16x16x32>
+  return
+}
+
+// -----
+
+// FNUZ fp8 (gfx942's) is not a type hk's chips have.
+// expected-error @+1 {{'a' fragments hold bf16, f16, f8E4M3FN or f8E5M2, got 'f8E4M3FNUZ'}}
+func.func @fp8_fnuz(%a: !hk.fragment<a, 16x128xf8E4M3FNUZ, mma = 16x16x128>) {
+  return
+}
+
+// -----
+
+func.func @fp8_mixed(%a: !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>,
+                     %b: !hk.fragment<b, 16x128xf8E5M2, mma = 16x16x128>,
+                     %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x128>) attributes {hk.chip = #hk.chip<gfx950>} {
+  // expected-error @+1 {{'hk.mma' op 'a' holds 'f8E4M3FN' but 'b' holds 'f8E5M2'}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<b, 16x128xf8E5M2, mma = 16x16x128>, !hk.fragment<acc, 16x16xf32, mma = 16x16x128>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{swizzle st_16x128 is defined for 8-bit elements, not 2-byte ones}}
+func.func @fp8_swizzle(%t: !hk.shared_tile<128x128xbf16, #hk.swizzle<st_16x128>>) {
   return
 }
