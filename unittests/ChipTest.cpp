@@ -30,7 +30,14 @@ TEST(ChipTest, Gfx950) {
   EXPECT_EQ(mfma->mnemonic, "v_mfma_f32_16x16x32_bf16");
   EXPECT_EQ(chip.findMma({16, 16, 16}, ElementKind::bf16, ElementKind::f32),
             nullptr);
-  EXPECT_EQ(chip.describeMmaShapes(), "16x16x32");
+  EXPECT_EQ(chip.describeMmaShapes(), "16x16x32, 16x16x128");
+  // fp8 at the f8f6f4 rate only, never the half-rate 16x16x32 forms.
+  for (ElementKind fp8 : {ElementKind::f8e4m3, ElementKind::f8e5m2}) {
+    const MmaInstr *f8 = chip.findMma({16, 16, 128}, fp8, ElementKind::f32);
+    ASSERT_NE(f8, nullptr);
+    EXPECT_EQ(f8->mnemonic, "v_mfma_f32_16x16x128_f8f6f4");
+    EXPECT_EQ(chip.findMma({16, 16, 32}, fp8, ElementKind::f32), nullptr);
+  }
 }
 
 TEST(ChipTest, Gfx1201) {
@@ -46,6 +53,15 @@ TEST(ChipTest, Gfx1201) {
   ASSERT_NE(wmma, nullptr);
   EXPECT_EQ(wmma->mnemonic, "v_wmma_f32_16x16x16_bf16");
   EXPECT_EQ(chip.findMma({16, 16, 32}, ElementKind::bf16, ElementKind::f32),
+            nullptr);
+  const MmaInstr *fp8 =
+      chip.findMma({16, 16, 16}, ElementKind::f8e4m3, ElementKind::f32);
+  ASSERT_NE(fp8, nullptr);
+  EXPECT_EQ(fp8->mnemonic, "v_wmma_f32_16x16x16_fp8_fp8");
+  EXPECT_EQ(chip.findMma({16, 16, 16}, ElementKind::f8e5m2, ElementKind::f32)
+                ->mnemonic,
+            "v_wmma_f32_16x16x16_bf8_bf8");
+  EXPECT_EQ(chip.findMma({16, 16, 128}, ElementKind::f8e4m3, ElementKind::f32),
             nullptr);
 }
 

@@ -20,7 +20,9 @@ using namespace mlir::hk;
 namespace {
 
 const MmaLayout kLayouts[] = {MmaLayout::Mfma16x16x32,
-                              MmaLayout::Wmma16x16x16Gfx12};
+                              MmaLayout::Wmma16x16x16Gfx12,
+                              MmaLayout::Mfma16x16x128F8,
+                              MmaLayout::Wmma16x16x16F8Gfx12};
 const FragmentRole kRoles[] = {FragmentRole::a, FragmentRole::b,
                                FragmentRole::acc};
 
@@ -43,6 +45,31 @@ TEST(LaneLayoutTest, FragmentShapes) {
   EXPECT_EQ(getFragmentShape(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::acc)
                 .elemsPerLane,
             8);
+}
+
+// The fp8 layouts (spec fp8.md F8.3, F8.5): 32 bytes per lane on gfx950, k
+// 16g..16g+15 then 64+16g..; 8 contiguous bytes on gfx1201.
+TEST(LaneLayoutTest, Fp8Layouts) {
+  FragmentShape a950 = getFragmentShape(MmaLayout::Mfma16x16x128F8,
+                                        FragmentRole::a);
+  EXPECT_EQ(a950.cols, 128);
+  EXPECT_EQ(a950.elemsPerLane, 32);
+  EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::a,
+                               37, 0),
+            (Coord{5, 32}));
+  EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::b,
+                               37, 17),
+            (Coord{5, 32 + 64 + 1}));
+  EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::acc,
+                               37, 3),
+            (Coord{11, 5}));
+  FragmentShape a1201 = getFragmentShape(MmaLayout::Wmma16x16x16F8Gfx12,
+                                         FragmentRole::a);
+  EXPECT_EQ(a1201.elemsPerLane, 8);
+  EXPECT_EQ(a1201.waveSize, 32);
+  EXPECT_EQ(getFragmentElement(MmaLayout::Wmma16x16x16F8Gfx12,
+                               FragmentRole::a, 21, 6),
+            (Coord{5, 14}));
 }
 
 // (lane, i) over the whole wave covers each element of the fragment exactly

@@ -60,6 +60,8 @@ TEST_F(LayoutEmissionTest, PhysicalOffsetMatchesTileLayout) {
       {64, 32, 2, Swizzle::st_32x16, ColumnPermutation::block4_0213},
       {64, 64, 2, Swizzle::st_32x32, ColumnPermutation::identity},
       {32, 48, 4, Swizzle::none, ColumnPermutation::block4_0213},
+      {32, 128, 1, Swizzle::st_16x128, ColumnPermutation::identity},
+      {32, 128, 1, Swizzle::st_16x128_b64, ColumnPermutation::identity},
   };
   for (const TileLayout &tile : layouts) {
     SCOPED_TRACE(stringifySwizzle(tile.swizzle).str() + " " +
@@ -91,7 +93,8 @@ TEST_F(LayoutEmissionTest, LogicalCoordMatchesTileLayout) {
 
 TEST_F(LayoutEmissionTest, FragmentElementMatchesLaneLayout) {
   for (MmaLayout layout :
-       {MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12}) {
+       {MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12,
+        MmaLayout::Mfma16x16x128F8, MmaLayout::Wmma16x16x16F8Gfx12}) {
     for (FragmentRole role :
          {FragmentRole::a, FragmentRole::b, FragmentRole::acc}) {
       FragmentShape shape = getFragmentShape(layout, role);

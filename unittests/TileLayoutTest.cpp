@@ -19,9 +19,10 @@ using namespace mlir::hk;
 
 namespace {
 
-const Swizzle kSwizzles[] = {Swizzle::none, Swizzle::st_16x16,
-                             Swizzle::st_16x32, Swizzle::st_32x16,
-                             Swizzle::st_32x32, Swizzle::st_8x64};
+const Swizzle kSwizzles[] = {Swizzle::none,     Swizzle::st_16x16,
+                             Swizzle::st_16x32,  Swizzle::st_32x16,
+                             Swizzle::st_32x32,  Swizzle::st_8x64,
+                             Swizzle::st_16x128, Swizzle::st_16x128_b64};
 
 // Every byte offset of a sub-tile maps inside the sub-tile, each target is
 // hit exactly once, and applying the swizzle twice is the identity.
@@ -31,7 +32,7 @@ TEST(SwizzleTest, InvolutionAndBijectionOnSubtile) {
     if (p.subtileBytes == 0)
       continue;
     SCOPED_TRACE(stringifySwizzle(swizzle).str());
-    EXPECT_EQ(p.subtileBytes, p.subtileRows * p.subtileCols * 2);
+    EXPECT_EQ(p.subtileBytes, p.subtileRows * p.subtileCols * p.elementBytes);
     std::vector<int> hits(p.subtileBytes, 0);
     for (int64_t off = 0; off < p.subtileBytes; ++off) {
       int64_t swizzled = swizzleByteOffset(swizzle, off);
@@ -46,13 +47,16 @@ TEST(SwizzleTest, InvolutionAndBijectionOnSubtile) {
 }
 
 // The swizzles never split a 16-byte chunk (what keeps fragment reads and
-// fills single 16-byte accesses), except st_16x16, which moves 8-byte groups.
+// fills single 16-byte accesses), except st_16x16 and st_16x128_b64, which
+// move 8-byte groups.
 TEST(SwizzleTest, ChunkGranularity) {
   for (Swizzle swizzle : kSwizzles) {
     SwizzleParams p = getSwizzleParams(swizzle);
     if (p.subtileBytes == 0)
       continue;
-    int64_t granule = swizzle == Swizzle::st_16x16 ? 8 : 16;
+    int64_t granule =
+        swizzle == Swizzle::st_16x16 || swizzle == Swizzle::st_16x128_b64 ? 8
+                                                                          : 16;
     for (int64_t off = 0; off < p.subtileBytes; ++off)
       EXPECT_EQ(swizzleByteOffset(swizzle, off) % granule, off % granule);
   }
