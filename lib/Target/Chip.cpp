@@ -30,10 +30,11 @@ static const MmaInstr kGfx950Mmas[] = {
      ElementKind::f32},
     // The f8f6f4 MFMA at twice the bf16 rate (spec fp8.md F8.2); the
     // CDNA3-style 16x16x32 fp8 forms run at the bf16 rate and are left out.
+    // With block scales it is v_mfma_scale_f32_16x16x128_f8f6f4 (F8.6).
     {"v_mfma_f32_16x16x128_f8f6f4", MmaLayout::Mfma16x16x128F8,
-     ElementKind::f8e4m3, ElementKind::f32},
+     ElementKind::f8e4m3, ElementKind::f32, /*blockScales=*/true},
     {"v_mfma_f32_16x16x128_f8f6f4", MmaLayout::Mfma16x16x128F8,
-     ElementKind::f8e5m2, ElementKind::f32},
+     ElementKind::f8e5m2, ElementKind::f32, /*blockScales=*/true},
 };
 
 static const MmaInstr kGfx1201Mmas[] = {

@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,6 +26,9 @@ using namespace mlir;
 using namespace mlir::hk;
 
 namespace mlir::hk::run {
+
+/// K elements per block scale (OCP MX).
+static constexpr int64_t kScaleBlockK = 32;
 
 static llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -81,11 +85,24 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                                               : "e5m2";
   else if (!a.isBF16())
     return notGemm("A and B must hold bf16, f8E4M3FN or f8E5M2");
-  if (s.scaled != s.fp8())
-    return notGemm(s.fp8() ? "fp8 kernels take scale_a and scale_b after C"
-                           : "scale_a and scale_b are for fp8 kernels");
+  auto e8m0Matrix = [](Type t) {
+    auto m = dyn_cast<MemRefType>(t);
+    return m && m.getRank() == 2 && m.getLayout().isIdentity() &&
+           isa<Float8E8M0FNUType>(m.getElementType());
+  };
+  if (s.scaled && e8m0Matrix(types[3]) && e8m0Matrix(types[4])) {
+    s.scaled = false;
+    s.blockScales = true;
+  }
+  if ((s.scaled || s.blockScales) != s.fp8())
+    return notGemm(s.fp8() ? "fp8 kernels take scale_a and scale_b, or the "
+                             "block scales SA and SB, after C"
+                           : "scales are for fp8 kernels");
   if (s.scaled && (!types[3].isF32() || !types[4].isF32()))
-    return notGemm("scale_a and scale_b must be f32");
+    return notGemm("scale_a and scale_b must be f32 (or SA and SB "
+                   "memref<?x?xf8E8M0FNU> block scales)");
+  if (s.blockScales && s.rank != 2)
+    return notGemm("block scales are for 2-D A and B");
   Type c = matrices[2].getElementType();
   if (c.isBF16())
     s.cElement = "bf16";
@@ -114,6 +131,11 @@ std::pair<int64_t, int64_t> GemmProblem::storedSize(unsigned arg) const {
 std::optional<int64_t> GemmProblem::extent(unsigned arg, int64_t dim) const {
   if (arg == argBias && signature.epilogue && dim == 0)
     return shape.N;
+  if ((arg == argBias || arg == argBias + 1) && signature.blockScales &&
+      (dim == 0 || dim == 1))
+    return dim == 1 ? llvm::divideCeil(shape.K, kScaleBlockK)
+           : arg == argBias ? shape.M
+                            : shape.N;
   if (arg > argC || dim < 0 || dim >= signature.rank)
     return std::nullopt;
   if (signature.rank == 3 && dim-- == 0)
@@ -446,6 +468,33 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
     std::memcpy(in.bias.data(), array->data.data(), N * 4);
   }
 
+  // MXFP8 block scales: 2^-6..2^6 at random (1.0 for the identity test),
+  // or E8M0 bytes from a uint8 .npy.
+  if (s.blockScales) {
+    int64_t blocks = llvm::divideCeil(K, kScaleBlockK);
+    for (auto [codes, rows, spec] :
+         {std::tuple{&in.scalesA, M, StringRef(scalesAOption)},
+          std::tuple{&in.scalesB, N, StringRef(scalesBOption)}}) {
+      codes->resize(rows * blocks);
+      std::uniform_int_distribution<int> exponent(127 - 6, 127 + 6);
+      for (uint8_t &code : *codes)
+        code = testKind == TestKind::identity ? 127 : exponent(rng);
+      if (spec.empty() || spec == "random")
+        continue;
+      llvm::Expected<NpyArray> array = readNpy(spec);
+      if (!array)
+        return fail(llvm::toString(array.takeError()));
+      if (array->dtype != "|u1" ||
+          array->shape != std::vector<int64_t>{rows, blocks})
+        return fail(llvm::formatv("'{0}' must hold E8M0 bytes (uint8, |u1) "
+                                  "of shape ({1}, {2}), got {3} of {4} "
+                                  "dimensions",
+                                  spec, rows, blocks, array->dtype,
+                                  array->shape.size()));
+      std::memcpy(codes->data(), array->data.data(), codes->size());
+    }
+  }
+
   auto abMatrix = [&](unsigned arg, const std::vector<uint16_t> &stored) {
     int64_t rows = p.storedSize(arg).first, cols = p.storedSize(arg).second;
     return layOut(p, arg, [&](int64_t b, int64_t r, int64_t c, uint8_t *out) {
@@ -463,6 +512,10 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
     std::vector<uint8_t> biasBytes(N * 4);
     std::memcpy(biasBytes.data(), in.bias.data(), N * 4);
     in.buffers.push_back(std::move(biasBytes));
+  }
+  if (s.blockScales) {
+    in.buffers.push_back(in.scalesA);
+    in.buffers.push_back(in.scalesB);
   }
   return 0;
 }
@@ -519,9 +572,15 @@ GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
         ref = expected[(b * M + m) * N + n];
       } else {
         double product = 0, magnitude = 0;
+        int64_t blocks = llvm::divideCeil(K, kScaleBlockK);
         for (int64_t k = 0; k < K; ++k) {
           double x = decodeAB(s, in.a[(b * M + m) * K + k]) *
                      decodeAB(s, in.b[(b * N + n) * K + k]);
+          if (s.blockScales) {
+            int e = in.scalesA[m * blocks + k / kScaleBlockK] +
+                    in.scalesB[n * blocks + k / kScaleBlockK] - 2 * 127;
+            x = std::ldexp(x, e);
+          }
           product += x;
           magnitude += std::fabs(x);
         }

@@ -37,6 +37,9 @@ struct GemmSignature {
   std::string abElement = "bf16";
   /// fp8 per-tensor scales (f32) follow C: C = scale_a scale_b A B^T.
   bool scaled = false;
+  /// MXFP8: E8M0 block scales SA (M x ceil(K / 32)) and SB (N x ceil(K /
+  /// 32)) follow C, one per 32 k of each row of A and of B.
+  bool blockScales = false;
   /// A, B and C take their strides: rows may be padded.
   bool strided = false;
   /// C's element type: "bf16", "f16" or "f32".
@@ -91,13 +94,15 @@ int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
                     StringRef kernel, GemmProblem &problem);
 
 /// A run's inputs: A and B as the reference reads them (per batch, A M x K
-/// and B N x K, bf16 bits or fp8 codes), C's initial values and the bias,
-/// and the kernel's memory arguments (A, B, C, then the bias) as it takes
-/// them.
+/// and B N x K, bf16 bits or fp8 codes), C's initial values, the bias or
+/// the block scales, and the kernel's memory arguments (A, B, C, then the
+/// bias or SA and SB) as it takes them.
 struct GemmInputs {
   std::vector<uint16_t> a, b;
   std::vector<double> c0;
   std::vector<float> bias;
+  /// MXFP8: the E8M0 codes of SA (M x KB) and SB (N x KB), KB = ceil(K / 32).
+  std::vector<uint8_t> scalesA, scalesB;
   std::vector<std::vector<uint8_t>> buffers;
 };
 

@@ -114,7 +114,8 @@ static int buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
     std::optional<int64_t> value;
     switch (e.kind) {
     case Kind::pointer:
-      if (e.arg > argBias)
+      // A, B, C, then the bias or the two block scales.
+      if (e.arg > argBias + (problem.signature.blockScales ? 1 : 0))
         break;
       abi.push_back({static_cast<int>(e.arg), 0});
       continue;

@@ -95,6 +95,17 @@ llvm::cl::opt<float> scaleAOption(
 llvm::cl::opt<float> scaleBOption(
     "scale-b", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
     llvm::cl::desc("fp8 GEMM: the per-tensor scale of B"));
+llvm::cl::opt<std::string> scalesAOption(
+    "scales-a", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("MXFP8 GEMM: the E8M0 block scales of A (M x ceil(K / "
+                   "32)): random (2^-6..2^6, the default) or a uint8 .npy of "
+                   "E8M0 bytes"),
+    llvm::cl::value_desc("random|file.npy"));
+llvm::cl::opt<std::string> scalesBOption(
+    "scales-b", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("MXFP8 GEMM: the block scales of B (N x ceil(K / 32)), "
+                   "like --scales-a"),
+    llvm::cl::value_desc("random|file.npy"));
 llvm::cl::opt<std::string> biasOption(
     "bias", llvm::cl::cat(toolOptions),
     llvm::cl::desc("GEMM with an epilogue: the bias per column of C: zeros "

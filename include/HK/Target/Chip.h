@@ -33,6 +33,8 @@ struct MmaInstr {
   MmaLayout layout;
   ElementKind operandKind;
   ElementKind accumulatorKind;
+  /// Whether the instruction also takes E8M0 block scales (MXFP8).
+  bool blockScales = false;
 };
 
 /// How a workgroup barrier is spelled in the ISA.

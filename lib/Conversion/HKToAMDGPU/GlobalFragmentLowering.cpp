@@ -16,6 +16,7 @@
 #include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 using namespace mlir;
@@ -49,11 +50,11 @@ struct AccElements {
 };
 
 AccElements accElements(OpBuilder &b, Location loc, const MmaInstr &instr,
-                        Value lane) {
-  AccElements out{getFragmentShape(instr.layout, FragmentRole::acc), {}};
+                        Value lane, FragmentRole role = FragmentRole::acc) {
+  AccElements out{getFragmentShape(instr.layout, role), {}};
   for (int64_t e = 0; e < out.shape.elemsPerLane; ++e)
     out.offsets.push_back(
-        emitFragmentElement(b, loc, instr.layout, FragmentRole::acc, lane, e));
+        emitFragmentElement(b, loc, instr.layout, role, lane, e));
   return out;
 }
 
@@ -147,7 +148,8 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     FailureOr<Value> lane = emitLaneId(rewriter, op);
     if (failed(lane))
       return failure();
-    AccElements elements = accElements(rewriter, loc, *instr, *lane);
+    AccElements elements =
+        accElements(rewriter, loc, *instr, *lane, type.getRole());
 
     // A row vector is read as row 0 of a 1 x N matrix by every row.
     bool rowVector = sourceType.getRank() == 1;
@@ -164,6 +166,8 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     }
 
     SmallVector<Value> values(laneType.getNumElements());
+    // A scale fragment's lane vector holds the scales themselves.
+    bool convert = sourceElement != laneType.getElementType();
     if (op.getBounds() != BoundsMode::partial) {
       elements.forEach(rewriter, loc, type, regionRow, regionCol,
                        [&](int64_t index, Value row, Value col) {
@@ -199,16 +203,26 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
                 arith::IndexCastOp::create(rewriter, loc, i32, row), rowsLeft);
             offset = arith::SelectOp::create(rewriter, loc, inside, offset,
                                              masked);
-            values[index] = ROCDL::RawPtrBufferLoadOp::create(
-                rewriter, loc, sourceElement, region.resource, offset,
-                region.origin, /*aux=*/constI32(rewriter, loc, 0),
+            // E8M0 has no LLVM type: its byte is loaded as an i8.
+            Type loaded = LLVM::isCompatibleType(sourceElement)
+                              ? sourceElement
+                              : rewriter.getIntegerType(
+                                    sourceElement.getIntOrFloatBitWidth());
+            Value value = ROCDL::RawPtrBufferLoadOp::create(
+                rewriter, loc, loaded, region.resource, offset, region.origin,
+                /*aux=*/constI32(rewriter, loc, 0),
                 /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
                 /*tbaa=*/nullptr);
+            values[index] =
+                loaded == sourceElement
+                    ? value
+                    : arith::BitcastOp::create(rewriter, loc, sourceElement,
+                                               value);
           });
     }
     Value result = vector::FromElementsOp::create(
         rewriter, loc, laneType.clone(sourceElement), values);
-    if (sourceElement != laneType.getElementType())
+    if (convert)
       result = arith::ExtFOp::create(rewriter, loc, laneType, result);
     rewriter.replaceOp(op, result);
     return success();

@@ -326,6 +326,20 @@ struct MmaLowering : ChipLowering<MmaOp> {
     for (int64_t f = 0; f < rows * cols; ++f)
       acc.push_back(
           extractFragment(rewriter, loc, adaptor.getAcc(), f, accElems));
+    // Block scales: one byte per lane per (row fragment, k chunk), taken 4
+    // to a register and picked by index (op_sel), as amdgpu.scaled_mfma
+    // takes them.
+    auto scalesOf = [&](Value lanes, int64_t fragment)
+        -> std::pair<Value, int32_t> {
+      int64_t size = cast<VectorType>(lanes.getType()).getNumElements();
+      int64_t first = fragment / 4 * 4;
+      SmallVector<int64_t> mask;
+      for (int64_t e = first; e < first + 4; ++e)
+        mask.push_back(e < size ? e : first);
+      return {vector::ShuffleOp::create(rewriter, loc, lanes, lanes, mask),
+              int32_t(fragment % 4)};
+    };
+    bool scaled = !op.getScales().empty();
 
     for (int64_t kk = 0; kk < kChunks; ++kk) {
       for (int64_t i = 0; i < rows; ++i) {
@@ -339,6 +353,17 @@ struct MmaLowering : ChipLowering<MmaOp> {
           switch (instr->layout) {
           case MmaLayout::Mfma16x16x32:
           case MmaLayout::Mfma16x16x128F8:
+            if (scaled) {
+              auto [sa, ia] = scalesOf(adaptor.getScales()[0], i * kChunks + kk);
+              auto [sb, ib] = scalesOf(adaptor.getScales()[1], j * kChunks + kk);
+              c = amdgpu::ScaledMFMAOp::create(
+                  rewriter, loc, cType, rewriter.getI32IntegerAttr(mma.m),
+                  rewriter.getI32IntegerAttr(mma.n),
+                  rewriter.getI32IntegerAttr(mma.k), a, b, c, sa, sb,
+                  rewriter.getI32IntegerAttr(ia),
+                  rewriter.getI32IntegerAttr(ib));
+              break;
+            }
             c = amdgpu::MFMAOp::create(rewriter, loc, cType, mma.m, mma.n,
                                        mma.k, /*blocks=*/1, a, b, c);
             break;

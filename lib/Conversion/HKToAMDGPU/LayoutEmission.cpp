@@ -124,6 +124,8 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
   IndexMath m{b, loc};
   Value low = m.rem(lane, 16);
   Value high = m.div(lane, 16);
+  if (role == FragmentRole::scale)
+    return {low, high};
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)

@@ -53,6 +53,9 @@ static LogicalResult verifyChipHasMma(Operation *op, FragmentType type) {
                             << formatMma(type.getMmaShape()) << " ";
   if (type.getRole() == FragmentRole::acc)
     diag << "MMA accumulating f32";
+  else if (type.getRole() == FragmentRole::scale)
+    diag << "MMA with block scales (MXFP8 needs gfx950's "
+            "v_mfma_scale_f32_16x16x128_f8f6f4)";
   else
     diag << type.getElementType() << " MMA";
   return diag << " (its MMA shapes: " << (*chip)->describeMmaShapes() << ")";
@@ -338,7 +341,32 @@ LogicalResult MmaOp::verify() {
     return emitOpError() << "'acc' is " << acc.getRows() << "x" << acc.getCols()
                          << " but a * b^T is " << a.getRows() << "x"
                          << b.getRows();
-  return verifyChipHasMma(*this, a);
+  if (failed(verifyChipHasMma(*this, a)))
+    return failure();
+  if (getScales().empty())
+    return success();
+  if (getScales().size() != 2)
+    return emitOpError() << "takes the scales of 'a' and 'b', got "
+                         << getScales().size() << " scale fragment(s)";
+  // Block scales: one per row of a (b) per 32 k.
+  for (auto [name, scale, operand] :
+       {std::tuple{StringRef("a"), getScaleA(), a},
+        std::tuple{StringRef("b"), getScaleB(), b}}) {
+    auto type = cast<FragmentType>(scale.getType());
+    if (type.getRole() != FragmentRole::scale || !type.hasSameMma(a))
+      return emitOpError() << "the scales of '" << name
+                           << "' must be a 'scale' fragment of the same MMA "
+                              "shape";
+    if (type.getRows() != operand.getRows() ||
+        type.getCols() * kScaleBlock != operand.getCols())
+      return emitOpError() << "the scales of '" << name << "' are "
+                           << type.getRows() << "x" << type.getCols()
+                           << " but '" << name << "' needs "
+                           << operand.getRows() << "x"
+                           << operand.getCols() / kScaleBlock
+                           << " (one per row per " << kScaleBlock << " k)";
+  }
+  return verifyChipHasMma(*this, cast<FragmentType>(getScaleA().getType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -454,9 +482,16 @@ LogicalResult MapOp::verifyRegions() {
 LogicalResult ReadFragmentOp::verify() {
   FragmentType frag = getResult().getType();
   MemRefType source = getSource().getType();
-  if (frag.getRole() != FragmentRole::acc)
-    return emitOpError() << "reads 'acc' fragments, got '"
+  if (frag.getRole() != FragmentRole::acc &&
+      frag.getRole() != FragmentRole::scale)
+    return emitOpError() << "reads 'acc' or 'scale' fragments, got '"
                          << stringifyFragmentRole(frag.getRole()) << "'";
+  bool scales = frag.getRole() == FragmentRole::scale;
+  if (scales != isa<Float8E8M0FNUType>(source.getElementType()) ||
+      (scales && source.getRank() != 2))
+    return emitOpError() << "reads 'scale' fragments from 2-D f8E8M0FNU "
+                            "memrefs and 'acc' fragments from bf16, f16 or "
+                            "f32 ones";
   if (getIndices().size() != size_t(source.getRank()))
     return emitOpError() << "takes " << source.getRank()
                          << " index(es) for a rank-" << source.getRank()

@@ -182,6 +182,8 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
     return {n, k};
   case FragmentRole::acc:
     return {m, n};
+  case FragmentRole::scale:
+    return {m, k / kScaleBlock};
   }
   llvm_unreachable("covered switch over FragmentRole");
 }
@@ -196,14 +198,23 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (rows <= 0 || cols <= 0)
     return emitError() << "fragment tile " << rows << "x" << cols
                        << " must have positive dimensions";
-  bool isOperand = role != FragmentRole::acc;
+  if (role == FragmentRole::scale) {
+    if (!isa<Float8E8M0FNUType>(elementType))
+      return emitError() << "'scale' fragments hold f8E8M0FNU, got "
+                         << elementType;
+    if (k % kScaleBlock != 0)
+      return emitError() << "'scale' fragments need an MMA K that is a "
+                            "multiple of "
+                         << kScaleBlock << ", got " << k;
+  }
+  bool isOperand = role == FragmentRole::a || role == FragmentRole::b;
   if (isOperand && !elementType.isBF16() && !elementType.isF16() &&
       !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
     return emitError() << "'" << stringifyFragmentRole(role)
                        << "' fragments hold bf16, f16, f8E4M3FN or f8E5M2, "
                           "got "
                        << elementType;
-  if (!isOperand && !elementType.isF32())
+  if (role == FragmentRole::acc && !elementType.isF32())
     return emitError() << "'acc' fragments hold f32, got " << elementType;
   auto [fragRows, fragCols] = fragmentDims(role, m, n, k);
   if (rows % fragRows != 0 || cols % fragCols != 0)
@@ -233,6 +244,12 @@ bool FragmentType::hasSameMma(FragmentType other) const {
 
 const MmaInstr *FragmentType::findInstr(const ChipInfo &chip) const {
   MmaShape shape = getMmaShape();
+  if (getRole() == FragmentRole::scale) {
+    for (const MmaInstr &instr : chip.mmas)
+      if (hk::getMmaShape(instr.layout) == shape && instr.blockScales)
+        return &instr;
+    return nullptr;
+  }
   if (getRole() != FragmentRole::acc)
     return chip.findMma(shape, *getElementKind(getElementType()),
                         ElementKind::f32);

@@ -15,6 +15,8 @@
 
 #include "llvm/Support/ErrorHandling.h"
 
+#include <algorithm>
+
 using namespace mlir::hk;
 
 MmaShape mlir::hk::getMmaShape(MmaLayout layout) {
@@ -42,12 +44,20 @@ FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
     return {s.n, s.k, s.n * s.k / waveSize, waveSize};
   case FragmentRole::acc:
     return {s.m, s.n, s.m * s.n / waveSize, waveSize};
+  case FragmentRole::scale:
+    return {s.m, s.k / kScaleBlock,
+            std::max<int64_t>(1, s.m * (s.k / kScaleBlock) / waveSize),
+            waveSize};
   }
   llvm_unreachable("covered switch over FragmentRole");
 }
 
 Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
                                    int64_t lane, int64_t i) {
+  // Block scales (the f8f6f4 MFMA's): lane l supplies row l % 16's scale of
+  // 32-k block l / 16 (spec fp8.md F8.6).
+  if (role == FragmentRole::scale)
+    return {lane % 16, lane / 16};
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)

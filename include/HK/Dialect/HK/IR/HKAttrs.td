@@ -183,7 +183,9 @@ def HK_FragmentRole : I32EnumAttr<"FragmentRole",
     "operand role of a register fragment in an MMA", [
     I32EnumAttrCase<"a", 0>,
     I32EnumAttrCase<"b", 1>,
-    I32EnumAttrCase<"acc", 2>
+    I32EnumAttrCase<"acc", 2>,
+    // E8M0 block scales of an a or b fragment (MXFP8): one per row per 32 k.
+    I32EnumAttrCase<"scale", 3>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";

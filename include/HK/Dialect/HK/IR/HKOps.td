@@ -28,7 +28,7 @@ def HK_Fragment : Type<CPred<"::llvm::isa<::mlir::hk::FragmentType>($_self)">,
     "hk fragment", "::mlir::hk::FragmentType">;
 def HK_GlobalMatrix : MemRefRankOf<[BF16, F16, F32], [2]>;
 def HK_CopySource : MemRefRankOf<[BF16, F16, F32, F8E4M3FN, F8E5M2], [2]>;
-def HK_GlobalMatrixOrRow : MemRefRankOf<[BF16, F16, F32], [1, 2]>;
+def HK_GlobalMatrixOrRow : MemRefRankOf<[BF16, F16, F32, F8E8M0FNU], [1, 2]>;
 
 //===----------------------------------------------------------------------===//
 // alloc_shared
@@ -210,9 +210,17 @@ def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     fp32 accumulation.
 
     The chip must have the MMA shape for the element types: gfx950 has
-    16x16x32 bf16/f16 (MFMA), gfx1201 16x16x16 bf16/f16 (WMMA).
+    16x16x32 bf16/f16 and 16x16x128 f8E4M3FN/f8E5M2 (MFMA), gfx1201
+    16x16x16 bf16/f16 and f8E4M3FN/f8E5M2 (WMMA).
 
-    Lowers to `amdgpu.mfma` or `amdgpu.wmma`, one per fragment triple.
+    With `scales(%sa, %sb)` (MXFP8), `sa` and `sb` are `scale` fragments of
+    f8E8M0FNU, one per row of `a` (`b`) per 32 k: each 32-k block product is
+    multiplied by 2^(sa - 127) 2^(sb - 127) before it is accumulated. Only
+    gfx950's 16x16x128 fp8 MFMA has block scales
+    (`v_mfma_scale_f32_16x16x128_f8f6f4`, `amdgpu.scaled_mfma`).
+
+    Lowers to `amdgpu.mfma`, `amdgpu.scaled_mfma` or `amdgpu.wmma`, one per
+    fragment triple.
 
     Example:
 
@@ -223,10 +231,21 @@ def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
           !hk.fragment<acc, 128x64xf32, mma = 16x16x32>
     ```
   }];
-  let arguments = (ins HK_Fragment:$a, HK_Fragment:$b, HK_Fragment:$acc);
+  let arguments = (ins HK_Fragment:$a, HK_Fragment:$b, HK_Fragment:$acc,
+                       Variadic<HK_Fragment>:$scales);
   let results = (outs HK_Fragment:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+    $a `,` $b `,` $acc (`scales` `(` $scales^ `)`)? attr-dict
+    `:` type($a) `,` type($b) `,` type($acc) (`,` type($scales)^)?
+  }];
+  let extraClassDeclaration = [{
+    /// The block scales of `a` and `b` (MXFP8), or null.
+    ::mlir::Value getScaleA() {
+      return getScales().empty() ? nullptr : getScales()[0];
+    }
+    ::mlir::Value getScaleB() {
+      return getScales().size() < 2 ? nullptr : getScales()[1];
+    }
   }];
   let hasVerifier = 1;
 }
@@ -308,7 +327,9 @@ def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
     The mirror of `hk.store_fragment`: each lane reads the elements the
     chip's accumulator lane layout assigns it from the region of `source`
     whose top-left element is at `indices` and converts them to f32 (an
-    epilogue's C, for `beta * C`). A 1-D `source` is a row vector broadcast
+    epilogue's C, for `beta * C`). A `scale` fragment is read the same way
+    from a 2-D f8E8M0FNU memref (MXFP8 block scales, one per row per 32 k:
+    `indices` are the row and the k block), in the scales' lane layout. A 1-D `source` is a row vector broadcast
     down the fragment: element (i, j) is `source[col + j]` (a bias per column
     of C). A wave-level op: each wave passes its own offsets.
 

@@ -47,6 +47,9 @@ struct FragmentShape {
   int64_t waveSize = 0;
 };
 
+/// K elements per block scale (MXFP8: one E8M0 per 32 k of a row).
+inline constexpr int64_t kScaleBlock = 32;
+
 /// The MMA shape of a layout.
 MmaShape getMmaShape(MmaLayout layout);
 
@@ -62,6 +65,7 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 ///                    acc: as Mfma16x16x32
 ///   Wmma16x16x16F8Gfx12 a/b: (l % 16, (l / 16) * 8 + i)
 ///                    acc: as Wmma16x16x16Gfx12
+///   scale (block scales, Mfma16x16x128F8): (l % 16, l / 16)
 Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
                          int64_t i);
 
