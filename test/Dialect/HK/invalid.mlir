@@ -822,7 +822,7 @@ func.func @map_hk_value(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
 // -----
 
 func.func @read_role(%C: memref<?x?xbf16>, %i: index) {
-  // expected-error @+1 {{'hk.read_fragment' op reads 'acc' fragments, got 'b'}}
+  // expected-error @+1 {{'hk.read_fragment' op reads 'acc' or 'scale' fragments, got 'b'}}
   %r = hk.read_fragment %C[%i, %i] : memref<?x?xbf16> -> !hk.fragment<b, 16x32xbf16, mma = 16x16x32>
   return
 }
@@ -911,5 +911,51 @@ func.func @fp8_mixed(%a: !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>,
 
 // expected-error @+1 {{swizzle st_16x128 is defined for 8-bit elements, not 2-byte ones}}
 func.func @fp8_swizzle(%t: !hk.shared_tile<128x128xbf16, #hk.swizzle<st_16x128>>) {
+  return
+}
+
+// -----
+
+// MXFP8 block scales exist only on gfx950's 16x16x128 fp8 MFMA.
+func.func @scales_gfx1201(%s: memref<?x?xf8E8M0FNU>, %i: index) attributes {hk.chip = #hk.chip<gfx1201>} {
+  // expected-error @+1 {{'hk.read_fragment' op gfx1201 has no 16x16x128 MMA with block scales (MXFP8 needs gfx950's v_mfma_scale_f32_16x16x128_f8f6f4) (its MMA shapes: 16x16x16)}}
+  %r = hk.read_fragment %s[%i, %i] : memref<?x?xf8E8M0FNU> -> !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'scale' fragments need an MMA K that is a multiple of 32, got 16}}
+func.func @scales_k(%a: !hk.fragment<scale, 16x1xf8E8M0FNU, mma = 16x16x16>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'scale' fragments hold f8E8M0FNU, got 'f32'}}
+func.func @scales_type(%a: !hk.fragment<scale, 16x4xf32, mma = 16x16x128>) {
+  return
+}
+
+// -----
+
+func.func @scales_shape(%a: !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>,
+                        %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                        %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x128>,
+                        %sa: !hk.fragment<scale, 32x4xf8E8M0FNU, mma = 16x16x128>,
+                        %sb: !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>) attributes {hk.chip = #hk.chip<gfx950>} {
+  // expected-error @+1 {{'hk.mma' op the scales of 'a' are 32x4 but 'a' needs 16x4 (one per row per 32 k)}}
+  %d = hk.mma %a, %b, %c scales(%sa, %sb) : !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<acc, 16x16xf32, mma = 16x16x128>, !hk.fragment<scale, 32x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+func.func @scales_one(%a: !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>,
+                      %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                      %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x128>,
+                      %sa: !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>) attributes {hk.chip = #hk.chip<gfx950>} {
+  // expected-error @+1 {{'hk.mma' op takes the scales of 'a' and 'b', got 1 scale fragment(s)}}
+  %d = hk.mma %a, %b, %c scales(%sa) : !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<acc, 16x16xf32, mma = 16x16x128>, !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
   return
 }
