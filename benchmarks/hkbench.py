@@ -28,8 +28,12 @@ class Variant:
     """One pipeline configuration of a reference GEMM."""
 
     def __init__(self, chip, name, stages=1, direct=False, priority=0,
-                 unroll=0, schedule="none", layout="nt"):
+                 unroll=0, schedule="none", layout="nt", kernel="gemm_bf16",
+                 dtype=None):
         self.chip, self.name = chip, name
+        # Which example: gemm_bf16 (the reference), gemm_fp8, gemm_mxfp8;
+        # the fp8 ones in the format `dtype` (hk-run --dtype).
+        self.kernel, self.dtype = kernel, dtype
         self.stages, self.direct = stages, direct
         self.priority, self.unroll = priority, unroll
         self.schedule = schedule
@@ -47,7 +51,7 @@ class Variant:
     def source(self):
         suffix = "" if self.layout == "nt" else f"_{self.layout}"
         return os.path.join(ROOT, "examples",
-                            f"gemm_bf16_{self.chip}{suffix}.mlir")
+                            f"{self.kernel}_{self.chip}{suffix}.mlir")
 
     @property
     def key(self):
@@ -64,6 +68,8 @@ class Variant:
             f.append(f"--unroll={self.unroll}")
         if self.schedule != "none":
             f.append(f"--schedule={self.schedule}")
+        if self.dtype:
+            f.append(f"--dtype={self.dtype}")
         return f
 
     def run_flags(self):
@@ -71,7 +77,8 @@ class Variant:
         return [] if self.layout == "nt" else [f"--layout={self.layout}"]
 
     def describe(self):
-        return {"chip": self.chip, "name": self.name, "stages": self.stages,
+        return {"chip": self.chip, "name": self.name, "kernel": self.kernel,
+                "dtype": self.dtype or "bf16", "stages": self.stages,
                 "direct_lds": self.direct, "mma_priority": self.priority,
                 "unroll": self.unroll or 1, "schedule": self.schedule,
                 "layout": self.layout}
@@ -101,6 +108,19 @@ def layout_variants(chip):
     return [Variant(chip, f"stages2-{layout}", stages=2,
                     direct=chip == "gfx950", layout=layout)
             for layout in ("nn", "tn", "tt")]
+
+
+def fp8_variants(chip):
+    """The fp8 GEMMs (both formats) and, on gfx950, MXFP8, double-buffered
+    (direct fills where the chip has them)."""
+    direct = chip == "gfx950"
+    out = [Variant(chip, f"fp8-{dtype}-stages2", stages=2, direct=direct,
+                   kernel="gemm_fp8", dtype=dtype)
+           for dtype in ("e4m3", "e5m2")]
+    if chip == "gfx950":
+        out.append(Variant(chip, "mxfp8-e4m3-stages2", stages=2, direct=True,
+                           kernel="gemm_mxfp8", dtype="e4m3"))
+    return out
 
 
 def unrolled(unroll):

@@ -103,7 +103,8 @@ def main():
     print(f"{'variant':<24} {'M,N,K':<20} {'ms':>8} {'TFLOPS':>8} "
           f"{'% peak':>7} {'rocBLAS TFLOPS':>15}")
     chosen = [v for v in hkbench.variants() if v.chip == chip]
-    for v in chosen + hkbench.layout_variants(chip):
+    for v in chosen + hkbench.layout_variants(chip) + \
+            hkbench.fp8_variants(chip):
         for size in shapes:
             p = hk_run(v, size, args, ["--baseline=rocblas"])
             if p.returncode != 0:

@@ -190,6 +190,9 @@ int main(int argc, char **argv) {
   }
 
   const char *testNames[] = {"identity", "random", "expected", "compare"};
+  // The chips' dense fp8 peak is twice their bf16 peak (spec fp8.md F8.8).
+  double peakTflops = getChipInfo(chipOption).peakBf16Tflops *
+                      (problem.signature.fp8() ? 2 : 1);
   auto tflopsAt = [&](double ms) {
     return 2.0 * batch * M * N * K / (ms * 1e-3) / 1e12;
   };
@@ -238,7 +241,7 @@ int main(int argc, char **argv) {
             {"tflops", backend == Backend::hip
                            ? llvm::json::Value(tflopsAt(timing.median()))
                            : llvm::json::Value(nullptr)},
-            {"peak_tflops", getChipInfo(chipOption).peakBf16Tflops},
+            {"peak_tflops", peakTflops},
             {"size", llvm::json::Array{M, N, K}},
             {"batch", batch},
             {"padding_writes", check.paddingWrites},
@@ -279,10 +282,10 @@ int main(int argc, char **argv) {
     double tflops = tflopsAt(ms);
     llvm::outs() << llvm::formatv(
         "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
-        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS bf16 peak)\n",
+        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS {7} peak)\n",
         timing.milliseconds.size(), warmup.getValue(), ms, tflops,
-        100 * tflops / getChipInfo(chipOption).peakBf16Tflops,
-        stringifyChip(chipOption), getChipInfo(chipOption).peakBf16Tflops);
+        100 * tflops / peakTflops, stringifyChip(chipOption), peakTflops,
+        problem.signature.fp8() ? "fp8" : "bf16");
     if (baselineTiming)
       llvm::outs() << llvm::formatv(
           "  rocBLAS (checked): {0:F3} ms, {1:F1} TFLOPS; hk at {2:F0}% of "
