@@ -327,41 +327,33 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
     }
     return Error::success();
   }
-  case Instruction::ICmp: {
-    auto &cmp = cast<ICmpInst>(inst);
-    Type *opType = cmp.getOperand(0)->getType();
-    Type *elem = scalarOf(opType);
-    unsigned n = opType->isVectorTy()
-                     ? cast<FixedVectorType>(opType)->getNumElements()
-                     : 1;
-    unsigned eb = sizeOf(elem);
-    unsigned bits = elem->isPointerTy() ? eb * 8 : elem->getIntegerBitWidth();
-    for (unsigned lane : wave.active) {
-      const uint8_t *a = operand(wave, cmp.getOperand(0), lane);
-      const uint8_t *b = operand(wave, cmp.getOperand(1), lane);
-      uint8_t *out = result(wave, &inst, lane);
-      for (unsigned i = 0; i < n; ++i)
-        out[i] = compareInt(cmp.getPredicate(), loadBits(a + i * eb, eb),
-                            loadBits(b + i * eb, eb), bits);
-    }
-    return Error::success();
-  }
+  case Instruction::ICmp:
   case Instruction::FCmp: {
-    auto &cmp = cast<FCmpInst>(inst);
+    // Per lane and element: the predicate on the two operands' elements.
+    auto &cmp = cast<CmpInst>(inst);
     Type *opType = cmp.getOperand(0)->getType();
     Type *elem = scalarOf(opType);
     unsigned n = opType->isVectorTy()
                      ? cast<FixedVectorType>(opType)->getNumElements()
                      : 1;
     unsigned eb = sizeOf(elem);
+    unsigned bits = elem->isPointerTy()   ? eb * 8
+                    : elem->isIntegerTy() ? elem->getIntegerBitWidth()
+                                          : 0;
+    auto compare = [&](const uint8_t *x, const uint8_t *y) -> uint8_t {
+      if (isa<ICmpInst>(cmp))
+        return compareInt(cmp.getPredicate(), loadBits(x, eb), loadBits(y, eb),
+                          bits);
+      return FCmpInst::compare(APFloat(loadFloat(x, elem)),
+                               APFloat(loadFloat(y, elem)),
+                               cmp.getPredicate());
+    };
     for (unsigned lane : wave.active) {
       const uint8_t *a = operand(wave, cmp.getOperand(0), lane);
       const uint8_t *b = operand(wave, cmp.getOperand(1), lane);
       uint8_t *out = result(wave, &inst, lane);
       for (unsigned i = 0; i < n; ++i)
-        out[i] = FCmpInst::compare(APFloat(loadFloat(a + i * eb, elem)),
-                                   APFloat(loadFloat(b + i * eb, elem)),
-                                   cmp.getPredicate());
+        out[i] = compare(a + i * eb, b + i * eb);
     }
     return Error::success();
   }
