@@ -145,28 +145,38 @@ LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
     inputs.push_back(type);
     return entry.insertArgument(insertAt++, type, loc);
   };
+  // The new arguments in getKernelAbi's order (the one hk-compile's launch
+  // descriptions and hk-run follow), then each memref rebuilt from its own.
+  struct MemRefParts {
+    Value pointer;
+    SmallVector<Value> sizes, strides;
+  };
+  SmallVector<MemRefParts> parts(numOld);
+  auto oldTypes = llvm::to_vector(kernel.getArgumentTypes());
+  for (const hk::KernelAbiEntry &e : getKernelAbi(oldTypes)) {
+    BlockArgument arg = entry.getArgument(e.arg);
+    switch (e.kind) {
+    case hk::KernelAbiEntry::Kind::value:
+      arg.replaceAllUsesWith(addArgument(arg.getType(), arg.getLoc()));
+      break;
+    case hk::KernelAbiEntry::Kind::pointer:
+      parts[e.arg].pointer = addArgument(ptrType, arg.getLoc());
+      break;
+    case hk::KernelAbiEntry::Kind::size:
+      sizeArgument[{e.arg, e.dim}] = insertAt - numOld;
+      parts[e.arg].sizes.push_back(addArgument(i32, arg.getLoc()));
+      break;
+    case hk::KernelAbiEntry::Kind::stride:
+      parts[e.arg].strides.push_back(addArgument(i32, arg.getLoc()));
+      break;
+    }
+  }
   for (unsigned i = 0; i < numOld; ++i) {
     BlockArgument arg = entry.getArgument(i);
-    auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type) {
-      arg.replaceAllUsesWith(addArgument(arg.getType(), arg.getLoc()));
-      continue;
-    }
-    Value pointer = addArgument(ptrType, arg.getLoc());
-    SmallVector<Value> sizes;
-    for (int64_t dim = 0; dim < type.getRank(); ++dim) {
-      if (!type.isDynamicDim(dim))
-        continue;
-      sizeArgument[{i, dim}] = insertAt - numOld;
-      sizes.push_back(addArgument(i32, arg.getLoc()));
-    }
-    SmallVector<Value> strides;
-    for (int64_t dim : dynamicStrideDims(type)) {
-      (void)dim;
-      strides.push_back(addArgument(i32, arg.getLoc()));
-    }
-    arg.replaceAllUsesWith(buildMemRef(b, arg.getLoc(), type, pointer, sizes,
-                                       strides, converter));
+    if (auto type = dyn_cast<MemRefType>(arg.getType()))
+      arg.replaceAllUsesWith(buildMemRef(b, arg.getLoc(), type,
+                                         parts[i].pointer, parts[i].sizes,
+                                         parts[i].strides, converter));
   }
   entry.eraseArguments(0, numOld);
   kernel.setFunctionType(FunctionType::get(ctx, inputs, {}));

@@ -111,7 +111,8 @@ static Value isMultiple(OpBuilder &b, Location loc, Value value,
 /// for every block alike (a batch's view is offset by the block's id).
 static void requireChunkedLayout(OpBuilder &b, Location loc, Value source,
                                  int64_t vec,
-                                 function_ref<void(Value)> require) {
+                                 function_ref<void(Value)> require,
+                                 bool viewed = false) {
   auto type = cast<MemRefType>(source.getType());
   if (auto view = source.getDefiningOp<memref::SubViewOp>()) {
     SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
@@ -119,12 +120,16 @@ static void requireChunkedLayout(OpBuilder &b, Location loc, Value source,
         getConstantIntValue(view.getMixedStrides().back());
     Value innerOffset = getValueOrCreateConstantIndexOp(b, loc, offsets.back());
     if (innerStride == 1 && isKnownMultiple(innerOffset, vec))
-      return requireChunkedLayout(b, loc, view.getSource(), vec, require);
+      return requireChunkedLayout(b, loc, view.getSource(), vec, require,
+                                  /*viewed=*/true);
   }
+  // A copy's own row-major source: its column count, which the caller
+  // requires already, is its row stride.
   if (type.getLayout().isIdentity()) {
-    require(isMultiple(
-        b, loc, memref::DimOp::create(b, loc, source, type.getRank() - 1),
-        vec));
+    if (viewed)
+      require(isMultiple(
+          b, loc, memref::DimOp::create(b, loc, source, type.getRank() - 1),
+          vec));
     return;
   }
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, source);
