@@ -118,6 +118,8 @@ def fp8_variants(chip):
                    kernel="gemm_fp8", dtype=dtype)
            for dtype in ("e4m3", "e5m2")]
     if chip == "gfx950":
+        out.append(Variant(chip, "fp8-4wave-e4m3-stages2", stages=2,
+                           direct=True, kernel="gemm_fp8_4wave", dtype="e4m3"))
         out.append(Variant(chip, "mxfp8-e4m3-stages2", stages=2, direct=True,
                            kernel="gemm_mxfp8", dtype="e4m3"))
     return out

@@ -13,8 +13,8 @@
 # CPU simulator (identity test bit-exact, random test against fp64, and the
 # same bits as the synchronous kernel) at several workgroups in both
 # dimensions and at sizes that are not tile multiples; then the batched
-# kernels with padded rows and the epilogue. Exits non-zero if anything
-# fails.
+# kernels with padded rows and the epilogue, and the fp8 and MXFP8 kernels.
+# Exits non-zero if anything fails.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -128,6 +128,21 @@ for chip in gfx950 gfx1201; do
   check "$example" --chip=$chip "${flags[@]}" --size=256,128,128 --batch=2 \
     --pad=8 --test=identity
 done
+# The fp8 kernels in both formats, MXFP8 and the 4-wave fp8 kernel (issue
+# 14's checks), with the schedules above.
+for chip in gfx950 gfx1201; do
+  if [ "$chip" = gfx950 ]; then flags=("${gfx950[@]}"); else flags=("${gfx1201[@]}"); fi
+  for dtype in e4m3 e5m2; do
+    for size in 512,512,512 300,200,333; do
+      check "$root/examples/gemm_fp8_$chip.mlir" --chip=$chip "${flags[@]}" \
+        --dtype=$dtype --size=$size --test=random
+    done
+  done
+done
+check "$root/examples/gemm_mxfp8_gfx950.mlir" --chip=gfx950 --stages=2 \
+  --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
+check "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 --stages=2 \
+  --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
 if [ "$status" -eq 0 ]; then
   echo "hk: both reference GEMMs compiled and validated on the simulator"
 else

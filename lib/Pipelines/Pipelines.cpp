@@ -82,6 +82,9 @@ std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
   StringRef fp8 = options.fp8Format;
   if (!fp8.empty() && fp8 != "e4m3" && fp8 != "e5m2")
     return "dtype (fp8-format) must be e4m3 or e5m2, got '" + fp8.str() + "'";
+  if (options.optLevel > 3)
+    return "the optimization level (O) must be 0 to 3, got " +
+           std::to_string(options.optLevel);
   if (options.schedule == Schedule::none)
     return "";
   std::string schedule = options.schedule == Schedule::pingPongHK
@@ -175,13 +178,18 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   rocdl.chipset = chip.str();
   gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   gpu.addPass(createReconcileUnrealizedCastsPass());
-  gpu.addPass(createCanonicalizerPass());
-  gpu.addPass(createCSEPass());
+  if (options.tidyLlvm) {
+    gpu.addPass(createCanonicalizerPass());
+    gpu.addPass(createCSEPass());
+  }
 }
 
 void mlir::hk::buildHKToBinaryPipeline(OpPassManager &pm,
                                        const HKPipelineOptions &options) {
-  buildHKToROCDLPipeline(pm, options);
+  HKPipelineOptions toLlvm;
+  toLlvm.copyOptionValuesFrom(options);
+  toLlvm.tidyLlvm = false;
+  buildHKToROCDLPipeline(pm, toLlvm);
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.toolkit.empty() ? getDefaultToolkitPath()
                                                : options.toolkit.getValue();

@@ -73,9 +73,10 @@ static llvm::cl::opt<std::string>
                               "(JSON)"),
                llvm::cl::value_desc("file"));
 static ScheduleCLOptions schedule(toolOptions);
-static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::init(3),
-                                        llvm::cl::cat(toolOptions),
-                                        llvm::cl::desc("backend opt level"));
+// -O2 as in every compiler driver (and -O=2).
+static llvm::cl::opt<unsigned> optLevel(
+    "O", llvm::cl::init(3), llvm::cl::Prefix, llvm::cl::cat(toolOptions),
+    llvm::cl::desc("LLVM optimization level of the device code, 0-3"));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "hk-compile") << message << "\n";
@@ -178,6 +179,7 @@ int main(int argc, char **argv) {
   HKPipelineOptions options;
   options.chip = chipOption;
   options.optLevel = optLevel;
+  options.tidyLlvm = false; // LLVM's pipeline does it for the code object
   schedule.applyTo(options);
   std::string invalid = checkPipelineOptions(options);
   if (!invalid.empty())

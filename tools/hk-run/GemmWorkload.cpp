@@ -415,6 +415,54 @@ static std::vector<uint8_t> layOut(const GemmProblem &p, unsigned arg,
   return buffer;
 }
 
+/// Writes the run's inputs where --save-inputs says, in the forms --a, --b
+/// and --scales-a/--scales-b read back: A and B as stored (bf16 bits as
+/// uint16, fp8 codes as uint8), the E8M0 block scales as uint8. .npy has no
+/// fp8 types, so the format is in the message (and the kernel's --dtype).
+static llvm::Error saveInputs(const GemmProblem &p, const GemmInputs &in,
+                              const std::vector<uint16_t> &storedA,
+                              const std::vector<uint16_t> &storedB) {
+  const GemmSignature &s = p.signature;
+  auto save = [&](StringRef what, StringRef suffix, std::vector<int64_t> shape,
+                  StringRef codes, std::vector<uint8_t> data) -> llvm::Error {
+    std::string path = (saveInputsPrefix + suffix).str();
+    StringRef dtype = codes == "bf16" ? "<u2" : "|u1";
+    if (llvm::Error e = writeNpy(path, NpyArray{dtype.str(), shape, data}))
+      return e;
+    llvm::outs() << llvm::formatv(
+        "hk-run: wrote {0} ({1}, {2} {3}) to {4}\n", what,
+        llvm::join(llvm::map_range(shape,
+                                   [](int64_t n) { return std::to_string(n); }),
+                   " x "),
+        codes,
+        codes == "bf16" ? "bits as uint16 (<u2)" : "codes as uint8 (|u1)",
+        path);
+    return llvm::Error::success();
+  };
+  for (auto [arg, stored, name] : {std::tuple{argA, &storedA, "A"},
+                                   std::tuple{argB, &storedB, "B"}}) {
+    auto [rows, cols] = p.storedSize(arg);
+    std::vector<int64_t> shape = {rows, cols};
+    if (p.batch > 1)
+      shape.insert(shape.begin(), p.batch);
+    std::vector<uint8_t> bytes(stored->size() * s.abBytes());
+    for (size_t i = 0; i < stored->size(); ++i)
+      std::memcpy(bytes.data() + i * s.abBytes(), &(*stored)[i],
+                  s.abBytes()); // little-endian
+    if (llvm::Error e = save(name, arg == argA ? "a.npy" : "b.npy", shape,
+                             s.abElement, std::move(bytes)))
+      return e;
+  }
+  if (!s.blockScales)
+    return llvm::Error::success();
+  int64_t blocks = llvm::divideCeil(p.shape.K, kScaleBlockK);
+  if (llvm::Error e = save("the block scales of A", "scales_a.npy",
+                           {p.shape.M, blocks}, "e8m0", in.scalesA))
+    return e;
+  return save("the block scales of B", "scales_b.npy", {p.shape.N, blocks},
+              "e8m0", in.scalesB);
+}
+
 int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
   int64_t M = p.shape.M, N = p.shape.N, K = p.shape.K, B = p.batch;
   in.a.resize(B * M * K);
@@ -517,6 +565,9 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
     in.buffers.push_back(in.scalesA);
     in.buffers.push_back(in.scalesB);
   }
+  if (!saveInputsPrefix.empty())
+    if (llvm::Error e = saveInputs(p, in, storedA, storedB))
+      return fail(llvm::toString(std::move(e)));
   return 0;
 }
 

@@ -190,6 +190,7 @@ int compileModule(MLIRContext &context, ModuleOp module,
     options.stages = compareStages.getValue();
   else
     schedule.applyTo(options);
+  options.tidyLlvm = false; // LLVM's pipeline does it for the code object
   std::string invalid = checkPipelineOptions(options);
   if (!invalid.empty()) {
     llvm::WithColor::error(llvm::errs(), "hk-run") << invalid << "\n";

@@ -122,6 +122,14 @@ llvm::cl::opt<std::string>
     inputB("b", llvm::cl::cat(toolOptions),
            llvm::cl::desc("B (N x K), like --a"),
            llvm::cl::value_desc("random|zeros|range|file.npy"));
+llvm::cl::opt<std::string> saveInputsPrefix(
+    "save-inputs", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("GEMM: also write the inputs to <prefix>a.npy and "
+                   "<prefix>b.npy (as stored: bf16 bits as uint16, fp8 codes "
+                   "as uint8) and, MXFP8, <prefix>scales_a.npy and "
+                   "<prefix>scales_b.npy (E8M0 bytes); --a, --b and "
+                   "--scales-a/--scales-b read them back"),
+    llvm::cl::value_desc("prefix"));
 llvm::cl::opt<std::string>
     expectedFile("expected", llvm::cl::cat(toolOptions),
                  llvm::cl::desc("expected C (M x N, float32 .npy) for "

@@ -45,6 +45,7 @@ extern llvm::cl::opt<std::string> biasOption;
 extern llvm::cl::opt<float> scaleAOption;
 extern llvm::cl::opt<std::string> scalesAOption;
 extern llvm::cl::opt<std::string> scalesBOption;
+extern llvm::cl::opt<std::string> saveInputsPrefix;
 extern llvm::cl::opt<float> scaleBOption;
 extern llvm::cl::opt<std::string> inputA;
 extern llvm::cl::opt<std::string> inputB;

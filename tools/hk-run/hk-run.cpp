@@ -327,15 +327,17 @@ int main(int argc, char **argv) {
       classes +=
           llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name, count);
     llvm::outs() << "  wave instructions by class: " << classes << "\n";
-    // A partial K tile counts as one.
-    int64_t tiles =
-        std::max<int64_t>(1, grid[0] * grid[1] * grid[2] * ((K + 63) / 64));
+    // The kernels' K tile is 128 bytes of each row (64 bf16, 128 fp8); a
+    // partial K tile counts as one.
+    int64_t kTile = 128 / problem.signature.abBytes();
+    int64_t tiles = std::max<int64_t>(
+        1, grid[0] * grid[1] * grid[2] * ((K + kTile - 1) / kTile));
     llvm::outs() << llvm::formatv(
-        "  per workgroup per K tile of 64: {0} MMAs, {1} global bytes read, "
-        "{2} "
-        "LDS bytes read, {3} written\n",
+        "  per workgroup per K tile of {4}: {0} MMAs, {1} global bytes read, "
+        "{2} LDS bytes read, {3} written\n",
         counters.mmas / tiles, counters.globalBytesRead / tiles,
-        counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles);
+        counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles,
+        kTile);
   }
   llvm::outs() << llvm::formatv("  max abs error {0:E3}, max rel error "
                                 "{1:E3}, {2} of {3} elements wrong{4}\n",

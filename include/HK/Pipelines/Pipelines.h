@@ -122,6 +122,13 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::desc("prove the kernels' LDS synchronisation after the "
                      "schedule passes (hk-verify-lds); false skips it"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tidyLlvm{
+      *this, "tidy-llvm",
+      llvm::cl::desc("canonicalize and CSE the LLVM dialect at the end, for "
+                     "reading it; code objects are the same without (LLVM's "
+                     "own pipeline does that work), so hk-compile and "
+                     "hk-to-binary-pipeline skip it"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("LLVM optimization level of the backend"),
       llvm::cl::init(3)};
