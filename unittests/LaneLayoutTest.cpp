@@ -13,6 +13,8 @@
 
 #include "gtest/gtest.h"
 
+#include <map>
+
 #include <vector>
 
 using namespace mlir::hk;
@@ -156,6 +158,43 @@ TEST(LaneLayoutTest, Gfx1201BlockPermutationMakesFragmentsContiguous) {
     EXPECT_TRUE(everyFragmentIsOneRead(MmaLayout::Wmma16x16x16Gfx12, permuted));
     TileLayout plain{128, 64, 2, swizzle, ColumnPermutation::identity};
     EXPECT_FALSE(everyFragmentIsOneRead(MmaLayout::Wmma16x16x16Gfx12, plain));
+  }
+}
+
+// A row (column) vector holds, in each lane, exactly the rows (the column)
+// of the lane's accumulator elements: reductions and broadcasts move no
+// data between a lane's accumulator and its vectors.
+TEST(LaneLayoutTest, RowAndColumnVectorsFollowTheAccumulator) {
+  for (MmaLayout layout :
+       {MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12,
+        MmaLayout::Mfma16x16x128F8, MmaLayout::Wmma16x16x16F8Gfx12}) {
+    FragmentShape acc = getFragmentShape(layout, FragmentRole::acc);
+    FragmentShape row = getFragmentShape(layout, FragmentRole::row);
+    FragmentShape col = getFragmentShape(layout, FragmentRole::col);
+    EXPECT_EQ(row.elemsPerLane, acc.elemsPerLane);
+    EXPECT_EQ(col.elemsPerLane, 1);
+    EXPECT_EQ(row.rows, acc.rows);
+    EXPECT_EQ(col.cols, acc.cols);
+    for (int64_t lane = 0; lane < acc.waveSize; ++lane)
+      for (int64_t i = 0; i < acc.elemsPerLane; ++i) {
+        Coord a = getFragmentElement(layout, FragmentRole::acc, lane, i);
+        EXPECT_EQ(getFragmentElement(layout, FragmentRole::row, lane, i).row,
+                  a.row);
+        EXPECT_EQ(getFragmentElement(layout, FragmentRole::col, lane, 0).col,
+                  a.col);
+      }
+    // Each column is held by waveSize / 16 lanes and each row by 16: the
+    // lanes hk.reduce's cross-lane steps combine.
+    std::map<int64_t, int> lanesOfColumn, lanesOfRow;
+    for (int64_t lane = 0; lane < acc.waveSize; ++lane) {
+      ++lanesOfColumn[getFragmentElement(layout, FragmentRole::col, lane, 0).col];
+      for (int64_t i = 0; i < acc.elemsPerLane; ++i)
+        ++lanesOfRow[getFragmentElement(layout, FragmentRole::row, lane, i).row];
+    }
+    for (auto [c, n] : lanesOfColumn)
+      EXPECT_EQ(n, acc.waveSize / 16) << c;
+    for (auto [r, n] : lanesOfRow)
+      EXPECT_EQ(n, 16) << r;
   }
 }
 

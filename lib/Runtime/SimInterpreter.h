@@ -85,10 +85,30 @@ constexpr unsigned kPrivateAddressSpace = 5;
 /// low bits of the flags (2), as the simulator stores them.
 constexpr unsigned kBufferResourceAddressSpace = 8;
 
+inline unsigned sizeOf(Type *type);
+
+/// Where element `index` of a struct value starts: the simulator packs
+/// struct elements (the pairs cross-lane intrinsics return) without padding.
+inline unsigned structOffset(llvm::StructType *type, unsigned index) {
+  unsigned offset = 0;
+  for (unsigned i = 0; i < index; ++i)
+    offset += sizeOf(type->getElementType(i));
+  return offset;
+}
+
 /// Bytes one lane needs for a value of `type`.
 inline unsigned sizeOf(Type *type) {
   if (auto *vec = dyn_cast<FixedVectorType>(type))
     return vec->getNumElements() * sizeOf(vec->getElementType());
+  if (auto *st = dyn_cast<llvm::StructType>(type)) {
+    unsigned bytes = 0;
+    for (Type *element : st->elements()) {
+      if (sizeOf(element) == 0)
+        return 0;
+      bytes += sizeOf(element);
+    }
+    return bytes;
+  }
   if (type->isIntegerTy())
     return type->getIntegerBitWidth() > 64
                ? 0 // wider integers are not modelled
@@ -263,6 +283,11 @@ private:
   Error executeBufferAccess(Wave &wave, const CallInst &call, Intrinsic::ID id);
   Error executeLoadToLds(Wave &wave, const CallInst &call);
   Error executeTransposedRead(Wave &wave, const CallInst &call);
+  /// DPP moves and lane permutations (SimCrossLane.cpp).
+  Error executeCrossLane(Wave &wave, const CallInst &call, Intrinsic::ID id);
+  /// Float intrinsics: min/max, fma, fabs, exp2, log (SimCrossLane.cpp).
+  Error executeFloatIntrinsic(Wave &wave, const CallInst &call,
+                              Intrinsic::ID id);
   /// Counts an LDS operation by lgkmcnt and, for a late read, completes
   /// the reads its earlier value still waits for; returns its sequence
   /// number and whether its value is read again at completion.

@@ -190,6 +190,30 @@ Error Interpreter::execute(Wave &wave, const Instruction &inst) {
   }
 
   switch (opcode) {
+  case Instruction::FNeg: {
+    unsigned bytes = sizeOf(type), eb = sizeOf(scalarOf(type));
+    uint64_t sign = uint64_t(1) << (8 * eb - 1);
+    for (unsigned lane : wave.active) {
+      const uint8_t *a = operand(wave, inst.getOperand(0), lane);
+      uint8_t *out = result(wave, &inst, lane);
+      for (unsigned i = 0; i < bytes / eb; ++i)
+        storeBits(out + i * eb, eb, loadBits(a + i * eb, eb) ^ sign);
+    }
+    return Error::success();
+  }
+  case Instruction::ExtractValue: {
+    auto &ev = cast<llvm::ExtractValueInst>(inst);
+    auto *st = dyn_cast<llvm::StructType>(ev.getAggregateOperand()->getType());
+    if (ev.getNumIndices() != 1 || !st)
+      return error(wave, inst, "only extractvalue of a struct element is "
+                               "modelled");
+    unsigned offset = structOffset(st, ev.getIndices()[0]);
+    for (unsigned lane : wave.active)
+      std::memcpy(result(wave, &inst, lane),
+                  operand(wave, ev.getAggregateOperand(), lane) + offset,
+                  sizeOf(type));
+    return Error::success();
+  }
   case Instruction::GetElementPtr: {
     auto &gep = cast<GetElementPtrInst>(inst);
     if (type->isVectorTy())
@@ -678,6 +702,24 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
     return executeLoadToLds(wave, call);
   case Intrinsic::amdgcn_ds_read_tr16_b64:
     return executeTransposedRead(wave, call);
+  case Intrinsic::amdgcn_update_dpp:
+  case Intrinsic::amdgcn_permlane32_swap:
+  case Intrinsic::amdgcn_permlane16_swap:
+  case Intrinsic::amdgcn_permlanex16:
+    return executeCrossLane(wave, call, id);
+  case Intrinsic::maximum:
+  case Intrinsic::minimum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minnum:
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+  case Intrinsic::fabs:
+  case Intrinsic::exp2:
+  case Intrinsic::amdgcn_exp2:
+  case Intrinsic::log2:
+  case Intrinsic::amdgcn_log:
+  case Intrinsic::log:
+    return executeFloatIntrinsic(wave, call, id);
   case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
   case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
   case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:

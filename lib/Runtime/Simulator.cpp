@@ -121,6 +121,14 @@ static std::string classify(const Instruction &inst) {
         return "load_to_lds";
       case Intrinsic::amdgcn_ds_read_tr16_b64:
         return "lds_load_transposed";
+      case Intrinsic::amdgcn_update_dpp:
+      case Intrinsic::amdgcn_permlane32_swap:
+      case Intrinsic::amdgcn_permlane16_swap:
+      case Intrinsic::amdgcn_permlanex16:
+        return "cross_lane";
+      case Intrinsic::exp2:
+      case Intrinsic::amdgcn_exp2:
+        return "exp2";
       default:
         return "intrinsic";
       }

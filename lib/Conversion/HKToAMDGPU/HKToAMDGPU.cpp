@@ -399,35 +399,6 @@ struct FillFragmentLowering : OpConversionPattern<FillFragmentOp> {
   }
 };
 
-/// hk.map: the body cloned once per element of the lane vectors.
-struct MapLowering : OpConversionPattern<MapOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(MapOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = getTypeConverter()->convertType<VectorType>(op.getType());
-    if (!type)
-      return rewriter.notifyMatchFailure(op, "fragment type not convertible");
-    Block &body = op.getBody().front();
-    SmallVector<Value> elements;
-    for (int64_t i = 0; i < type.getNumElements(); ++i) {
-      IRMapping mapping;
-      for (auto [arg, input] :
-           llvm::zip(body.getArguments(), adaptor.getInputs()))
-        mapping.map(arg, vector::ExtractOp::create(rewriter, loc, input,
-                                                   ArrayRef<int64_t>{i}));
-      for (Operation &nested : body.without_terminator())
-        rewriter.clone(nested, mapping);
-      elements.push_back(mapping.lookupOrDefault(
-          cast<YieldOp>(body.getTerminator()).getValues()[0]));
-    }
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
-    return success();
-  }
-};
-
 /// gpu.return of converted values, for device functions returning
 /// fragments or tiles.
 struct GpuReturnLowering : OpConversionPattern<gpu::ReturnOp> {
@@ -468,11 +439,12 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocSharedLowering, FillFragmentLowering, GpuReturnLowering,
-               MapLowering>(converter, ctx);
+  patterns.add<AllocSharedLowering, FillFragmentLowering, GpuReturnLowering>(
+      converter, ctx);
   patterns.add<LoadFragmentLowering, MmaLowering>(converter, ctx, chip);
   populateCopyToSharedLowering(converter, patterns, chip);
   populateGlobalFragmentLowering(converter, patterns, chip);
+  populateRegisterTileLowering(converter, patterns, chip);
   populateHKScheduleLoweringPatterns(converter, patterns);
   populateAnyFunctionOpInterfaceTypeConversionPattern(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);
@@ -482,6 +454,7 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
 void mlir::hk::configureHKToAMDGPUTarget(ConversionTarget &target,
                                          const TypeConverter &converter) {
   target.addIllegalDialect<HKDialect>();
+  configureTranscendentalLegality(target);
   target.markUnknownOpDynamicallyLegal([&converter](Operation *op) {
     if (auto func = dyn_cast<FunctionOpInterface>(op))
       if (auto type = dyn_cast<FunctionType>(func.getFunctionType()))

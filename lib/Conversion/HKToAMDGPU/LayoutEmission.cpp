@@ -126,6 +126,11 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
   Value high = m.div(lane, 16);
   if (role == FragmentRole::scale)
     return {low, high};
+  if (role == FragmentRole::row)
+    return {emitFragmentElement(b, loc, layout, FragmentRole::acc, lane, i).first,
+            m.c(0)};
+  if (role == FragmentRole::col)
+    return {m.c(0), low};
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)

@@ -183,6 +183,16 @@ void populateGlobalFragmentLowering(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const ChipInfo &chip);
 
+/// The hk.map, hk.reduce and hk.mask patterns, and math.exp2 / math.log2
+/// on f32 (RegisterTileLowering.cpp).
+void populateRegisterTileLowering(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  const ChipInfo &chip);
+
+/// Marks math.exp2 / math.log2 on f32 illegal: the patterns above lower
+/// them to the chip's instructions instead of device-library calls.
+void configureTranscendentalLegality(ConversionTarget &target);
+
 } // namespace mlir::hk::detail
 
 #endif // HK_LIB_CONVERSION_HKTOAMDGPU_LOWERINGSUPPORT_H

@@ -85,8 +85,8 @@ func.func private @frag_operand_type(!hk.fragment<a, 16x32xf32, mma = 16x16x32>)
 
 // -----
 
-// expected-error @+1 {{'acc' fragments hold f32, got 'bf16'}}
-func.func private @frag_acc_type(!hk.fragment<acc, 16x16xbf16, mma = 16x16x32>)
+// expected-error @+1 {{'acc' fragments hold f32, bf16 or f16, got 'i32'}}
+func.func private @frag_acc_type(!hk.fragment<acc, 16x16xi32, mma = 16x16x32>)
 
 // -----
 
@@ -732,7 +732,7 @@ func.func @stagger_upstream_barrier(%late: i1) {
 // -----
 
 func.func @yield_parent(%x: f32) {
-  // expected-error @+1 {{'hk.yield' op expects parent op to be one of 'hk.cluster, hk.stagger, hk.map'}}
+  // expected-error @+1 {{'hk.yield' op expects parent op to be one of 'hk.cluster, hk.stagger, hk.map, hk.mask'}}
   "hk.yield"(%x) : (f32) -> ()
   return
 }

@@ -334,6 +334,9 @@ LogicalResult MmaOp::verify() {
   if (a.getElementType() != b.getElementType())
     return emitOpError() << "'a' holds " << a.getElementType()
                          << " but 'b' holds " << b.getElementType();
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "accumulates in f32, but 'acc' holds "
+                         << acc.getElementType();
   if (a.getCols() != b.getCols())
     return emitOpError() << "'a' has K = " << a.getCols()
                          << " but 'b' has K = " << b.getCols();
@@ -387,6 +390,13 @@ LogicalResult StoreFragmentOp::verify() {
   if (frag.getRole() != FragmentRole::acc)
     return emitOpError() << "stores 'acc' fragments, got '"
                          << stringifyFragmentRole(frag.getRole()) << "'";
+  if (!frag.getElementType().isF32() &&
+      frag.getElementType() != dest.getElementType())
+    return emitOpError() << "stores f32 accumulators (rounded to the "
+                            "destination's type) or ones of the destination's "
+                            "type, got "
+                         << frag.getElementType() << " into "
+                         << dest.getElementType();
   if (getBounds() == BoundsMode::partial_rows ||
       getBounds() == BoundsMode::partial_chunks)
     return emitOpError() << "stores take bounds 'inside' or 'partial', not '"
@@ -413,12 +423,47 @@ static std::string formatFragmentShape(FragmentType type) {
       .str();
 }
 
+/// The checks hk.map and hk.mask share on their bodies: plain arithmetic on
+/// scalars (the lowering clones the body once per element).
+static LogicalResult verifyElementBody(Operation *owner, Block &body,
+                                       Operation *terminator) {
+  WalkResult walk = body.walk([&](Operation *op) {
+    if (op != terminator && !isMemoryEffectFree(op)) {
+      op->emitOpError() << "in an '" << owner->getName()
+                        << "' body must not touch memory (the body runs once "
+                           "per element)";
+      return WalkResult::interrupt();
+    }
+    auto isHK = [](Type t) { return isa<FragmentType, SharedTileType>(t); };
+    if (llvm::any_of(op->getOperandTypes(), isHK) ||
+        llvm::any_of(op->getResultTypes(), isHK)) {
+      op->emitOpError() << "in an '" << owner->getName()
+                        << "' body uses an hk value; the body computes one "
+                           "element from scalars";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult MapOp::verify() {
   FragmentType result = getResult().getType();
   if (getInputs().empty())
     return emitOpError() << "needs at least one input fragment";
+  if (result.getRole() == FragmentRole::scale)
+    return emitOpError() << "computes no 'scale' fragments (block scales are "
+                            "read, not computed)";
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     auto type = cast<FragmentType>(input.getType());
+    // A row or column vector of an accumulator broadcasts along it.
+    bool rowOfResult = type.getRole() == FragmentRole::row &&
+                       type.getRows() == result.getRows();
+    bool colOfResult = type.getRole() == FragmentRole::col &&
+                       type.getCols() == result.getCols();
+    if (result.getRole() == FragmentRole::acc && type.hasSameMma(result) &&
+        (rowOfResult || colOfResult))
+      continue;
     if (type.getRole() != result.getRole() ||
         type.getRows() != result.getRows() ||
         type.getCols() != result.getCols() || !type.hasSameMma(result))
@@ -427,7 +472,8 @@ LogicalResult MapOp::verify() {
                            << "' fragment but the result is '"
                            << formatFragmentShape(result)
                            << "': the fragments must share role, shape and "
-                              "MMA shape";
+                              "MMA shape (or be a 'row' or 'col' vector of an "
+                              "'acc' result's rows or columns)";
   }
   return verifyChipHasMma(*this, result);
 }
@@ -456,23 +502,69 @@ LogicalResult MapOp::verifyRegions() {
   if (yield.getValues()[0].getType() != element)
     return emitOpError() << "body yields " << yield.getValues()[0].getType()
                          << " but the result holds " << element;
-  // The lowering clones the body per element: it must be plain arithmetic.
-  WalkResult walk = body.walk([&](Operation *op) {
-    if (op != yield.getOperation() && !isMemoryEffectFree(op)) {
-      op->emitOpError() << "in an 'hk.map' body must not touch memory (the "
-                           "body runs once per element)";
-      return WalkResult::interrupt();
-    }
-    auto isHK = [](Type t) { return isa<FragmentType, SharedTileType>(t); };
-    if (llvm::any_of(op->getOperandTypes(), isHK) ||
-        llvm::any_of(op->getResultTypes(), isHK)) {
-      op->emitOpError() << "in an 'hk.map' body uses an hk value; the body "
-                           "computes one element from scalars";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  return verifyElementBody(*this, body, yield);
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  FragmentType input = getInput().getType(), result = getResult().getType();
+  if (input.getRole() != FragmentRole::acc)
+    return emitOpError() << "reduces 'acc' fragments, got '"
+                         << formatFragmentShape(input) << "'";
+  if (!input.getElementType().isF32() ||
+      result.getElementType() != input.getElementType())
+    return emitOpError() << "reduces f32 to f32, got " << input.getElementType()
+                         << " to " << result.getElementType();
+  if (!result.hasSameMma(input))
+    return emitOpError() << "result '" << formatFragmentShape(result)
+                         << "' has another MMA shape than the input's "
+                         << formatMma(input.getMmaShape());
+  if (result.getRole() == FragmentRole::col) {
+    if (result.getCols() != input.getCols())
+      return emitOpError() << "a 'col' result holds one value per column of "
+                              "the input: it needs 1x"
+                           << input.getCols() << ", got "
+                           << formatFragmentShape(result);
+  } else if (result.getRole() == FragmentRole::row) {
+    if (result.getRows() != input.getRows())
+      return emitOpError() << "a 'row' result holds one value per row of the "
+                              "input: it needs "
+                           << input.getRows() << "x1, got "
+                           << formatFragmentShape(result);
+  } else {
+    return emitOpError() << "reduces to a 'row' or 'col' vector, got '"
+                         << formatFragmentShape(result) << "'";
+  }
+  return verifyChipHasMma(*this, input);
+}
+
+//===----------------------------------------------------------------------===//
+// MaskOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaskOp::verify() {
+  FragmentType type = getInput().getType();
+  if (type.getRole() == FragmentRole::scale)
+    return emitOpError() << "masks no 'scale' fragments";
+  return verifyChipHasMma(*this, type);
+}
+
+LogicalResult MaskOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 2 ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError() << "body takes the (row, column) of an element: two "
+                            "'index' arguments";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      !yield.getValues()[0].getType().isInteger(1))
+    return emitOpError() << "body must end with 'hk.yield' of one i1 (true "
+                            "keeps the element)";
+  return verifyElementBody(*this, body, yield);
 }
 
 //===----------------------------------------------------------------------===//
@@ -486,6 +578,9 @@ LogicalResult ReadFragmentOp::verify() {
       frag.getRole() != FragmentRole::scale)
     return emitOpError() << "reads 'acc' or 'scale' fragments, got '"
                          << stringifyFragmentRole(frag.getRole()) << "'";
+  if (frag.getRole() == FragmentRole::acc && !frag.getElementType().isF32())
+    return emitOpError() << "reads into f32 accumulators, got "
+                         << frag.getElementType();
   bool scales = frag.getRole() == FragmentRole::scale;
   if (scales != isa<Float8E8M0FNUType>(source.getElementType()) ||
       (scales && source.getRank() != 2))

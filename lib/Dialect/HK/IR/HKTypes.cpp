@@ -184,6 +184,10 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
     return {m, n};
   case FragmentRole::scale:
     return {m, k / kScaleBlock};
+  case FragmentRole::row:
+    return {m, 1};
+  case FragmentRole::col:
+    return {1, n};
   }
   llvm_unreachable("covered switch over FragmentRole");
 }
@@ -214,8 +218,18 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "' fragments hold bf16, f16, f8E4M3FN or f8E5M2, "
                           "got "
                        << elementType;
-  if (role == FragmentRole::acc && !elementType.isF32())
-    return emitError() << "'acc' fragments hold f32, got " << elementType;
+  // f32 is what an MMA accumulates; bf16 and f16 are its conversions.
+  if (isAccumulatorLike(role) && !elementType.isF32() &&
+      !elementType.isBF16() && !elementType.isF16())
+    return emitError() << "'" << stringifyFragmentRole(role)
+                       << "' fragments hold f32, bf16 or f16, got "
+                       << elementType;
+  if ((role == FragmentRole::row && cols != 1) ||
+      (role == FragmentRole::col && rows != 1))
+    return emitError() << "a '" << stringifyFragmentRole(role)
+                       << "' vector is "
+                       << (role == FragmentRole::row ? "Rx1" : "1xC")
+                       << ", got " << rows << "x" << cols;
   auto [fragRows, fragCols] = fragmentDims(role, m, n, k);
   if (rows % fragRows != 0 || cols % fragCols != 0)
     return emitError() << "fragment tile " << rows << "x" << cols
@@ -250,11 +264,11 @@ const MmaInstr *FragmentType::findInstr(const ChipInfo &chip) const {
         return &instr;
     return nullptr;
   }
-  if (getRole() != FragmentRole::acc)
+  if (!isAccumulatorLike(getRole()))
     return chip.findMma(shape, *getElementKind(getElementType()),
                         ElementKind::f32);
-  // An accumulator does not know its operands' type: any f32 MMA of the
-  // shape has the same accumulator layout.
+  // An accumulator (or a row or column of one) does not know its operands'
+  // type: any f32 MMA of the shape has the same accumulator layout.
   for (const MmaInstr &instr : chip.mmas)
     if (hk::getMmaShape(instr.layout) == shape &&
         instr.accumulatorKind == ElementKind::f32)

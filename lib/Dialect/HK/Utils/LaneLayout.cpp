@@ -48,6 +48,12 @@ FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
     return {s.m, s.k / kScaleBlock,
             std::max<int64_t>(1, s.m * (s.k / kScaleBlock) / waveSize),
             waveSize};
+  case FragmentRole::row:
+    // A lane holds the rows of its accumulator elements.
+    return {s.m, 1, s.m * s.n / waveSize, waveSize};
+  case FragmentRole::col:
+    // Every accumulator element of a lane is in the lane's column.
+    return {1, s.n, 1, waveSize};
   }
   llvm_unreachable("covered switch over FragmentRole");
 }
@@ -58,6 +64,10 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
   // 32-k block l / 16 (spec fp8.md F8.6).
   if (role == FragmentRole::scale)
     return {lane % 16, lane / 16};
+  if (role == FragmentRole::row)
+    return {getFragmentElement(layout, FragmentRole::acc, lane, i).row, 0};
+  if (role == FragmentRole::col)
+    return {0, getFragmentElement(layout, FragmentRole::acc, lane, 0).col};
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)

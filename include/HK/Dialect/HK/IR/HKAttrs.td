@@ -165,6 +165,16 @@ def HK_ColumnPermutationAttr
 // - partial_chunks (copies only): as partial, for rows that are whole
 //   16-byte chunks (row stride, offset, columns and the region's column
 //   multiples of 16 bytes), without the element-wise path.
+def HK_ReduceKind : I32EnumAttr<"ReduceKind",
+    "how hk.reduce combines the elements of a row or a column", [
+    // arith.maximumf: NaN if any element is NaN.
+    I32EnumAttrCase<"max", 0>,
+    // arith.addf, in a fixed order.
+    I32EnumAttrCase<"sum", 1>
+  ]> {
+  let cppNamespace = "::mlir::hk";
+}
+
 def HK_BoundsMode : I32EnumAttr<"BoundsMode",
     "how a copy or store treats the part of its region outside the matrix", [
     I32EnumAttrCase<"inside", 0>,
@@ -185,7 +195,11 @@ def HK_FragmentRole : I32EnumAttr<"FragmentRole",
     I32EnumAttrCase<"b", 1>,
     I32EnumAttrCase<"acc", 2>,
     // E8M0 block scales of an a or b fragment (MXFP8): one per row per 32 k.
-    I32EnumAttrCase<"scale", 3>
+    I32EnumAttrCase<"scale", 3>,
+    // One value per row (per column) of an accumulator tile, held by the
+    // lanes that hold that row (column): reductions, broadcasts.
+    I32EnumAttrCase<"row", 4>,
+    I32EnumAttrCase<"col", 5>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";

@@ -288,7 +288,13 @@ def HK_MapOp : HK_Op<"map", [RecursiveMemoryEffects, SingleBlock]> {
     element type) and `hk.yield`s the result element. The inputs and the
     result are fragments of one role, shape and MMA shape (element types may
     differ, as the role allows), so every lane holds the same positions of
-    each and the op moves no data between lanes. The body may use scalars
+    each and the op moves no data between lanes. An `acc` result may also
+    take `row` and `col` vectors of its rows and columns (the results of
+    `hk.reduce`): element (i, j) reads element i of a `row` input and
+    element j of a `col` input, which the lane holds already. The result
+    role may be any fragment role but `scale`. Element types may change: an
+    f32 accumulator converts to a bf16 or f16 one with `arith.truncf` in the
+    body (`v_cvt_pk_bf16_f32` on gfx950, where LLVM pairs the elements). The body may use scalars
     defined above it (an `alpha`, a runtime flag) but no hk values, and must
     not touch memory: the lowering clones it once per element a lane holds
     (scalar ops on the lane-vector's elements, which LLVM may vectorize).
@@ -312,6 +318,92 @@ def HK_MapOp : HK_Op<"map", [RecursiveMemoryEffects, SingleBlock]> {
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $inputs attr-dict `:` type($inputs) `->` type($result) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// reduce
+//===----------------------------------------------------------------------===//
+
+def HK_ReduceOp : HK_Op<"reduce", [Pure]> {
+  let summary = "max or sum of an accumulator's rows or columns, across lanes";
+  let description = [{
+    Reduces every column (result role `col`) or every row (result role
+    `row`) of an `acc` fragment to one value, `max` (`arith.maximumf`: NaN
+    if any element is NaN) or `sum` (`arith.addf`). Every lane holding a
+    position of the row or column receives the value, so the result can be
+    broadcast back with `hk.map` without moving data.
+
+    A lane first combines the elements it holds itself, then the lanes of a
+    row or column exchange partial values in registers, never through LDS:
+
+    | result | gfx950 (wave64)                            | gfx1201 (wave32)        |
+    |--------|--------------------------------------------|-------------------------|
+    | `col`  | `v_permlane32_swap`, `v_permlane16_swap`   | `v_permlanex16_b32`     |
+    | `row`  | 4 DPP steps within 16 lanes (quad_perm x 2, row_half_mirror, row_mirror) | the same |
+
+    Each exchange is symmetric (both partners compute op(own, partner)),
+    so all lanes end with the same bits. A wave-level op: all lanes of the
+    wave must be active, as for `hk.mma`.
+
+    Example (the maximum over the kv rows of S^T, one per query column):
+
+    ```mlir
+    %m = hk.reduce max %s
+        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+        -> !hk.fragment<col, 1x32xf32, mma = 16x16x32>
+    ```
+  }];
+  let arguments = (ins HK_ReduceKind:$kind, HK_Fragment:$input);
+  let results = (outs HK_Fragment:$result);
+  let assemblyFormat = [{
+    $kind $input attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// mask
+//===----------------------------------------------------------------------===//
+
+def HK_MaskOp : HK_Op<"mask", [RecursiveMemoryEffects, SingleBlock,
+    AllTypesMatch<["input", "result"]>,
+    TypesMatchWith<"fill type matches the fragment's element type",
+                   "input", "fill",
+                   "::llvm::cast<::mlir::hk::FragmentType>($_self).getElementType()">]> {
+  let summary = "replace the elements of a fragment where a predicate fails";
+  let description = [{
+    Element (i, j) of the result is element (i, j) of `input` where the body
+    yields true for the position (`row` + i, `col` + j), and `fill`
+    elsewhere. The body takes the two indices (a fragment's place in a
+    larger matrix when `row` and `col` are its origin) and yields an `i1`:
+    a causal mask keeps `k <= q`, a sequence tail keeps `k < n`. The body
+    may use values defined above it but no hk values and no memory, like
+    `hk.map`'s; the lowering clones it once per element a lane holds, with
+    the lane's positions from the chip's lane layout (index arithmetic and a
+    select per element).
+
+    Example (S^T, kv rows from %kv0 and query columns from %q0: keep a key
+    at or before its query):
+
+    ```mlir
+    %masked = hk.mask %s, %neg_inf at [%kv0, %q0]
+        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+    ^bb0(%kv: index, %q: index):
+      %keep = arith.cmpi ule, %kv, %q : index
+      hk.yield %keep : i1
+    }
+    ```
+  }];
+  let arguments = (ins HK_Fragment:$input, AnyFloat:$fill, Index:$row,
+                       Index:$col);
+  let results = (outs HK_Fragment:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input `,` $fill `at` `[` $row `,` $col `]` attr-dict `:` type($input)
+    $body
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

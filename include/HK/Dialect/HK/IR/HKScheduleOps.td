@@ -160,12 +160,13 @@ def HK_StaggerOp : HK_Op<"stagger", [SingleBlock, NoRegionArguments]> {
 //===----------------------------------------------------------------------===//
 
 def HK_YieldOp : HK_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["ClusterOp", "StaggerOp", "MapOp"]>]> {
-  let summary = "the results of an hk.cluster, hk.stagger or hk.map body";
+    ParentOneOf<["ClusterOp", "StaggerOp", "MapOp", "MaskOp"]>]> {
+  let summary = "the results of an hk.cluster, hk.stagger, hk.map or hk.mask body";
   let description = [{
     Terminates the body of `hk.cluster` and `hk.stagger`, whose operands
-    become the results of the enclosing op, and of `hk.map`, whose one
-    operand is the element it computes.
+    become the results of the enclosing op, of `hk.map`, whose one operand
+    is the element it computes, and of `hk.mask`, whose one `i1` operand
+    keeps the element.
 
     Example:
 

@@ -73,7 +73,7 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     ```
     fragment-type ::= `!hk.fragment<` role `,` rows `x` cols `x` element-type
                       `,` `mma` `=` m `x` n `x` k `>`
-    role          ::= `a` | `b` | `acc`
+    role          ::= `a` | `b` | `acc` | `scale` | `row` | `col`
     ```
 
     A `rows x cols` matrix distributed over the lanes of one wave, as a grid
@@ -85,6 +85,14 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     | `a`   | A (M x K)    | m x k    | m, k                        |
     | `b`   | B^T (N x K)  | n x k    | n, k                        |
     | `acc` | C (M x N)    | m x n    | m, n                        |
+    | `scale` | block scales (M x K/32) | m x k/32 | m, k/32           |
+    | `row` | one value per row of an `acc` (R x 1) | m x 1 | m, 1     |
+    | `col` | one value per column of an `acc` (1 x C) | 1 x n | 1, n  |
+
+    A `row` or `col` vector is held by the lanes holding that row or
+    column of an accumulator of the same MMA shape (each lane the rows of
+    its accumulator elements, or its one column), so `hk.reduce` produces
+    them and `hk.map` broadcasts them without moving data.
 
     B fragments hold rows of B stored N x K (`C = A * B^T`, HipKittens'
     `mma_ABt`). Which lane holds which element is the lane layout of the
@@ -99,8 +107,10 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     | `gfx950`  | 16x16x32   | 8 bf16                 | 4 f32               |
     | `gfx1201` | 16x16x16   | 8 bf16                 | 8 f32               |
 
-    Constraints: `a` and `b` hold bf16 or f16, `acc` holds f32; the tile is a
-    whole number of fragments. Whether the chip has the MMA shape is checked
+    Constraints: `a` and `b` hold bf16, f16, f8E4M3FN or f8E5M2; `acc`,
+    `row` and `col` hold f32 (what an MMA accumulates) or bf16 / f16 (its
+    conversions, for storing or the next MMA); `scale` holds f8E8M0FNU; the
+    tile is a whole number of fragments. Whether the chip has the MMA shape is checked
     by the ops using the type, once the chip is known.
 
     Example:

@@ -16,6 +16,13 @@
 
 namespace mlir::hk {
 
+/// True for the roles laid out like an accumulator: `acc` and its `row` and
+/// `col` vectors (f32, any MMA of the shape).
+inline bool isAccumulatorLike(FragmentRole role) {
+  return role == FragmentRole::acc || role == FragmentRole::row ||
+         role == FragmentRole::col;
+}
+
 /// The M x N x K shape of one matrix instruction.
 struct MmaShape {
   int64_t m = 0;
@@ -66,6 +73,7 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 ///   Wmma16x16x16F8Gfx12 a/b: (l % 16, (l / 16) * 8 + i)
 ///                    acc: as Wmma16x16x16Gfx12
 ///   scale (block scales, Mfma16x16x128F8): (l % 16, l / 16)
+///   row: (acc row of element i, 0); col: (0, acc column of the lane)
 Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
                          int64_t i);
 

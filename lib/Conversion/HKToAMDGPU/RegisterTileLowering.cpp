@@ -1,0 +1,320 @@
+//===- RegisterTileLowering.cpp - register-tile algebra -------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// hk.map (elementwise, with row and column broadcasts), hk.reduce (in-lane,
+// then across lanes in registers: permlane swaps, permlanex16 or DPP, from
+// the chip's accumulator layout), hk.mask (a predicate on each element's
+// position from the lane layout), and math.exp2 / math.log2 on f32 as the
+// chip's v_exp_f32 / v_log_f32 (upstream would call device libraries).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringSupport.h"
+
+#include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::detail;
+
+namespace {
+
+Value extractElement(OpBuilder &b, Location loc, Value vector, int64_t i) {
+  return vector::ExtractOp::create(b, loc, vector, ArrayRef<int64_t>{i});
+}
+
+/// Where element `index` of an accumulator's lane vector sits among the
+/// lane's row and column vectors: element i of fragment (fi, fj) is in the
+/// lane's row fi * E + i and its column fj (LaneLayout.h: an accumulator
+/// element's row depends on the lane and i, its column on the lane only).
+struct AccIndex {
+  int64_t rowElement, colElement;
+};
+AccIndex accIndex(FragmentType acc, int64_t elemsPerLane, int64_t index) {
+  int64_t fragment = index / elemsPerLane, i = index % elemsPerLane;
+  int64_t fi = fragment / acc.getNumFragmentCols();
+  int64_t fj = fragment % acc.getNumFragmentCols();
+  return {fi * elemsPerLane + i, fj};
+}
+
+/// hk.map: the body cloned once per element of the lane vectors; a row or
+/// column input gives the element of the result's row or column.
+struct MapLowering : ChipLowering<MapOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(MapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType resultType = op.getType();
+    auto type = getTypeConverter()->convertType<VectorType>(resultType);
+    const MmaInstr *instr = getInstr(op, resultType);
+    if (!type || !instr)
+      return rewriter.notifyMatchFailure(op, "fragment type not convertible");
+    int64_t accElems =
+        getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
+    Block &body = op.getBody().front();
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < type.getNumElements(); ++e) {
+      IRMapping mapping;
+      for (auto [arg, input, value] : llvm::zip(
+               body.getArguments(), op.getInputs(), adaptor.getInputs())) {
+        FragmentRole role = cast<FragmentType>(input.getType()).getRole();
+        int64_t index = e;
+        if (role != resultType.getRole()) {
+          AccIndex at = accIndex(resultType, accElems, e);
+          index = role == FragmentRole::row ? at.rowElement : at.colElement;
+        }
+        mapping.map(arg, extractElement(rewriter, loc, value, index));
+      }
+      for (Operation &nested : body.without_terminator())
+        rewriter.clone(nested, mapping);
+      elements.push_back(mapping.lookupOrDefault(
+          cast<YieldOp>(body.getTerminator()).getValues()[0]));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
+    return success();
+  }
+};
+
+/// hk.reduce: a balanced tree of the lane's own elements per row or column,
+/// then the exchanges across the lanes sharing it.
+struct ReduceLowering : ChipLowering<ReduceOp> {
+  using ChipLowering::ChipLowering;
+
+  Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x,
+                Value y) const {
+    if (kind == ReduceKind::max)
+      return arith::MaximumFOp::create(b, loc, x, y);
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+
+  Value tree(OpBuilder &b, Location loc, ReduceKind kind,
+             SmallVector<Value> values) const {
+    while (values.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < values.size(); i += 2)
+        next.push_back(combine(b, loc, kind, values[i], values[i + 1]));
+      if (values.size() % 2)
+        next.push_back(values.back());
+      values = std::move(next);
+    }
+    return values.front();
+  }
+
+  /// op(own, partner) from a permlane swap, which returns the two in an
+  /// order that depends on the lane: op is commutative, so every lane of a
+  /// pair gets the same bits.
+  Value swapAndCombine(OpBuilder &b, Location loc, ReduceKind kind, Value x,
+                       bool across32) const {
+    Type i32 = b.getI32Type();
+    Value bits = arith::BitcastOp::create(b, loc, i32, x);
+    auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
+    Value swapped =
+        across32 ? ROCDL::Permlane32SwapOp::create(b, loc, pair, bits, bits,
+                                                   false, false)
+                       .getResult()
+                 : ROCDL::Permlane16SwapOp::create(b, loc, pair, bits, bits,
+                                                   false, false)
+                       .getResult();
+    auto half = [&](int64_t i) {
+      Value v = LLVM::ExtractValueOp::create(b, loc, swapped, i);
+      return arith::BitcastOp::create(b, loc, x.getType(), v);
+    };
+    return combine(b, loc, kind, half(0), half(1));
+  }
+
+  /// The lanes holding one accumulator column: the 16-lane groups l / 16.
+  Value acrossGroups(OpBuilder &b, Location loc, ReduceKind kind,
+                     Value x) const {
+    if (chip.waveSize == 64) {
+      x = swapAndCombine(b, loc, kind, x, /*across32=*/true);
+      return swapAndCombine(b, loc, kind, x, /*across32=*/false);
+    }
+    // wave32: lane l reads lane l ^ 16 (identity selects of the other row).
+    Value lo = constI32(b, loc, 0x76543210);
+    Value hi = constI32(b, loc, int64_t(0xfedcba98));
+    Value partner = ROCDL::PermlaneX16Op::create(b, loc, x.getType(), x, x, lo,
+                                                 hi, false, false);
+    return combine(b, loc, kind, x, partner);
+  }
+
+  /// The lanes holding one accumulator row: the 16 lanes of a DPP row.
+  Value acrossRow(OpBuilder &b, Location loc, ReduceKind kind, Value x) const {
+    auto quad = [&](ArrayRef<int32_t> perm) {
+      return b.getI32ArrayAttr(perm);
+    };
+    struct Step {
+      amdgpu::DPPPerm kind;
+      Attribute argument;
+    } steps[] = {{amdgpu::DPPPerm::quad_perm, quad({1, 0, 3, 2})},
+                 {amdgpu::DPPPerm::quad_perm, quad({2, 3, 0, 1})},
+                 {amdgpu::DPPPerm::row_half_mirror, nullptr},
+                 {amdgpu::DPPPerm::row_mirror, nullptr}};
+    for (const Step &step : steps) {
+      Value moved = amdgpu::DPPOp::create(
+          b, loc, x.getType(), x, x,
+          amdgpu::DPPPermAttr::get(b.getContext(), step.kind), step.argument);
+      x = combine(b, loc, kind, x, moved);
+    }
+    return x;
+  }
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType input = op.getInput().getType();
+    auto type = getTypeConverter()->convertType<VectorType>(op.getType());
+    const MmaInstr *instr = getInstr(op, input);
+    if (!type || !instr)
+      return failure();
+    int64_t e = getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
+    int64_t rows = input.getNumFragmentRows(), cols = input.getNumFragmentCols();
+    Value v = adaptor.getInput();
+    auto at = [&](int64_t fi, int64_t fj, int64_t i) {
+      return extractElement(rewriter, loc, v, (fi * cols + fj) * e + i);
+    };
+    ReduceKind kind = op.getKind();
+    SmallVector<Value> results;
+    if (op.getType().getRole() == FragmentRole::col) {
+      for (int64_t fj = 0; fj < cols; ++fj) {
+        SmallVector<Value> own;
+        for (int64_t fi = 0; fi < rows; ++fi)
+          for (int64_t i = 0; i < e; ++i)
+            own.push_back(at(fi, fj, i));
+        results.push_back(
+            acrossGroups(rewriter, loc, kind, tree(rewriter, loc, kind, own)));
+      }
+    } else {
+      for (int64_t fi = 0; fi < rows; ++fi)
+        for (int64_t i = 0; i < e; ++i) {
+          SmallVector<Value> own;
+          for (int64_t fj = 0; fj < cols; ++fj)
+            own.push_back(at(fi, fj, i));
+          results.push_back(
+              acrossRow(rewriter, loc, kind, tree(rewriter, loc, kind, own)));
+        }
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, results);
+    return success();
+  }
+};
+
+/// hk.mask: each element's (row, col) from the lane layout, the body cloned
+/// on it, and a select.
+struct MaskLowering : ChipLowering<MaskOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(MaskOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType fragment = op.getType();
+    auto type = getTypeConverter()->convertType<VectorType>(fragment);
+    const MmaInstr *instr = getInstr(op, fragment);
+    FailureOr<Value> lane = emitLaneId(rewriter, op);
+    if (!type || !instr || failed(lane))
+      return failure();
+    FragmentShape shape = getFragmentShape(instr->layout, fragment.getRole());
+    SmallVector<std::pair<Value, Value>> offsets;
+    for (int64_t i = 0; i < shape.elemsPerLane; ++i)
+      offsets.push_back(emitFragmentElement(rewriter, loc, instr->layout,
+                                            fragment.getRole(), *lane, i));
+    Block &body = op.getBody().front();
+    Value input = adaptor.getInput();
+    SmallVector<Value> elements;
+    for (int64_t fi = 0; fi < fragment.getNumFragmentRows(); ++fi)
+      for (int64_t fj = 0; fj < fragment.getNumFragmentCols(); ++fj) {
+        auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
+                                           adaptor.getCol(), shape, fi, fj);
+        for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
+          IRMapping mapping;
+          mapping.map(body.getArgument(0),
+                      addIndex(rewriter, loc, row0, offsets[i].first));
+          mapping.map(body.getArgument(1),
+                      addIndex(rewriter, loc, col0, offsets[i].second));
+          for (Operation &nested : body.without_terminator())
+            rewriter.clone(nested, mapping);
+          Value keep = mapping.lookupOrDefault(
+              cast<YieldOp>(body.getTerminator()).getValues()[0]);
+          int64_t index =
+              (fi * fragment.getNumFragmentCols() + fj) * shape.elemsPerLane +
+              i;
+          elements.push_back(arith::SelectOp::create(
+              rewriter, loc, keep, extractElement(rewriter, loc, input, index),
+              adaptor.getFill()));
+        }
+      }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
+    return success();
+  }
+};
+
+/// math.exp2 / math.log2 on f32 (scalars or vectors, per element) as
+/// llvm.amdgcn.exp2 / llvm.amdgcn.log: one v_exp_f32 / v_log_f32.
+template <typename MathOp>
+struct TranscendentalLowering : OpConversionPattern<MathOp> {
+  TranscendentalLowering(MLIRContext *ctx, StringRef intrinsic)
+      : OpConversionPattern<MathOp>(ctx), intrinsic(intrinsic) {}
+
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    StringAttr name = rewriter.getStringAttr(intrinsic);
+    auto apply = [&](Value x) {
+      return LLVM::CallIntrinsicOp::create(rewriter, loc, f32, name,
+                                           ValueRange{x})
+          .getResult(0);
+    };
+    auto vector = dyn_cast<VectorType>(op.getType());
+    if (!vector) {
+      rewriter.replaceOp(op, apply(adaptor.getOperand()));
+      return success();
+    }
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < vector.getNumElements(); ++i)
+      elements.push_back(
+          apply(extractElement(rewriter, loc, adaptor.getOperand(), i)));
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vector, elements);
+    return success();
+  }
+
+  std::string intrinsic;
+};
+
+/// f32 scalars and 1-D vectors: what the chip's instructions take.
+bool isF32ScalarOrVector(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  return getElementTypeOrSelf(type).isF32() &&
+         (!vector || vector.getRank() == 1);
+}
+
+} // namespace
+
+void mlir::hk::detail::populateRegisterTileLowering(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const ChipInfo &chip) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<MapLowering, ReduceLowering, MaskLowering>(converter, ctx,
+                                                          chip);
+  patterns.add<TranscendentalLowering<math::Exp2Op>>(ctx, "llvm.amdgcn.exp2");
+  patterns.add<TranscendentalLowering<math::Log2Op>>(ctx, "llvm.amdgcn.log");
+}
+
+void mlir::hk::detail::configureTranscendentalLegality(
+    ConversionTarget &target) {
+  target.addDynamicallyLegalOp<math::Exp2Op, math::Log2Op>(
+      [](Operation *op) { return !isF32ScalarOrVector(op->getResult(0).getType()); });
+}

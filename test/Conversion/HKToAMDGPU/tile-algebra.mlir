@@ -1,0 +1,69 @@
+// The register-tile algebra lowered: reductions across lanes in registers
+// (gfx950: v_permlane32_swap then v_permlane16_swap for a column, DPP
+// within 16 lanes for a row; gfx1201: v_permlanex16 for a column), no LDS;
+// math.exp2 as llvm.amdgcn.exp2 (v_exp_f32), not a device-library call;
+// hk.mask a select per element on its lane's (row, col).
+// RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s --implicit-check-not=math.exp2 --implicit-check-not=memref.load
+
+// CHECK-LABEL: gpu.func @column_max
+// CHECK-COUNT-3: arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: rocdl.permlane32.swap %{{.*}}, %{{.*}}, false, false : (i32, i32) -> <(i32, i32)>
+// CHECK: arith.maximumf
+// CHECK: rocdl.permlane16.swap
+// CHECK: arith.maximumf
+// CHECK-NOT: rocdl.permlane
+// CHECK: gpu.return
+
+// CHECK-LABEL: gpu.func @row_sum
+// CHECK: amdgpu.dpp %{{.*}} %{{.*}} quad_perm([1 : i32, 0 : i32, 3 : i32, 2 : i32])
+// CHECK: amdgpu.dpp %{{.*}} %{{.*}} quad_perm([2 : i32, 3 : i32, 0 : i32, 1 : i32])
+// CHECK: amdgpu.dpp %{{.*}} %{{.*}} row_half_mirror
+// CHECK: amdgpu.dpp %{{.*}} %{{.*}} row_mirror
+// CHECK-NOT: rocdl.permlane
+
+// CHECK-LABEL: gpu.func @softmax_step
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.amdgcn.exp2"(%{{.*}}) : (f32) -> f32
+// CHECK-NOT: llvm.call_intrinsic "llvm.amdgcn.exp2"
+// CHECK: arith.cmpi ule
+// CHECK: arith.select
+
+// CHECK-LABEL: gpu.module @gfx1201
+// CHECK: rocdl.permlanex16 %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, false, false : f32, i32
+// CHECK-NOT: rocdl.permlane
+gpu.module @gfx950 [#rocdl.target<chip = "gfx950">] {
+  gpu.func @column_max(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) -> !hk.fragment<col, 1x16xf32, mma = 16x16x32>
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %m = hk.reduce max %s : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<col, 1x16xf32, mma = 16x16x32>
+    gpu.return %m : !hk.fragment<col, 1x16xf32, mma = 16x16x32>
+  }
+  gpu.func @row_sum(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) -> !hk.fragment<row, 16x1xf32, mma = 16x16x32>
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %m = hk.reduce sum %s : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<row, 16x1xf32, mma = 16x16x32>
+    gpu.return %m : !hk.fragment<row, 16x1xf32, mma = 16x16x32>
+  }
+  gpu.func @softmax_step(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>,
+                         %m: !hk.fragment<col, 1x16xf32, mma = 16x16x32>,
+                         %q0: index, %ninf: f32) -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %p = hk.map %s, %m : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, !hk.fragment<col, 1x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+    ^bb0(%x: f32, %mx: f32):
+      %d = arith.subf %x, %mx : f32
+      %e = math.exp2 %d : f32
+      hk.yield %e : f32
+    }
+    %q = hk.mask %p, %ninf at [%c0, %q0] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+    ^bb0(%kv: index, %qq: index):
+      %keep = arith.cmpi ule, %kv, %qq : index
+      hk.yield %keep : i1
+    }
+    gpu.return %q : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  }
+}
+gpu.module @gfx1201 [#rocdl.target<chip = "gfx1201">] {
+  gpu.func @column_sum(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>) -> !hk.fragment<col, 1x16xf32, mma = 16x16x16>
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %m = hk.reduce sum %s : !hk.fragment<acc, 16x16xf32, mma = 16x16x16> -> !hk.fragment<col, 1x16xf32, mma = 16x16x16>
+    gpu.return %m : !hk.fragment<col, 1x16xf32, mma = 16x16x16>
+  }
+}

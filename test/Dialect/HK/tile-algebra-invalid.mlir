@@ -1,0 +1,160 @@
+// Verifier errors of the register-tile algebra.
+// RUN: hk-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{fragment tile 1x24 is not a whole number of 1x16 'col' fragments of a 16x16x32 MMA}}
+func.func private @col_shape(!hk.fragment<col, 1x24xf32, mma = 16x16x32>)
+
+// -----
+
+// expected-error @+1 {{a 'row' vector is Rx1, got 32x2}}
+func.func private @row_shape(!hk.fragment<row, 32x2xf32, mma = 16x16x32>)
+
+// -----
+
+// expected-error @+1 {{'row' fragments hold f32, bf16 or f16, got 'i32'}}
+func.func private @row_type(!hk.fragment<row, 16x1xi32, mma = 16x16x32>)
+
+// -----
+
+func.func @reduce_wrong_cols(%s: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.reduce' op a 'col' result holds one value per column of the input: it needs 1x32, got col 1x16 mma = 16x16x32}}
+  %m = hk.reduce max %s : !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<col, 1x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @reduce_wrong_rows(%s: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.reduce' op a 'row' result holds one value per row of the input: it needs 64x1, got row 32x1 mma = 16x16x32}}
+  %m = hk.reduce sum %s : !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<row, 32x1xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @reduce_to_acc(%s: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.reduce' op reduces to a 'row' or 'col' vector, got 'acc 64x32 mma = 16x16x32'}}
+  %m = hk.reduce sum %s : !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @reduce_operand(%a: !hk.fragment<a, 64x32xbf16, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.reduce' op reduces 'acc' fragments, got 'a 64x32 mma = 16x16x32'}}
+  %m = hk.reduce max %a : !hk.fragment<a, 64x32xbf16, mma = 16x16x32> -> !hk.fragment<row, 64x1xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @reduce_bf16(%s: !hk.fragment<acc, 64x32xbf16, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.reduce' op reduces f32 to f32, got 'bf16' to 'f32'}}
+  %m = hk.reduce max %s : !hk.fragment<acc, 64x32xbf16, mma = 16x16x32> -> !hk.fragment<row, 64x1xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @reduce_mma(%s: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.reduce' op result 'col 1x32 mma = 16x16x16' has another MMA shape than the input's 16x16x32}}
+  %m = hk.reduce max %s : !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<col, 1x32xf32, mma = 16x16x16>
+  return
+}
+
+// -----
+
+func.func @reduce_kind(%s: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [max, sum]}}
+  %m = hk.reduce min %s : !hk.fragment<acc, 64x32xf32, mma = 16x16x32> -> !hk.fragment<col, 1x32xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @map_broadcast_mismatch(%s: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>,
+                                  %m: !hk.fragment<col, 1x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.map' op input #1 is a 'col 1x16 mma = 16x16x32' fragment but the result is 'acc 64x32 mma = 16x16x32'}}
+  %r = hk.map %s, %m : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+  ^bb0(%x: f32, %y: f32):
+    hk.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_broadcast_to_operand(%a: !hk.fragment<a, 64x32xbf16, mma = 16x16x32>,
+                                    %m: !hk.fragment<row, 64x1xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.map' op input #1 is a 'row 64x1 mma = 16x16x32' fragment but the result is 'a 64x32 mma = 16x16x32'}}
+  %r = hk.map %a, %m : !hk.fragment<a, 64x32xbf16, mma = 16x16x32>, !hk.fragment<row, 64x1xf32, mma = 16x16x32> -> !hk.fragment<a, 64x32xbf16, mma = 16x16x32> {
+  ^bb0(%x: bf16, %y: f32):
+    hk.yield %x : bf16
+  }
+  return
+}
+
+// -----
+
+func.func @mask_fill_type(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %f: f16, %i: index) {
+  // expected-error @+1 {{'hk.mask' op failed to verify that fill type matches the fragment's element type}}
+  %r = "hk.mask"(%s, %f, %i, %i) ({
+  ^bb0(%a: index, %b: index):
+    %t = arith.constant true
+    hk.yield %t : i1
+  }) : (!hk.fragment<acc, 16x16xf32, mma = 16x16x32>, f16, index, index) -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @mask_arguments(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %f: f32, %i: index) {
+  // expected-error @+1 {{'hk.mask' op body takes the (row, column) of an element: two 'index' arguments}}
+  %r = hk.mask %s, %f at [%i, %i] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%a: index):
+    %t = arith.constant true
+    hk.yield %t : i1
+  }
+  return
+}
+
+// -----
+
+func.func @mask_yield(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %f: f32, %i: index) {
+  // expected-error @+1 {{'hk.mask' op body must end with 'hk.yield' of one i1 (true keeps the element)}}
+  %r = hk.mask %s, %f at [%i, %i] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%a: index, %b: index):
+    hk.yield %f : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mask_memory(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %f: f32, %i: index, %m: memref<4xi1>) {
+  %r = hk.mask %s, %f at [%i, %i] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> {
+  ^bb0(%a: index, %b: index):
+    // expected-error @+1 {{'memref.load' op in an 'hk.mask' body must not touch memory (the body runs once per element)}}
+    %t = memref.load %m[%a] : memref<4xi1>
+    hk.yield %t : i1
+  }
+  return
+}
+
+// -----
+
+func.func @mma_bf16_acc(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>,
+                        %b: !hk.fragment<b, 16x32xbf16, mma = 16x16x32>,
+                        %c: !hk.fragment<acc, 16x16xbf16, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op accumulates in f32, but 'acc' holds 'bf16'}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xbf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @store_bf16_to_f32(%c: !hk.fragment<acc, 16x16xbf16, mma = 16x16x32>, %m: memref<16x16xf32>, %i: index) {
+  // expected-error @+1 {{'hk.store_fragment' op stores f32 accumulators (rounded to the destination's type) or ones of the destination's type, got 'bf16' into 'f32'}}
+  hk.store_fragment %c, %m[%i, %i] : !hk.fragment<acc, 16x16xbf16, mma = 16x16x32>, memref<16x16xf32>
+  return
+}
