@@ -59,15 +59,21 @@ TEST(AccessPlanTest, CopyChunks) {
 TEST(AccessPlanTest, TransposedReadsServeMfmaOperands) {
   // Lanes 0-3 read row 0, columns 0-15 of the first 4 x 16 block; lane 17
   // row 8 (+ 4 for the second read), columns 4-7; lane 20 row 9.
-  EXPECT_EQ(transposedReadSource(0, 0), (Coord{0, 0}));
-  EXPECT_EQ(transposedReadSource(3, 0), (Coord{0, 12}));
-  EXPECT_EQ(transposedReadSource(17, 0), (Coord{8, 4}));
-  EXPECT_EQ(transposedReadSource(17, 1), (Coord{12, 4}));
-  EXPECT_EQ(transposedReadSource(20, 0), (Coord{9, 0}));
+  EXPECT_EQ(transposedReadSource(FragmentRole::a, 0, 0), (Coord{0, 0}));
+  EXPECT_EQ(transposedReadSource(FragmentRole::a, 3, 0), (Coord{0, 12}));
+  EXPECT_EQ(transposedReadSource(FragmentRole::a, 17, 0), (Coord{8, 4}));
+  EXPECT_EQ(transposedReadSource(FragmentRole::a, 17, 1), (Coord{12, 4}));
+  EXPECT_EQ(transposedReadSource(FragmentRole::a, 20, 0), (Coord{9, 0}));
   for (FragmentRole role : {FragmentRole::a, FragmentRole::b})
     EXPECT_TRUE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, role));
   EXPECT_FALSE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32,
                                           FragmentRole::acc));
+  // In an accumulator's k order (a_acc_k) lane group g reads k rows 4g..
+  // and 16 + 4g..: lane 17 rows 4 and 20.
+  EXPECT_EQ(transposedReadSource(FragmentRole::a_acc_k, 17, 0), (Coord{4, 4}));
+  EXPECT_EQ(transposedReadSource(FragmentRole::a_acc_k, 17, 1), (Coord{20, 4}));
+  for (FragmentRole role : {FragmentRole::a_acc_k, FragmentRole::b_acc_k})
+    EXPECT_TRUE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, role));
   // gfx1201's operand layout holds k 0-3 and 8-11 in a lane: not what two
   // transposed reads give.
   EXPECT_FALSE(transposedReadsMatchLayout(MmaLayout::Wmma16x16x16Gfx12,

@@ -36,6 +36,17 @@ TEST(AssemblyLoopTest, ClassifiesByMnemonicAndLdsOperand) {
   EXPECT_EQ(classifyInstruction("s_setprio", "1"), "setprio");
   EXPECT_EQ(classifyInstruction("s_add_i32", "s0, s1, s2"), "salu");
   EXPECT_EQ(classifyInstruction("v_add_u32_e32", "v0, v1, v2"), "valu");
+  // Reductions' lane exchanges and softmax's exp2.
+  EXPECT_EQ(classifyInstruction("v_permlane32_swap_b32_e32", "v1, v2"),
+            "cross_lane");
+  EXPECT_EQ(classifyInstruction("v_permlanex16_b32", "v1, v2, s0, s1"),
+            "cross_lane");
+  EXPECT_EQ(classifyInstruction("v_max_f32_dpp",
+                                "v1, v2, v3 quad_perm:[1,0,3,2] row_mask:0xf"),
+            "cross_lane");
+  EXPECT_EQ(classifyInstruction("ds_swizzle_b32", "v1, v2 offset:swizzle(SWAP,1)"),
+            "cross_lane");
+  EXPECT_EQ(classifyInstruction("v_exp_f32_e32", "v1, v2"), "transcendental");
 }
 
 // Two loops; the main one is the one with MMAs, spanning two blocks up to

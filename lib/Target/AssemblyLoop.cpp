@@ -39,6 +39,11 @@ std::string mlir::hk::classifyInstruction(StringRef mnemonic,
     return "global_load";
   if (startsWithAny({"buffer_store", "global_store", "flat_store"}))
     return "global_store";
+  // Values moving between lanes: DPP forms, permlanes, and the LDS-pipe
+  // permutes (which take no LDS space but count in lgkmcnt).
+  if (mnemonic.contains("_dpp") ||
+      startsWithAny({"v_permlane", "ds_swizzle", "ds_bpermute", "ds_permute"}))
+    return "cross_lane";
   if (startsWithAny({"ds_read", "ds_load"}))
     return "lds_read";
   if (startsWithAny({"ds_write", "ds_store"}))
@@ -51,6 +56,10 @@ std::string mlir::hk::classifyInstruction(StringRef mnemonic,
     return "setprio";
   if (mnemonic.starts_with("s_"))
     return "salu";
+  // The quarter-rate VALU ops (attention's exp2 is v_exp_f32).
+  if (startsWithAny({"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_",
+                     "v_sin_", "v_cos_"}))
+    return "transcendental";
   if (mnemonic.starts_with("v_"))
     return "valu";
   return "other";

@@ -48,8 +48,8 @@ static cl::opt<std::string> loopBodyFile(
 /// The order classes are printed in: the loop's work first.
 static const char *const kClassOrder[] = {
     "mma",          "lds_read", "lds_write", "global_load", "direct_lds_load",
-    "global_store", "barrier",  "wait",      "setprio",     "salu",
-    "valu",         "other"};
+    "global_store", "barrier",  "wait",      "setprio",     "cross_lane",
+    "transcendental", "salu",   "valu",      "other"};
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-report") << message << "\n";

@@ -24,7 +24,9 @@
 namespace mlir::hk {
 
 /// The class of an instruction for the mix, e.g. "mma", "lds_read",
-/// "direct_lds_load"; "salu", "valu" or "other" for the rest.
+/// "direct_lds_load", "cross_lane" (DPP, permlanes, ds_swizzle/bpermute),
+/// "transcendental" (v_exp_f32, ...); "salu", "valu" or "other" for the
+/// rest.
 std::string classifyInstruction(llvm::StringRef mnemonic,
                                 llvm::StringRef operands);
 

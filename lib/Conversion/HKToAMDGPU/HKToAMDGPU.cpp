@@ -158,7 +158,7 @@ namespace {
 /// moves every lane's source, if it is the same for every lane and every
 /// position a `regionRows x regionCols` load can take in the tile.
 static std::optional<int64_t>
-transposedReadDisplacement(const TileLayout &layout,
+transposedReadDisplacement(const TileLayout &layout, FragmentRole role,
                            const FragmentShape &shape, int64_t regionRows,
                            int64_t regionCols, int64_t dr, int64_t dc) {
   std::optional<int64_t> delta;
@@ -166,7 +166,7 @@ transposedReadDisplacement(const TileLayout &layout,
   for (int64_t r0 = 0; r0 + regionRows <= layout.rows; r0 += shape.cols)
     for (int64_t c0 = 0; c0 + regionCols <= layout.cols; c0 += shape.rows)
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-        Coord src = transposedReadSource(lane, 0);
+        Coord src = transposedReadSource(role, lane, 0);
         int64_t d =
             layout.physicalOffset(r0 + src.row + dr, c0 + src.col + dc) -
             layout.physicalOffset(r0 + src.row, c0 + src.col);
@@ -255,8 +255,10 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     auto c = [&](int64_t v) { return constIndex(rewriter, loc, v); };
     Value inGroup = rewriter.createOrFold<arith::RemUIOp>(loc, lane, c(16));
     Value group = rewriter.createOrFold<arith::DivUIOp>(loc, lane, c(16));
+    FragmentRole role = type.getRole();
     Value sourceRow = addIndex(
-        rewriter, loc, mulIndex(rewriter, loc, group, 8),
+        rewriter, loc,
+        mulIndex(rewriter, loc, group, transposedReadGroupStride(role)),
         rewriter.createOrFold<arith::DivUIOp>(loc, inGroup, c(4)));
     Value sourceCol = mulIndex(
         rewriter, loc, rewriter.createOrFold<arith::RemUIOp>(loc, inGroup, c(4)),
@@ -282,10 +284,10 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
         Value fragment = emptyVector(rewriter, loc, laneType);
         for (int64_t s = 0; s < 2; ++s) {
           // The fragment's (m, k) origin is the tile's (k, m).
-          int64_t dr = fj * shape.cols + s * kTransposedReadElems;
+          int64_t dr = fj * shape.cols + s * transposedReadStride(role);
           int64_t dc = fi * shape.rows;
           std::optional<int64_t> delta = transposedReadDisplacement(
-              layout, shape, regionRows, regionCols, dr, dc);
+              layout, role, shape, regionRows, regionCols, dr, dc);
           Value offset = delta ? addIndex(rewriter, loc, first, c(*delta))
                                : offsetAt(dr, dc);
           Value part = amdgpu::TransposeLoadOp::create(

@@ -131,6 +131,13 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
             m.c(0)};
   if (role == FragmentRole::col)
     return {m.c(0), low};
+  if (hasAccumulatorK(role)) {
+    int64_t e = getFragmentShape(layout, FragmentRole::acc).elemsPerLane;
+    Value accRow =
+        emitFragmentElement(b, loc, layout, FragmentRole::acc, lane, i % e)
+            .first;
+    return {low, m.add(accRow, 16 * (i / e))};
+  }
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)

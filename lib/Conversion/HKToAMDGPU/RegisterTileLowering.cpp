@@ -210,6 +210,43 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
   }
 };
 
+/// hk.to_operand: a shuffle of the lane's own registers (and a rounding).
+struct ToOperandLowering : ChipLowering<ToOperandOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(ToOperandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType input = op.getInput().getType(), result = op.getType();
+    auto type = getTypeConverter()->convertType<VectorType>(result);
+    const MmaInstr *instr = getInstr(op, result);
+    if (!type || !instr)
+      return failure();
+    int64_t e = getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
+    FragmentShape operand = getFragmentShape(instr->layout, result.getRole());
+    // Operand element i of B fragment (rb, cb) is element i % e of
+    // accumulator fragment (cb * k / 16 + i / e, rb) (LaneLayout.h).
+    int64_t accPerChunk = result.getMmaK() / 16;
+    if (operand.elemsPerLane != accPerChunk * e)
+      return op.emitOpError() << chip.name << "'s " << result
+                              << " is not made of whole accumulator fragments";
+    SmallVector<int64_t> mask;
+    for (int64_t rb = 0; rb < result.getNumFragmentRows(); ++rb)
+      for (int64_t cb = 0; cb < result.getNumFragmentCols(); ++cb)
+        for (int64_t i = 0; i < operand.elemsPerLane; ++i) {
+          int64_t fi = cb * accPerChunk + i / e, fj = rb;
+          mask.push_back((fi * input.getNumFragmentCols() + fj) * e + i % e);
+        }
+    Value v = adaptor.getInput();
+    Value moved = vector::ShuffleOp::create(rewriter, loc, v, v, mask);
+    if (input.getElementType() != result.getElementType())
+      moved = arith::TruncFOp::create(rewriter, loc, type, moved);
+    rewriter.replaceOp(op, moved);
+    return success();
+  }
+};
+
 /// hk.mask: each element's (row, col) from the lane layout, the body cloned
 /// on it, and a select.
 struct MaskLowering : ChipLowering<MaskOp> {
@@ -307,8 +344,8 @@ void mlir::hk::detail::populateRegisterTileLowering(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<MapLowering, ReduceLowering, MaskLowering>(converter, ctx,
-                                                          chip);
+  patterns.add<MapLowering, ReduceLowering, MaskLowering, ToOperandLowering>(
+      converter, ctx, chip);
   patterns.add<TranscendentalLowering<math::Exp2Op>>(ctx, "llvm.amdgcn.exp2");
   patterns.add<TranscendentalLowering<math::Log2Op>>(ctx, "llvm.amdgcn.log");
 }

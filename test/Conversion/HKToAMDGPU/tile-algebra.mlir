@@ -27,6 +27,13 @@
 // CHECK: arith.cmpi ule
 // CHECK: arith.select
 
+// CHECK-LABEL: gpu.func @p_as_operand
+// Two 16-row accumulator fragments of a column block make one B fragment.
+// CHECK: %[[P:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15] : vector<16xf32>, vector<16xf32>
+// CHECK: arith.truncf %[[P]] : vector<16xf32> to vector<16xbf16>
+// CHECK-NOT: memref
+// CHECK: gpu.return
+
 // CHECK-LABEL: gpu.module @gfx1201
 // CHECK: rocdl.permlanex16 %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, false, false : f32, i32
 // CHECK-NOT: rocdl.permlane
@@ -58,6 +65,11 @@ gpu.module @gfx950 [#rocdl.target<chip = "gfx950">] {
       hk.yield %keep : i1
     }
     gpu.return %q : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  }
+  gpu.func @p_as_operand(%s: !hk.fragment<acc, 32x32xf32, mma = 16x16x32>) -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %p = hk.to_operand %s : !hk.fragment<acc, 32x32xf32, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+    gpu.return %p : !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
   }
 }
 gpu.module @gfx1201 [#rocdl.target<chip = "gfx1201">] {

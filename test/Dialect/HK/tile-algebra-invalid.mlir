@@ -158,3 +158,45 @@ func.func @store_bf16_to_f32(%c: !hk.fragment<acc, 16x16xbf16, mma = 16x16x32>, 
   hk.store_fragment %c, %m[%i, %i] : !hk.fragment<acc, 16x16xbf16, mma = 16x16x32>, memref<16x16xf32>
   return
 }
+
+// -----
+
+func.func @operand_orders(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>,
+                          %b: !hk.fragment<b_acc_k, 16x32xbf16, mma = 16x16x32>,
+                          %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op 'a' is 'a' but 'b' is 'b_acc_k': both operands must take k in the same order}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b_acc_k, 16x32xbf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @to_operand_a(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.to_operand' op gives 'b_acc_k' operands, which the accumulator's registers already are; a 'a' result would move elements between lanes (an LDS round trip hk does not build): multiply by the accumulator as the B operand (S^T orientation) and load the other operand as 'a_acc_k'}}
+  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xf32, mma = 16x16x32> -> !hk.fragment<a, 32x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @to_operand_shape(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.to_operand' op the B operand of an 32x16 accumulator X (B = X^T) is 16x32, got b_acc_k 32x32 mma = 16x16x32}}
+  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xf32, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @to_operand_type(%s: !hk.fragment<acc, 32x16xbf16, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.to_operand' op converts f32 (rounding to nearest even) or keeps the type, got 'bf16' to 'f16'}}
+  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xbf16, mma = 16x16x32> -> !hk.fragment<b_acc_k, 16x32xf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @to_operand_input(%a: !hk.fragment<a, 32x32xbf16, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.to_operand' op takes an 'acc' fragment, got 'a 32x32 mma = 16x16x32'}}
+  %p = hk.to_operand %a : !hk.fragment<a, 32x32xbf16, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+  return
+}

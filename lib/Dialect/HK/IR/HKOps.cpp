@@ -269,8 +269,9 @@ static LogicalResult verifyTransposedRead(LoadFragmentOp op,
 LogicalResult LoadFragmentOp::verify() {
   SharedTileType tile = getTile().getType();
   FragmentType frag = getResult().getType();
-  if (frag.getRole() == FragmentRole::acc)
-    return emitOpError("loads 'a' or 'b' fragments, not 'acc'");
+  if (!isOperandRole(frag.getRole()))
+    return emitOpError() << "loads 'a' or 'b' fragments, not '"
+                         << stringifyFragmentRole(frag.getRole()) << "'";
   if (frag.getElementType() != tile.getElementType())
     return emitOpError() << "fragment element type " << frag.getElementType()
                          << " does not match the tile's "
@@ -320,12 +321,17 @@ LogicalResult MmaOp::verify() {
                   {"b", b, FragmentRole::b},
                   {"acc", acc, FragmentRole::acc}};
   for (const Operand &operand : operands)
-    if (operand.type.getRole() != operand.role)
+    if (getOperandSide(operand.type.getRole()) != operand.role)
       return emitOpError() << "operand '" << operand.name << "' must be an '"
                            << stringifyFragmentRole(operand.role)
                            << "' fragment, got '"
                            << stringifyFragmentRole(operand.type.getRole())
                            << "'";
+  if (hasAccumulatorK(a.getRole()) != hasAccumulatorK(b.getRole()))
+    return emitOpError() << "'a' is '" << stringifyFragmentRole(a.getRole())
+                         << "' but 'b' is '"
+                         << stringifyFragmentRole(b.getRole())
+                         << "': both operands must take k in the same order";
   if (!a.hasSameMma(b) || !a.hasSameMma(acc))
     return emitOpError() << "fragments of different MMA shapes: a "
                          << formatMma(a.getMmaShape()) << ", b "
@@ -539,6 +545,48 @@ LogicalResult ReduceOp::verify() {
                          << formatFragmentShape(result) << "'";
   }
   return verifyChipHasMma(*this, input);
+}
+
+//===----------------------------------------------------------------------===//
+// ToOperandOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ToOperandOp::verify() {
+  FragmentType input = getInput().getType(), result = getResult().getType();
+  if (input.getRole() != FragmentRole::acc)
+    return emitOpError() << "takes an 'acc' fragment, got '"
+                         << formatFragmentShape(input) << "'";
+  if (isOperandRole(result.getRole()) &&
+      result.getRole() != FragmentRole::b_acc_k)
+    return emitOpError()
+           << "gives 'b_acc_k' operands, which the accumulator's registers "
+              "already are; a '"
+           << stringifyFragmentRole(result.getRole())
+           << "' result would move elements between lanes (an LDS round "
+              "trip hk does not build): multiply by the accumulator as the B "
+              "operand (S^T orientation) and load the other operand as "
+              "'a_acc_k'";
+  if (result.getRole() != FragmentRole::b_acc_k)
+    return emitOpError() << "gives a 'b_acc_k' operand, got '"
+                         << formatFragmentShape(result) << "'";
+  if (!result.hasSameMma(input))
+    return emitOpError() << "result '" << formatFragmentShape(result)
+                         << "' has another MMA shape than the input's "
+                         << formatMma(input.getMmaShape());
+  if (result.getRows() != input.getCols() ||
+      result.getCols() != input.getRows())
+    return emitOpError() << "the B operand of an " << input.getRows() << "x"
+                         << input.getCols() << " accumulator X (B = X^T) is "
+                         << input.getCols() << "x" << input.getRows()
+                         << ", got " << formatFragmentShape(result);
+  Type from = input.getElementType(), to = result.getElementType();
+  if (!to.isBF16() && !to.isF16())
+    return emitOpError() << "gives bf16 or f16 operands, got " << to;
+  if (!from.isF32() && from != to)
+    return emitOpError() << "converts f32 (rounding to nearest even) or keeps "
+                            "the type, got "
+                         << from << " to " << to;
+  return verifyChipHasMma(*this, result);
 }
 
 //===----------------------------------------------------------------------===//

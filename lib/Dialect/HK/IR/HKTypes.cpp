@@ -177,8 +177,10 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
                                                 int64_t n, int64_t k) {
   switch (role) {
   case FragmentRole::a:
+  case FragmentRole::a_acc_k:
     return {m, k};
   case FragmentRole::b:
+  case FragmentRole::b_acc_k:
     return {n, k};
   case FragmentRole::acc:
     return {m, n};
@@ -211,7 +213,7 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
                             "multiple of "
                          << kScaleBlock << ", got " << k;
   }
-  bool isOperand = role == FragmentRole::a || role == FragmentRole::b;
+  bool isOperand = isOperandRole(role);
   if (isOperand && !elementType.isBF16() && !elementType.isF16() &&
       !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
     return emitError() << "'" << stringifyFragmentRole(role)

@@ -112,14 +112,25 @@ bool mlir::hk::chunksAreRowContiguous(const TileLayout &tile,
   return true;
 }
 
-Coord mlir::hk::transposedReadSource(int64_t lane, int64_t s) {
+int64_t mlir::hk::transposedReadStride(FragmentRole role) {
+  return hasAccumulatorK(role) ? 16 : kTransposedReadElems;
+}
+
+int64_t mlir::hk::transposedReadGroupStride(FragmentRole role) {
+  return hasAccumulatorK(role) ? kTransposedReadElems : 8;
+}
+
+Coord mlir::hk::transposedReadSource(FragmentRole role, int64_t lane,
+                                     int64_t s) {
   int64_t inGroup = lane % 16;
-  return {8 * (lane / 16) + inGroup / 4 + 4 * s, 4 * (inGroup % 4)};
+  return {transposedReadGroupStride(role) * (lane / 16) + inGroup / 4 +
+              transposedReadStride(role) * s,
+          4 * (inGroup % 4)};
 }
 
 bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout,
                                           FragmentRole role) {
-  if (layout != MmaLayout::Mfma16x16x32 || role == FragmentRole::acc)
+  if (layout != MmaLayout::Mfma16x16x32 || !isOperandRole(role))
     return false;
   FragmentShape shape = getFragmentShape(layout, role);
   if (shape.elemsPerLane != 2 * kTransposedReadElems)
@@ -132,7 +143,7 @@ bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout,
         // which source lane group + 4e + (j % 16) / 4 read at position
         // (j % 16) % 4.
         int64_t j = lane % 16;
-        Coord source = transposedReadSource(group + 4 * e + j / 4, s);
+        Coord source = transposedReadSource(role, group + 4 * e + j / 4, s);
         Coord tile{source.row, source.col + j % 4};
         // The tile is K-major: its (row, col) is the fragment's (col, row).
         Coord expected = getFragmentElement(layout, role, lane, 4 * s + e);

@@ -39,8 +39,10 @@ FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
   int64_t waveSize = wave64 ? 64 : 32;
   switch (role) {
   case FragmentRole::a:
+  case FragmentRole::a_acc_k:
     return {s.m, s.k, s.m * s.k / waveSize, waveSize};
   case FragmentRole::b:
+  case FragmentRole::b_acc_k:
     return {s.n, s.k, s.n * s.k / waveSize, waveSize};
   case FragmentRole::acc:
     return {s.m, s.n, s.m * s.n / waveSize, waveSize};
@@ -68,6 +70,11 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
     return {getFragmentElement(layout, FragmentRole::acc, lane, i).row, 0};
   if (role == FragmentRole::col)
     return {0, getFragmentElement(layout, FragmentRole::acc, lane, 0).col};
+  if (hasAccumulatorK(role)) {
+    int64_t e = getFragmentShape(layout, FragmentRole::acc).elemsPerLane;
+    Coord acc = getFragmentElement(layout, FragmentRole::acc, lane, i % e);
+    return {lane % 16, 16 * (i / e) + acc.row};
+  }
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)

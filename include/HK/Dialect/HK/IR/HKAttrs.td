@@ -199,7 +199,12 @@ def HK_FragmentRole : I32EnumAttr<"FragmentRole",
     // One value per row (per column) of an accumulator tile, held by the
     // lanes that hold that row (column): reductions, broadcasts.
     I32EnumAttrCase<"row", 4>,
-    I32EnumAttrCase<"col", 5>
+    I32EnumAttrCase<"col", 5>,
+    // A and B operands whose k runs in an accumulator's row order: the
+    // registers of an accumulator are such a B operand (hk.to_operand), and
+    // an A operand loaded in the same order multiplies it.
+    I32EnumAttrCase<"a_acc_k", 6>,
+    I32EnumAttrCase<"b_acc_k", 7>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";

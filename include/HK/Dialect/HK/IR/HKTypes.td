@@ -74,6 +74,7 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     fragment-type ::= `!hk.fragment<` role `,` rows `x` cols `x` element-type
                       `,` `mma` `=` m `x` n `x` k `>`
     role          ::= `a` | `b` | `acc` | `scale` | `row` | `col`
+                    | `a_acc_k` | `b_acc_k`
     ```
 
     A `rows x cols` matrix distributed over the lanes of one wave, as a grid
@@ -88,6 +89,13 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     | `scale` | block scales (M x K/32) | m x k/32 | m, k/32           |
     | `row` | one value per row of an `acc` (R x 1) | m x 1 | m, 1     |
     | `col` | one value per column of an `acc` (1 x C) | 1 x n | 1, n  |
+
+    `a_acc_k` and `b_acc_k` are `a` and `b` operands whose k index runs in
+    an accumulator's row order instead of the MMA's: lane l's element i is
+    k = 16 (i / E) + (the row of accumulator element i % E of lane l), E
+    the accumulator's elements per lane. An accumulator's registers are
+    such a B operand (`hk.to_operand`), and both operands of an `hk.mma`
+    must take k in the same order.
 
     A `row` or `col` vector is held by the lanes holding that row or
     column of an accumulator of the same MMA shape (each lane the rows of

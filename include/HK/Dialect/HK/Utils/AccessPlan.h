@@ -64,8 +64,15 @@ inline constexpr int64_t kTransposedReadElems = 4;
 
 /// The (row, col) of a K-major tile block (rows k, columns m or n of one
 /// 16 x 32 a/b fragment) whose 4 elements lane `lane` reads in transposed
-/// read `s` (0 or 1) of an MFMA 16x16x32 operand fragment.
-Coord transposedReadSource(int64_t lane, int64_t s);
+/// read `s` (0 or 1) of an MFMA 16x16x32 operand fragment of `role`: rows
+/// 8 (l / 16) + 4 s + (l % 16) / 4 in the MMA's k order, 4 (l / 16) + 16 s
+/// + (l % 16) / 4 in an accumulator's (a_acc_k, b_acc_k).
+Coord transposedReadSource(FragmentRole role, int64_t lane, int64_t s);
+
+/// How far the source rows of read 1 are from those of read 0, and of lane
+/// group g + 1 from group g, in transposedReadSource.
+int64_t transposedReadStride(FragmentRole role);
+int64_t transposedReadGroupStride(FragmentRole role);
 
 /// Whether two transposed reads per fragment at transposedReadSource give
 /// every lane the elements the lane layout assigns it (elements 4s .. 4s+3

@@ -23,6 +23,26 @@ inline bool isAccumulatorLike(FragmentRole role) {
          role == FragmentRole::col;
 }
 
+/// True for the operand roles: `a`, `b` and their accumulator-k forms.
+inline bool isOperandRole(FragmentRole role) {
+  return role == FragmentRole::a || role == FragmentRole::b ||
+         role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k;
+}
+
+/// True for `a_acc_k` and `b_acc_k`: k in an accumulator's row order.
+inline bool hasAccumulatorK(FragmentRole role) {
+  return role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k;
+}
+
+/// `a` or `b`: which side of the MMA an operand role is.
+inline FragmentRole getOperandSide(FragmentRole role) {
+  if (role == FragmentRole::a_acc_k)
+    return FragmentRole::a;
+  if (role == FragmentRole::b_acc_k)
+    return FragmentRole::b;
+  return role;
+}
+
 /// The M x N x K shape of one matrix instruction.
 struct MmaShape {
   int64_t m = 0;
@@ -74,6 +94,10 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 ///                    acc: as Wmma16x16x16Gfx12
 ///   scale (block scales, Mfma16x16x128F8): (l % 16, l / 16)
 ///   row: (acc row of element i, 0); col: (0, acc column of the lane)
+///   a_acc_k, b_acc_k: (l % 16, 16 (i / E) + acc row of element i % E),
+///                    E the accumulator's elements per lane: a lane's k are
+///                    the rows of its accumulator elements, 16 k per
+///                    accumulator fragment
 Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
                          int64_t i);
 
