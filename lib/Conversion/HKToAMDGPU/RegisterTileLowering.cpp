@@ -160,10 +160,15 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
                  {amdgpu::DPPPerm::quad_perm, quad({2, 3, 0, 1})},
                  {amdgpu::DPPPerm::row_half_mirror, nullptr},
                  {amdgpu::DPPPerm::row_mirror, nullptr}};
+    // Every lane reads a lane of its own row, so `old` is never used; zero
+    // with bound_ctrl lets LLVM fold the move into the combining op
+    // (v_add_f32_dpp).
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
     for (const Step &step : steps) {
       Value moved = amdgpu::DPPOp::create(
-          b, loc, x.getType(), x, x,
-          amdgpu::DPPPermAttr::get(b.getContext(), step.kind), step.argument);
+          b, loc, x.getType(), zero, x,
+          amdgpu::DPPPermAttr::get(b.getContext(), step.kind), step.argument,
+          /*row_mask=*/nullptr, /*bank_mask=*/nullptr, b.getBoolAttr(true));
       x = combine(b, loc, kind, x, moved);
     }
     return x;
