@@ -643,8 +643,11 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
   case Intrinsic::umax:
   case Intrinsic::umin:
   case Intrinsic::smax:
-  case Intrinsic::smin: {
-    // Scalar integers only (buffer sizes, clamps); vectors are not emitted.
+  case Intrinsic::smin:
+  case Intrinsic::usub_sat:
+  case Intrinsic::uadd_sat: {
+    // Scalar integers only (buffer sizes, clamps, remaining extents);
+    // vectors are not emitted.
     unsigned bits = call.getType()->getScalarSizeInBits();
     if (!call.getType()->isIntegerTy() || bits > 64)
       return error(wave, call, "only scalar min/max up to 64 bits");
@@ -652,6 +655,11 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
     writeAll([&](unsigned lane) -> uint64_t {
       uint64_t a = loadBits(operand(wave, call.getArgOperand(0), lane), bytes);
       uint64_t b = loadBits(operand(wave, call.getArgOperand(1), lane), bytes);
+      uint64_t top = truncBits(~uint64_t(0), bits);
+      if (id == Intrinsic::usub_sat)
+        return a > b ? a - b : 0;
+      if (id == Intrinsic::uadd_sat)
+        return a > top - b ? top : a + b;
       if (id == Intrinsic::umax)
         return std::max(a, b);
       if (id == Intrinsic::umin)

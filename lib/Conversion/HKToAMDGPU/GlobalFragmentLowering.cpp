@@ -86,23 +86,48 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     FailureOr<Value> lane = emitLaneId(rewriter, op);
     if (failed(lane))
       return failure();
-    AccElements elements = accElements(rewriter, loc, *instr, *lane);
+    AccElements elements =
+        accElements(rewriter, loc, *instr, *lane, type.getRole());
 
     Value values = adaptor.getFragment();
     if (destElement != type.getElementType())
       values = arith::TruncFOp::create(
           rewriter, loc,
           cast<VectorType>(values.getType()).clone(destElement), values);
+    // A row (col) vector goes to a 1-D destination seen as N x 1 (1 x N).
+    Value dest = adaptor.getDest();
+    if (destType.getRank() == 1) {
+      bool rows = type.getRole() == FragmentRole::row;
+      OpFoldResult n = memref::getMixedSize(rewriter, loc, dest, 0);
+      int64_t size = destType.getDimSize(0);
+      OpFoldResult one = rewriter.getIndexAttr(1);
+      dest = memref::ExpandShapeOp::create(
+          rewriter, loc,
+          rows ? ArrayRef<int64_t>{size, 1} : ArrayRef<int64_t>{1, size}, dest,
+          ArrayRef<ReassociationIndices>{{0, 1}},
+          rows ? ArrayRef<OpFoldResult>{n, one}
+               : ArrayRef<OpFoldResult>{one, n});
+    }
+    // Element (r, c) of the region goes to (r, c), or (c, r) transposed,
+    // from the region's origin.
+    bool transpose = op.getTranspose();
+    auto place = [&](Value r, Value c) {
+      return transpose ? std::pair{c, r} : std::pair{r, c};
+    };
     Value zero = constIndex(rewriter, loc, 0);
     if (op.getBounds() != BoundsMode::partial) {
-      elements.forEach(rewriter, loc, type, adaptor.getRow(), adaptor.getCol(),
-                       [&](int64_t index, Value row, Value col) {
-                         memref::StoreOp::create(
-                             rewriter, loc,
-                             vector::ExtractOp::create(rewriter, loc, values,
-                                                       ArrayRef<int64_t>{index}),
-                             adaptor.getDest(), ValueRange{row, col});
-                       });
+      elements.forEach(
+          rewriter, loc, type, zero, zero,
+          [&](int64_t index, Value r, Value c) {
+            auto [dr, dc] = place(r, c);
+            memref::StoreOp::create(
+                rewriter, loc,
+                vector::ExtractOp::create(rewriter, loc, values,
+                                          ArrayRef<int64_t>{index}),
+                dest,
+                ValueRange{addIndex(rewriter, loc, adaptor.getRow(), dr),
+                           addIndex(rewriter, loc, adaptor.getCol(), dc)});
+          });
       rewriter.eraseOp(op);
       return success();
     }
@@ -110,19 +135,19 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     // offsets relative to the region: columns past the matrix get the
     // masked offset, rows past it fall out of the resource's range; both
     // stores are dropped.
-    BufferRegion dest = makeBufferRegion(
-        rewriter, loc, adaptor.getDest(),
-        waveUniform(rewriter, loc, adaptor.getRow()),
+    BufferRegion region = makeBufferRegion(
+        rewriter, loc, dest, waveUniform(rewriter, loc, adaptor.getRow()),
         waveUniform(rewriter, loc, adaptor.getCol()), elementBytes(destType),
         chip.rawBufferResourceFlags, /*masked=*/true);
     elements.forEach(
-        rewriter, loc, type, zero, zero, [&](int64_t index, Value row, Value col) {
+        rewriter, loc, type, zero, zero, [&](int64_t index, Value r, Value c) {
+          auto [dr, dc] = place(r, c);
           ROCDL::RawPtrBufferStoreOp::create(
               rewriter, loc,
               vector::ExtractOp::create(rewriter, loc, values,
                                         ArrayRef<int64_t>{index}),
-              dest.resource, dest.maskedByteOffset(rewriter, loc, row, col, 1),
-              dest.origin, /*aux=*/constI32(rewriter, loc, 0),
+              region.resource, region.maskedByteOffset(rewriter, loc, dr, dc, 1),
+              region.origin, /*aux=*/constI32(rewriter, loc, 0),
               /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
               /*tbaa=*/nullptr);
         });

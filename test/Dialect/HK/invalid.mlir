@@ -551,7 +551,7 @@ gpu.module @load_transpose_region [#rocdl.target<chip = "gfx950">] {
 
 func.func @store_role(%f: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, %C: memref<?x?xbf16>) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'hk.store_fragment' op stores 'acc' fragments, got 'a'}}
+  // expected-error @+1 {{'hk.store_fragment' op stores 'acc' fragments and 'row' / 'col' vectors, got 'a'}}
   hk.store_fragment %f, %C[%c0, %c0] : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, memref<?x?xbf16>
   return
 }
@@ -591,7 +591,7 @@ func.func @remainder_attr() {
 
 func.func @store_rank(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: memref<?xbf16>) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'hk.store_fragment' op operand #1 must be 2D memref of bfloat16 type or 16-bit float or 32-bit float values, but got 'memref<?xbf16>'}}
+  // expected-error @+1 {{'hk.store_fragment' op stores an 'acc' fragment to a 2-D memref}}
   "hk.store_fragment"(%f, %C, %c0, %c0) : (!hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?xbf16>, index, index) -> ()
   return
 }

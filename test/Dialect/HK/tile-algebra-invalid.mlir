@@ -200,3 +200,36 @@ func.func @to_operand_input(%a: !hk.fragment<a, 32x32xbf16, mma = 16x16x32>) {
   %p = hk.to_operand %a : !hk.fragment<a, 32x32xbf16, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
   return
 }
+
+// -----
+
+func.func @store_vector_2d(%v: !hk.fragment<col, 1x32xf32, mma = 16x16x32>, %m: memref<4x32xf32>, %i: index) {
+  // expected-error @+1 {{'hk.store_fragment' op stores a 'row' or 'col' vector to a 1-D memref}}
+  hk.store_fragment %v, %m[%i, %i] : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, memref<4x32xf32>
+  return
+}
+
+// -----
+
+func.func @store_acc_1d(%x: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %m: memref<256xf32>, %i: index) {
+  // expected-error @+1 {{'hk.store_fragment' op stores an 'acc' fragment to a 2-D memref}}
+  hk.store_fragment %x, %m[%i, %i] : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<256xf32>
+  return
+}
+
+// -----
+
+func.func @store_vector_transposed(%v: !hk.fragment<row, 32x1xf32, mma = 16x16x32>, %m: memref<32xf32>, %i: index) {
+  // expected-error @+1 {{'hk.store_fragment' op transposes 'acc' fragments only}}
+  hk.store_fragment %v, %m[%i, %i] transpose : !hk.fragment<row, 32x1xf32, mma = 16x16x32>, memref<32xf32>
+  return
+}
+
+// -----
+
+func.func @store_transposed_bounds(%x: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, %m: memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.store_fragment' op region of 32x64 does not fit in the 32 columns of the destination}}
+  hk.store_fragment %x, %m[%c0, %c0] transpose : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<64x32xf32>
+  return
+}

@@ -43,3 +43,28 @@ write(os.path.join(out, "O4.npy"),
       [[bf16(f32(X[i][j] * f32(1.1))) for j in range(COLS)] for i in range(ROWS)])
 write(os.path.join(out, "O5.npy"),
       [[f32(rowmax[i] + colsum[j]) for j in range(COLS)] for i in range(ROWS)])
+
+# stores.mlir's expected outputs (the destinations start as zeros).
+def write_shape(path, rows, cols, values):
+    shape = "(%d,)" % cols if rows is None else "(%d, %d)" % (rows, cols)
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % shape
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    flat = [v for row in values for v in row] if rows is not None else values
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%df" % len(flat), *flat))
+
+
+write_shape(os.path.join(out, "T.npy"), 32, 64, [[X[i][j] for i in range(ROWS)] for j in range(COLS)])
+P = [[0.0] * 50 for _ in range(40)]
+for i in range(ROWS):
+    for j in range(COLS):
+        if 8 + j < 40 and 16 + i < 50:
+            P[8 + j][16 + i] = X[i][j]
+write_shape(os.path.join(out, "P.npy"), 40, 50, P)
+write_shape(os.path.join(out, "CM.npy"), None, 32, colmax)
+RS = [0.0] * 50
+for i in range(ROWS):
+    if 10 + i < 50:
+        RS[10 + i] = rowsum[i]
+write_shape(os.path.join(out, "RS.npy"), None, 50, RS)

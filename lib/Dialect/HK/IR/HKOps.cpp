@@ -393,9 +393,19 @@ LogicalResult FillFragmentOp::verify() {
 LogicalResult StoreFragmentOp::verify() {
   FragmentType frag = getFragment().getType();
   MemRefType dest = getDest().getType();
-  if (frag.getRole() != FragmentRole::acc)
-    return emitOpError() << "stores 'acc' fragments, got '"
+  bool vector = frag.getRole() == FragmentRole::row ||
+                frag.getRole() == FragmentRole::col;
+  if (frag.getRole() != FragmentRole::acc && !vector)
+    return emitOpError() << "stores 'acc' fragments and 'row' / 'col' "
+                            "vectors, got '"
                          << stringifyFragmentRole(frag.getRole()) << "'";
+  if (vector != (dest.getRank() == 1))
+    return emitOpError() << (vector ? "stores a 'row' or 'col' vector to a "
+                                      "1-D memref"
+                                    : "stores an 'acc' fragment to a 2-D "
+                                      "memref");
+  if (vector && getTranspose())
+    return emitOpError() << "transposes 'acc' fragments only";
   if (!frag.getElementType().isF32() &&
       frag.getElementType() != dest.getElementType())
     return emitOpError() << "stores f32 accumulators (rounded to the "
@@ -407,10 +417,18 @@ LogicalResult StoreFragmentOp::verify() {
       getBounds() == BoundsMode::partial_chunks)
     return emitOpError() << "stores take bounds 'inside' or 'partial', not '"
                          << stringifyBoundsMode(getBounds()) << "'";
-  if (failed(verifyRegionInBounds(*this, "destination", getRow(), getCol(),
-                                  frag.getRows(), frag.getCols(),
-                                  dest.getDimSize(0), dest.getDimSize(1),
-                                  getBounds())))
+  // A vector is a row (col) of a 1-D destination read as N x 1 (1 x N).
+  bool rows = frag.getRole() == FragmentRole::row;
+  int64_t destRows = vector ? (rows ? dest.getDimSize(0) : 1)
+                            : dest.getDimSize(0);
+  int64_t destCols = vector ? (rows ? 1 : dest.getDimSize(0))
+                            : dest.getDimSize(1);
+  bool transpose = getTranspose();
+  if (failed(verifyRegionInBounds(
+          *this, "destination", getRow(), getCol(),
+          transpose ? frag.getCols() : frag.getRows(),
+          transpose ? frag.getRows() : frag.getCols(), destRows, destCols,
+          getBounds())))
     return failure();
   return verifyChipHasMma(*this, frag);
 }

@@ -27,6 +27,7 @@ def HK_SharedTile : Type<CPred<"::llvm::isa<::mlir::hk::SharedTileType>($_self)"
 def HK_Fragment : Type<CPred<"::llvm::isa<::mlir::hk::FragmentType>($_self)">,
     "hk fragment", "::mlir::hk::FragmentType">;
 def HK_GlobalMatrix : MemRefRankOf<[BF16, F16, F32], [2]>;
+def HK_GlobalMatrixOrVector : MemRefRankOf<[BF16, F16, F32], [1, 2]>;
 def HK_CopySource : MemRefRankOf<[BF16, F16, F32, F8E4M3FN, F8E5M2], [2]>;
 def HK_GlobalMatrixOrRow : MemRefRankOf<[BF16, F16, F32, F8E8M0FNU], [1, 2]>;
 
@@ -508,6 +509,15 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
     same in every lane of a wave (the lowering makes them scalar, taking
     lane 0's). `partial_rows` and `partial_chunks` are for copies.
 
+    With `transpose` the fragment is stored transposed: element (i, j) goes
+    to `dest[row + j, col + i]` (an attention kernel's O^T accumulator as
+    O), the region being `cols x rows` of `dest`.
+
+    A `row` or `col` vector is stored to a 1-D `dest`: element i of a `row`
+    vector at `dest[row + i]`, element j of a `col` vector at
+    `dest[col + j]` (a log-sum-exp per query; give the unused index as 0).
+    Every lane holding a value stores it; the stores of one address agree.
+
     Example:
 
     ```mlir
@@ -515,15 +525,19 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
         : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>, memref<?x?xbf16>
     hk.store_fragment %acc, %C[%m, %n] bounds partial
         : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>, memref<?x?xbf16>
+    hk.store_fragment %ot, %O[%q, %d] transpose bounds partial
+        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
+    hk.store_fragment %lse, %L[%c0, %q] bounds partial
+        : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, memref<?xf32>
     ```
   }];
   let arguments = (ins HK_Fragment:$fragment,
-    Arg<HK_GlobalMatrix, "global destination", [MemWrite]>:$dest,
-    Index:$row, Index:$col,
+    Arg<HK_GlobalMatrixOrVector, "global destination", [MemWrite]>:$dest,
+    Index:$row, Index:$col, UnitAttr:$transpose,
     DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
   let assemblyFormat = [{
-    $fragment `,` $dest `[` $row `,` $col `]` (`bounds` $bounds^)? attr-dict
-    `:` type($fragment) `,` type($dest)
+    $fragment `,` $dest `[` $row `,` $col `]` (`transpose` $transpose^)?
+    (`bounds` $bounds^)? attr-dict `:` type($fragment) `,` type($dest)
   }];
   let hasVerifier = 1;
 }
