@@ -154,7 +154,7 @@ std::optional<int64_t> GemmProblem::stride(unsigned arg, int64_t dim) const {
   return dim == 0 ? leadingDim(arg) : 1;
 }
 
-std::optional<uint32_t> GemmProblem::scalarBits(unsigned arg) const {
+std::optional<uint64_t> GemmProblem::scalarBits(unsigned arg) const {
   float value;
   if (signature.epilogue && (arg == 4 || arg == 5))
     value = arg == 4 ? alpha : beta;
@@ -167,10 +167,21 @@ std::optional<uint32_t> GemmProblem::scalarBits(unsigned arg) const {
   return bits;
 }
 
+bool GemmProblem::isBuffer(unsigned arg) const {
+  // A, B, C, then the bias or the two block scales.
+  return arg <= argBias + (signature.blockScales ? 1 : 0);
+}
+
 int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
                     StringRef kernel, GemmProblem &problem) {
-  problem = {shape,       batchOption, padOption, alphaOption,
-             betaOption,  scaleAOption, scaleBOption, signature};
+  problem.shape = shape;
+  problem.batch = batchOption;
+  problem.pad = padOption;
+  problem.alpha = alphaOption;
+  problem.beta = betaOption;
+  problem.scaleA = scaleAOption;
+  problem.scaleB = scaleBOption;
+  problem.signature = signature;
   if ((scaleAOption.getNumOccurrences() || scaleBOption.getNumOccurrences()) &&
       !signature.scaled)
     return fail(llvm::formatv("--scale-a and --scale-b are the per-tensor "
@@ -698,5 +709,6 @@ GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
   }
   return r;
 }
+
 
 } // namespace mlir::hk::run

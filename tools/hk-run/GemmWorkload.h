@@ -16,11 +16,13 @@
 #ifndef HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
 #define HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
 
+#include "Launch.h"
 #include "Options.h"
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,7 +64,7 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
 enum GemmArg : unsigned { argA = 0, argB = 1, argC = 2, argBias = 3 };
 
 /// A run's problem: the options it was given, checked against the kernel.
-struct GemmProblem {
+struct GemmProblem : KernelArguments {
   GemmShape shape;
   int64_t batch = 1, pad = 0;
   float alpha = 1, beta = 0;
@@ -81,11 +83,12 @@ struct GemmProblem {
   }
   /// Dimension `dim` of argument `arg` as the kernel sees it; none for a
   /// dimension the kernel's arguments do not have.
-  std::optional<int64_t> extent(unsigned arg, int64_t dim) const;
+  std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
   /// Stride `dim` of matrix argument `arg`.
-  std::optional<int64_t> stride(unsigned arg, int64_t dim) const;
+  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override;
   /// The bits of scalar argument `arg` (alpha, beta, or the fp8 scales).
-  std::optional<uint32_t> scalarBits(unsigned arg) const;
+  std::optional<uint64_t> scalarBits(unsigned arg) const override;
+  bool isBuffer(unsigned arg) const override;
 };
 
 /// The problem the options pose to a kernel of `signature` named `kernel`;
@@ -132,6 +135,25 @@ double decodeAB(const GemmSignature &signature, uint16_t code);
 /// Element (b, m, n) of C in a C buffer, as a double.
 double readC(const GemmProblem &problem, const std::vector<uint8_t> &c,
              int64_t b, int64_t m, int64_t n);
+
+/// The problem the options and `shape` pose to kernel `kernel` of argument
+/// types `types`; 0, or exit status 2 after printing why it cannot serve it.
+int readGemmProblem(StringRef kernel, ArrayRef<Type> types,
+                    const GemmShape &shape, GemmProblem &problem);
+
+/// What one compile-and-run of a GEMM kernel produced.
+struct GemmRun {
+  std::string kernel;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::vector<uint8_t> c;
+  sim::Counters counters;
+  hip::Timing timing;
+  double compileSeconds = 0, runSeconds = 0;
+};
+
+/// hk-run's GEMM workload: compiles the kernel, runs it on the inputs the
+/// options ask for and checks C (and the --baseline); the exit status.
+int runGemmWorkload(MLIRContext &context);
 
 } // namespace mlir::hk::run
 

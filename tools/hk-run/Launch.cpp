@@ -57,7 +57,7 @@ namespace mlir::hk::run {
 /// and computes the grid.
 static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
                             ArrayRef<SizeTerm> divisible,
-                            const GemmProblem &problem,
+                            const KernelArguments &problem,
                             std::array<int64_t, 3> &out) {
   for (ArrayRef<SizeTerm> terms : {grid, divisible})
     for (const SizeTerm &t : terms) {
@@ -81,21 +81,13 @@ static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
   return 0;
 }
 
-/// The signature and problem of a kernel with argument types `types`; 0,
-/// or exit status 2 after printing why it cannot run the problem.
-static int readProblem(StringRef kernel, ArrayRef<Type> types,
-                       const GemmShape &shape, GemmProblem &problem) {
-  llvm::Expected<GemmSignature> signature =
-      readGemmSignature(types, schedule.dtype.getValue());
-  if (!signature)
-    return fail("'" + kernel + "' is " + llvm::toString(signature.takeError()));
-  if (int status = makeGemmProblem(shape, *signature, kernel, problem))
-    return status;
+int checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
+                       const KernelArguments &arguments) {
   for (auto [i, type] : llvm::enumerate(types)) {
     auto memref = dyn_cast<MemRefType>(type);
     for (int64_t d = 0; memref && d < memref.getRank(); ++d) {
       int64_t fixed = memref.getDimSize(d);
-      std::optional<int64_t> size = problem.extent(i, d);
+      std::optional<int64_t> size = arguments.extent(i, d);
       if (!ShapedType::isDynamic(fixed) && size && fixed != *size)
         return fail(llvm::formatv("argument #{0} of '{1}' has {2} in "
                                   "dimension {3}, the sizes give {4}",
@@ -105,17 +97,17 @@ static int readProblem(StringRef kernel, ArrayRef<Type> types,
   return 0;
 }
 
-/// The kernel's argument values for the problem: buffers A, B, C, bias by
-/// index, sizes, strides and the f32 scalars alpha, beta as bits.
+/// The kernel's argument values for the problem: buffers by index, sizes,
+/// strides and scalars as bits.
 static int buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
-                    const GemmProblem &problem, std::vector<AbiArgument> &abi) {
+                    const KernelArguments &problem,
+                    std::vector<AbiArgument> &abi) {
   using Kind = KernelAbiEntry::Kind;
   for (const KernelAbiEntry &e : entries) {
     std::optional<int64_t> value;
     switch (e.kind) {
     case Kind::pointer:
-      // A, B, C, then the bias or the two block scales.
-      if (e.arg > argBias + (problem.signature.blockScales ? 1 : 0))
+      if (!problem.isBuffer(e.arg))
         break;
       abi.push_back({static_cast<int>(e.arg), 0});
       continue;
@@ -126,12 +118,12 @@ static int buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
       value = problem.stride(e.arg, e.dim);
       break;
     case Kind::value:
-      if (std::optional<uint32_t> bits = problem.scalarBits(e.arg))
+      if (std::optional<uint64_t> bits = problem.scalarBits(e.arg))
         value = *bits;
       break;
     }
     if (!value)
-      return fail(llvm::formatv("'{0}' takes an argument (#{1}) the GEMM "
+      return fail(llvm::formatv("'{0}' takes an argument (#{1}) the "
                                 "workload does not know",
                                 kernel, e.arg));
     abi.push_back({-1, static_cast<uint64_t>(*value)});
@@ -210,20 +202,23 @@ int compileModule(MLIRContext &context, ModuleOp module,
   return 0;
 }
 
-/// Compiles the GEMM kernel of the hk source `path` (the one named --kernel,
-/// or the only one) for the selected backend, after checking the sizes
+/// Compiles the kernel of the hk source `path` (the one named --kernel, or
+/// the only one) for the selected backend, after checking the sizes
 /// against its launch shape. Returns 0, or the exit status to fail with
 /// after printing why.
 int prepareFromSource(MLIRContext &context, StringRef path,
-                      const GemmShape &shape, PreparedKernel &run,
-                      Version version, GemmProblem &problem) {
+                      ProblemReader readProblem, PreparedKernel &run,
+                      Version version) {
   ParsedKernel parsed = parseKernel(context, path);
   gpu::GPUFuncOp kernel = parsed.kernel;
   if (!kernel)
     return 2;
   run.name = kernel.getName().str();
   auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
-  if (int status = readProblem(run.name, argTypes, shape, problem))
+  const KernelArguments *problem = nullptr;
+  if (int status = readProblem(run.name, argTypes, problem))
+    return status;
+  if (int status = checkStaticExtents(run.name, argTypes, *problem))
     return status;
   auto block = kernel.getKnownBlockSizeAttr();
   auto launch =
@@ -232,22 +227,21 @@ int prepareFromSource(MLIRContext &context, StringRef path,
     return fail("'" + run.name +
                 "' needs known_block_size and hk.launch to be launched");
   if (int status = applyLaunchTerms(run.name, launch.getGrid(),
-                                    launch.getDivisible(), problem, run.grid))
+                                    launch.getDivisible(), *problem, run.grid))
     return status;
   run.block = {block[0], block[1], block[2]};
 
   // Compile to the LLVM IR the backend would get (sim), or the code object.
   if (int status = compileModule(context, *parsed.module, run, version))
     return status;
-  return buildAbi(run.name, getKernelAbi(argTypes), problem, run.abi);
+  return buildAbi(run.name, getKernelAbi(argTypes), *problem, run.abi);
 }
 
 /// Reads a kernel compiled by `hk-compile --launch=<path>` (with
 /// `--llvm-ir` for sim): the launch description, and the code object or the
 /// LLVM IR it names (relative to the description's directory).
 int prepareFromLaunch(MLIRContext &context, StringRef path,
-                      const GemmShape &shape, PreparedKernel &run,
-                      GemmProblem &problem) {
+                      ProblemReader readProblem, PreparedKernel &run) {
   auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!text)
     return fail("cannot read '" + path + "': " + text.getError().message());
@@ -313,10 +307,13 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
   if (argTypes.empty())
     return bad("no argument types for '" + run.name +
                "' (compile it again with this hk-compile)");
-  if (int status = readProblem(run.name, argTypes, shape, problem))
+  const KernelArguments *problem = nullptr;
+  if (int status = readProblem(run.name, argTypes, problem))
+    return status;
+  if (int status = checkStaticExtents(run.name, argTypes, *problem))
     return status;
   if (int status = applyLaunchTerms(run.name, kernel->grid, kernel->divisible,
-                                    problem, run.grid))
+                                    *problem, run.grid))
     return status;
 
   // The argument list, as the description spells it out.
@@ -337,7 +334,15 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
       return bad("a " + a.kind + " of '" + run.name + "' without a dim");
     entries.push_back({*kind, unsigned(a.arg), a.dim.value_or(-1)});
   }
-  return buildAbi(run.name, entries, problem, run.abi);
+  return buildAbi(run.name, entries, *problem, run.abi);
+}
+
+int prepareKernel(MLIRContext &context, StringRef path,
+                  ProblemReader readProblem, PreparedKernel &run,
+                  Version version) {
+  return path.ends_with(".json")
+             ? prepareFromLaunch(context, path, readProblem, run)
+             : prepareFromSource(context, path, readProblem, run, version);
 }
 
 /// Runs `kernel` on the selected backend. `buffers` are the kernel's memory
@@ -426,25 +431,6 @@ int launchKernel(const PreparedKernel &kernel,
   stats.runSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart)
           .count();
-  return 0;
-}
-
-/// Runs a GEMM kernel on `inputs`; C comes back in `run`.
-int execute(const PreparedKernel &kernel, const GemmInputs &inputs,
-            GemmRun &run) {
-  run.kernel = kernel.name;
-  run.grid = kernel.grid;
-  run.compileSeconds = kernel.compileSeconds;
-  std::vector<std::vector<uint8_t>> buffers = inputs.buffers;
-  std::vector<bool> outputs(buffers.size(), false);
-  outputs[argC] = true;
-  LaunchStats stats;
-  if (int status = launchKernel(kernel, buffers, outputs, stats))
-    return status;
-  run.c = std::move(buffers[argC]);
-  run.counters = std::move(stats.counters);
-  run.timing = std::move(stats.timing);
-  run.runSeconds = stats.runSeconds;
   return 0;
 }
 

@@ -12,7 +12,6 @@
 #ifndef HK_TOOLS_HK_RUN_LAUNCH_H
 #define HK_TOOLS_HK_RUN_LAUNCH_H
 
-#include "GemmWorkload.h"
 #include "Options.h"
 
 #include "HK/Runtime/Hip.h"
@@ -23,10 +22,12 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,15 +48,33 @@ struct PreparedKernel {
   double compileSeconds = 0;
 };
 
-/// What one compile-and-run of a GEMM kernel produced.
-struct GemmRun {
-  std::string kernel;
-  std::array<int64_t, 3> grid = {1, 1, 1};
-  std::vector<uint8_t> c;
-  sim::Counters counters;
-  hip::Timing timing;
-  double compileSeconds = 0, runSeconds = 0;
+/// What launching needs to know of the problem a workload poses: the
+/// sizes, strides and scalar values of the kernel's arguments.
+class KernelArguments {
+public:
+  virtual ~KernelArguments() = default;
+  /// Dimension `dim` of argument `arg` as the kernel sees it; none for a
+  /// dimension the workload does not give.
+  virtual std::optional<int64_t> extent(unsigned arg, int64_t dim) const = 0;
+  /// Stride `dim` of memory argument `arg`.
+  virtual std::optional<int64_t> stride(unsigned arg, int64_t dim) const = 0;
+  /// The bits of scalar argument `arg`.
+  virtual std::optional<uint64_t> scalarBits(unsigned arg) const = 0;
+  /// True if memory argument `arg` is one of the workload's buffers (its
+  /// index in the buffer list is `arg`).
+  virtual bool isBuffer(unsigned arg) const = 0;
 };
+
+/// Reads the problem a workload poses to kernel `name` of argument types
+/// `types` and points `arguments` at it; 0, or exit status 2 after
+/// printing why the kernel cannot serve it.
+using ProblemReader = llvm::function_ref<int(
+    StringRef name, ArrayRef<Type> types, const KernelArguments *&arguments)>;
+
+/// Checks the static sizes in `types` against the problem's; 0, or exit
+/// status 2 after printing the first that differs.
+int checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
+                       const KernelArguments &arguments);
 
 /// Which kernel of a run is being compiled: the one under test, or the
 /// other version of --test=compare.
@@ -84,23 +103,25 @@ ParsedKernel parseKernel(MLIRContext &context, StringRef path);
 int compileModule(MLIRContext &context, ModuleOp module,
                   PreparedKernel &run, Version version);
 
-/// Prepares the GEMM kernel of the hk source `path` (--kernel, or its only
-/// one) for the problem the options and `shape` pose, which it fills in.
+/// Prepares the kernel of the hk source `path` (--kernel, or its only one)
+/// for the problem `readProblem` poses, checked against its launch shape.
 int prepareFromSource(MLIRContext &context, StringRef path,
-                      const GemmShape &shape, PreparedKernel &run,
-                      Version version, GemmProblem &problem);
+                      ProblemReader readProblem, PreparedKernel &run,
+                      Version version);
 
 /// The same for a kernel compiled by `hk-compile --launch=<path>`.
 int prepareFromLaunch(MLIRContext &context, StringRef path,
-                      const GemmShape &shape, PreparedKernel &run,
-                      GemmProblem &problem);
+                      ProblemReader readProblem, PreparedKernel &run);
+
+/// prepareFromLaunch for a `.json` path, else prepareFromSource.
+int prepareKernel(MLIRContext &context, StringRef path,
+                  ProblemReader readProblem, PreparedKernel &run,
+                  Version version);
 
 int launchKernel(const PreparedKernel &kernel,
                  std::vector<std::vector<uint8_t>> &buffers,
                  const std::vector<bool> &outputs, LaunchStats &stats);
 
-int execute(const PreparedKernel &kernel, const GemmInputs &inputs,
-            GemmRun &run);
 
 } // namespace mlir::hk::run
 

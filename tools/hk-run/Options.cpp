@@ -150,6 +150,14 @@ llvm::cl::opt<int> warmup("warmup", llvm::cl::init(3),
 llvm::cl::opt<int>
     iterations("iterations", llvm::cl::init(10), llvm::cl::cat(toolOptions),
                llvm::cl::desc("hip: timed launches (the median is reported)"));
+llvm::cl::list<int64_t> attentionSizes(
+    "attention", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
+    llvm::cl::desc("run the attention workload (AttentionWorkload.h): "
+                   "Q [B, Hq, Nq, d], K and V [B, Hkv, Nkv, d]"),
+    llvm::cl::value_desc("B,Hq,Hkv,Nq,Nkv,d"));
+llvm::cl::opt<bool> causalOption(
+    "causal", llvm::cl::cat(toolOptions),
+    llvm::cl::desc("attention: mask key k for query q when k > q"));
 llvm::cl::opt<uint64_t> checkSample(
     "check-sample", llvm::cl::init(0), llvm::cl::cat(toolOptions),
     llvm::cl::desc("GEMM: check this many distinct elements of C, drawn at "
@@ -208,7 +216,8 @@ int parseCommandLine(int argc, const char *const *argv,
   llvm::cl::HideUnrelatedOptions(toolOptions);
   return llvm::cl::ParseCommandLineOptions(
              argc, argv,
-             "hk-run: run an hk GEMM on the CPU simulator and check it\n",
+             "hk-run: run an hk kernel (a GEMM, attention, or any kernel on .npy "
+             "arguments) on the CPU simulator or a GPU and check it\n",
              &errors)
              ? 0
              : 2;

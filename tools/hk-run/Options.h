@@ -54,6 +54,8 @@ extern llvm::cl::opt<Backend> backend;
 extern llvm::cl::opt<int> warmup;
 extern llvm::cl::opt<int> iterations;
 extern llvm::cl::opt<uint64_t> checkSample;
+extern llvm::cl::list<int64_t> attentionSizes;
+extern llvm::cl::opt<bool> causalOption;
 extern llvm::cl::opt<Baseline> baseline;
 extern llvm::cl::opt<bool> emitJson;
 extern llvm::cl::opt<std::string> outputFile;

@@ -114,7 +114,13 @@ public:
           memo.holdsSync.insert(p);
       });
     }
-    if (failed(runBlock(kernel.getBody().front())))
+    Block &entry = kernel.getBody().front();
+    for (auto [number, value] : input.scalars) {
+      BlockArgument arg = entry.getArgument(number);
+      values[arg] = Abstract::of(
+          llvm::APInt(widthOf(arg.getType()), value, /*isSigned=*/true));
+    }
+    if (failed(runBlock(entry)))
       return failure();
     if (overflowed)
       return refuseOverflow();
@@ -399,6 +405,12 @@ private:
       if (std::optional<int64_t> size =
               dim ? extentOf(memrefDim.getSource(), *dim) : std::nullopt)
         values[result] = Abstract::of(llvm::APInt(64, *size));
+      return;
+    }
+    if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+      auto it = input.blockIds.find(unsigned(id.getDimension()));
+      if (it != input.blockIds.end())
+        values[result] = Abstract::of(llvm::APInt(64, it->second));
       return;
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {

@@ -61,6 +61,9 @@ struct LdsTraceInput {
   int64_t threads = 0;
   /// (kernel argument, dimension) -> the extent memref.dim returns.
   std::map<std::pair<unsigned, int64_t>, int64_t> extents;
+  /// Workgroup-uniform values the run fixes: gpu.block_id by dimension
+  /// (0-2), integer kernel arguments by number.
+  std::map<unsigned, int64_t> blockIds, scalars;
   /// Wave groups: 2 if the kernel staggers its waves, else 1.
   int groups = 1;
   /// Most ops interpreted, and events recorded, per wave group before

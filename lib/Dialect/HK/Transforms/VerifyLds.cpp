@@ -104,6 +104,90 @@ chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
   return {runs.begin(), runs.end()};
 }
 
+/// The workgroup-uniform inputs loop bounds and branch conditions read:
+/// gpu.block_id dimensions and integer kernel arguments (a runtime flag),
+/// which the runs must fix for the control flow to be known.
+static void findUniformInputs(gpu::GPUFuncOp kernel,
+                              std::set<unsigned> &blockDims,
+                              std::set<unsigned> &scalarArgs) {
+  Block &entry = kernel.getBody().front();
+  SmallVector<Value> work;
+  llvm::DenseSet<Value> seen;
+  kernel.walk([&](Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      work.append({loop.getLowerBound(), loop.getUpperBound(),
+                   loop.getStep()});
+    else if (auto branch = dyn_cast<scf::IfOp>(op))
+      work.push_back(branch.getCondition());
+  });
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == &entry && isa<IntegerType>(arg.getType()))
+        scalarArgs.insert(arg.getArgNumber());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (auto id = dyn_cast<gpu::BlockIdOp>(def))
+      blockDims.insert(unsigned(id.getDimension()));
+    else if (def->getNumRegions() == 0)
+      work.append(def->operand_begin(), def->operand_end());
+  }
+}
+
+namespace {
+/// Values of the uniform inputs for one run.
+struct UniformChoice {
+  std::map<unsigned, int64_t> blockIds, scalars;
+};
+} // namespace
+
+/// The values the runs give those inputs for one choice of extents: each
+/// block id 0 and the grid's last (0 and 1 without a grid term), each
+/// scalar 0 and 1; every combination.
+static std::vector<UniformChoice>
+chooseUniforms(gpu::GPUFuncOp kernel, const std::set<unsigned> &blockDims,
+               const std::set<unsigned> &scalarArgs,
+               const std::map<std::pair<unsigned, int64_t>, int64_t> &extents) {
+  auto launch =
+      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+  std::vector<UniformChoice> runs(1);
+  auto branch = [&](bool isBlockId, unsigned key, ArrayRef<int64_t> values) {
+    std::vector<UniformChoice> next;
+    for (const UniformChoice &run : runs)
+      for (int64_t v : values) {
+        next.push_back(run);
+        (isBlockId ? next.back().blockIds : next.back().scalars)[key] = v;
+      }
+    runs = std::move(next);
+  };
+  for (unsigned dim : blockDims) {
+    int64_t last = 1;
+    if (launch && dim < launch.getGrid().size() &&
+        launch.getGrid()[dim].arg >= 0 &&
+        launch.getGrid()[dim].arg < int64_t(kernel.getNumArguments())) {
+      const SizeTerm &term = launch.getGrid()[dim];
+      auto type = dyn_cast<MemRefType>(kernel.getArgument(term.arg).getType());
+      std::optional<int64_t> size;
+      if (auto it = extents.find({unsigned(term.arg), term.dim});
+          it != extents.end())
+        size = it->second;
+      else if (type && !type.isDynamicDim(term.dim))
+        size = type.getDimSize(term.dim);
+      last = size ? std::max<int64_t>(term.divide(*size) - 1, 0) : 1;
+    }
+    SmallVector<int64_t, 2> values = {0};
+    if (last > 0)
+      values.push_back(last);
+    branch(/*isBlockId=*/true, dim, values);
+  }
+  for (unsigned arg : scalarArgs)
+    branch(/*isBlockId=*/false, arg, {0, 1});
+  return runs;
+}
+
 namespace {
 /// Turns a violation of one run into a diagnostic at the ops involved.
 class RaceReport {
@@ -199,6 +283,12 @@ private:
       sizes += (sizes.empty() ? "" : ", ") + ("arg" + std::to_string(key.first)) +
                "[" + std::to_string(key.second) + "] = " +
                std::to_string(value);
+    for (auto [dim, id] : input.blockIds)
+      sizes += (sizes.empty() ? "" : ", ") + std::string("block_id ") +
+               "xyz"[dim] + " = " + std::to_string(id);
+    for (auto [arg, value] : input.scalars)
+      sizes += (sizes.empty() ? "" : ", ") + ("arg" + std::to_string(arg)) +
+               " = " + std::to_string(value);
     diag.attachNote(gpu::GPUFuncOp(input.kernel).getLoc())
         << "found with the kernel's sizes "
         << (sizes.empty() ? std::string("(none dynamic)") : sizes);
@@ -230,16 +320,23 @@ LogicalResult mlir::hk::verifyLdsSynchronization(gpu::GPUFuncOp kernel,
   input.groups = *stagger ? 2 : 1;
   LdsTraceMemo memo;
   input.memo = &memo;
+  std::set<unsigned> blockDims, scalarArgs;
+  findUniformInputs(kernel, blockDims, scalarArgs);
   for (auto &extents : chooseExtents(kernel, multiples)) {
     input.extents = extents;
-    LdsTrace trace;
-    if (failed(buildLdsTrace(input, trace)))
-      return failure();
-    std::optional<SyncViolation> violation =
-        findSyncViolation({trace.groups}, /*slots=*/1, trace.waits);
-    if (violation) {
-      RaceReport(trace, input).emit(*violation);
-      return failure();
+    for (UniformChoice &choice :
+         chooseUniforms(kernel, blockDims, scalarArgs, extents)) {
+      input.blockIds = std::move(choice.blockIds);
+      input.scalars = std::move(choice.scalars);
+      LdsTrace trace;
+      if (failed(buildLdsTrace(input, trace)))
+        return failure();
+      std::optional<SyncViolation> violation =
+          findSyncViolation({trace.groups}, /*slots=*/1, trace.waits);
+      if (violation) {
+        RaceReport(trace, input).emit(*violation);
+        return failure();
+      }
     }
   }
   return success();

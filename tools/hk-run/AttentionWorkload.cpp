@@ -1,0 +1,370 @@
+//===- AttentionWorkload.cpp - the attention hk-run checks -----------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionWorkload.h"
+#include "RunReport.h"
+
+#include "HK/Runtime/BFloat16.h"
+#include "HK/Target/Chip.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace mlir::hk::run {
+
+std::vector<int64_t> AttentionProblem::shape(unsigned arg) const {
+  switch (arg) {
+  case argQ:
+  case argO:
+    return {batch, qHeads, queries, headDim};
+  case argK:
+  case argV:
+    return {batch, kvHeads, keys, headDim};
+  case argLse:
+    return {batch, qHeads, queries};
+  default:
+    return {};
+  }
+}
+
+int64_t AttentionProblem::elements(unsigned arg) const {
+  int64_t n = 1;
+  for (int64_t s : shape(arg))
+    n *= s;
+  return n;
+}
+
+std::optional<int64_t> AttentionProblem::extent(unsigned arg,
+                                                int64_t dim) const {
+  std::vector<int64_t> sizes = shape(arg);
+  if (dim < 0 || dim >= int64_t(sizes.size()))
+    return std::nullopt;
+  return sizes[dim];
+}
+
+std::optional<int64_t> AttentionProblem::stride(unsigned arg,
+                                                int64_t dim) const {
+  std::vector<int64_t> sizes = shape(arg);
+  if (dim < 0 || dim >= int64_t(sizes.size()))
+    return std::nullopt;
+  int64_t stride = 1;
+  for (int64_t d = sizes.size() - 1; d > dim; --d)
+    stride *= sizes[d];
+  return stride;
+}
+
+std::optional<uint64_t> AttentionProblem::scalarBits(unsigned arg) const {
+  if (arg != argCausal)
+    return std::nullopt;
+  return causal ? 1 : 0;
+}
+
+int makeAttentionProblem(AttentionProblem &problem) {
+  if (attentionSizes.size() != 6)
+    return fail("--attention takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
+                std::to_string(attentionSizes.size()));
+  problem.batch = attentionSizes[0];
+  problem.qHeads = attentionSizes[1];
+  problem.kvHeads = attentionSizes[2];
+  problem.queries = attentionSizes[3];
+  problem.keys = attentionSizes[4];
+  problem.headDim = attentionSizes[5];
+  problem.causal = causalOption;
+  // The grid's y and z dimensions hold heads and batches; past 32768
+  // tokens the fp64 reference alone takes hours.
+  constexpr int64_t kMaxGrid = 65535, kMaxTokens = 32768;
+  for (auto [name, value, limit] :
+       {std::tuple{"B", problem.batch, kMaxGrid},
+        std::tuple{"Hq", problem.qHeads, kMaxGrid},
+        std::tuple{"Hkv", problem.kvHeads, kMaxGrid},
+        std::tuple{"Nq", problem.queries, kMaxTokens},
+        std::tuple{"Nkv", problem.keys, kMaxTokens},
+        std::tuple{"d", problem.headDim, int64_t(1024)}})
+    if (value < 1 || value > limit)
+      return fail(llvm::formatv("--attention: {0} must be between 1 and {1}, "
+                                "got {2}",
+                                name, limit, value));
+  if (problem.qHeads % problem.kvHeads != 0)
+    return fail(llvm::formatv(
+        "--attention: Hq ({0}) must be a multiple of Hkv ({1}): each kv head "
+        "serves Hq / Hkv query heads (GQA)",
+        problem.qHeads, problem.kvHeads));
+  if (problem.elements(argQ) > (int64_t(1) << 28) ||
+      problem.elements(argK) > (int64_t(1) << 28))
+    return fail("--attention: Q, K and V must each hold at most 2^28 "
+                "elements (hk-run's host buffers)");
+  if (testKind != TestKind::random && testKind != TestKind::compare)
+    return fail("the attention workload runs --test=random (against an fp64 "
+                "reference) or --test=compare");
+  if (baseline != Baseline::none)
+    return fail("--baseline times a GEMM library; the attention workload "
+                "has none");
+  if (backend == Backend::hip && (iterations < 1 || warmup < 0))
+    return fail(llvm::formatv("--iterations must be at least 1 and --warmup "
+                              "at least 0, got {0} and {1}",
+                              iterations.getValue(), warmup.getValue()));
+  return 0;
+}
+
+int checkAttentionKernel(StringRef name, ArrayRef<Type> types,
+                         const AttentionProblem &problem) {
+  auto wrong = [&](const Twine &why) {
+    return fail("'" + name + "' is not an attention kernel: " + why +
+                " (it takes Q, K, V, O: memref<?x?x?xDxbf16>, LSE: "
+                "memref<?x?x?xf32>, causal: i32)");
+  };
+  if (types.size() != 6)
+    return wrong("it takes " + Twine(types.size()) + " arguments, not 6");
+  for (unsigned arg : {argQ, argK, argV, argO, argLse}) {
+    auto type = dyn_cast<MemRefType>(types[arg]);
+    bool isLse = arg == argLse;
+    if (!type || type.getRank() != (isLse ? 3 : 4) ||
+        !(isLse ? type.getElementType().isF32()
+                : type.getElementType().isBF16()))
+      return wrong("argument #" + Twine(arg) + " is not a rank-" +
+                   Twine(isLse ? 3 : 4) + " " + (isLse ? "f32" : "bf16") +
+                   " memref");
+  }
+  if (!types[argCausal].isInteger(32))
+    return wrong("argument #5 is not an i32");
+  int64_t kernelDim = cast<MemRefType>(types[argQ]).getDimSize(3);
+  if (!ShapedType::isDynamic(kernelDim) && kernelDim != problem.headDim)
+    return fail(llvm::formatv("'{0}' is written for head dim {1}; "
+                              "--attention asks for d = {2}",
+                              name, kernelDim, problem.headDim));
+  return 0;
+}
+
+void makeAttentionInputs(const AttentionProblem &p, AttentionInputs &in) {
+  std::mt19937_64 rng(seed);
+  // Q's wider spread makes the softmax peaked: a few keys dominate a row.
+  auto draw = [&](std::vector<uint16_t> &out, int64_t n, double sigma) {
+    std::normal_distribution<double> normal(0.0, sigma);
+    out.resize(n);
+    for (uint16_t &x : out)
+      x = floatToBf16(float(normal(rng)));
+  };
+  draw(in.q, p.elements(argQ), 2.0);
+  draw(in.k, p.elements(argK), 1.0);
+  draw(in.v, p.elements(argV), 1.0);
+  auto bytesOf = [](const std::vector<uint16_t> &x) {
+    std::vector<uint8_t> b(x.size() * 2);
+    std::memcpy(b.data(), x.data(), b.size());
+    return b;
+  };
+  in.buffers = {bytesOf(in.q), bytesOf(in.k), bytesOf(in.v)};
+  std::vector<uint16_t> nanO(p.elements(argO), 0x7fc0);
+  in.buffers.push_back(bytesOf(nanO));
+  std::vector<uint8_t> nanLse(p.elements(argLse) * 4);
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  for (size_t i = 0; i < nanLse.size(); i += 4)
+    std::memcpy(nanLse.data() + i, &nan, 4);
+  in.buffers.push_back(std::move(nanLse));
+}
+
+AttentionCheck checkAttention(const AttentionProblem &p,
+                              const AttentionInputs &in,
+                              const std::vector<std::vector<uint8_t>> &result,
+                              const std::vector<std::vector<uint8_t>> *other) {
+  AttentionCheck check;
+  check.checked = p.elements(argO) + p.elements(argLse);
+  if (other) {
+    // Bit for bit: the same inputs through another version of the kernel.
+    for (unsigned arg : {argO, argLse}) {
+      int64_t bytes = arg == argO ? 2 : 4;
+      int64_t &bad = arg == argO ? check.badO : check.badLse;
+      for (int64_t i = 0; i < p.elements(arg); ++i)
+        bad += std::memcmp(result[arg].data() + i * bytes,
+                           (*other)[arg].data() + i * bytes, bytes) != 0;
+    }
+    return check;
+  }
+  const int64_t d = p.headDim, group = p.qHeads / p.kvHeads;
+  const double scale = 1.0 / std::sqrt(double(d));
+  std::vector<double> s(p.keys), dots(p.keys), out(d), spread(d);
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t h = 0; h < p.qHeads; ++h) {
+      int64_t g = h / group;
+      const uint16_t *K = &in.k[(b * p.kvHeads + g) * p.keys * d];
+      const uint16_t *V = &in.v[(b * p.kvHeads + g) * p.keys * d];
+      for (int64_t q = 0; q < p.queries; ++q) {
+        int64_t row = (b * p.qHeads + h) * p.queries + q;
+        const uint16_t *Q = &in.q[row * d];
+        int64_t end = p.causal ? std::min(p.keys, q + 1) : p.keys;
+        double m = -INFINITY, sAbs = 0;
+        for (int64_t k = 0; k < end; ++k) {
+          double dot = 0, absDot = 0;
+          for (int64_t i = 0; i < d; ++i) {
+            double x = double(bf16ToFloat(Q[i])) * bf16ToFloat(K[k * d + i]);
+            dot += x;
+            absDot += std::fabs(x);
+          }
+          s[k] = dot * scale;
+          sAbs = std::max(sAbs, absDot * scale);
+          m = std::max(m, s[k]);
+        }
+        double l = 0;
+        std::fill(out.begin(), out.end(), 0.0);
+        std::fill(spread.begin(), spread.end(), 0.0);
+        for (int64_t k = 0; k < end; ++k) {
+          double e = std::exp(s[k] - m);
+          l += e;
+          for (int64_t j = 0; j < d; ++j) {
+            double v = bf16ToFloat(V[k * d + j]);
+            out[j] += e * v;
+            spread[j] += e * std::fabs(v);
+          }
+        }
+        // O: P and O are rounded to bf16 (2^-9 each, relative), the f32
+        // scores carry d 2^-24 sum|q k| into exp; margins of 2 to 4.
+        double pError = std::ldexp(1.0, -8) + std::ldexp(double(d) * sAbs, -22);
+        for (int64_t j = 0; j < d; ++j) {
+          double want = out[j] / l;
+          uint16_t bits;
+          std::memcpy(&bits, result[argO].data() + (row * d + j) * 2, 2);
+          double got = bf16ToFloat(bits);
+          double bound = pError * spread[j] / l +
+                         std::ldexp(std::fabs(want), -8) + std::ldexp(1.0, -24);
+          double err = std::fabs(got - want);
+          if (!(err <= bound))
+            ++check.badO;
+          if (std::isfinite(err))
+            check.maxAbsO = std::max(check.maxAbsO, err);
+        }
+        // LSE = m + ln l: f32 scores and sums, v_log_f32.
+        double lse = m + std::log(l);
+        float gotLse;
+        std::memcpy(&gotLse, result[argLse].data() + row * 4, 4);
+        double err = std::fabs(gotLse - lse);
+        double bound = std::ldexp(1.0 + std::fabs(lse), -20) +
+                       std::ldexp(double(end) + double(d) * sAbs, -22);
+        if (!(err <= bound))
+          ++check.badLse;
+        if (std::isfinite(err))
+          check.maxAbsLse = std::max(check.maxAbsLse, err);
+      }
+    }
+  return check;
+}
+
+/// One compile-and-run's buffers and figures.
+struct AttentionRun {
+  PreparedKernel kernel;
+  std::vector<std::vector<uint8_t>> buffers;
+  LaunchStats stats;
+};
+
+static int runOnce(MLIRContext &context, StringRef path, Version version,
+                   const AttentionProblem &problem,
+                   const AttentionInputs &inputs, AttentionRun &run) {
+  auto read = [&](StringRef name, ArrayRef<Type> types,
+                  const KernelArguments *&arguments) {
+    arguments = &problem;
+    return checkAttentionKernel(name, types, problem);
+  };
+  if (int status = prepareKernel(context, path, read, run.kernel, version))
+    return status;
+  run.buffers = inputs.buffers;
+  std::vector<bool> outputs(run.buffers.size(), false);
+  outputs[argO] = outputs[argLse] = true;
+  return launchKernel(run.kernel, run.buffers, outputs, run.stats);
+}
+
+int runAttentionWorkload(MLIRContext &context) {
+  AttentionProblem problem;
+  if (int status = makeAttentionProblem(problem))
+    return status;
+  if (testKind == TestKind::compare && compareWith.empty())
+    return fail("--test=compare needs --compare=<file.mlir>");
+  AttentionInputs inputs;
+  makeAttentionInputs(problem, inputs);
+  AttentionRun run, other;
+  if (int status =
+          runOnce(context, inputFile, Version::tested, problem, inputs, run))
+    return status;
+  if (testKind == TestKind::compare)
+    if (int status = runOnce(context, compareWith, Version::compared, problem,
+                             inputs, other))
+      return status;
+  AttentionCheck check =
+      checkAttention(problem, inputs, run.buffers,
+                     testKind == TestKind::compare ? &other.buffers : nullptr);
+
+  const AttentionProblem &p = problem;
+  double flops = 4.0 * p.batch * p.qHeads * p.queries * p.keys * p.headDim *
+                 (p.causal ? 0.5 : 1.0);
+  double peakTflops = getChipInfo(chipOption).peakBf16Tflops;
+  const hip::Timing &timing = run.stats.timing;
+  const sim::Counters &counters = run.stats.counters;
+  double compileSeconds = run.kernel.compileSeconds;
+  double runSeconds = run.stats.runSeconds;
+  const std::array<int64_t, 3> &grid = run.kernel.grid;
+  bool pass = check.bad() == 0;
+  if (emitJson) {
+    bool hip = backend == Backend::hip;
+    llvm::json::Object report{
+        {"kernel", run.kernel.name},
+        {"chip", stringifyChip(chipOption)},
+        {"backend", hip ? "hip" : "sim"},
+        {"attention", llvm::json::Array{p.batch, p.qHeads, p.kvHeads,
+                                        p.queries, p.keys, p.headDim}},
+        {"causal", p.causal},
+        {"test", testName()},
+        {"pass", pass},
+        {"wrong_o", check.badO},
+        {"wrong_lse", check.badLse},
+        {"checked_elements", check.checked},
+        {"max_abs_error_o", check.maxAbsO},
+        {"max_abs_error_lse", check.maxAbsLse},
+        {"flops", flops},
+        {"peak_tflops", peakTflops},
+        {"median_milliseconds",
+         hip ? llvm::json::Value(timing.median()) : nullptr},
+        {"tflops", hip ? llvm::json::Value(flops / (timing.median() * 1e-3) /
+                                           1e12)
+                       : nullptr}};
+    addCountersJson(report, counters, compileSeconds, runSeconds);
+    llvm::outs() << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
+    return pass ? 0 : 1;
+  }
+  llvm::outs() << llvm::formatv(
+      "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} d={8}"
+      "{9}, grid {10}x{11}x{12}, {13} test\n",
+      run.kernel.name, stringifyChip(chipOption),
+      backend == Backend::sim ? "sim" : "hip", p.batch, p.qHeads, p.kvHeads,
+      p.queries, p.keys, p.headDim, p.causal ? " causal" : "", grid[0],
+      grid[1], grid[2], testName());
+  if (backend == Backend::hip) {
+    double ms = timing.median();
+    double tflops = flops / (ms * 1e-3) / 1e12;
+    llvm::outs() << llvm::formatv(
+        "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
+        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS bf16 peak)\n",
+        timing.milliseconds.size(), warmup.getValue(), ms, tflops,
+        100 * tflops / peakTflops, stringifyChip(chipOption), peakTflops);
+  } else {
+    printSimulatorCounters(counters, compileSeconds, runSeconds);
+  }
+  llvm::outs() << llvm::formatv(
+      "  O: max abs error {0:E3}, {1} of {2} elements wrong; LSE: max abs "
+      "error {3:E3}, {4} of {5} wrong\n",
+      check.maxAbsO, check.badO, p.elements(argO), check.maxAbsLse,
+      check.badLse, p.elements(argLse));
+  llvm::outs() << (pass ? "PASS\n" : "FAIL\n");
+  return pass ? 0 : 1;
+}
+
+} // namespace mlir::hk::run
