@@ -111,6 +111,25 @@ TEST(AssemblyLoopTest, PicksTheInnermostOfANest) {
   EXPECT_EQ(loop->count("global_store"), 0);
 }
 
+// A block placed after the end of the kernel that jumps back into it is not
+// a loop: nothing after the jump's target leads back to the jump.
+TEST(AssemblyLoopTest, AJumpBackThatIsNoLoopIsIgnored) {
+  llvm::Expected<AssemblyLoop> loop = findMainLoop(R"(	s_cbranch_scc0 .LBB0_9
+.LBB0_1:
+	v_mfma_f32_16x16x32_bf16 v[8:11], v[0:3], v[4:7], v[8:11]
+.LBB0_2:
+	v_mfma_f32_16x16x32_bf16 v[8:11], v[0:3], v[4:7], v[8:11]
+	s_cbranch_scc1 .LBB0_2
+	s_endpgm
+.LBB0_9:
+	s_mov_b32 s1, 0
+	s_branch .LBB0_1
+)");
+  ASSERT_TRUE(static_cast<bool>(loop)) << llvm::toString(loop.takeError());
+  EXPECT_EQ(loop->header, ".LBB0_2");
+  EXPECT_EQ(loop->count("mma"), 1);
+}
+
 TEST(AssemblyLoopTest, NoLoopWithAnMmaIsAnError) {
   llvm::Expected<AssemblyLoop> loop = findMainLoop(
       ".LBB0_1:\n\ts_add_i32 s0, s0, 1\n\ts_cbranch_scc1 .LBB0_1\n");

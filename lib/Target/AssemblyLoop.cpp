@@ -116,13 +116,40 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
     if (!parsed.back().label.empty())
       labelLine[parsed.back().label] = i;
   }
+  // True if control reaches line `to` from line `from`: a branch back to a
+  // label is a loop only then (the backend also places blocks after the
+  // code they return to).
+  auto reaches = [&](unsigned from, unsigned to) {
+    std::vector<bool> seen(parsed.size(), false);
+    SmallVector<unsigned> work = {from};
+    while (!work.empty()) {
+      unsigned i = work.pop_back_val();
+      if (i >= parsed.size() || seen[i])
+        continue;
+      if (i == to)
+        return true;
+      seen[i] = true;
+      const Line &line = parsed[i];
+      if (isBranch(line.mnemonic)) {
+        auto it = labelLine.find(line.operands);
+        if (it != labelLine.end())
+          work.push_back(it->second);
+        if (line.mnemonic == "s_branch")
+          continue;
+      }
+      if (line.mnemonic == "s_endpgm" || line.mnemonic == "s_setpc_b64")
+        continue;
+      work.push_back(i + 1);
+    }
+    return false;
+  };
   // header line -> last line branching back to it.
   std::map<unsigned, unsigned> loops;
   for (auto [i, line] : llvm::enumerate(parsed)) {
     if (!isBranch(line.mnemonic))
       continue;
     auto it = labelLine.find(line.operands);
-    if (it != labelLine.end() && it->second < i)
+    if (it != labelLine.end() && it->second < i && reaches(it->second, i))
       loops[it->second] = std::max<unsigned>(loops[it->second], i);
   }
 

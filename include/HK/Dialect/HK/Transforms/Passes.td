@@ -479,8 +479,13 @@ def VerifyLds : Pass<"hk-verify-lds", "gpu::GPUModuleOp"> {
     `hk.stagger`), for every dynamic size from 0 to `multiples` times the
     kernel's extent unit (the lcm of its constant loop steps, divisors and
     divisibility terms), also one element past and short of each multiple
-    where the kernel's `#hk.launch` allows. Loop bounds, branch conditions
-    and slot indices must follow from constants and those sizes; a branch
+    where the kernel's `#hk.launch` allows. Workgroup-uniform inputs that
+    loop bounds or branch conditions read are run at several values too:
+    each `gpu.block_id` at 0 and at the grid's last block (from
+    `#hk.launch`; 0 and 1 without it), each integer kernel argument (a
+    runtime flag such as attention's `causal`) at 0 and 1, in every
+    combination. Loop bounds, branch conditions and slot indices must
+    follow from constants, those sizes and those inputs; a branch
     or loop that decides LDS work on anything else, an LDS access the model
     does not know, a read of a slot never filled or a barrier count that
     differs between wave groups is an error. A broken dependency is
