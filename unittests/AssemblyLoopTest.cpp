@@ -130,6 +130,22 @@ TEST(AssemblyLoopTest, AJumpBackThatIsNoLoopIsIgnored) {
   EXPECT_EQ(loop->count("mma"), 1);
 }
 
+// Two loops one after the other with as many MMAs (a main loop and its
+// peeled remainder): the first.
+TEST(AssemblyLoopTest, PicksTheFirstOfTwoLoopsInARow) {
+  llvm::Expected<AssemblyLoop> loop = findMainLoop(R"(.LBB0_1:
+	v_mfma_f32_16x16x32_bf16 v[8:11], v[0:3], v[4:7], v[8:11]
+	s_add_i32 s0, s0, 1
+	s_add_i32 s0, s0, 1
+	s_cbranch_scc1 .LBB0_1
+.LBB0_2:
+	v_mfma_f32_16x16x32_bf16 v[8:11], v[0:3], v[4:7], v[8:11]
+	s_cbranch_scc1 .LBB0_2
+)");
+  ASSERT_TRUE(static_cast<bool>(loop)) << llvm::toString(loop.takeError());
+  EXPECT_EQ(loop->header, ".LBB0_1");
+}
+
 TEST(AssemblyLoopTest, NoLoopWithAnMmaIsAnError) {
   llvm::Expected<AssemblyLoop> loop = findMainLoop(
       ".LBB0_1:\n\ts_add_i32 s0, s0, 1\n\ts_cbranch_scc1 .LBB0_1\n");

@@ -171,12 +171,14 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
            instrClass});
       ++loop.mix[instrClass][line.mnemonic.str()];
     }
-    // Most MMAs; of loops with as many (a nest), the innermost: the
-    // shortest range.
+    // Most MMAs; of loops with as many, the innermost of a nest (a range
+    // inside the other), else the first (a peeled remainder loop follows
+    // the main one).
     int64_t mmas = loop.count("mma");
+    bool inside = best && loop.firstLine > best->firstLine &&
+                  loop.lastLine <= best->lastLine;
     if (mmas > 0 && (!best || mmas > best->count("mma") ||
-                     (mmas == best->count("mma") &&
-                      last - first < best->lastLine - best->firstLine)))
+                     (mmas == best->count("mma") && inside)))
       best = std::move(loop);
   }
   if (!best)

@@ -82,3 +82,45 @@ gpu.module @thread_bounded_loop [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// A slot filled by direct-to-LDS loads, then by LDS stores (a peeled
+// remainder loop after a direct main loop): the loads' writes land in no
+// order with the stores', so they must be complete before the barrier.
+gpu.module @direct_then_stores [#rocdl.target<chip = "gfx950">] {
+  // expected-note @below {{found with the kernel's sizes (none dynamic)}}
+  gpu.func @k(%A: memref<256x64xbf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-note @below {{the shared tile}}
+    %T = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // expected-note @below {{the fill of slot 0 it races with}}
+    hk.copy_to_shared %A[%c0, %c0], %T[%c0] direct
+        : memref<256x64xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // expected-note @below {{the barrier the wait must precede}}
+    amdgpu.lds_barrier
+    // expected-error @below {{LDS race: this fill of slot 0 of a shared tile may land before other waves' earlier fill of it, made by direct-to-LDS loads, whose writes are not ordered with this one's: the fill's direct-to-LDS loads (vmcnt) are not waited for before the barrier that must release the slot; a wait before it such as amdgpu.memory_counter_wait load(0) covers it}}
+    hk.copy_to_shared %A[%c0, %c0], %T[%c0]
+        : memref<256x64xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same with the loads waited for: proved.
+gpu.module @direct_then_stores_waited [#rocdl.target<chip = "gfx950">] {
+  gpu.func @k(%A: memref<256x64xbf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %T = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    hk.copy_to_shared %A[%c0, %c0], %T[%c0] direct
+        : memref<256x64xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    amdgpu.memory_counter_wait load(0)
+    amdgpu.lds_barrier
+    hk.copy_to_shared %A[%c0, %c0], %T[%c0]
+        : memref<256x64xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+}

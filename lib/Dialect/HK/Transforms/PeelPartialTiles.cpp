@@ -43,9 +43,14 @@ struct PeeledCopy {
   CopyToSharedOp copy;
   unsigned dim;
   int64_t extent;
+  /// K along the rows, and the region's columns lie inside the source by
+  /// its static size (attention's K and V: all of d): nothing to mask in
+  /// the main loop, whose copies may then be direct.
+  bool colsInside = false;
   /// The bounds mode of the copy in the main loop.
   BoundsMode wholeTiles() const {
-    return dim == 1 ? BoundsMode::partial_rows : BoundsMode::partial_chunks;
+    return dim == 1 || colsInside ? BoundsMode::partial_rows
+                                  : BoundsMode::partial_chunks;
   }
 };
 } // namespace
@@ -68,8 +73,13 @@ static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
     if (copy.getCol() == iv && regionCols <= step && step % vec == 0)
       copies.push_back({copy, 1, regionCols});
     else if (copy.getRow() == iv && regionRows <= step &&
-             loop.isDefinedOutsideOfLoop(copy.getCol()))
-      copies.push_back({copy, 0, regionRows});
+             loop.isDefinedOutsideOfLoop(copy.getCol())) {
+      std::optional<int64_t> col = getConstantIntValue(copy.getCol());
+      int64_t sourceCols = copy.getSource().getType().getDimSize(1);
+      bool inside = col && !ShapedType::isDynamic(sourceCols) &&
+                    *col + regionCols <= sourceCols;
+      copies.push_back({copy, 0, regionRows, inside});
+    }
   }
   return copies;
 }

@@ -214,7 +214,17 @@ public:
     const SyncEvent *other =
         v.otherEvent >= 0 ? &event(v.otherGroup, v.otherEvent) : nullptr;
     Operation *otherOp = other ? trace.origins[other->tag] : nullptr;
-    if (isRead && ev.generation < 0)
+    // A fill racing with a fill: the slot's previous contents came under
+    // the other counter (direct-to-LDS loads against LDS stores).
+    bool afterFill = !isRead && other && other->kind == SyncEvent::Kind::Fill;
+    if (afterFill)
+      diag << " may land before " << whose(v.otherGroup, v.group)
+           << " earlier fill of it, made "
+           << (other->counter == SyncEvent::Counter::vm
+                   ? "by direct-to-LDS loads"
+                   : "by LDS stores")
+           << ", whose writes are not ordered with this one's";
+    else if (isRead && ev.generation < 0)
       diag << " comes before any fill of that slot: it reads what no wave "
               "wrote";
     else if (isRead)
@@ -232,14 +242,16 @@ public:
     switch (v.missing) {
     case SyncViolation::Missing::barrier:
       diag << ": no barrier orders "
-           << (isRead ? "the fill before this read" : "the read before this "
-                                                      "fill");
+           << (isRead     ? "the fill before this read"
+               : afterFill ? "the earlier fill before this one"
+                           : "the read before this fill");
       break;
     case SyncViolation::Missing::wait: {
       bool vm = v.counter == SyncEvent::Counter::vm;
-      diag << ": " << (isRead ? "the fill's " : "the read's ")
+      diag << ": " << (isRead || afterFill ? "the fill's " : "the read's ")
            << (vm ? "direct-to-LDS loads (vmcnt)"
-                  : isRead ? "LDS stores (lgkmcnt)" : "LDS loads (lgkmcnt)")
+                  : isRead || afterFill ? "LDS stores (lgkmcnt)"
+                                        : "LDS loads (lgkmcnt)")
            << " are not waited for before the barrier that must "
            << (isRead ? "publish them" : "release the slot")
            << "; a wait before it such as amdgpu.memory_counter_wait "
@@ -253,7 +265,7 @@ public:
     }
     if (otherOp)
       diag.attachNote(otherOp->getLoc())
-          << (isRead ? "the fill" : "the read") << " of slot "
+          << (isRead || afterFill ? "the fill" : "the read") << " of slot "
           << trace.slots[ev.region].slot << " it races with";
     if (barrier)
       diag.attachNote(barrier->getLoc())

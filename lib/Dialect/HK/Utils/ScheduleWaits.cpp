@@ -34,10 +34,8 @@ struct Timeline {
   std::vector<int> issuedBy, precededBy;
   /// Per Use event: the read it consumes.
   std::map<int, int> usedRead;
-  /// Per region: the counter of its fills.
-  std::map<int, SyncEvent::Counter> fillCounter;
-  /// Set when a region's fills are not in generation order or mix
-  /// counters, or a use comes before any read of what it uses.
+  /// Set when a region's fills are not in generation order, or a use comes
+  /// before any read of what it uses.
   std::string error;
 
   explicit Timeline(const std::vector<SyncEvent> &events) : events(events) {
@@ -55,11 +53,6 @@ struct Timeline {
             (later != fills.end() && later->first.first == ev.region))
           error = "the fills of region " + std::to_string(ev.region) +
                   " are not issued once each in generation order";
-        if (!fillCounter.emplace(ev.region, ev.counter).second &&
-            fillCounter[ev.region] != ev.counter)
-          error = "region " + std::to_string(ev.region) +
-                  " is filled both by direct-to-LDS loads and by LDS "
-                  "stores, whose counters do not order each other";
         break;
       }
       case SyncEvent::Kind::Read:
@@ -200,7 +193,9 @@ std::string buildModel(const std::vector<ScheduleRun> &runs, Model &model) {
 /// return nullopt, or return why it cannot. Returns the first violation.
 /// Fills of a region come in generation order in every group (buildModel
 /// checks), so a fill need only wait for the reads of the generation it
-/// replaces: earlier ones finished before that generation's own fill.
+/// replaces: earlier ones finished before that generation's own fill. Fills
+/// under one counter land in order; after one under the other counter, a
+/// fill also waits for it (WAW).
 template <typename OnUnmet>
 std::optional<SyncViolation>
 walkDependencies(const Model &model, int slots,
@@ -275,9 +270,37 @@ walkDependencies(const Model &model, int slots,
         }
         if (ev.kind != SyncEvent::Kind::Fill || ev.generation < slots)
           continue;
+        int j = reader.barriersBefore[p] - 1;
+        // WAW: after a fill under the other counter (direct-to-LDS loads
+        // after LDS stores or the reverse, whose writes land in no common
+        // order), the slot's previous fill must be complete, by every
+        // group, before the last barrier before this one.
+        for (size_t o = 0; o < groups.size(); ++o) {
+          const Timeline &other = groups[o];
+          auto previous = other.fills.find({ev.region, ev.generation - slots});
+          if (previous == other.fills.end() ||
+              other.events[previous->second].counter == ev.counter)
+            continue;
+          int q = previous->second;
+          if (j < 0 || q > other.barrierAt[j])
+            return violation("the " + describe(ev) + " of wave group " +
+                                 std::to_string(r) + " may land before the " +
+                                 describe(other.events[q]) + " of wave group " +
+                                 std::to_string(o) +
+                                 ", under the other counter: no barrier "
+                                 "orders them",
+                             o, q, j, Missing::barrier);
+          int barrier = other.barrierAt[j];
+          bool vm = other.events[q].counter == SyncEvent::Counter::vm;
+          if (!other.completedBy(q, barrier, vm, waits)) {
+            std::optional<std::string> why = onUnmet(other, q, barrier, vm);
+            if (why)
+              return missingWait(violation(*why, o, q, j, Missing::wait), other,
+                                 q, barrier, vm);
+          }
+        }
         // WAR: the reads of the generation this fill replaces, by every
         // group, finished before the last barrier before this fill.
-        int j = reader.barriersBefore[p] - 1;
         for (size_t o = 0; o < groups.size(); ++o) {
           const Timeline &other = groups[o];
           auto reads = other.reads.find({ev.region, ev.generation - slots});
