@@ -1,4 +1,4 @@
-//===- AttentionWorkload.h - the attention hk-run checks -------------------===//
+//===- AttentionWorkload.h - the attention hk-run checks ------------------===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -6,8 +6,8 @@
 //
 // The attention workload (FlashAttention forward, docs/Attention.md):
 //
-//   O[b, h, q]   = sum_k softmax_k(S) V[b, g, k],  S_k = Q[b, h, q] . K[b, g, k] / sqrt(d)
-//   LSE[b, h, q] = ln sum_k exp(S_k),              g = h / (Hq / Hkv)
+//   O[b, h, q]   = sum_k softmax_k(S) V[b, g, k],  g = h / (Hq / Hkv)
+//   LSE[b, h, q] = ln sum_k exp(S_k),  S_k = Q[b, h, q] . K[b, g, k] / sqrt(d)
 //
 // over the keys k < Nkv (and k <= q when causal). The kernel takes
 // (Q, K, V, O, LSE, causal): Q, O [B, Hq, Nq, d], K, V [B, Hkv, Nkv, d] bf16,

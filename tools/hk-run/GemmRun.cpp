@@ -228,7 +228,8 @@ int runGemmWorkload(MLIRContext &context) {
             {"max_rel_error", maxRel},
     };
     addCountersJson(result, counters, compileSeconds, runSeconds);
-    llvm::outs() << llvm::formatv("{0}\n", llvm::json::Value(std::move(result)));
+    llvm::outs() << llvm::formatv("{0}\n",
+                                  llvm::json::Value(std::move(result)));
     return bad == 0 ? 0 : 1;
   }
   llvm::outs() << llvm::formatv(

@@ -160,10 +160,11 @@ llvm::cl::opt<bool> causalOption(
     llvm::cl::desc("attention: mask key k for query q when k > q"));
 llvm::cl::opt<uint64_t> checkSample(
     "check-sample", llvm::cl::init(0), llvm::cl::cat(toolOptions),
-    llvm::cl::desc("GEMM: check this many distinct elements of C, drawn at "
-                   "random (0, the default, or more than half of C: all of "
-                   "them); for sizes where the fp64 reference of every "
-                   "element would take minutes"));
+    llvm::cl::desc("check this many distinct elements of C (GEMM) or query "
+                   "rows of O and LSE (attention), drawn at random (0, the "
+                   "default, or more than half of them: all); for sizes "
+                   "where the fp64 reference of every one would take "
+                   "minutes"));
 llvm::cl::opt<Baseline> baseline(
     "baseline", llvm::cl::init(Baseline::none), llvm::cl::cat(toolOptions),
     llvm::cl::desc("hip, GEMM: also run, check and time the same product "
@@ -216,8 +217,8 @@ int parseCommandLine(int argc, const char *const *argv,
   llvm::cl::HideUnrelatedOptions(toolOptions);
   return llvm::cl::ParseCommandLineOptions(
              argc, argv,
-             "hk-run: run an hk kernel (a GEMM, attention, or any kernel on .npy "
-             "arguments) on the CPU simulator or a GPU and check it\n",
+             "hk-run: run an hk kernel (a GEMM, attention, or any kernel on "
+             ".npy arguments) on the CPU simulator or a GPU and check it\n",
              &errors)
              ? 0
              : 2;

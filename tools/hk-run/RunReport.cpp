@@ -1,4 +1,4 @@
-//===- RunReport.cpp - what hk-run prints about a run ----------------------===//
+//===- RunReport.cpp - what hk-run prints about a run ---------------------===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
