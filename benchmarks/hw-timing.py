@@ -7,10 +7,15 @@ test against fp64 on a random sample of C), then warm-up launches and the
 median of timed launches with HIP events, in TFLOPS and percent of the chip's
 bf16 peak. Where rocBLAS is installed, the same shapes through
 rocblas_gemm_ex with the matching transposes (checked the same way) side by
-side.
+side. Then the FlashAttention forward kernels (d 64 and 128, double
+buffered, direct fills on gfx950) at HipKittens' shapes (GQA Hq 64 / Hkv 8
+and MHA H 16, B 16, N 8192) and a tail shape, causal and not, checked on a
+random sample of query rows against fp64; attention FLOPs are
+4 B Hq Nq Nkv d, halved when causal.
 
     benchmarks/hw-timing.py [--chip gfx950|gfx1201] [--iterations N]
-                            [--shapes M,N,K ...]
+                            [--shapes M,N,K ...] [--attention-only]
+                            [--attention-shapes B,Hq,Hkv,Nq,Nkv ...]
 
 Without a HIP runtime or a GPU hk supports it says so and exits with status
 3 (as hk-run does); a failed check exits 1, bad options 2. Writes
@@ -33,6 +38,11 @@ TRANSFORMER = [(8192, 6144, 4096), (8192, 28672, 4096), (8192, 4096, 14336)]
 # that are not whole 16-byte chunks (K % 8 != 0, the element-wise path).
 ODD = [(4095, 4097, 4096), (8193, 1000, 4000), (1000, 72, 31)]
 CHECK_SAMPLE = 16384
+# Attention (B, Hq, Hkv, Nq, Nkv): HipKittens' GQA and MHA benchmarks, a
+# shape with tails; each at d = 64 and 128, causal and not.
+ATTENTION = [(16, 64, 8, 8192, 8192), (16, 16, 16, 8192, 8192),
+             (2, 8, 2, 1000, 1333)]
+ATTENTION_CHECK_ROWS = 256
 NO_GPU = 3
 
 
@@ -44,6 +54,49 @@ def hk_run(v, size, args, extra=()):
          f"--check-sample={CHECK_SAMPLE}", f"--warmup={args.warmup}",
          f"--iterations={args.iterations}", "--json", *extra],
         capture_output=True, text=True)
+
+
+def attention_run(chip, d, shape, causal, args):
+    flags = [f"--chip={chip}", "--stages=2"]
+    if chip == "gfx950":
+        flags.append("--direct-lds")
+    source = os.path.join(hkbench.ROOT, "examples",
+                          f"attention_fwd_bf16_d{d}_{chip}.mlir")
+    return subprocess.run(
+        [hkbench.tool("hk-run"), source, *flags, "--backend=hip",
+         "--attention=%d,%d,%d,%d,%d,%d" % (*shape, d), "--test=random",
+         f"--check-sample={ATTENTION_CHECK_ROWS}", f"--warmup={args.warmup}",
+         f"--iterations={args.iterations}", "--json",
+         *(["--causal"] if causal else [])],
+        capture_output=True, text=True)
+
+
+def time_attention(chip, shapes, args):
+    rows = []
+    print(f"\n{'attention':<24} {'B,Hq,Hkv,Nq,Nkv':<22} {'ms':>8} "
+          f"{'TFLOPS':>8} {'% peak':>7}")
+    for d in (64, 128):
+        for shape in shapes:
+            for causal in (False, True):
+                p = attention_run(chip, d, shape, causal, args)
+                name = f"d{d}{' causal' if causal else ''}"
+                if p.returncode != 0:
+                    hkbench.fail(f"attention {name} at {shape}: exit "
+                                 f"{p.returncode}: "
+                                 f"{(p.stderr or p.stdout).strip()}")
+                r = json.loads(p.stdout)
+                rows.append({"kernel": r["kernel"], "head_dim": d,
+                             "causal": causal, "shape": list(shape),
+                             "flops": r["flops"],
+                             "median_milliseconds": r["median_milliseconds"],
+                             "tflops": r["tflops"],
+                             "percent_of_peak": 100 * r["tflops"] /
+                             r["peak_tflops"],
+                             "checked_elements": r["checked_elements"]})
+                print(f"{name:<24} {'%d,%d,%d,%d,%d' % shape:<22} "
+                      f"{r['median_milliseconds']:8.3f} {r['tflops']:8.1f} "
+                      f"{100 * r['tflops'] / r['peak_tflops']:7.1f}")
+    return rows
 
 
 def detect_chip(args):
@@ -73,6 +126,11 @@ def main():
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--shapes", nargs="+", metavar="M,N,K",
                         help="time these shapes instead of the default set")
+    parser.add_argument("--attention-only", action="store_true",
+                        help="time the attention kernels only")
+    parser.add_argument("--attention-shapes", nargs="+",
+                        metavar="B,Hq,Hkv,Nq,Nkv",
+                        help="time attention at these shapes instead")
     parser.add_argument("--output", metavar="FILE",
                         default=os.path.join(hkbench.RESULTS,
                                              "hw-timing.json"),
@@ -87,6 +145,18 @@ def main():
         if not shapes or any(len(s) != 3 or min(s) <= 0 for s in shapes):
             parser.error("--shapes takes positive M,N,K triples, e.g. "
                          "4096,4096,4096")
+    attention_shapes = ATTENTION
+    if args.attention_shapes:
+        try:
+            attention_shapes = [tuple(int(x) for x in s.split(","))
+                                for s in args.attention_shapes]
+        except ValueError:
+            attention_shapes = []
+        if not attention_shapes or any(
+                len(s) != 5 or min(s) <= 0 or s[1] % s[2]
+                for s in attention_shapes):
+            parser.error("--attention-shapes takes positive B,Hq,Hkv,Nq,Nkv "
+                         "with Hq a multiple of Hkv, e.g. 16,64,8,8192,8192")
     if args.warmup < 0 or args.iterations < 1:
         parser.error("--warmup must be >= 0 and --iterations >= 1")
     hkbench.setup()
@@ -103,8 +173,9 @@ def main():
     print(f"{'variant':<24} {'M,N,K':<20} {'ms':>8} {'TFLOPS':>8} "
           f"{'% peak':>7} {'rocBLAS TFLOPS':>15}")
     chosen = [v for v in hkbench.variants() if v.chip == chip]
-    for v in chosen + hkbench.layout_variants(chip) + \
-            hkbench.fp8_variants(chip):
+    gemms = chosen + hkbench.layout_variants(chip) + \
+        hkbench.fp8_variants(chip)
+    for v in ([] if args.attention_only else gemms):
         for size in shapes:
             p = hk_run(v, size, args, ["--baseline=rocblas"])
             if p.returncode != 0:
@@ -123,10 +194,11 @@ def main():
                   f"{r['median_milliseconds']:8.3f} {r['tflops']:8.1f} "
                   f"{100 * r['tflops'] / r['peak_tflops']:7.1f} "
                   f"{base.get('tflops', float('nan')):15.1f}")
+    attention = time_attention(chip, attention_shapes, args)
     path = hkbench.write_json(args.output, {
         "command": "benchmarks/hw-timing.py", "status": "timed",
         "chip": chip, "warmup": args.warmup, "iterations": args.iterations,
-        "results": rows})
+        "results": rows, "attention": attention})
     print(f"results: {path}")
 
 
