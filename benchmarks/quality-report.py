@@ -13,10 +13,14 @@ reader sees what each pass buys. For each variant:
     per K tile, arithmetic intensity.
 
   * for gfx950, HipKittens' own main loop (../shared/reference/), measured
-    with llvm-mca in the same run, and each variant's ratio to it.
+    with llvm-mca in the same run, and each variant's ratio to it;
+  * the FlashAttention forward kernels (d 64 and 128, both chips,
+    synchronous and double-buffered): resources, the K/V loop's mix per KV
+    tile (MMAs, LDS traffic, cross-lane operations, v_exp_f32), llvm-mca,
+    and the simulator's counters for one attention after its random test.
 
     benchmarks/quality-report.py [--only gfx950/hipkittens ...]
-                                 [--hipkittens-loop FILE]
+                                 [--hipkittens-loop FILE] [--attention-only]
     benchmarks/quality-report.py --kernel k.hsaco k.s [--k-tiles-per-iteration U]
 
 Writes benchmarks/results/quality-report.{json,md} and variants.svg; with
@@ -142,6 +146,131 @@ def simulate(v, launch):
             "arithmetic_intensity_flop_per_global_byte": round(
                 flops / (r["global_bytes_read"] + r["global_bytes_written"]),
                 1)}
+
+
+# One attention per kernel for the simulator's counters (B, Hq, Hkv, N).
+ATTENTION_SIM = (1, 4, 2, 256)
+
+
+def attention_variants():
+    """(chip, head dim, name, flags) of each attention kernel variant."""
+    out = []
+    for chip in ("gfx950", "gfx1201"):
+        for d in (64, 128):
+            out.append((chip, d, "sync", [f"--chip={chip}"]))
+            out.append((chip, d, "stages2" + ("+direct" if chip == "gfx950"
+                                              else ""),
+                        [f"--chip={chip}", "--stages=2"] +
+                        (["--direct-lds"] if chip == "gfx950" else [])))
+    return out
+
+
+def attention_row(chip, d, name, flags, tmp):
+    source = os.path.join(hkbench.ROOT, "examples",
+                          f"attention_fwd_bf16_d{d}_{chip}.mlir")
+    base = os.path.join(tmp, f"attention-d{d}-{chip}-{name}".replace("+", "_"))
+    hkbench.run([hkbench.tool("hk-compile"), source, *flags,
+                 "-o", base + ".hsaco", "--asm=" + base + ".s",
+                 "--launch=" + base + ".json"])
+    report = json.loads(hkbench.run(
+        [hkbench.tool("hk-report"), base + ".hsaco", "--asm=" + base + ".s",
+         "--loop-body=" + base + ".loop.s", "--json"]).stdout)
+    b, hq, hkv, n = ATTENTION_SIM
+    p = hkbench.run([hkbench.tool("hk-run"), source, *flags,
+                     f"--attention={b},{hq},{hkv},{n},{n},{d}",
+                     "--test=random", "--json"])
+    r = json.loads(p.stdout)
+    if not r["pass"]:
+        hkbench.fail(f"attention d{d} {chip} {name} failed its check")
+    resources = report["kernels"][0]
+    mix = loop_mix(report, 1)
+    # KV tiles each workgroup ran: the MMAs counted over those of one loop
+    # iteration of every wave (all workgroups run every tile: not causal).
+    with open(base + ".json") as f:
+        launch = json.load(f)["kernels"][0]
+    waves = launch["block"][0] // (64 if chip == "gfx950" else 32)
+    workgroups = -(-n // launch["grid"][0]["tile"]) * hq * b
+    tiles = r["mmas"] / (workgroups * waves * mix["mma"]["total"])
+    per = workgroups * tiles
+    reads, read_ways = conflicts(r["lds_accesses"]["reads"])
+    return {"variant": {"chip": chip, "name": f"attention-d{d}-{name}",
+                        "head_dim": d, "flags": flags},
+            "resources": resources,
+            "loop_per_kv_tile": mix,
+            "llvm_mca": mca(chip, base + ".loop.s", 1),
+            "simulator": {
+                "attention": [b, hq, hkv, n, n, d],
+                "max_abs_error_o": r["max_abs_error_o"],
+                "kv_tiles_per_workgroup": round(tiles, 2),
+                "lds_read_mean_ways": read_ways,
+                "global_bytes_read_per_kv_tile":
+                    round(r["global_bytes_read"] / per),
+                "lds_bytes_read_per_kv_tile":
+                    round(r["lds_bytes_read"] / per),
+                "lds_bytes_written_per_kv_tile":
+                    round(r["lds_bytes_written"] / per),
+                "cross_lane_per_kv_tile": round(
+                    r["instruction_classes"].get("cross_lane", 0) / per, 1),
+                "exp2_per_kv_tile": round(
+                    r["instruction_classes"].get("exp2", 0) / per, 1)}}
+
+
+def attention_markdown(rows):
+    cols = [r["variant"]["chip"] + " " + r["variant"]["name"] for r in rows]
+    lines = ["| | " + " | ".join(cols) + " |",
+             "|---|" + "---|" * len(cols)]
+
+    def row(label, get):
+        lines.append(f"| {label} | " +
+                     " | ".join(fmt(get(r)) for r in rows) + " |")
+
+    k = lambda r: r["resources"]  # noqa: E731
+    row("VGPRs (AGPRs)", lambda r: f"{k(r)['vgprs']} ({k(r)['agprs']})")
+    row("spills / scratch B", lambda r: f"{k(r)['vgpr_spills']} / "
+        f"{k(r)['scratch_bytes']}")
+    row("LDS bytes", lambda r: k(r)["lds_bytes"])
+    row("waves/SIMD", lambda r: k(r).get("waves_per_simd"))
+    for cls in ["mma", "lds_read", "lds_write", "global_load",
+                "direct_lds_load", "cross_lane", "transcendental", "barrier",
+                "valu", "salu"]:
+        def get(r, cls=cls):
+            e = r["loop_per_kv_tile"].get(cls)
+            if not e:
+                return 0
+            if cls in ("salu", "valu", "barrier", "mma"):
+                return fmt(e["total"])
+            return ", ".join(f"{fmt(n)} {m}"
+                             for m, n in sorted(e["by_mnemonic"].items()))
+        row(f"loop/KV tile (per wave): {cls}", get)
+    row("llvm-mca cycles/KV tile (1 wave)",
+        lambda r: r["llvm_mca"]["cycles_per_k_tile"])
+    row("llvm-mca MMA share", lambda r: r["llvm_mca"]["mma_share"])
+    s = lambda r: r["simulator"]  # noqa: E731
+    row("sim: LDS read ways (mean)", lambda r: s(r)["lds_read_mean_ways"])
+    row("sim: global B read /WG/KV tile",
+        lambda r: s(r)["global_bytes_read_per_kv_tile"])
+    row("sim: LDS B read /WG/KV tile",
+        lambda r: s(r)["lds_bytes_read_per_kv_tile"])
+    row("sim: LDS B written /WG/KV tile",
+        lambda r: s(r)["lds_bytes_written_per_kv_tile"])
+    row("sim: cross-lane /WG/KV tile",
+        lambda r: s(r)["cross_lane_per_kv_tile"])
+    row("sim: exp2 /WG/KV tile", lambda r: s(r)["exp2_per_kv_tile"])
+    return "\n".join(lines) + "\n"
+
+
+def attention_rows():
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for chip, d, name, flags in attention_variants():
+            r = attention_row(chip, d, name, flags, tmp)
+            rows.append(r)
+            print(f"{chip}/{r['variant']['name']:<26} mma "
+                  f"{r['loop_per_kv_tile']['mma']['total']:g}/KV tile, "
+                  f"{r['llvm_mca']['cycles_per_k_tile']:g} cycles, "
+                  f"{r['resources']['vgprs']} VGPRs, "
+                  f"{r['resources']['vgpr_spills']} spills")
+    return rows
 
 
 def fmt(x):
@@ -286,6 +415,9 @@ def main():
     parser.add_argument("--hipkittens-loop", default=hkbench.HIPKITTENS_LOOP,
                         metavar="FILE", help="HipKittens' gfx950 main loop "
                         "to measure beside hk's (default: %(default)s)")
+    parser.add_argument("--attention-only", action="store_true",
+                        help="report the attention kernels only (printed, "
+                        "the full report left alone)")
     parser.add_argument("--k-tiles-per-iteration", type=int, default=1,
                         metavar="U", help="with --kernel: K tiles one "
                         "iteration of its main loop does (its unroll factor)")
@@ -297,6 +429,12 @@ def main():
             parser.error("--k-tiles-per-iteration must be at least 1")
         hkbench.setup()
         report_kernel(*args.kernel, args.k_tiles_per_iteration)
+        return
+    if args.attention_only:
+        hkbench.setup()
+        rows = attention_rows()
+        print()
+        print(attention_markdown(rows), end="")
         return
     unknown = set(args.only) - {v.key for v in every}
     if unknown:
@@ -336,13 +474,18 @@ def main():
         print()
         print(markdown(rows, reference), end="")
         return
+    attention = attention_rows()
     path = hkbench.write_json("quality-report.json", {
         "command": "benchmarks/quality-report.py",
         "llvm_mca_iterations": MCA_ITERATIONS,
-        "hipkittens_reference": reference, "variants": rows})
+        "hipkittens_reference": reference, "variants": rows,
+        "attention": attention})
     md = os.path.join(hkbench.RESULTS, "quality-report.md")
     with open(md, "w") as f:
         f.write(markdown(rows, reference))
+        f.write("\nFlashAttention forward kernels (simulator: "
+                "B,Hq,Hkv,N = %d,%d,%d,%d, not causal):\n\n" % ATTENTION_SIM)
+        f.write(attention_markdown(attention))
     with open(os.path.join(hkbench.RESULTS, "variants.svg"), "w") as f:
         f.write(svg(rows))
     print(f"results: {path}, {md}, "

@@ -72,7 +72,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
 
     %Qs = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
     %Ks = hk.alloc_shared : !hk.shared_tile<32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-    %Vs = hk.alloc_shared : !hk.shared_tile<128x32xbf16, #hk.swizzle<none>>
+    %Vs = hk.alloc_shared : !hk.shared_tile<128x32xbf16, #hk.swizzle<st_32x16>>
 
     // The workgroup's 64 queries, this wave's 16 (its B operand, kept in
     // registers for the whole loop).
@@ -106,7 +106,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
       hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial
           : memref<?x128xbf16, strided<[128, 1], offset: ?>>, !hk.shared_tile<32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] transpose bounds partial
-          : memref<?x128xbf16, strided<[128, 1], offset: ?>>, !hk.shared_tile<128x32xbf16, #hk.swizzle<none>>
+          : memref<?x128xbf16, strided<[128, 1], offset: ?>>, !hk.shared_tile<128x32xbf16, #hk.swizzle<st_32x16>>
       amdgpu.lds_barrier
 
       // S^T = K Q^T: rows are keys k .. k+63, columns this wave's queries.
@@ -204,7 +204,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
           : !hk.fragment<acc, 32x16xf32, mma = 16x16x16>
           -> !hk.fragment<b_acc_k, 16x32xbf16, mma = 16x16x16>
       %vt = hk.load_fragment %Vs[%c0][%c0, %c0]
-          : !hk.shared_tile<128x32xbf16, #hk.swizzle<none>>
+          : !hk.shared_tile<128x32xbf16, #hk.swizzle<st_32x16>>
           -> !hk.fragment<a_acc_k, 128x32xbf16, mma = 16x16x16>
       %o_new = hk.mma %vt, %pf, %o_scaled
           : !hk.fragment<a_acc_k, 128x32xbf16, mma = 16x16x16>,

@@ -68,9 +68,9 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %Lh = memref.subview %LSE[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1]
         : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
 
-    %Qs = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
-    %Ks = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-    %Vs = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    %Qs = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>>
+    %Ks = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>
+    %Vs = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>
 
     // The workgroup's 128 queries, this wave's 32 (its B operand, kept in
     // registers for the whole loop).
@@ -80,10 +80,10 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %wq = arith.muli %wave, %c_qw : index
     %qw = arith.addi %q0, %wq : index
     hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial
-        : memref<?x64xbf16, strided<[64, 1], offset: ?>>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+        : memref<?x64xbf16, strided<[64, 1], offset: ?>>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>>
     amdgpu.lds_barrier
     %qf = hk.load_fragment %Qs[%c0][%wq, %c0]
-        : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+        : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>>
         -> !hk.fragment<b, 32x64xbf16, mma = 16x16x32>
 
     // Causal: no key past the workgroup's last query is needed.
@@ -102,14 +102,14 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
             !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
             !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
       hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial
-          : memref<?x64xbf16, strided<[64, 1], offset: ?>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+          : memref<?x64xbf16, strided<[64, 1], offset: ?>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] bounds partial
-          : memref<?x64xbf16, strided<[64, 1], offset: ?>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+          : memref<?x64xbf16, strided<[64, 1], offset: ?>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>
       amdgpu.lds_barrier
 
       // S^T = K Q^T: rows are keys k .. k+63, columns this wave's queries.
       %kf = hk.load_fragment %Ks[%c0][%c0, %c0]
-          : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+          : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>
           -> !hk.fragment<a, 64x64xbf16, mma = 16x16x32>
       %s = hk.mma %kf, %qf, %s_init
           : !hk.fragment<a, 64x64xbf16, mma = 16x16x32>,
@@ -202,7 +202,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
           : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
           -> !hk.fragment<b_acc_k, 32x64xbf16, mma = 16x16x32>
       %vt = hk.load_fragment %Vs[%c0][%c0, %c0] transpose
-          : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+          : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>
           -> !hk.fragment<a_acc_k, 64x64xbf16, mma = 16x16x32>
       %o_new = hk.mma %vt, %pf, %o_scaled
           : !hk.fragment<a_acc_k, 64x64xbf16, mma = 16x16x32>,
