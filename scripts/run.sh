@@ -13,7 +13,10 @@
 # CPU simulator (identity test bit-exact, random test against fp64, and the
 # same bits as the synchronous kernel) at several workgroups in both
 # dimensions and at sizes that are not tile multiples; then the batched
-# kernels with padded rows and the epilogue, and the fp8 and MXFP8 kernels.
+# kernels with padded rows and the epilogue, the fp8 and MXFP8 kernels, and
+# the FlashAttention forward kernels (d 64 and 128, both chips, double
+# buffered with direct fills on gfx950: compiled to build/attention/ with
+# their reports, then issue 13's checks, causal and not, GQA, tails).
 # Exits non-zero if anything fails.
 set -euo pipefail
 
@@ -143,8 +146,26 @@ check "$root/examples/gemm_mxfp8_gfx950.mlir" --chip=gfx950 --stages=2 \
   --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
 check "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 --stages=2 \
   --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
+# Attention: each kernel compiled and reported, then checked at the shapes
+# issue 13 names.
+mkdir -p "$build/attention"
+for chip in gfx950 gfx1201; do
+  if [ "$chip" = gfx950 ]; then aflags=(--stages=2 --direct-lds); else aflags=(--stages=2); fi
+  for d in 64 128; do
+    example="$root/examples/attention_fwd_bf16_d${d}_$chip.mlir"
+    name="$build/attention/d${d}-$chip"
+    "$build/bin/hk-compile" "$example" --chip=$chip "${aflags[@]}" \
+      -o "$name.hsaco" --asm="$name.s" --launch="$name.json" || status=1
+    echo "hk: $chip attention d=$d (${aflags[*]}) -> $name.hsaco"
+    "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" || status=1
+    check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --test=random
+    check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --causal --test=random
+    check "$example" --chip=$chip "${aflags[@]}" --attention=2,2,1,200,333,$d --test=random
+    check "$example" --chip=$chip "${aflags[@]}" --attention=1,2,2,77,77,$d --causal --test=random
+  done
+done
 if [ "$status" -eq 0 ]; then
-  echo "hk: both reference GEMMs compiled and validated on the simulator"
+  echo "hk: the reference GEMMs and attention kernels compiled and validated on the simulator"
 else
   echo "hk: validation FAILED" >&2
 fi
