@@ -25,6 +25,21 @@ using namespace mlir::hk::detail;
 
 namespace {
 
+/// A 1-D memref seen as a matrix: N x 1 for a `row` vector's rows
+/// (`asColumn`), else 1 x N (a `col` vector, a bias read by every row).
+Value viewAsMatrix(OpBuilder &b, Location loc, Value vector, bool asColumn) {
+  auto type = cast<MemRefType>(vector.getType());
+  OpFoldResult n = memref::getMixedSize(b, loc, vector, 0);
+  OpFoldResult one = b.getIndexAttr(1);
+  int64_t size = type.getDimSize(0);
+  return memref::ExpandShapeOp::create(
+      b, loc,
+      asColumn ? ArrayRef<int64_t>{size, 1} : ArrayRef<int64_t>{1, size},
+      vector, ArrayRef<ReassociationIndices>{{0, 1}},
+      asColumn ? ArrayRef<OpFoldResult>{n, one}
+               : ArrayRef<OpFoldResult>{one, n});
+}
+
 /// Where each accumulator element of a lane lies in a fragment tile: the
 /// lane's (row, col) of element `e` of every MMA-sized fragment.
 struct AccElements {
@@ -96,18 +111,9 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
           cast<VectorType>(values.getType()).clone(destElement), values);
     // A row (col) vector goes to a 1-D destination seen as N x 1 (1 x N).
     Value dest = adaptor.getDest();
-    if (destType.getRank() == 1) {
-      bool rows = type.getRole() == FragmentRole::row;
-      OpFoldResult n = memref::getMixedSize(rewriter, loc, dest, 0);
-      int64_t size = destType.getDimSize(0);
-      OpFoldResult one = rewriter.getIndexAttr(1);
-      dest = memref::ExpandShapeOp::create(
-          rewriter, loc,
-          rows ? ArrayRef<int64_t>{size, 1} : ArrayRef<int64_t>{1, size}, dest,
-          ArrayRef<ReassociationIndices>{{0, 1}},
-          rows ? ArrayRef<OpFoldResult>{n, one}
-               : ArrayRef<OpFoldResult>{one, n});
-    }
+    if (destType.getRank() == 1)
+      dest = viewAsMatrix(rewriter, loc, dest,
+                          type.getRole() == FragmentRole::row);
     // Element (r, c) of the region goes to (r, c), or (c, r) transposed,
     // from the region's origin.
     bool transpose = op.getTranspose();
@@ -182,13 +188,8 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     Value zero = constIndex(rewriter, loc, 0);
     Value regionRow = rowVector ? zero : adaptor.getIndices()[0];
     Value regionCol = adaptor.getIndices().back();
-    if (rowVector) {
-      OpFoldResult n = memref::getMixedSize(rewriter, loc, source, 0);
-      source = memref::ExpandShapeOp::create(
-          rewriter, loc, ArrayRef<int64_t>{1, sourceType.getDimSize(0)},
-          source, ArrayRef<ReassociationIndices>{{0, 1}},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), n});
-    }
+    if (rowVector)
+      source = viewAsMatrix(rewriter, loc, source, /*asColumn=*/false);
 
     SmallVector<Value> values(laneType.getNumElements());
     // A scale fragment's lane vector holds the scales themselves.

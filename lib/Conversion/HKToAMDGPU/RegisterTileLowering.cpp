@@ -32,6 +32,17 @@ Value extractElement(OpBuilder &b, Location loc, Value vector, int64_t i) {
   return vector::ExtractOp::create(b, loc, vector, ArrayRef<int64_t>{i});
 }
 
+/// Clones the element body of an hk.map or hk.mask once, its arguments bound
+/// to `arguments`, and returns the value its hk.yield yields.
+Value cloneElementBody(OpBuilder &b, Block &body, ValueRange arguments) {
+  IRMapping mapping;
+  mapping.map(body.getArguments(), arguments);
+  for (Operation &nested : body.without_terminator())
+    b.clone(nested, mapping);
+  return mapping.lookupOrDefault(
+      cast<YieldOp>(body.getTerminator()).getValues()[0]);
+}
+
 /// Where element `index` of an accumulator's lane vector sits among the
 /// lane's row and column vectors: element i of fragment (fi, fj) is in the
 /// lane's row fi * E + i and its column fj (LaneLayout.h: an accumulator
@@ -65,21 +76,18 @@ struct MapLowering : ChipLowering<MapOp> {
     Block &body = op.getBody().front();
     SmallVector<Value> elements;
     for (int64_t e = 0; e < type.getNumElements(); ++e) {
-      IRMapping mapping;
-      for (auto [arg, input, value] : llvm::zip(
-               body.getArguments(), op.getInputs(), adaptor.getInputs())) {
+      SmallVector<Value> arguments;
+      for (auto [input, value] :
+           llvm::zip(op.getInputs(), adaptor.getInputs())) {
         FragmentRole role = cast<FragmentType>(input.getType()).getRole();
         int64_t index = e;
         if (role != resultType.getRole()) {
           AccIndex at = accIndex(resultType, accElems, e);
           index = role == FragmentRole::row ? at.rowElement : at.colElement;
         }
-        mapping.map(arg, extractElement(rewriter, loc, value, index));
+        arguments.push_back(extractElement(rewriter, loc, value, index));
       }
-      for (Operation &nested : body.without_terminator())
-        rewriter.clone(nested, mapping);
-      elements.push_back(mapping.lookupOrDefault(
-          cast<YieldOp>(body.getTerminator()).getValues()[0]));
+      elements.push_back(cloneElementBody(rewriter, body, arguments));
     }
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
     return success();
@@ -280,15 +288,10 @@ struct MaskLowering : ChipLowering<MaskOp> {
         auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
                                            adaptor.getCol(), shape, fi, fj);
         for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
-          IRMapping mapping;
-          mapping.map(body.getArgument(0),
-                      addIndex(rewriter, loc, row0, offsets[i].first));
-          mapping.map(body.getArgument(1),
-                      addIndex(rewriter, loc, col0, offsets[i].second));
-          for (Operation &nested : body.without_terminator())
-            rewriter.clone(nested, mapping);
-          Value keep = mapping.lookupOrDefault(
-              cast<YieldOp>(body.getTerminator()).getValues()[0]);
+          Value keep = cloneElementBody(
+              rewriter, body,
+              {addIndex(rewriter, loc, row0, offsets[i].first),
+               addIndex(rewriter, loc, col0, offsets[i].second)});
           int64_t index =
               (fi * fragment.getNumFragmentCols() + fj) * shape.elemsPerLane +
               i;
