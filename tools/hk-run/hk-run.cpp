@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AttentionWorkload.h"
-#include "GemmWorkload.h"
-#include "GenericRun.h"
-#include "Options.h"
+#include "HK/Harness/AttentionWorkload.h"
+#include "HK/Harness/GemmWorkload.h"
+#include "HK/Harness/GenericRun.h"
+#include "HK/Harness/Options.h"
 
 #include "HK/InitAllDialects.h"
 

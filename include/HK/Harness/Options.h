@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HK_RUN_OPTIONS_H
-#define HK_TOOLS_HK_RUN_OPTIONS_H
+#ifndef HK_HARNESS_OPTIONS_H
+#define HK_HARNESS_OPTIONS_H
 
 #include "HK/Dialect/HK/IR/HKEnums.h"
 #include "HK/Pipelines/Pipelines.h"
@@ -94,4 +94,4 @@ int checkGemmOptions(GemmShape &shape);
 
 } // namespace mlir::hk::run
 
-#endif // HK_TOOLS_HK_RUN_OPTIONS_H
+#endif // HK_HARNESS_OPTIONS_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HK_RUN_RUNREPORT_H
-#define HK_TOOLS_HK_RUN_RUNREPORT_H
+#ifndef HK_HARNESS_RUNREPORT_H
+#define HK_HARNESS_RUNREPORT_H
 
 #include "HK/Runtime/Simulator.h"
 
@@ -33,4 +33,4 @@ const char *testName();
 
 } // namespace mlir::hk::run
 
-#endif // HK_TOOLS_HK_RUN_RUNREPORT_H
+#endif // HK_HARNESS_RUNREPORT_H

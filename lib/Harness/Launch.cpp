@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Launch.h"
+#include "HK/Harness/Launch.h"
 
 #include "HK/Runtime/LaunchDescription.h"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GemmWorkload.h"
+#include "HK/Harness/GemmWorkload.h"
 
 #include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Npy.h"

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HK_RUN_GENERICRUN_H
-#define HK_TOOLS_HK_RUN_GENERICRUN_H
+#ifndef HK_HARNESS_GENERICRUN_H
+#define HK_HARNESS_GENERICRUN_H
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -21,4 +21,4 @@ int runGeneric(MLIRContext &context);
 
 } // namespace mlir::hk::run
 
-#endif // HK_TOOLS_HK_RUN_GENERICRUN_H
+#endif // HK_HARNESS_GENERICRUN_H

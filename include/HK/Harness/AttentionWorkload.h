@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HK_RUN_ATTENTIONWORKLOAD_H
-#define HK_TOOLS_HK_RUN_ATTENTIONWORKLOAD_H
+#ifndef HK_HARNESS_ATTENTIONWORKLOAD_H
+#define HK_HARNESS_ATTENTIONWORKLOAD_H
 
-#include "Launch.h"
+#include "HK/Harness/Launch.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -92,4 +92,4 @@ int runAttentionWorkload(MLIRContext &context);
 
 } // namespace mlir::hk::run
 
-#endif // HK_TOOLS_HK_RUN_ATTENTIONWORKLOAD_H
+#endif // HK_HARNESS_ATTENTIONWORKLOAD_H

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AttentionWorkload.h"
-#include "RunReport.h"
+#include "HK/Harness/AttentionWorkload.h"
+#include "HK/Harness/RunReport.h"
 
 #include "HK/Runtime/BFloat16.h"
 #include "HK/Target/Chip.h"

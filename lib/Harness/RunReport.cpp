@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RunReport.h"
-#include "Options.h"
+#include "HK/Harness/RunReport.h"
+#include "HK/Harness/Options.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GemmWorkload.h"
-#include "RunReport.h"
+#include "HK/Harness/GemmWorkload.h"
+#include "HK/Harness/RunReport.h"
 
 #include "HK/Runtime/Npy.h"
 #include "HK/Target/Chip.h"

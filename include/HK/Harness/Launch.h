@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HK_RUN_LAUNCH_H
-#define HK_TOOLS_HK_RUN_LAUNCH_H
+#ifndef HK_HARNESS_LAUNCH_H
+#define HK_HARNESS_LAUNCH_H
 
-#include "Options.h"
+#include "HK/Harness/Options.h"
 
 #include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Simulator.h"
@@ -125,4 +125,4 @@ int launchKernel(const PreparedKernel &kernel,
 
 } // namespace mlir::hk::run
 
-#endif // HK_TOOLS_HK_RUN_LAUNCH_H
+#endif // HK_HARNESS_LAUNCH_H

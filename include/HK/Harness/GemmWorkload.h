@@ -13,11 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
-#define HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
+#ifndef HK_HARNESS_GEMMWORKLOAD_H
+#define HK_HARNESS_GEMMWORKLOAD_H
 
-#include "Launch.h"
-#include "Options.h"
+#include "HK/Harness/Launch.h"
+#include "HK/Harness/Options.h"
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
@@ -157,4 +157,4 @@ int runGemmWorkload(MLIRContext &context);
 
 } // namespace mlir::hk::run
 
-#endif // HK_TOOLS_HK_RUN_GEMMWORKLOAD_H
+#endif // HK_HARNESS_GEMMWORKLOAD_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Options.h"
+#include "HK/Harness/Options.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
