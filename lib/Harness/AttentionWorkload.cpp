@@ -84,6 +84,31 @@ int makeAttentionProblem(AttentionProblem &problem) {
   problem.keys = attentionSizes[4];
   problem.headDim = attentionSizes[5];
   problem.causal = causalOption;
+  // The GEMM's options mean nothing here: refused rather than ignored.
+  // (A cl::list's operator& gives its storage: cast to the option.)
+  const llvm::cl::Option *gemmOptions[] = {
+      &static_cast<const llvm::cl::Option &>(sizes),
+      &layoutOption,
+      &batchOption,
+      &padOption,
+      &alphaOption,
+      &betaOption,
+      &biasOption,
+      &scaleAOption,
+      &scaleBOption,
+      &scalesAOption,
+      &scalesBOption,
+      &inputA,
+      &inputB,
+      &expectedFile,
+      &saveInputsPrefix,
+      &outputFile,
+      &schedule.dtype};
+  for (const llvm::cl::Option *o : gemmOptions)
+    if (o->getNumOccurrences())
+      return fail("--" + o->ArgStr +
+                  " is a GEMM option; the attention "
+                  "workload (--attention) does not take it");
   // The grid's y and z dimensions hold heads and batches; past 32768
   // tokens the fp64 reference alone takes hours.
   constexpr int64_t kMaxGrid = 65535, kMaxTokens = 32768;
@@ -142,6 +167,10 @@ int checkAttentionKernel(StringRef name, ArrayRef<Type> types,
   if (!types[argCausal].isInteger(32))
     return wrong("argument #5 is not an i32");
   int64_t kernelDim = cast<MemRefType>(types[argQ]).getDimSize(3);
+  for (unsigned arg : {argK, argV, argO})
+    if (cast<MemRefType>(types[arg]).getDimSize(3) != kernelDim)
+      return wrong("Q, K, V and O do not have the same head dim (argument #" +
+                   Twine(arg) + ")");
   if (!ShapedType::isDynamic(kernelDim) && kernelDim != problem.headDim)
     return fail(llvm::formatv("'{0}' is written for head dim {1}; "
                               "--attention asks for d = {2}",
