@@ -215,50 +215,6 @@ def attention_row(chip, d, name, flags, tmp):
                     r["instruction_classes"].get("exp2", 0) / per, 1)}}
 
 
-def attention_markdown(rows):
-    cols = [r["variant"]["chip"] + " " + r["variant"]["name"] for r in rows]
-    lines = ["| | " + " | ".join(cols) + " |",
-             "|---|" + "---|" * len(cols)]
-
-    def row(label, get):
-        lines.append(f"| {label} | " +
-                     " | ".join(fmt(get(r)) for r in rows) + " |")
-
-    k = lambda r: r["resources"]  # noqa: E731
-    row("VGPRs (AGPRs)", lambda r: f"{k(r)['vgprs']} ({k(r)['agprs']})")
-    row("spills / scratch B", lambda r: f"{k(r)['vgpr_spills']} / "
-        f"{k(r)['scratch_bytes']}")
-    row("LDS bytes", lambda r: k(r)["lds_bytes"])
-    row("waves/SIMD", lambda r: k(r).get("waves_per_simd"))
-    for cls in ["mma", "lds_read", "lds_write", "global_load",
-                "direct_lds_load", "cross_lane", "transcendental", "barrier",
-                "valu", "salu"]:
-        def get(r, cls=cls):
-            e = r["loop_per_kv_tile"].get(cls)
-            if not e:
-                return 0
-            if cls in ("salu", "valu", "barrier", "mma"):
-                return fmt(e["total"])
-            return ", ".join(f"{fmt(n)} {m}"
-                             for m, n in sorted(e["by_mnemonic"].items()))
-        row(f"loop/KV tile (per wave): {cls}", get)
-    row("llvm-mca cycles/KV tile (1 wave)",
-        lambda r: r["llvm_mca"]["cycles_per_k_tile"])
-    row("llvm-mca MMA share", lambda r: r["llvm_mca"]["mma_share"])
-    s = lambda r: r["simulator"]  # noqa: E731
-    row("sim: LDS read ways (mean)", lambda r: s(r)["lds_read_mean_ways"])
-    row("sim: global B read /WG/KV tile",
-        lambda r: s(r)["global_bytes_read_per_kv_tile"])
-    row("sim: LDS B read /WG/KV tile",
-        lambda r: s(r)["lds_bytes_read_per_kv_tile"])
-    row("sim: LDS B written /WG/KV tile",
-        lambda r: s(r)["lds_bytes_written_per_kv_tile"])
-    row("sim: cross-lane /WG/KV tile",
-        lambda r: s(r)["cross_lane_per_kv_tile"])
-    row("sim: exp2 /WG/KV tile", lambda r: s(r)["exp2_per_kv_tile"])
-    return "\n".join(lines) + "\n"
-
-
 def attention_rows():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -281,15 +237,13 @@ def fmt(x):
     return str(x)
 
 
-def markdown(rows, reference=None):
+def table(rows, loop, tile, classes, mca_rows, sim_rows):
+    """A markdown table, one column per row of `rows`: resources, the loop
+    mix per `tile` (from r[loop]) for `classes`, llvm-mca and the simulator
+    figures (label, key) of `mca_rows` and `sim_rows`."""
     cols = [r["variant"]["chip"] + " " + r["variant"]["name"] for r in rows]
-    lines = []
-    if reference:
-        lines += [f"HipKittens' gfx950 loop ({reference['source']}), same "
-                  f"llvm-mca run: {reference['cycles_per_k_tile']:g} cycles "
-                  f"per K tile, MMA share {reference['mma_share']:g}.", ""]
-    lines += ["| | " + " | ".join(cols) + " |",
-              "|---|" + "---|" * len(cols)]
+    lines = ["| | " + " | ".join(cols) + " |",
+             "|---|" + "---|" * len(cols)]
 
     def row(label, get):
         lines.append(f"| {label} | " +
@@ -302,37 +256,59 @@ def markdown(rows, reference=None):
         f"{k(r)['scratch_bytes']}")
     row("LDS bytes", lambda r: k(r)["lds_bytes"])
     row("waves/SIMD", lambda r: k(r).get("waves_per_simd"))
-    classes = ["mma", "lds_read", "lds_write", "global_load",
-               "direct_lds_load", "barrier", "wait", "setprio", "salu",
-               "valu"]
     for cls in classes:
         def get(r, cls=cls):
-            e = r["loop_per_k_tile"].get(cls)
+            e = r[loop].get(cls)
             if not e:
                 return 0
             if cls in ("salu", "valu", "wait", "barrier", "mma"):
                 return fmt(e["total"])
             return ", ".join(f"{fmt(n)} {m}"
                              for m, n in sorted(e["by_mnemonic"].items()))
-        row(f"loop/K tile: {cls}", get)
-    row("llvm-mca cycles/K tile (1 wave)",
-        lambda r: r["llvm_mca"]["cycles_per_k_tile"])
-    row("llvm-mca MMA share", lambda r: r["llvm_mca"]["mma_share"])
-    row("llvm-mca cycles / HipKittens'",
-        lambda r: r["llvm_mca"].get("ratio_to_hipkittens"))
-    s = lambda r: r["simulator"]  # noqa: E731
-    row("sim: LDS read ways (mean)", lambda r: s(r)["lds_read_mean_ways"])
-    row("sim: LDS write ways (mean)", lambda r: s(r)["lds_write_mean_ways"])
-    row("sim: direct-to-LDS loads", lambda r: s(r)["direct_lds_loads"])
-    row("sim: global B read /WG/K tile",
-        lambda r: s(r)["global_bytes_read_per_k_tile"])
-    row("sim: LDS B read /WG/K tile",
-        lambda r: s(r)["lds_bytes_read_per_k_tile"])
-    row("sim: LDS B written /WG/K tile",
-        lambda r: s(r)["lds_bytes_written_per_k_tile"])
-    row("sim: FLOP per global byte",
-        lambda r: s(r)["arithmetic_intensity_flop_per_global_byte"])
+        row(f"loop/{tile}: {cls}", get)
+    for label, key in mca_rows:
+        row(f"llvm-mca {label}", lambda r, key=key: r["llvm_mca"].get(key))
+    for label, key in sim_rows:
+        row(f"sim: {label}", lambda r, key=key: r["simulator"][key])
     return "\n".join(lines) + "\n"
+
+
+def markdown(rows, reference=None):
+    lines = []
+    if reference:
+        lines += [f"HipKittens' gfx950 loop ({reference['source']}), same "
+                  f"llvm-mca run: {reference['cycles_per_k_tile']:g} cycles "
+                  f"per K tile, MMA share {reference['mma_share']:g}.", "", ""]
+    return "\n".join(lines) + table(
+        rows, "loop_per_k_tile", "K tile",
+        ["mma", "lds_read", "lds_write", "global_load", "direct_lds_load",
+         "barrier", "wait", "setprio", "salu", "valu"],
+        [("cycles/K tile (1 wave)", "cycles_per_k_tile"),
+         ("MMA share", "mma_share"),
+         ("cycles / HipKittens'", "ratio_to_hipkittens")],
+        [("LDS read ways (mean)", "lds_read_mean_ways"),
+         ("LDS write ways (mean)", "lds_write_mean_ways"),
+         ("direct-to-LDS loads", "direct_lds_loads"),
+         ("global B read /WG/K tile", "global_bytes_read_per_k_tile"),
+         ("LDS B read /WG/K tile", "lds_bytes_read_per_k_tile"),
+         ("LDS B written /WG/K tile", "lds_bytes_written_per_k_tile"),
+         ("FLOP per global byte",
+          "arithmetic_intensity_flop_per_global_byte")])
+
+
+def attention_markdown(rows):
+    return table(
+        rows, "loop_per_kv_tile", "KV tile (per wave)",
+        ["mma", "lds_read", "lds_write", "global_load", "direct_lds_load",
+         "cross_lane", "transcendental", "barrier", "valu", "salu"],
+        [("cycles/KV tile (1 wave)", "cycles_per_k_tile"),
+         ("MMA share", "mma_share")],
+        [("LDS read ways (mean)", "lds_read_mean_ways"),
+         ("global B read /WG/KV tile", "global_bytes_read_per_kv_tile"),
+         ("LDS B read /WG/KV tile", "lds_bytes_read_per_kv_tile"),
+         ("LDS B written /WG/KV tile", "lds_bytes_written_per_kv_tile"),
+         ("cross-lane /WG/KV tile", "cross_lane_per_kv_tile"),
+         ("exp2 /WG/KV tile", "exp2_per_kv_tile")])
 
 
 def svg(rows):

@@ -10,8 +10,11 @@
 # one tile and K < 64, each shape on one of the four operand layouts and one
 # of the chip's schedule variants in turn; then BATCHED (default 50) runs per
 # chip of the batched examples with random shapes, batches, row padding,
-# alpha, beta and bias. Exits non-zero if any run fails; prints one line per
-# run and a summary per part.
+# alpha, beta and bias; then ATTENTION (default 40) runs per chip and head
+# dim of the attention kernels with random B, Hq, Hkv (GQA), Nq and Nkv from
+# 1..700, causal or not, synchronous and double-buffered in turn, and the
+# fp8 4-wave kernel at FP8 (default 10) random shapes. Exits non-zero if
+# any run fails; prints one line per run and a summary per part.
 #
 #   scripts/sim-sweep.sh            # builds first if needed (scripts/setup.sh)
 #   SKIP_SETUP=1 scripts/sim-sweep.sh
@@ -127,6 +130,37 @@ batched_sweep() {
   done
 }
 
+# The attention kernels: random heads (Hq a multiple of Hkv), sequence
+# lengths with tails, causal or not, both pipelines in turn.
+attention_sweep() {
+  local chip=$1 d=$2 count=$3
+  RANDOM=$4
+  local fast="--stages=2"
+  [ "$chip" = gfx950 ] && fast="--stages=2 --direct-lds"
+  local i
+  for ((i = 0; i < count; i++)); do
+    local hkv=$((RANDOM % 3 + 1)) group=$((RANDOM % 3 + 1))
+    local sizes="$((RANDOM % 2 + 1)),$((hkv * group)),$hkv,$((RANDOM % 700 + 1)),$((RANDOM % 700 + 1)),$d"
+    local flags=""
+    [ $((i % 2)) -eq 1 ] && flags=$fast
+    [ $(((i / 2) % 2)) -eq 1 ] && flags="$flags --causal"
+    # shellcheck disable=SC2086
+    run "$root/examples/attention_fwd_bf16_d${d}_$chip.mlir" --chip=$chip \
+      --attention=$sizes --test=random --seed=$i $flags
+  done
+}
+
+fp8_sweep() {
+  local count=$1
+  RANDOM=$2
+  local dtypes=(e4m3 e5m2) i
+  for ((i = 0; i < count; i++)); do
+    run "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 \
+      --size=$((RANDOM % 700 + 1)),$((RANDOM % 700 + 1)),$((RANDOM % 1100 + 1)) \
+      --dtype=${dtypes[i % 2]} --stages=2 --direct-lds --test=random --seed=$i
+  done
+}
+
 if [ -z "${SHAPES_ONLY:-}" ]; then
   tile_sweep
   echo "K tile sweep: $passed passed, $failed failed"
@@ -141,6 +175,18 @@ passed=0 failed=0
 batched_sweep gfx950 "${BATCHED:-50}" 9500
 batched_sweep gfx1201 "${BATCHED:-50}" 12010
 echo "batched with epilogue (${BATCHED:-50} per chip): $passed passed, $failed failed"
+total_passed=$((passed + total_passed)) total_failed=$((failed + total_failed))
+passed=0 failed=0
+for chip in gfx950 gfx1201; do
+  for d in 64 128; do
+    attention_sweep $chip $d "${ATTENTION:-40}" $((d * 100 + ${#chip}))
+  done
+done
+echo "attention (${ATTENTION:-40} per chip and head dim): $passed passed, $failed failed"
+total_passed=$((passed + total_passed)) total_failed=$((failed + total_failed))
+passed=0 failed=0
+fp8_sweep "${FP8:-10}" 814
+echo "fp8 4-wave (${FP8:-10} shapes): $passed passed, $failed failed"
 passed=$((passed + total_passed)) failed=$((failed + total_failed))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
