@@ -130,7 +130,8 @@ def simulate(v, launch):
     r = hkbench.check_on_simulator(v, f"{m},{n},{k}")
     tiles = {g["dim"]: g["tile"] for g in launch["grid"]}
     workgroups = (m // tiles[0]) * (n // tiles[1])
-    k_tile = launch["divisible"][0]["by"]
+    # The kernels' K tile is 128 bytes of each row: 64 bf16, 128 fp8.
+    k_tile = 128 if v.dtype else 64
     per = workgroups * (k // k_tile)
     reads, read_ways = conflicts(r["lds_accesses"]["reads"])
     writes, write_ways = conflicts(r["lds_accesses"]["writes"])
