@@ -138,29 +138,46 @@ int runGemmWorkload(MLIRContext &context) {
   std::optional<GemmCheck> baselineCheck;
   std::string baselineNote;
   const GemmSignature &signature = problem.signature;
-  bool plainGemm = batch == 1 && problem.pad == 0 && !signature.epilogue &&
-                   signature.cElement == "bf16";
-  if (baseline == Baseline::rocblas && !plainGemm) {
-    baselineNote = "the rocBLAS baseline covers unbatched, unpadded bf16 "
-                   "GEMMs without an epilogue";
-    llvm::errs() << "hk-run: note: no rocBLAS baseline: " << baselineNote
-                 << "\n";
-  } else if (baseline == Baseline::rocblas) {
-    std::vector<uint8_t> baselineC(M * N * 2);
-    llvm::Expected<hip::Timing> timed = hip::rocblasGemm(
-        inputs.buffers[argA], inputs.buffers[argB], baselineC, M, N, K,
-        shape.transposeA, shape.transposeB, warmup, iterations);
+  bool rocblas = baseline == Baseline::rocblas;
+  StringRef library = rocblas ? "rocBLAS" : "hipBLASLt";
+  bool unbatched = batch == 1 && problem.pad == 0 && !signature.epilogue;
+  bool covered =
+      rocblas ? unbatched && !signature.fp8() && signature.cElement == "bf16"
+              : unbatched && signature.scaled && !signature.blockScales &&
+                    !shape.transposeA && shape.transposeB &&
+                    (signature.cElement == "bf16" ||
+                     signature.cElement == "f32");
+  if (baseline != Baseline::none && !covered) {
+    baselineNote =
+        rocblas ? "the rocBLAS baseline covers unbatched, unpadded bf16 GEMMs "
+                  "without an epilogue (fp8 GEMMs: --baseline=hipblaslt)"
+                : "the hipBLASLt baseline covers unbatched fp8 GEMMs with "
+                  "per-tensor scales, A M x K and B N x K, C bf16 or f32 "
+                  "(bf16 GEMMs: --baseline=rocblas)";
+    llvm::errs() << "hk-run: note: no " << library
+                 << " baseline: " << baselineNote << "\n";
+  } else if (baseline != Baseline::none) {
+    std::vector<uint8_t> baselineC(M * N * signature.cBytes());
+    llvm::Expected<hip::Timing> timed =
+        rocblas ? hip::rocblasGemm(inputs.buffers[argA], inputs.buffers[argB],
+                                   baselineC, M, N, K, shape.transposeA,
+                                   shape.transposeB, warmup, iterations)
+                : hip::hipblasLtFp8Gemm(
+                      inputs.buffers[argA], inputs.buffers[argB], baselineC, M,
+                      N, K, signature.abElement == "e5m2",
+                      signature.cElement == "f32", problem.scaleA,
+                      problem.scaleB, warmup, iterations);
     if (!timed) {
       // hk's own result stands: a missing or failing library is a note.
       baselineNote = llvm::toString(timed.takeError());
-      llvm::errs() << "hk-run: note: no rocBLAS baseline: " << baselineNote
-                   << "\n";
+      llvm::errs() << "hk-run: note: no " << library
+                   << " baseline: " << baselineNote << "\n";
     } else {
       baselineCheck = checkGemm(problem, inputs, baselineC, nullptr, expected);
       if (baselineCheck->bad == 0)
         baselineTiming = std::move(*timed);
       else
-        llvm::errs() << "hk-run: rocBLAS's C failed the check ("
+        llvm::errs() << "hk-run: " << library << "'s C failed the check ("
                      << baselineCheck->bad << " wrong elements): its time is "
                      << "not reported\n";
     }
@@ -190,7 +207,7 @@ int runGemmWorkload(MLIRContext &context) {
   auto baselineJson = [&]() -> llvm::json::Value {
     if (baseline == Baseline::none)
       return nullptr;
-    llvm::json::Object o{{"library", "rocblas"}};
+    llvm::json::Object o{{"library", rocblas ? "rocblas" : "hipblaslt"}};
     if (!baselineNote.empty())
       o["skipped"] = baselineNote;
     if (baselineCheck) {
@@ -251,10 +268,10 @@ int runGemmWorkload(MLIRContext &context) {
         problem.signature.fp8() ? "fp8" : "bf16");
     if (baselineTiming)
       llvm::outs() << llvm::formatv(
-          "  rocBLAS (checked): {0:F3} ms, {1:F1} TFLOPS; hk at {2:F0}% of "
+          "  {3} (checked): {0:F3} ms, {1:F1} TFLOPS; hk at {2:F0}% of "
           "it\n",
           baselineTiming->median(), tflopsAt(baselineTiming->median()),
-          100 * baselineTiming->median() / ms);
+          100 * baselineTiming->median() / ms, library);
   } else {
     printSimulatorCounters(counters, compileSeconds, runSeconds);
     // The kernels' K tile is 128 bytes of each row (64 bf16, 128 fp8); a

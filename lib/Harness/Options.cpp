@@ -171,8 +171,13 @@ llvm::cl::opt<Baseline> baseline(
                    "through a vendor library, side by side"),
     llvm::cl::values(clEnumValN(Baseline::none, "none", "no baseline"),
                      clEnumValN(Baseline::rocblas, "rocblas",
-                                "rocblas_gemm_ex from librocblas.so (skipped "
-                                "with a note when it is not installed)")));
+                                "bf16 GEMMs: rocblas_gemm_ex from "
+                                "librocblas.so (skipped with a note when it "
+                                "is not installed)"),
+                     clEnumValN(Baseline::hipblaslt, "hipblaslt",
+                                "fp8 GEMMs with per-tensor scales: "
+                                "hipblasLtMatmul from libhipblaslt.so "
+                                "(likewise)")));
 llvm::cl::opt<bool>
     emitJson("json", llvm::cl::cat(toolOptions),
              llvm::cl::desc("print the summary as one JSON object"));

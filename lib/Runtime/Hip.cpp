@@ -221,6 +221,72 @@ Expected<const RocblasApi *> loadRocblas() {
       });
 }
 
+// hipBLASLt's C ABI (hipblaslt.h, hipblas-common.h, HIP's
+// library_types.h, ROCm 6.3 on): enumerators and the two structs a caller
+// allocates. hipBLASLt is column-major, like cuBLASLt.
+using hipblasStatus = int;
+constexpr int kHipblasOpN = 111, kHipblasOpT = 112;
+constexpr int kHipR32F = 0, kHipR16BF = 14, kHipR8FE4M3 = 28, kHipR8FE5M2 = 29;
+constexpr int kHipblasCompute32F = 2;
+constexpr int kDescTransA = 0, kDescTransB = 1, kDescAScalePointer = 5,
+              kDescBScalePointer = 6;
+constexpr int kPrefMaxWorkspaceBytes = 1;
+constexpr uint64_t kWorkspaceBytes = 64 << 20;
+
+struct HipblasLtAlgo {
+  uint8_t data[16];
+  size_t maxWorkspaceBytes;
+};
+struct HipblasLtHeuristicResult {
+  HipblasLtAlgo algo;
+  size_t workspaceSize;
+  hipblasStatus state;
+  float wavesCount;
+  int reserved[4];
+};
+static_assert(sizeof(HipblasLtHeuristicResult) == 56,
+              "hipblasLtMatmulHeuristicResult_t is 56 bytes");
+
+struct HipblasLtApi {
+  hipblasStatus (*create)(void **);
+  hipblasStatus (*destroy)(void *);
+  hipblasStatus (*descCreate)(void **, int, int);
+  hipblasStatus (*descDestroy)(void *);
+  hipblasStatus (*descSetAttribute)(void *, int, const void *, size_t);
+  hipblasStatus (*layoutCreate)(void **, int, uint64_t, uint64_t, int64_t);
+  hipblasStatus (*layoutDestroy)(void *);
+  hipblasStatus (*preferenceCreate)(void **);
+  hipblasStatus (*preferenceDestroy)(void *);
+  hipblasStatus (*preferenceSetAttribute)(void *, int, const void *, size_t);
+  hipblasStatus (*algoGetHeuristic)(void *, void *, void *, void *, void *,
+                                    void *, void *, int,
+                                    HipblasLtHeuristicResult *, int *);
+  hipblasStatus (*matmul)(void *, void *, const void *, const void *, void *,
+                          const void *, void *, const void *, const void *,
+                          void *, void *, void *, const HipblasLtAlgo *,
+                          void *, size_t, void *);
+};
+
+Expected<const HipblasLtApi *> loadHipblasLt() {
+  return loadOnce<HipblasLtApi>(
+      {"libhipblaslt.so", "libhipblaslt.so.1", "libhipblaslt.so.0"},
+      "hipBLASLt", [](LibraryBinder &b, HipblasLtApi &api) {
+        b.bind(api.create, "hipblasLtCreate");
+        b.bind(api.destroy, "hipblasLtDestroy");
+        b.bind(api.descCreate, "hipblasLtMatmulDescCreate");
+        b.bind(api.descDestroy, "hipblasLtMatmulDescDestroy");
+        b.bind(api.descSetAttribute, "hipblasLtMatmulDescSetAttribute");
+        b.bind(api.layoutCreate, "hipblasLtMatrixLayoutCreate");
+        b.bind(api.layoutDestroy, "hipblasLtMatrixLayoutDestroy");
+        b.bind(api.preferenceCreate, "hipblasLtMatmulPreferenceCreate");
+        b.bind(api.preferenceDestroy, "hipblasLtMatmulPreferenceDestroy");
+        b.bind(api.preferenceSetAttribute,
+               "hipblasLtMatmulPreferenceSetAttribute");
+        b.bind(api.algoGetHeuristic, "hipblasLtMatmulAlgoGetHeuristic");
+        b.bind(api.matmul, "hipblasLtMatmul");
+      });
+}
+
 } // namespace
 
 Expected<Timing> mlir::hk::hip::run(StringRef image, StringRef kernel,
@@ -372,6 +438,125 @@ Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
   Timing timing;
   if (!e)
     e = runCheckedThenTimed(hip, launch, copyBack, "running rocblas_gemm_ex",
+                            warmup, iterations, timing);
+  release();
+  if (e)
+    return std::move(e);
+  return timing;
+}
+
+Expected<Timing> mlir::hk::hip::hipblasLtFp8Gemm(
+    const std::vector<uint8_t> &a, const std::vector<uint8_t> &b,
+    std::vector<uint8_t> &c, int64_t m, int64_t n, int64_t k, bool e5m2,
+    bool f32Output, float scaleA, float scaleB, int warmup, int iterations) {
+  auto loaded = loadHip();
+  if (!loaded)
+    return loaded.takeError();
+  const HipApi &hip = **loaded;
+  if (Error e = requireDevice(hip))
+    return std::move(e);
+  auto ltLoaded = loadHipblasLt();
+  if (!ltLoaded)
+    return ltLoaded.takeError();
+  const HipblasLtApi &lt = **ltLoaded;
+
+  void *handle = nullptr, *desc = nullptr, *pref = nullptr;
+  void *layouts[3] = {nullptr, nullptr, nullptr};
+  void *da = nullptr, *db = nullptr, *dc = nullptr, *dScales = nullptr,
+       *workspace = nullptr;
+  auto release = [&] {
+    for (void *p : {da, db, dc, dScales, workspace})
+      if (p)
+        hip.free(p);
+    for (void *l : layouts)
+      if (l)
+        lt.layoutDestroy(l);
+    if (pref)
+      lt.preferenceDestroy(pref);
+    if (desc)
+      lt.descDestroy(desc);
+    if (handle)
+      lt.destroy(handle);
+  };
+  Error e = Error::success();
+  auto call = [&](hipblasStatus status, StringRef what) {
+    if (!e && status != 0)
+      e = createStringError(inconvertibleErrorCode(),
+                            formatv("{0} failed: status {1}", what, status));
+  };
+  auto hipCall = [&](hipError error, StringRef what) {
+    if (!e)
+      e = checkHip(hip, error, what);
+  };
+  // Column-major: row-major C[M,N] is C^T (N x M, ld N) = B A^T, B[N,K] read
+  // column-major is B^T (K x N, ld K: transposed back) and A[M,K] is A^T
+  // (K x M, ld K, as needed): hipBLASLt's A is hk's B, its B hk's A, "TN".
+  int fp8 = e5m2 ? kHipR8FE5M2 : kHipR8FE4M3;
+  int out = f32Output ? kHipR32F : kHipR16BF;
+  int32_t opT = kHipblasOpT, opN = kHipblasOpN;
+  call(lt.create(&handle), "hipblasLtCreate");
+  call(lt.descCreate(&desc, kHipblasCompute32F, kHipR32F),
+       "hipblasLtMatmulDescCreate");
+  call(lt.descSetAttribute(desc, kDescTransA, &opT, sizeof(opT)),
+       "setting TRANSA");
+  call(lt.descSetAttribute(desc, kDescTransB, &opN, sizeof(opN)),
+       "setting TRANSB");
+  hipCall(hip.malloc(&da, a.size()), "hipMalloc");
+  hipCall(hip.malloc(&db, b.size()), "hipMalloc");
+  hipCall(hip.malloc(&dc, c.size()), "hipMalloc");
+  hipCall(hip.malloc(&dScales, 2 * sizeof(float)), "hipMalloc");
+  hipCall(hip.malloc(&workspace, kWorkspaceBytes), "hipMalloc");
+  hipCall(hip.memcpy(da, a.data(), a.size(), kHostToDevice),
+          "copying A to the device");
+  hipCall(hip.memcpy(db, b.data(), b.size(), kHostToDevice),
+          "copying B to the device");
+  // The scales live on the device: hipBLASLt's A scale is hk's B's.
+  float scales[2] = {scaleB, scaleA};
+  hipCall(hip.memcpy(dScales, scales, sizeof(scales), kHostToDevice),
+          "copying the scales to the device");
+  void *scaleOfA = dScales, *scaleOfB = static_cast<float *>(dScales) + 1;
+  call(lt.descSetAttribute(desc, kDescAScalePointer, &scaleOfA,
+                           sizeof(scaleOfA)),
+       "setting A_SCALE_POINTER");
+  call(lt.descSetAttribute(desc, kDescBScalePointer, &scaleOfB,
+                           sizeof(scaleOfB)),
+       "setting B_SCALE_POINTER");
+  call(lt.layoutCreate(&layouts[0], fp8, k, n, k), "hipblasLtMatrixLayoutCreate");
+  call(lt.layoutCreate(&layouts[1], fp8, k, m, k), "hipblasLtMatrixLayoutCreate");
+  call(lt.layoutCreate(&layouts[2], out, n, m, n), "hipblasLtMatrixLayoutCreate");
+  call(lt.preferenceCreate(&pref), "hipblasLtMatmulPreferenceCreate");
+  uint64_t workspaceBytes = kWorkspaceBytes;
+  call(lt.preferenceSetAttribute(pref, kPrefMaxWorkspaceBytes, &workspaceBytes,
+                                 sizeof(workspaceBytes)),
+       "setting MAX_WORKSPACE_BYTES");
+  HipblasLtHeuristicResult result{};
+  int found = 0;
+  call(lt.algoGetHeuristic(handle, desc, layouts[0], layouts[1], layouts[2],
+                           layouts[2], pref, 1, &result, &found),
+       "hipblasLtMatmulAlgoGetHeuristic");
+  if (!e && (found < 1 || result.state != 0 ||
+             result.workspaceSize > kWorkspaceBytes))
+    e = createStringError(inconvertibleErrorCode(),
+                          "hipBLASLt has no algorithm for this fp8 GEMM");
+  float alpha = 1.0f, beta = 0.0f;
+  auto launch = [&]() -> Error {
+    hipblasStatus status =
+        lt.matmul(handle, desc, &alpha, db, layouts[0], da, layouts[1], &beta,
+                  dc, layouts[2], dc, layouts[2], &result.algo, workspace,
+                  kWorkspaceBytes, nullptr);
+    if (status != 0)
+      return createStringError(inconvertibleErrorCode(),
+                               formatv("hipblasLtMatmul failed: status {0}",
+                                       status));
+    return Error::success();
+  };
+  auto copyBack = [&] {
+    return checkHip(hip, hip.memcpy(c.data(), dc, c.size(), kDeviceToHost),
+                    "copying C back");
+  };
+  Timing timing;
+  if (!e)
+    e = runCheckedThenTimed(hip, launch, copyBack, "running hipblasLtMatmul",
                             warmup, iterations, timing);
   release();
   if (e)

@@ -13,12 +13,17 @@
 // accumulation, rounded to bf16; A or B K-major when its sizes say so, the
 // operand layouts of hk-run --layout) after checking the argument sizes against
 // each other and the grid and workgroup size against the reference kernels'
-// tiles; a launch of any other kernel fails. It is a test double: it
+// tiles. A launch of the fp8 GEMM (`gemm_fp8`: A, B as fp8 codes, C bf16,
+// then scale_a and scale_b as f32 values) computes scale_a scale_b A B^T the
+// same way, reading the codes as e4m3 (the examples' own format: the mock
+// cannot tell which format hk-set-fp8-format chose); a launch of any other
+// kernel fails. It is a test double: it
 // says nothing about the speed or correctness of the code object itself.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HK/Runtime/BFloat16.h"
+#include "MockFp8.h"
 
 #include <chrono>
 #include <cstdint>
@@ -67,13 +72,15 @@ int64_t tileOfBlock(unsigned lanes) {
   return lanes == 512 ? 256 : lanes == 256 ? 128 : 0;
 }
 
-int gemm(void **params, unsigned gx, unsigned gy, unsigned bx) {
+template <typename Element>
+int gemm(void **params, unsigned gx, unsigned gy, unsigned bx,
+         float (*value)(Element), float scale) {
   auto size = [&](int i) {
     return int64_t(*static_cast<uint32_t *>(params[i]));
   };
-  auto matrix = [&](int i) { return *static_cast<uint16_t **>(params[i]); };
-  const uint16_t *a = matrix(0), *b = matrix(3);
-  uint16_t *c = matrix(6);
+  const Element *a = *static_cast<Element **>(params[0]);
+  const Element *b = *static_cast<Element **>(params[3]);
+  uint16_t *c = *static_cast<uint16_t **>(params[6]);
   int64_t m = size(7), n = size(8);
   // The operand layout from the sizes (hk-run --layout): A is M x K or
   // K x M, B N x K or K x N; where M = K or N = K, the reference's.
@@ -92,9 +99,9 @@ int gemm(void **params, unsigned gx, unsigned gy, unsigned bx) {
     for (int64_t j = 0; j < n; ++j) {
       float acc = 0;
       for (int64_t p = 0; p < k; ++p)
-        acc += bf16ToFloat(a[aKMajor ? p * m + i : i * k + p]) *
-               bf16ToFloat(b[bKMajor ? p * n + j : j * k + p]);
-      c[i * n + j] = floatToBf16(acc);
+        acc += value(a[aKMajor ? p * m + i : i * k + p]) *
+               value(b[bKMajor ? p * n + j : j * k + p]);
+      c[i * n + j] = floatToBf16(scale * acc);
     }
   return kSuccess;
 }
@@ -167,9 +174,17 @@ int hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   if (!params || extra || gx == 0 || gy == 0 || gz != 1 || bx == 0 || by != 1 ||
       bz != 1)
     return kInvalidValue;
-  if (static_cast<Function *>(function)->name != "gemm_bf16")
-    return kNotSupported;
-  return gemm(params, gx, gy, bx);
+  const std::string &name = static_cast<Function *>(function)->name;
+  if (name == "gemm_bf16")
+    return gemm<uint16_t>(params, gx, gy, bx, bf16ToFloat, 1.0f);
+  if (name == "gemm_fp8") {
+    float scaleA = *static_cast<float *>(params[9]);
+    float scaleB = *static_cast<float *>(params[10]);
+    return gemm<uint8_t>(
+        params, gx, gy, bx, [](uint8_t x) { return mockFp8Value(x, false); },
+        scaleA * scaleB);
+  }
+  return kNotSupported;
 }
 int hipDeviceSynchronize() { return kSuccess; }
 int hipEventCreate(void **event) {

@@ -25,7 +25,7 @@ namespace mlir::hk::run {
 
 enum class TestKind { identity, random, expected, compare };
 enum class Backend { sim, hip };
-enum class Baseline { none, rocblas };
+enum class Baseline { none, rocblas, hipblaslt };
 
 extern llvm::cl::OptionCategory toolOptions;
 extern llvm::cl::opt<std::string> inputFile;
