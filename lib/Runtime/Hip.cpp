@@ -196,6 +196,36 @@ Error requireDevice(const HipApi &hip) {
   return Error::success();
 }
 
+/// The end both library baselines share: unless `e` already failed, one
+/// checked run of `launch` (C copied back from `dc` into `c`), then the timed
+/// ones; `release` frees what the caller set up, in any case.
+Expected<Timing> finishLibraryRun(const HipApi &hip, Error e,
+                                  function_ref<Error()> launch, const void *dc,
+                                  std::vector<uint8_t> &c, StringRef what,
+                                  int warmup, int iterations,
+                                  function_ref<void()> release) {
+  auto copyBack = [&] {
+    return checkHip(hip, hip.memcpy(c.data(), dc, c.size(), kDeviceToHost),
+                    "copying C back");
+  };
+  Timing timing;
+  if (!e)
+    e = runCheckedThenTimed(hip, launch, copyBack, what, warmup, iterations,
+                            timing);
+  release();
+  if (e)
+    return std::move(e);
+  return timing;
+}
+
+/// A library call's status as an error naming it.
+Error libraryStatus(int status, StringRef what) {
+  if (status == 0)
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           formatv("{0} failed: status {1}", what, status));
+}
+
 // rocBLAS's C ABI (rocblas-types.h): the enumerators rocblas_gemm_ex takes.
 using rocblasStatus = int;
 constexpr int kRocblasOperationNone = 111, kRocblasOperationTranspose = 112;
@@ -392,12 +422,7 @@ Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
       blas.destroyHandle(handle);
   };
   rocblasStatus created = blas.createHandle(&handle);
-  Error e =
-      created == 0
-          ? Error::success()
-          : createStringError(
-                inconvertibleErrorCode(),
-                formatv("rocblas_create_handle failed: status {0}", created));
+  Error e = libraryStatus(created, "rocblas_create_handle");
   if (!e)
     e = checkHip(hip, hip.malloc(&da, a.size()), "hipMalloc");
   if (!e)
@@ -425,24 +450,11 @@ Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
         kRocblasBf16, lda, &beta, dc,
         kRocblasBf16, n, dc, kRocblasBf16, n, kRocblasF32, kRocblasAlgoStandard,
         /*solution_index=*/0, /*flags=*/0);
-    if (status != 0)
-      return createStringError(
-          inconvertibleErrorCode(),
-          formatv("rocblas_gemm_ex failed: status {0}", status));
-    return Error::success();
+    return libraryStatus(status, "rocblas_gemm_ex");
   };
-  auto copyBack = [&] {
-    return checkHip(hip, hip.memcpy(c.data(), dc, c.size(), kDeviceToHost),
-                    "copying C back");
-  };
-  Timing timing;
-  if (!e)
-    e = runCheckedThenTimed(hip, launch, copyBack, "running rocblas_gemm_ex",
-                            warmup, iterations, timing);
-  release();
-  if (e)
-    return std::move(e);
-  return timing;
+  return finishLibraryRun(hip, std::move(e), launch, dc, c,
+                          "running rocblas_gemm_ex", warmup, iterations,
+                          release);
 }
 
 Expected<Timing> mlir::hk::hip::hipblasLtFp8Gemm(
@@ -480,9 +492,8 @@ Expected<Timing> mlir::hk::hip::hipblasLtFp8Gemm(
   };
   Error e = Error::success();
   auto call = [&](hipblasStatus status, StringRef what) {
-    if (!e && status != 0)
-      e = createStringError(inconvertibleErrorCode(),
-                            formatv("{0} failed: status {1}", what, status));
+    if (!e)
+      e = libraryStatus(status, what);
   };
   auto hipCall = [&](hipError error, StringRef what) {
     if (!e)
@@ -544,22 +555,9 @@ Expected<Timing> mlir::hk::hip::hipblasLtFp8Gemm(
         lt.matmul(handle, desc, &alpha, db, layouts[0], da, layouts[1], &beta,
                   dc, layouts[2], dc, layouts[2], &result.algo, workspace,
                   kWorkspaceBytes, nullptr);
-    if (status != 0)
-      return createStringError(inconvertibleErrorCode(),
-                               formatv("hipblasLtMatmul failed: status {0}",
-                                       status));
-    return Error::success();
+    return libraryStatus(status, "hipblasLtMatmul");
   };
-  auto copyBack = [&] {
-    return checkHip(hip, hip.memcpy(c.data(), dc, c.size(), kDeviceToHost),
-                    "copying C back");
-  };
-  Timing timing;
-  if (!e)
-    e = runCheckedThenTimed(hip, launch, copyBack, "running hipblasLtMatmul",
-                            warmup, iterations, timing);
-  release();
-  if (e)
-    return std::move(e);
-  return timing;
+  return finishLibraryRun(hip, std::move(e), launch, dc, c,
+                          "running hipblasLtMatmul", warmup, iterations,
+                          release);
 }
