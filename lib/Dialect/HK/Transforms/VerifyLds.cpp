@@ -68,7 +68,7 @@ static int64_t extentUnit(gpu::GPUFuncOp kernel, LaunchAttr launch) {
 
 /// The size assignments to verify: every (argument, dimension) the kernel
 /// reads with memref.dim gets t * unit + r, for t < `multiples` and r in
-/// {0, 1, unit - 1}, rounded up to the divisibility the kernel declares.
+/// {0, 1, 16, unit - 1}, rounded up to the divisibility the kernel declares.
 static std::vector<std::map<std::pair<unsigned, int64_t>, int64_t>>
 chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
   auto launch = kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
@@ -95,7 +95,11 @@ chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
   int64_t unit = extentUnit(kernel, launch);
   std::set<std::map<std::pair<unsigned, int64_t>, int64_t>> runs;
   for (int64_t t = 0; t < multiples; ++t)
-    for (int64_t r : {int64_t(0), int64_t(1), unit - 1}) {
+    // 16 past a multiple: rows of whole 16-byte chunks (8- and 16-bit
+    // elements) with a partial tile, where a peeled main loop and its
+    // remainder both run.
+    for (int64_t r : {int64_t(0), int64_t(1), std::min<int64_t>(16, unit - 1),
+                      unit - 1}) {
       std::map<std::pair<unsigned, int64_t>, int64_t> extents;
       for (auto [key, f] : factor)
         extents[key] = llvm::divideCeil(t * unit + r, f) * f;

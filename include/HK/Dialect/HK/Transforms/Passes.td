@@ -482,7 +482,9 @@ def VerifyLds : Pass<"hk-verify-lds", "gpu::GPUModuleOp"> {
     `hk.stagger`), for every dynamic size from 0 to `multiples` times the
     kernel's extent unit (the lcm of its constant loop steps, divisors and
     divisibility terms), also one element past and short of each multiple
-    where the kernel's `#hk.launch` allows. Workgroup-uniform inputs that
+    and 16 past it (rows of whole 16-byte chunks with a partial tile, where
+    a peeled main loop and its remainder both run) where the kernel's
+    `#hk.launch` allows. Workgroup-uniform inputs that
     loop bounds or branch conditions read are run at several values too:
     each `gpu.block_id` at 0 and at the grid's last block (from
     `#hk.launch`; 0 and 1 without it), each integer kernel argument (a
