@@ -221,6 +221,8 @@ public:
     // A fill racing with a fill: the slot's previous contents came under
     // the other counter (direct-to-LDS loads against LDS stores).
     bool afterFill = !isRead && other && other->kind == SyncEvent::Kind::Fill;
+    // The event this one depends on: a fill (RAW, WAW) or a read (WAR).
+    bool onFill = isRead || afterFill;
     if (afterFill)
       diag << " may land before " << whose(v.otherGroup, v.group)
            << " earlier fill of it, made "
@@ -252,10 +254,10 @@ public:
       break;
     case SyncViolation::Missing::wait: {
       bool vm = v.counter == SyncEvent::Counter::vm;
-      diag << ": " << (isRead || afterFill ? "the fill's " : "the read's ")
-           << (vm ? "direct-to-LDS loads (vmcnt)"
-                  : isRead || afterFill ? "LDS stores (lgkmcnt)"
-                                        : "LDS loads (lgkmcnt)")
+      diag << ": " << (onFill ? "the fill's " : "the read's ")
+           << (vm       ? "direct-to-LDS loads (vmcnt)"
+               : onFill ? "LDS stores (lgkmcnt)"
+                        : "LDS loads (lgkmcnt)")
            << " are not waited for before the barrier that must "
            << (isRead ? "publish them" : "release the slot")
            << "; a wait before it such as amdgpu.memory_counter_wait "
@@ -269,7 +271,7 @@ public:
     }
     if (otherOp)
       diag.attachNote(otherOp->getLoc())
-          << (isRead || afterFill ? "the fill" : "the read") << " of slot "
+          << (onFill ? "the fill" : "the read") << " of slot "
           << trace.slots[ev.region].slot << " it races with";
     if (barrier)
       diag.attachNote(barrier->getLoc())

@@ -12,6 +12,8 @@
 
 #include "HK/Dialect/HK/Utils/ScheduleWaits.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -228,6 +230,25 @@ walkDependencies(const Model &model, int slots,
           v.covering = t.opsAfter(op, barrier, vm);
           return v;
         };
+        // A fill replacing a slot's contents needs event `q` of group `o`
+        // issued before that group's barrier `j` and complete (counter `vm`)
+        // by it; `unordered` says why when no barrier orders them.
+        auto completeBefore =
+            [&](size_t o, int q, int j, bool vm,
+                llvm::function_ref<std::string()> unordered)
+            -> std::optional<SyncViolation> {
+          const Timeline &other = groups[o];
+          if (j < 0 || q > other.barrierAt[j])
+            return violation(unordered(), o, q, j, Missing::barrier);
+          int barrier = other.barrierAt[j];
+          if (other.completedBy(q, barrier, vm, waits))
+            return std::nullopt;
+          std::optional<std::string> why = onUnmet(other, q, barrier, vm);
+          if (!why)
+            return std::nullopt;
+          return missingWait(violation(*why, o, q, j, Missing::wait), other, q,
+                             barrier, vm);
+        };
         if (ev.kind == SyncEvent::Kind::Read) {
           // RAW: every group's fill of this generation, published by the
           // last barrier before the read.
@@ -282,22 +303,15 @@ walkDependencies(const Model &model, int slots,
               other.events[previous->second].counter == ev.counter)
             continue;
           int q = previous->second;
-          if (j < 0 || q > other.barrierAt[j])
-            return violation("the " + describe(ev) + " of wave group " +
-                                 std::to_string(r) + " may land before the " +
-                                 describe(other.events[q]) + " of wave group " +
-                                 std::to_string(o) +
-                                 ", under the other counter: no barrier "
-                                 "orders them",
-                             o, q, j, Missing::barrier);
-          int barrier = other.barrierAt[j];
           bool vm = other.events[q].counter == SyncEvent::Counter::vm;
-          if (!other.completedBy(q, barrier, vm, waits)) {
-            std::optional<std::string> why = onUnmet(other, q, barrier, vm);
-            if (why)
-              return missingWait(violation(*why, o, q, j, Missing::wait), other,
-                                 q, barrier, vm);
-          }
+          if (auto v = completeBefore(o, q, j, vm, [&] {
+                return "the " + describe(ev) + " of wave group " +
+                       std::to_string(r) + " may land before the " +
+                       describe(other.events[q]) + " of wave group " +
+                       std::to_string(o) +
+                       ", under the other counter: no barrier orders them";
+              }))
+            return v;
         }
         // WAR: the reads of the generation this fill replaces, by every
         // group, finished before the last barrier before this fill.
@@ -306,25 +320,16 @@ walkDependencies(const Model &model, int slots,
           auto reads = other.reads.find({ev.region, ev.generation - slots});
           if (reads == other.reads.end())
             continue;
-          for (int q : reads->second) {
-            const SyncEvent &read = other.events[q];
-            if (j < 0 || q > other.barrierAt[j])
-              return violation(
-                  "the " + describe(ev) + " of wave group " +
-                      std::to_string(r) + " overwrites slot " +
-                      std::to_string(ev.generation % slots) + " while the " +
-                      describe(read) + " of wave group " + std::to_string(o) +
-                      " may still be running: no barrier orders them",
-                  o, q, j, Missing::barrier);
-            int barrier = other.barrierAt[j];
-            if (!other.completedBy(q, barrier, /*vm=*/false, waits)) {
-              std::optional<std::string> why =
-                  onUnmet(other, q, barrier, false);
-              if (why)
-                return missingWait(violation(*why, o, q, j, Missing::wait),
-                                   other, q, barrier, /*vm=*/false);
-            }
-          }
+          for (int q : reads->second)
+            if (auto v = completeBefore(o, q, j, /*vm=*/false, [&] {
+                  return "the " + describe(ev) + " of wave group " +
+                         std::to_string(r) + " overwrites slot " +
+                         std::to_string(ev.generation % slots) + " while the " +
+                         describe(other.events[q]) + " of wave group " +
+                         std::to_string(o) +
+                         " may still be running: no barrier orders them";
+                }))
+              return v;
         }
       }
     }
