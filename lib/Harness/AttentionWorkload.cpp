@@ -138,11 +138,7 @@ int makeAttentionProblem(AttentionProblem &problem) {
   if (baseline != Baseline::none)
     return fail("--baseline times a GEMM library; the attention workload "
                 "has none");
-  if (backend == Backend::hip && (iterations < 1 || warmup < 0))
-    return fail(llvm::formatv("--iterations must be at least 1 and --warmup "
-                              "at least 0, got {0} and {1}",
-                              iterations.getValue(), warmup.getValue()));
-  return 0;
+  return checkTimingOptions();
 }
 
 int checkAttentionKernel(StringRef name, ArrayRef<Type> types,

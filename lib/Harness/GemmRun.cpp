@@ -38,7 +38,7 @@ int readGemmProblem(StringRef kernel, ArrayRef<Type> types,
 
 /// Runs a GEMM kernel on `inputs`; C comes back in `run`.
 static int execute(const PreparedKernel &kernel, const GemmInputs &inputs,
-            GemmRun &run) {
+                   GemmRun &run) {
   run.kernel = kernel.name;
   run.grid = kernel.grid;
   run.compileSeconds = kernel.compileSeconds;
@@ -54,7 +54,6 @@ static int execute(const PreparedKernel &kernel, const GemmInputs &inputs,
   run.runSeconds = stats.runSeconds;
   return 0;
 }
-
 
 int runGemmWorkload(MLIRContext &context) {
   GemmShape shape;
@@ -115,7 +114,8 @@ int runGemmWorkload(MLIRContext &context) {
     if (s1.rank != s2.rank || s1.strided != s2.strided ||
         s1.cElement != s2.cElement || s1.epilogue != s2.epilogue)
       return fail("'" + second.name + "' does not take the arguments '" +
-                  primary.name + "' takes: --test=compare needs the same "
+                  primary.name +
+                  "' takes: --test=compare needs the same "
                   "signature");
     if (int status = execute(second, inputs, other))
       return status;
@@ -142,11 +142,11 @@ int runGemmWorkload(MLIRContext &context) {
   StringRef library = rocblas ? "rocBLAS" : "hipBLASLt";
   bool unbatched = batch == 1 && problem.pad == 0 && !signature.epilogue;
   bool covered =
-      rocblas ? unbatched && !signature.fp8() && signature.cElement == "bf16"
-              : unbatched && signature.scaled && !signature.blockScales &&
-                    !shape.transposeA && shape.transposeB &&
-                    (signature.cElement == "bf16" ||
-                     signature.cElement == "f32");
+      rocblas
+          ? unbatched && !signature.fp8() && signature.cElement == "bf16"
+          : unbatched && signature.scaled && !signature.blockScales &&
+                !shape.transposeA && shape.transposeB &&
+                (signature.cElement == "bf16" || signature.cElement == "f32");
   if (baseline != Baseline::none && !covered) {
     baselineNote =
         rocblas ? "the rocBLAS baseline covers unbatched, unpadded bf16 GEMMs "
@@ -159,14 +159,14 @@ int runGemmWorkload(MLIRContext &context) {
   } else if (baseline != Baseline::none) {
     std::vector<uint8_t> baselineC(M * N * signature.cBytes());
     llvm::Expected<hip::Timing> timed =
-        rocblas ? hip::rocblasGemm(inputs.buffers[argA], inputs.buffers[argB],
-                                   baselineC, M, N, K, shape.transposeA,
-                                   shape.transposeB, warmup, iterations)
-                : hip::hipblasLtFp8Gemm(
-                      inputs.buffers[argA], inputs.buffers[argB], baselineC, M,
-                      N, K, signature.abElement == "e5m2",
-                      signature.cElement == "f32", problem.scaleA,
-                      problem.scaleB, warmup, iterations);
+        rocblas
+            ? hip::rocblasGemm(inputs.buffers[argA], inputs.buffers[argB],
+                               baselineC, M, N, K, shape.transposeA,
+                               shape.transposeB, warmup, iterations)
+            : hip::hipblasLtFp8Gemm(
+                  inputs.buffers[argA], inputs.buffers[argB], baselineC, M, N,
+                  K, signature.abElement == "e5m2", signature.cElement == "f32",
+                  problem.scaleA, problem.scaleB, warmup, iterations);
     if (!timed) {
       // hk's own result stands: a missing or failing library is a note.
       baselineNote = llvm::toString(timed.takeError());
@@ -223,26 +223,26 @@ int runGemmWorkload(MLIRContext &context) {
   };
   if (emitJson) {
     llvm::json::Object result{
-            {"kernel", kernelName},
-            {"chip", stringifyChip(chipOption)},
-            {"backend", backend == Backend::sim ? "sim" : "hip"},
-            {"median_milliseconds", backend == Backend::hip
-                                        ? llvm::json::Value(timing.median())
-                                        : llvm::json::Value(nullptr)},
-            {"tflops", backend == Backend::hip
-                           ? llvm::json::Value(tflopsAt(timing.median()))
-                           : llvm::json::Value(nullptr)},
-            {"peak_tflops", peakTflops},
-            {"size", llvm::json::Array{M, N, K}},
-            {"batch", batch},
-            {"padding_writes", check.paddingWrites},
-            {"test", testName()},
-            {"pass", bad == 0},
-            {"wrong_elements", bad},
-            {"checked_elements", check.checked},
-            {"baseline", baselineJson()},
-            {"max_abs_error", maxAbs},
-            {"max_rel_error", maxRel},
+        {"kernel", kernelName},
+        {"chip", stringifyChip(chipOption)},
+        {"backend", backend == Backend::sim ? "sim" : "hip"},
+        {"median_milliseconds", backend == Backend::hip
+                                    ? llvm::json::Value(timing.median())
+                                    : llvm::json::Value(nullptr)},
+        {"tflops", backend == Backend::hip
+                       ? llvm::json::Value(tflopsAt(timing.median()))
+                       : llvm::json::Value(nullptr)},
+        {"peak_tflops", peakTflops},
+        {"size", llvm::json::Array{M, N, K}},
+        {"batch", batch},
+        {"padding_writes", check.paddingWrites},
+        {"test", testName()},
+        {"pass", bad == 0},
+        {"wrong_elements", bad},
+        {"checked_elements", check.checked},
+        {"baseline", baselineJson()},
+        {"max_abs_error", maxAbs},
+        {"max_rel_error", maxRel},
     };
     addCountersJson(result, counters, compileSeconds, runSeconds);
     llvm::outs() << llvm::formatv("{0}\n",
@@ -253,8 +253,7 @@ int runGemmWorkload(MLIRContext &context) {
       "hk-run: {0} on {1} ({8}), M={2} N={3} K={4}{9}, grid {5}x{6}{10}, {7} "
       "test\n",
       kernelName, stringifyChip(chipOption), M, N, K, grid[0], grid[1],
-      testName(),
-      backend == Backend::sim ? "sim" : "hip",
+      testName(), backend == Backend::sim ? "sim" : "hip",
       batch > 1 ? " batch=" + std::to_string(batch) : std::string(),
       grid[2] > 1 ? "x" + std::to_string(grid[2]) : std::string());
   if (backend == Backend::hip) {
@@ -277,24 +276,21 @@ int runGemmWorkload(MLIRContext &context) {
     // The kernels' K tile is 128 bytes of each row (64 bf16, 128 fp8); a
     // partial K tile counts as one.
     int64_t kTile = 128 / problem.signature.abBytes();
-    int64_t tiles = std::max<int64_t>(
-        1, grid[0] * grid[1] * grid[2] * ((K + kTile - 1) / kTile));
+    int64_t tiles = std::max<int64_t>(1, grid[0] * grid[1] * grid[2] *
+                                             ((K + kTile - 1) / kTile));
     llvm::outs() << llvm::formatv(
         "  per workgroup per K tile of {4}: {0} MMAs, {1} global bytes read, "
         "{2} LDS bytes read, {3} written\n",
         counters.mmas / tiles, counters.globalBytesRead / tiles,
-        counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles,
-        kTile);
+        counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles, kTile);
   }
-  llvm::outs() << llvm::formatv("  max abs error {0:E3}, max rel error "
-                                "{1:E3}, {2} of {3} elements wrong{4}\n",
-                                maxAbs, maxRel, bad, check.checked,
-                                check.checked == batch * M * N
-                                    ? ""
-                                    : " (a random sample)");
+  llvm::outs() << llvm::formatv(
+      "  max abs error {0:E3}, max rel error "
+      "{1:E3}, {2} of {3} elements wrong{4}\n",
+      maxAbs, maxRel, bad, check.checked,
+      check.checked == batch * M * N ? "" : " (a random sample)");
   llvm::outs() << (bad == 0 ? "PASS\n" : "FAIL\n");
   return bad == 0 ? 0 : 1;
 }
-
 
 } // namespace mlir::hk::run

@@ -229,6 +229,14 @@ int parseCommandLine(int argc, const char *const *argv,
              : 2;
 }
 
+int checkTimingOptions() {
+  if (backend == Backend::hip && (iterations < 1 || warmup < 0))
+    return fail(llvm::formatv("--iterations must be at least 1 and --warmup "
+                              "at least 0, got {0} and {1}",
+                              iterations.getValue(), warmup.getValue()));
+  return 0;
+}
+
 int checkGemmOptions(GemmShape &shape) {
   if (sizes.size() != 3)
     return fail("--size takes M,N,K (or give every argument with --arg)");
@@ -245,10 +253,8 @@ int checkGemmOptions(GemmShape &shape) {
     return fail(llvm::formatv("sizes must be between 1 and {0}, got "
                               "{1},{2},{3}",
                               kMaxSize, M, N, K));
-  if (backend == Backend::hip && (iterations < 1 || warmup < 0))
-    return fail(llvm::formatv("--iterations must be at least 1 and --warmup "
-                              "at least 0, got {0} and {1}",
-                              iterations.getValue(), warmup.getValue()));
+  if (int status = checkTimingOptions())
+    return status;
   if (baseline != Baseline::none && backend != Backend::hip)
     return fail("--baseline times a vendor library on a GPU: it needs "
                 "--backend=hip");

@@ -122,7 +122,6 @@ int launchKernel(const PreparedKernel &kernel,
                  std::vector<std::vector<uint8_t>> &buffers,
                  const std::vector<bool> &outputs, LaunchStats &stats);
 
-
 } // namespace mlir::hk::run
 
 #endif // HK_HARNESS_LAUNCH_H

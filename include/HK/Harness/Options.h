@@ -74,6 +74,10 @@ int fail(const llvm::Twine &message);
 int parseCommandLine(int argc, const char *const *argv,
                      llvm::raw_ostream &errors);
 
+/// With --backend=hip: at least one timed launch and no negative warm-up;
+/// 0, or exit status 2 after printing why.
+int checkTimingOptions();
+
 /// A GEMM's sizes and how its operands are stored (BLAS naming, C = op(A)
 /// op(B) with hk's B given N x K as "t"): A is M x K, or K x M when
 /// `transposeA`; B is N x K, or K x N when `!transposeB` ("n").
