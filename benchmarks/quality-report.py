@@ -44,9 +44,10 @@ SIM_SIZE = {"gfx950": (512, 512, 512), "gfx1201": (256, 256, 512)}
 MCA_ITERATIONS = 50
 
 
-def compile_variant(v, tmp):
-    base = os.path.join(tmp, v.key.replace("/", "-").replace("+", "_"))
-    hkbench.run([hkbench.tool("hk-compile"), v.source, *v.flags(),
+def compile_and_report(source, flags, base):
+    """Compiles `source` with `flags` to `base`.*, then hk-report's JSON on
+    it: (report, launch description's kernel, loop body file)."""
+    hkbench.run([hkbench.tool("hk-compile"), source, *flags,
                  "-o", base + ".hsaco", "--asm=" + base + ".s",
                  "--launch=" + base + ".json"])
     report = json.loads(hkbench.run(
@@ -55,6 +56,11 @@ def compile_variant(v, tmp):
     with open(base + ".json") as f:
         launch = json.load(f)["kernels"][0]
     return report, launch, base + ".loop.s"
+
+
+def compile_variant(v, tmp):
+    base = os.path.join(tmp, v.key.replace("/", "-").replace("+", "_"))
+    return compile_and_report(v.source, v.flags(), base)
 
 
 def loop_mix(report, tiles_per_iteration):
@@ -170,12 +176,7 @@ def attention_row(chip, d, name, flags, tmp):
     source = os.path.join(hkbench.ROOT, "examples",
                           f"attention_fwd_bf16_d{d}_{chip}.mlir")
     base = os.path.join(tmp, f"attention-d{d}-{chip}-{name}".replace("+", "_"))
-    hkbench.run([hkbench.tool("hk-compile"), source, *flags,
-                 "-o", base + ".hsaco", "--asm=" + base + ".s",
-                 "--launch=" + base + ".json"])
-    report = json.loads(hkbench.run(
-        [hkbench.tool("hk-report"), base + ".hsaco", "--asm=" + base + ".s",
-         "--loop-body=" + base + ".loop.s", "--json"]).stdout)
+    report, launch, body = compile_and_report(source, flags, base)
     b, hq, hkv, n = ATTENTION_SIM
     p = hkbench.run([hkbench.tool("hk-run"), source, *flags,
                      f"--attention={b},{hq},{hkv},{n},{n},{d}",
@@ -187,8 +188,6 @@ def attention_row(chip, d, name, flags, tmp):
     mix = loop_mix(report, 1)
     # KV tiles each workgroup ran: the MMAs counted over those of one loop
     # iteration of every wave (all workgroups run every tile: not causal).
-    with open(base + ".json") as f:
-        launch = json.load(f)["kernels"][0]
     waves = launch["block"][0] // (64 if chip == "gfx950" else 32)
     workgroups = -(-n // launch["grid"][0]["tile"]) * hq * b
     tiles = r["mmas"] / (workgroups * waves * mix["mma"]["total"])
@@ -198,7 +197,7 @@ def attention_row(chip, d, name, flags, tmp):
                         "head_dim": d, "flags": flags},
             "resources": resources,
             "loop_per_kv_tile": mix,
-            "llvm_mca": mca(chip, base + ".loop.s", 1),
+            "llvm_mca": mca(chip, body, 1),
             "simulator": {
                 "attention": [b, hq, hkv, n, n, d],
                 "max_abs_error_o": r["max_abs_error_o"],
