@@ -151,6 +151,7 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   }
   gpu.addPass(createLowerGridDims());
   gpu.addPass(createPeelPartialTiles());
+  gpu.addPass(createSplitLoops());
   if (options.schedule != Schedule::none) {
     DirectLdsFillOptions direct;
     direct.require = true;

@@ -194,6 +194,40 @@ def PeelPartialTiles : Pass<"hk-peel-partial-tiles", "gpu::GPUModuleOp"> {
   }];
 }
 
+def SplitLoops : Pass<"hk-split-loops", "gpu::GPUModuleOp"> {
+  let summary = "Split loops where a guarded branch starts being taken";
+  let description = [{
+    A loop whose body holds an `scf.if` on a guard `arith.cmpi uge|sge, %iv,
+    %bound` (`%bound` defined outside the loop), alone or as one side of an
+    `arith.andi`, becomes two loops over the same iterations:
+
+    - the iterations below the first one at or past `%bound`, where the
+      guard is false: each branch it decides is replaced by its `else` ops;
+    - the rest, from the first loop's results, where the guard is true: a
+      branch on the guard alone is replaced by its `then` ops, one on
+      `guard and c` becomes a branch on `c`. When the body holds a
+      workgroup barrier, a barrier runs between the two loops if the second
+      runs (the first one's schedule may leave tiles in use).
+
+    The kernel states where its special iterations start; the pass moves
+    them out of the steady-state loop, so later passes schedule a loop
+    without the branch. Attention's mask tiles are the use: the diagonal
+    and tail tiles of a workgroup lie past a workgroup-uniform bound, and
+    each wave's own mask condition stays in the second loop:
+
+    ```mlir
+    %in_mask_tiles = arith.cmpi uge, %k, %kv_masked : index
+    %needs_mask = arith.andi %in_mask_tiles, %wave_needs_mask : i1
+    %s2 = scf.if %needs_mask -> (...) { ... hk.mask ... } else { ... }
+    ```
+
+    One guard per loop is split (the first branch with one); an unsigned
+    guard needs a constant non-negative lower bound (the induction variable
+    then rises in unsigned order), a signed one a signed loop. Loops marked
+    `hk.remainder` (hk-peel-partial-tiles) are left alone.
+  }];
+}
+
 def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
   let summary = "Fill shared tiles with direct-to-LDS loads where the chip can";
   let description = [{
