@@ -8,8 +8,9 @@
 // (SimInterpreter.h), each run for every active lane of a wave: integer and
 // float arithmetic, GEPs, loads and stores, vector element operations,
 // compares, selects, casts, branches, allocas; the AMDGPU and generic
-// intrinsics (work-item and workgroup ids, barriers, readfirstlane, min/max,
-// buffer resources); and the wave-level matrix instructions (MFMA, WMMA).
+// intrinsics (work-item and workgroup ids, barriers, readfirstlane, ballot,
+// min/max, buffer resources); and the wave-level matrix instructions (MFMA,
+// WMMA).
 //
 //===----------------------------------------------------------------------===//
 
@@ -638,6 +639,16 @@ Error Interpreter::executeCall(Wave &wave, const CallInst &call) {
     uint64_t v = loadBits(
         operand(wave, call.getArgOperand(0), wave.active.front()), bytes);
     writeAll([&](unsigned) { return v; });
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_ballot: {
+    // Bit l of the mask: lane l is active and its predicate holds.
+    uint64_t mask = 0;
+    for (unsigned lane : wave.active)
+      if (loadBits(operand(wave, call.getArgOperand(0), lane), 1) & 1)
+        mask |= uint64_t(1) << lane;
+    unsigned bits = call.getType()->getIntegerBitWidth();
+    writeAll([&](unsigned) { return truncBits(mask, bits); });
     return Error::success();
   }
   case Intrinsic::umax:

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// hk.map (elementwise, with row and column broadcasts), hk.reduce (in-lane,
+// hk.map (elementwise, with row and column broadcasts), hk.any (a ballot
+// over the lanes' or-ed predicates), hk.reduce (in-lane,
 // then across lanes in registers: permlane swaps, permlanex16 or DPP, from
 // the chip's accumulator layout), hk.mask (a predicate on each element's
 // position from the lane layout), and math.exp2 / math.log2 on f32 as the
@@ -305,6 +306,37 @@ struct MaskLowering : ChipLowering<MaskOp> {
   }
 };
 
+/// hk.any: the body once per element a lane holds, or-ed in the lane, then
+/// one ballot over the wave.
+struct AnyLowering : ChipLowering<AnyOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(AnyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto first = cast<FragmentType>(op.getInputs()[0].getType());
+    auto type = getTypeConverter()->convertType<VectorType>(first);
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "fragment type not convertible");
+    Block &body = op.getBody().front();
+    Value any;
+    for (int64_t e = 0; e < type.getNumElements(); ++e) {
+      SmallVector<Value> arguments;
+      for (Value value : adaptor.getInputs())
+        arguments.push_back(extractElement(rewriter, loc, value, e));
+      Value holds = cloneElementBody(rewriter, body, arguments);
+      any = any ? arith::OrIOp::create(rewriter, loc, any, holds) : holds;
+    }
+    Type mask = rewriter.getIntegerType(chip.waveSize);
+    Value lanes = ROCDL::BallotOp::create(rewriter, loc, mask, any);
+    Value none = arith::ConstantIntOp::create(rewriter, loc, mask, 0);
+    rewriter.replaceOpWithNewOp<arith::CmpIOp>(op, arith::CmpIPredicate::ne,
+                                               lanes, none);
+    return success();
+  }
+};
+
 /// math.exp2 / math.log2 on f32 (scalars or vectors, per element) as
 /// llvm.amdgcn.exp2 / llvm.amdgcn.log: one v_exp_f32 / v_log_f32.
 template <typename MathOp>
@@ -352,7 +384,8 @@ void mlir::hk::detail::populateRegisterTileLowering(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<MapLowering, ReduceLowering, MaskLowering, ToOperandLowering>(
+  patterns.add<MapLowering, ReduceLowering, MaskLowering, AnyLowering,
+               ToOperandLowering>(
       converter, ctx, chip);
   patterns.add<TranscendentalLowering<math::Exp2Op>>(ctx, "llvm.amdgcn.exp2");
   patterns.add<TranscendentalLowering<math::Log2Op>>(ctx, "llvm.amdgcn.log");

@@ -34,9 +34,21 @@
 // CHECK-NOT: memref
 // CHECK: gpu.return
 
+// hk.any: the lane's two elements or-ed, one ballot over the 64 lanes.
+// CHECK-LABEL: gpu.func @vote
+// CHECK-COUNT-2: arith.cmpf ugt
+// CHECK: %[[EITHER:.*]] = arith.ori
+// CHECK: %[[LANES:.*]] = rocdl.ballot %[[EITHER]] : i64
+// CHECK: %[[ANY:.*]] = arith.cmpi ne, %[[LANES]], %c0_i64 : i64
+// CHECK-NOT: rocdl.permlane
+// CHECK: gpu.return %[[ANY]]
+
 // CHECK-LABEL: gpu.module @gfx1201
 // CHECK: rocdl.permlanex16 %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, false, false : f32, i32
 // CHECK-NOT: rocdl.permlane
+// On wave32 the ballot is 32 bits wide.
+// CHECK-LABEL: gpu.func @vote32
+// CHECK: rocdl.ballot %{{.*}} : i32
 gpu.module @gfx950 [#rocdl.target<chip = "gfx950">] {
   gpu.func @column_max(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) -> !hk.fragment<col, 1x16xf32, mma = 16x16x32>
       attributes {known_block_size = array<i32: 64, 1, 1>} {
@@ -71,11 +83,33 @@ gpu.module @gfx950 [#rocdl.target<chip = "gfx950">] {
     %p = hk.to_operand %s : !hk.fragment<acc, 32x32xf32, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
     gpu.return %p : !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
   }
+  gpu.func @vote(%t: !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+                 %m: !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+                 %limit: f32) -> i1
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %any = hk.any %t, %m : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+    ^bb0(%a: f32, %b: f32):
+      %d = arith.subf %a, %b : f32
+      %big = arith.cmpf ugt, %d, %limit : f32
+      hk.yield %big : i1
+    }
+    gpu.return %any : i1
+  }
 }
 gpu.module @gfx1201 [#rocdl.target<chip = "gfx1201">] {
   gpu.func @column_sum(%s: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>) -> !hk.fragment<col, 1x16xf32, mma = 16x16x16>
       attributes {known_block_size = array<i32: 32, 1, 1>} {
     %m = hk.reduce sum %s : !hk.fragment<acc, 16x16xf32, mma = 16x16x16> -> !hk.fragment<col, 1x16xf32, mma = 16x16x16>
     gpu.return %m : !hk.fragment<col, 1x16xf32, mma = 16x16x16>
+  }
+  gpu.func @vote32(%t: !hk.fragment<col, 1x16xf32, mma = 16x16x16>) -> i1
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %zero = arith.constant 0.0 : f32
+    %any = hk.any %t : !hk.fragment<col, 1x16xf32, mma = 16x16x16> {
+    ^bb0(%a: f32):
+      %big = arith.cmpf ogt, %a, %zero : f32
+      hk.yield %big : i1
+    }
+    gpu.return %any : i1
   }
 }

@@ -732,7 +732,7 @@ func.func @stagger_upstream_barrier(%late: i1) {
 // -----
 
 func.func @yield_parent(%x: f32) {
-  // expected-error @+1 {{'hk.yield' op expects parent op to be one of 'hk.cluster, hk.stagger, hk.map, hk.mask'}}
+  // expected-error @+1 {{'hk.yield' op expects parent op to be one of 'hk.cluster, hk.stagger, hk.map, hk.mask, hk.any'}}
   "hk.yield"(%x) : (f32) -> ()
   return
 }

@@ -233,3 +233,50 @@ func.func @store_transposed_bounds(%x: !hk.fragment<acc, 64x32xf32, mma = 16x16x
   hk.store_fragment %x, %m[%c0, %c0] transpose : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<64x32xf32>
   return
 }
+
+// -----
+
+func.func @any_mixed_shapes(%a: !hk.fragment<col, 1x32xf32, mma = 16x16x32>, %b: !hk.fragment<col, 1x16xf32, mma = 16x16x32>) -> i1 {
+  // expected-error @+1 {{'hk.any' op input #1 is a 'col 1x16 mma = 16x16x32' fragment but input #0 is 'col 1x32 mma = 16x16x32': the fragments must share role, shape and MMA shape}}
+  %r = hk.any %a, %b : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x16xf32, mma = 16x16x32> {
+  ^bb0(%x: f32, %y: f32):
+    %p = arith.cmpf ogt, %x, %y : f32
+    hk.yield %p : i1
+  }
+  return %r : i1
+}
+
+// -----
+
+func.func @any_yields_f32(%a: !hk.fragment<col, 1x32xf32, mma = 16x16x32>) -> i1 {
+  // expected-error @+1 {{'hk.any' op body must end with 'hk.yield' of one i1 (the predicate of the element)}}
+  %r = hk.any %a : !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+  ^bb0(%x: f32):
+    hk.yield %x : f32
+  }
+  return %r : i1
+}
+
+// -----
+
+func.func @any_argument_type(%a: !hk.fragment<col, 1x32xf32, mma = 16x16x32>) -> i1 {
+  // expected-error @+1 {{'hk.any' op body argument #0 is 'bf16' but input #0 holds 'f32'}}
+  %r = hk.any %a : !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+  ^bb0(%x: bf16):
+    %t = arith.constant true
+    hk.yield %t : i1
+  }
+  return %r : i1
+}
+
+// -----
+
+func.func @any_no_inputs() -> i1 {
+  // expected-error @+1 {{'hk.any' op needs at least one input fragment}}
+  %r = "hk.any"() ({
+  ^bb0:
+    %t = arith.constant true
+    hk.yield %t : i1
+  }) : () -> i1
+  return %r : i1
+}

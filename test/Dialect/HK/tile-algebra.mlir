@@ -51,3 +51,23 @@ func.func @algebra(%s: !hk.fragment<acc, 64x32xf32, mma = 16x16x32>,
 // CHECK-SAME: !hk.fragment<col, 1x48xf32, mma = 16x16x16>
 func.func private @vectors(!hk.fragment<row, 32x1xf32, mma = 16x16x16>,
                            !hk.fragment<col, 1x48xf32, mma = 16x16x16>)
+
+// A wave-wide vote over two column vectors.
+// CHECK-LABEL: func.func @vote
+// CHECK: %[[ANY:.*]] = hk.any %{{.*}}, %{{.*}} : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+// CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK: hk.yield %{{.*}} : i1
+// CHECK: return %[[ANY]] : i1
+func.func @vote(%t: !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+                %m: !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+                %limit: f32) -> i1 {
+  %any = hk.any %t, %m
+      : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+        !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+  ^bb0(%a: f32, %b: f32):
+    %d = arith.subf %a, %b : f32
+    %big = arith.cmpf ugt, %d, %limit : f32
+    hk.yield %big : i1
+  }
+  return %any : i1
+}

@@ -530,6 +530,51 @@ LogicalResult MapOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// AnyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AnyOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one input fragment";
+  auto first = cast<FragmentType>(getInputs()[0].getType());
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<FragmentType>(input.getType());
+    if (type.getRole() != first.getRole() ||
+        type.getRows() != first.getRows() ||
+        type.getCols() != first.getCols() || !type.hasSameMma(first))
+      return emitOpError() << "input #" << i << " is a '"
+                           << formatFragmentShape(type)
+                           << "' fragment but input #0 is '"
+                           << formatFragmentShape(first)
+                           << "': the fragments must share role, shape and "
+                              "MMA shape";
+  }
+  return verifyChipHasMma(*this, first);
+}
+
+LogicalResult AnyOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body takes " << body.getNumArguments()
+                         << " element(s) for " << getInputs().size()
+                         << " input(s)";
+  for (auto [i, arg, input] :
+       llvm::enumerate(body.getArguments(), getInputs())) {
+    Type element = cast<FragmentType>(input.getType()).getElementType();
+    if (arg.getType() != element)
+      return emitOpError() << "body argument #" << i << " is "
+                           << arg.getType() << " but input #" << i
+                           << " holds " << element;
+  }
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      !yield.getValues()[0].getType().isInteger(1))
+    return emitOpError() << "body must end with 'hk.yield' of one i1 (the "
+                            "predicate of the element)";
+  return verifyElementBody(*this, body, yield);
+}
+
+//===----------------------------------------------------------------------===//
 // ReduceOp
 //===----------------------------------------------------------------------===//
 

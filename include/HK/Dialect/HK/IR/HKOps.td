@@ -366,6 +366,52 @@ def HK_ReduceOp : HK_Op<"reduce", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// any
+//===----------------------------------------------------------------------===//
+
+def HK_AnyOp : HK_Op<"any", [RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "whether a predicate holds for some element of fragments, "
+                "in any lane of the wave";
+  let description = [{
+    Evaluates the body on the elements at each position of `inputs`, as
+    `hk.map` does, and returns true when it yields true for at least one
+    position of the fragments: one wave-uniform `i1` (a vote), which can
+    take an `scf.if` whose branch every lane of the wave follows alike. The
+    inputs are fragments of one role, shape and MMA shape; the body takes
+    one scalar per input (its element type), yields an `i1`, and may use
+    scalars defined above it but no hk values and no memory.
+
+    A lane ors its own elements' predicates, then one ballot (`v_cmp` into
+    a scalar mask, `s_cmp`; `rocdl.ballot`) combines the lanes: the vote
+    costs no cross-lane exchange. A wave-level op: all lanes of the wave
+    must be active, as for `hk.mma`.
+
+    Example (attention's lazy rescale: has some query's running maximum
+    risen by more than 8 in the exp2 domain?):
+
+    ```mlir
+    %rescale = hk.any %tile_max, %m
+        : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+          !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+    ^bb0(%new: f32, %old: f32):
+      %rise = arith.subf %new, %old : f32
+      %scaled = arith.mulf %rise, %scale : f32
+      %big = arith.cmpf ugt, %scaled, %eight : f32
+      hk.yield %big : i1
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<HK_Fragment>:$inputs);
+  let results = (outs I1:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // to_operand
 //===----------------------------------------------------------------------===//
 

@@ -160,13 +160,15 @@ def HK_StaggerOp : HK_Op<"stagger", [SingleBlock, NoRegionArguments]> {
 //===----------------------------------------------------------------------===//
 
 def HK_YieldOp : HK_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["ClusterOp", "StaggerOp", "MapOp", "MaskOp"]>]> {
-  let summary = "the results of an hk.cluster, hk.stagger, hk.map or hk.mask body";
+    ParentOneOf<["ClusterOp", "StaggerOp", "MapOp", "MaskOp", "AnyOp"]>]> {
+  let summary = "the results of an hk.cluster, hk.stagger, hk.map, hk.mask or "
+                "hk.any body";
   let description = [{
     Terminates the body of `hk.cluster` and `hk.stagger`, whose operands
     become the results of the enclosing op, of `hk.map`, whose one operand
-    is the element it computes, and of `hk.mask`, whose one `i1` operand
-    keeps the element.
+    is the element it computes, of `hk.mask`, whose one `i1` operand keeps
+    the element, and of `hk.any`, whose one `i1` operand is the element's
+    predicate.
 
     Example:
 
