@@ -14,8 +14,11 @@
 // are column vectors, and the probabilities P^T are already the B operand
 // of the second MMA (hk.to_operand moves no data across lanes). V is read
 // transposed from LDS (ds_read_b64_tr_b16). Per KV tile of 64 keys:
-//   S^T = K Q^T (f32), masked;  m' = max(m, colmax S^T)
-//   P^T = exp2(c S^T - c m'),  alpha = exp2(c m - c m'),  c = log2(e)/sqrt(64)
+//   S^T = K Q^T (f32), masked (tail and diagonal tiles only);  t = colmax S^T
+//   m' = max(m, t) if c (t - m) > 8 for some query of the wave, else m' = m
+//   (lazy rescale: the probabilities stay below 2^8)
+//   P^T = exp2(c S^T - c m'),  alpha = exp2(c m - c m') (1 when m' = m),
+//   c = log2(e)/sqrt(64)
 //   l = alpha l + colsum P^T;  O^T = alpha O^T + V^T bf16(P^T)
 // and at the end O = (O^T / l)^T, LSE = ln(2) (c m + log2 l).
 //
@@ -46,6 +49,8 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %scale = arith.constant 0.18033688 : f32
     %minus_scale = arith.constant -0.18033688 : f32
     %ln2 = arith.constant 0.693147182 : f32
+    // The lazy rescale threshold, in the exp2 domain (2^8).
+    %rescale_threshold = arith.constant 8.0 : f32
 
     // This workgroup's (batch, head) and its heads' 2-D views.
     %batch = gpu.block_id z
@@ -91,6 +96,13 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %q_end = arith.addi %q0, %c_qwg : index
     %kv_causal = arith.minui %Nkv, %q_end : index
     %kv_end = arith.select %is_causal, %kv_causal, %Nkv : index
+    // No wave needs a mask on the tiles before %kv_masked: they hold no key
+    // past Nkv and none past the workgroup's first query. hk-split-loops
+    // moves the tiles from there on out of the steady-state loop.
+    %kv_whole_tiles = arith.divui %Nkv, %c_kv : index
+    %kv_whole = arith.muli %kv_whole_tiles, %c_kv : index
+    %kv_diagonal = arith.minui %q0, %kv_whole : index
+    %kv_masked = arith.select %is_causal, %kv_diagonal, %kv_whole : index
 
     %m_init = hk.fill_fragment %minus_inf : !hk.fragment<col, 1x32xf32, mma = 16x16x32>
     %l_init = hk.fill_fragment %zero : !hk.fragment<col, 1x32xf32, mma = 16x16x32>
@@ -116,13 +128,16 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
             !hk.fragment<b, 32x64xbf16, mma = 16x16x32>,
             !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
       // Keys past Nkv (the tail) and, when causal, past the query get
-      // -inf; only tiles holding such keys pay for the mask.
+      // -inf; only tiles holding such keys pay for the mask, and only tiles
+      // past %kv_masked can hold them.
       %k_next = arith.addi %k, %c_kv : index
       %tail = arith.cmpi ugt, %k_next, %Nkv : index
       %k_last = arith.addi %k, %c_kv_last : index
       %past_query = arith.cmpi ugt, %k_last, %qw : index
       %diagonal = arith.andi %is_causal, %past_query : i1
-      %needs_mask = arith.ori %tail, %diagonal : i1
+      %wave_needs_mask = arith.ori %tail, %diagonal : i1
+      %in_mask_tiles = arith.cmpi uge, %k, %kv_masked : index
+      %needs_mask = arith.andi %in_mask_tiles, %wave_needs_mask : i1
       %sm = scf.if %needs_mask -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
         %masked = hk.mask %s, %minus_inf at [%k, %qw]
             : !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
@@ -138,28 +153,72 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
         scf.yield %s : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
       }
 
-      // Online softmax, one statistic per query (column).
+      // Online softmax, one statistic per query (column), with a lazy
+      // rescale: the running maximum m stays as it is unless some query's
+      // tile maximum t exceeds it by more than 8 in the exp2 domain
+      // (c (t - m) > 8, one vote for the whole wave). A stale m keeps the
+      // probabilities below 2^8 and O, l and m consistent: the same sums,
+      // scaled by exp2(c (max - m)) until the final division.
       %tile_max = hk.reduce max %sm
           : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
           -> !hk.fragment<col, 1x32xf32, mma = 16x16x32>
-      %m_new = hk.map %m, %tile_max
+      %rescale = hk.any %tile_max, %m
           : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
-            !hk.fragment<col, 1x32xf32, mma = 16x16x32>
-          -> !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
-      ^bb0(%a: f32, %b: f32):
-        %r = arith.maximumf %a, %b : f32
-        hk.yield %r : f32
+            !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+      ^bb0(%t: f32, %old: f32):
+        %rise = arith.subf %t, %old : f32
+        %x = arith.mulf %rise, %scale : f32
+        %big = arith.cmpf ugt, %x, %rescale_threshold : f32
+        hk.yield %big : i1
       }
-      // alpha = exp2(c (m - m')): 0 on the first tile (m = -inf).
-      %alpha = hk.map %m, %m_new
-          : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
-            !hk.fragment<col, 1x32xf32, mma = 16x16x32>
-          -> !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
-      ^bb0(%old: f32, %new: f32):
-        %d = arith.subf %old, %new : f32
-        %x = arith.mulf %d, %scale : f32
-        %r = math.exp2 %x : f32
-        hk.yield %r : f32
+      %m_new, %l_scaled, %o_scaled = scf.if %rescale
+          -> (!hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
+        %m_max = hk.map %m, %tile_max
+            : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<col, 1x32xf32, mma = 16x16x32>
+            -> !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+        ^bb0(%a: f32, %b: f32):
+          %r = arith.maximumf %a, %b : f32
+          hk.yield %r : f32
+        }
+        // alpha = exp2(c (m - m')): 0 on the first tile (m = -inf).
+        %alpha = hk.map %m, %m_max
+            : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<col, 1x32xf32, mma = 16x16x32>
+            -> !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+        ^bb0(%old: f32, %new: f32):
+          %d = arith.subf %old, %new : f32
+          %x = arith.mulf %d, %scale : f32
+          %r = math.exp2 %x : f32
+          hk.yield %r : f32
+        }
+        %l_alpha = hk.map %l, %alpha
+            : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<col, 1x32xf32, mma = 16x16x32>
+            -> !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+        ^bb0(%lo: f32, %al: f32):
+          %r = arith.mulf %lo, %al : f32
+          hk.yield %r : f32
+        }
+        %o_alpha = hk.map %o, %alpha
+            : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>,
+              !hk.fragment<col, 1x32xf32, mma = 16x16x32>
+            -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
+        ^bb0(%x: f32, %al: f32):
+          %r = arith.mulf %x, %al : f32
+          hk.yield %r : f32
+        }
+        scf.yield %m_max, %l_alpha, %o_alpha
+            : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      } else {
+        scf.yield %m, %l, %o
+            : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
+              !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
       }
       %offset = hk.map %m_new : !hk.fragment<col, 1x32xf32, mma = 16x16x32>
           -> !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
@@ -179,25 +238,17 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
       %p_sum = hk.reduce sum %p
           : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
           -> !hk.fragment<col, 1x32xf32, mma = 16x16x32>
-      %l_new = hk.map %l, %alpha, %p_sum
+      %l_new = hk.map %l_scaled, %p_sum
           : !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
-            !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
             !hk.fragment<col, 1x32xf32, mma = 16x16x32>
           -> !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
-      ^bb0(%lo: f32, %al: f32, %ps: f32):
-        %r = math.fma %lo, %al, %ps : f32
+      ^bb0(%lo: f32, %ps: f32):
+        %r = arith.addf %lo, %ps : f32
         hk.yield %r : f32
       }
 
-      // O^T = alpha O^T + V^T P^T; P^T is the B operand where it is.
-      %o_scaled = hk.map %o, %alpha
-          : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>,
-            !hk.fragment<col, 1x32xf32, mma = 16x16x32>
-          -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32> {
-      ^bb0(%x: f32, %al: f32):
-        %r = arith.mulf %x, %al : f32
-        hk.yield %r : f32
-      }
+      // O^T = O^T + V^T P^T (O^T rescaled above when m moved); P^T is the
+      // B operand where it is.
       %pf = hk.to_operand %p
           : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
           -> !hk.fragment<b_acc_k, 32x64xbf16, mma = 16x16x32>

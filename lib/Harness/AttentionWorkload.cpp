@@ -186,6 +186,22 @@ void makeAttentionInputs(const AttentionProblem &p, AttentionInputs &in) {
   draw(in.q, p.elements(argQ), 2.0);
   draw(in.k, p.elements(argK), 1.0);
   draw(in.v, p.elements(argV), 1.0);
+  if (attentionScores != AttentionScores::random) {
+    // Feature 0 adds ramp(k) to every score of key k: Q's is 1, K's the
+    // ramp, in units of the kernels' lazy-rescale threshold (2^8 in the
+    // exp2 domain: 8 sqrt(d) / log2(e) in scores).
+    const double log2e = 1.4426950408889634;
+    double unit = 8.0 * std::sqrt(double(p.headDim)) / log2e;
+    bool steps = attentionScores == AttentionScores::steps;
+    for (int64_t row = 0; row < p.elements(argQ) / p.headDim; ++row)
+      in.q[row * p.headDim] = floatToBf16(1.0f);
+    for (int64_t row = 0; row < p.elements(argK) / p.headDim; ++row) {
+      int64_t key = row % p.keys;
+      double ramp = steps ? 2.0 * unit * double(key / 32)
+                          : unit * double(key) / 256.0;
+      in.k[row * p.headDim] = floatToBf16(float(ramp));
+    }
+  }
   auto bytesOf = [](const std::vector<uint16_t> &x) {
     std::vector<uint8_t> b(x.size() * 2);
     std::memcpy(b.data(), x.data(), b.size());

@@ -158,6 +158,20 @@ llvm::cl::list<int64_t> attentionSizes(
 llvm::cl::opt<bool> causalOption(
     "causal", llvm::cl::cat(toolOptions),
     llvm::cl::desc("attention: mask key k for query q when k > q"));
+llvm::cl::opt<AttentionScores> attentionScores(
+    "attention-scores", llvm::cl::init(AttentionScores::random),
+    llvm::cl::cat(toolOptions),
+    llvm::cl::desc("attention: how the scores run along the keys (a ramp in "
+                   "feature 0: Q's is 1, K's the ramp)"),
+    llvm::cl::values(
+        clEnumValN(AttentionScores::random, "random",
+                   "Q ~ N(0, 4), K, V ~ N(0, 1)"),
+        clEnumValN(AttentionScores::rising, "rising",
+                   "plus a ramp rising by a 256th of the lazy-rescale "
+                   "threshold per key: each query's maximum rises late"),
+        clEnumValN(AttentionScores::steps, "steps",
+                   "plus steps of twice the lazy-rescale threshold every "
+                   "32 keys: every KV tile moves the maximum past it")));
 llvm::cl::opt<uint64_t> checkSample(
     "check-sample", llvm::cl::init(0), llvm::cl::cat(toolOptions),
     llvm::cl::desc("check this many distinct elements of C (GEMM) or query "

@@ -26,6 +26,8 @@ namespace mlir::hk::run {
 enum class TestKind { identity, random, expected, compare };
 enum class Backend { sim, hip };
 enum class Baseline { none, rocblas, hipblaslt };
+/// How the attention workload draws its scores (AttentionWorkload.h).
+enum class AttentionScores { random, rising, steps };
 
 extern llvm::cl::OptionCategory toolOptions;
 extern llvm::cl::opt<std::string> inputFile;
@@ -56,6 +58,7 @@ extern llvm::cl::opt<int> iterations;
 extern llvm::cl::opt<uint64_t> checkSample;
 extern llvm::cl::list<int64_t> attentionSizes;
 extern llvm::cl::opt<bool> causalOption;
+extern llvm::cl::opt<AttentionScores> attentionScores;
 extern llvm::cl::opt<Baseline> baseline;
 extern llvm::cl::opt<bool> emitJson;
 extern llvm::cl::opt<std::string> outputFile;
