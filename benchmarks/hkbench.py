@@ -18,10 +18,21 @@ BUILD = os.environ.get("BUILD_DIR", os.path.join(ROOT, "build"))
 BIN = os.path.join(BUILD, "bin")
 RESULTS = os.path.join(ROOT, "benchmarks", "results")
 LLVM_BIN = "/usr/lib/llvm-22/bin"
-# HipKittens' own gfx950 main loop (2 K tiles per iteration), measured next
-# to hk's kernels: ../shared/reference/README.md.
-HIPKITTENS_LOOP = os.path.join(os.path.dirname(ROOT), "shared", "reference",
-                               "hipkittens-gfx950-loop.s")
+# HipKittens' own gfx950 loops, measured next to hk's kernels: from
+# $HK_REFERENCE_DIR, by default the reference directory beside the checkout
+# (its README says what each file covers).
+REFERENCE_DIR = os.environ.get(
+    "HK_REFERENCE_DIR",
+    os.path.join(os.path.dirname(ROOT), "shared", "reference"))
+# The bf16 GEMM's main loop, 2 K tiles per iteration.
+HIPKITTENS_LOOP = os.path.join(REFERENCE_DIR, "hipkittens-gfx950-loop.s")
+# The attention forward loops: name -> (file, KV tiles in the file). A tile
+# is one wave's 32 queries x 64 keys x d, hk's gfx950 tile too.
+HIPKITTENS_ATTENTION = {
+    "d128": ("hipkittens-gfx950-attn-d128-loop.s", 4),
+    "d64": ("hipkittens-gfx950-attn-d64-loop.s", 4),
+    "causal-d128": ("hipkittens-gfx950-attn-causal-d128-loop.s", 2),
+}
 
 
 class Variant:

@@ -12,12 +12,17 @@ reader sees what each pass buys. For each variant:
     LDS accesses by width and bank-conflict ways, bytes moved per workgroup
     per K tile, arithmetic intensity.
 
-  * for gfx950, HipKittens' own main loop (../shared/reference/), measured
-    with llvm-mca in the same run, and each variant's ratio to it;
+  * for gfx950, HipKittens' own loops (from $HK_REFERENCE_DIR, by default
+    the reference directory beside the checkout; the comparison is skipped,
+    with a note, when they are absent), measured with llvm-mca in the same
+    run, and each variant's ratio to them: the bf16 GEMM's main loop, and
+    the attention forward loops (d 128, d 64, causal d 128) per KV tile of
+    equal work (one wave's 32 queries x 64 keys);
   * the FlashAttention forward kernels (d 64 and 128, both chips,
-    synchronous and double-buffered): resources, the K/V loop's mix per KV
-    tile (MMAs, LDS traffic, cross-lane operations, v_exp_f32), llvm-mca,
-    and the simulator's counters for one attention after its random test.
+    synchronous, double-buffered and double-buffered unrolled by 2):
+    resources, the K/V loop's mix per KV tile (MMAs, LDS traffic,
+    cross-lane operations, v_exp_f32, waits), llvm-mca, and the simulator's
+    counters for one attention after its random test.
 
     benchmarks/quality-report.py [--only gfx950/hipkittens ...]
                                  [--hipkittens-loop FILE] [--attention-only]
@@ -32,6 +37,7 @@ compiled kernel as JSON.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -73,19 +79,47 @@ def loop_mix(report, tiles_per_iteration):
     return mix
 
 
+# llvm-mca 22.1.8 hangs on some loops with a v_permlane{16,32}_swap right
+# after an s_nop (the reference README). Each swap is measured as two
+# v_mov_b32 on the same registers: one VALU slot each, as the swap takes,
+# and on the loops that finish unmodified the cycles are the same.
+PERMLANE_SWAP = re.compile(
+    r"^(\s*)v_permlane(?:16|32)_swap_b32(?:_e32)?\s+(v\d+),\s*(v\d+)(.*)$")
+
+
+def without_permlane_swaps(lines):
+    out = []
+    for line in lines:
+        m = PERMLANE_SWAP.match(line)
+        if not m:
+            out.append(line)
+            continue
+        indent, a, b, rest = m.groups()
+        out += [f"{indent}v_mov_b32 {a}, {b}{rest}",
+                f"{indent}v_mov_b32 {b}, {a}{rest}"]
+    return out
+
+
 def mca(chip, body, tiles_per_iteration):
     """llvm-mca's estimate for one wave running the loop body alone."""
-    p = subprocess.run(
-        [os.path.join(hkbench.LLVM_BIN, "llvm-mca"),
-         "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={chip}",
-         f"-iterations={MCA_ITERATIONS}", "-json", body],
-        capture_output=True, text=True)
+    # hk-report writes each instruction's class after it (`\t; mma`).
+    with open(body) as f:
+        lines = without_permlane_swaps(
+            [line.strip() for line in f if line.strip()])
+    measured = body + ".mca.s"
+    with open(measured, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    try:
+        p = subprocess.run(
+            [os.path.join(hkbench.LLVM_BIN, "llvm-mca"),
+             "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={chip}",
+             f"-iterations={MCA_ITERATIONS}", "-json", measured],
+            capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        hkbench.fail(f"llvm-mca on {body} did not finish in 300 s")
     if p.returncode != 0:
         hkbench.fail(f"llvm-mca on {body}: {p.stderr.strip()}")
     region = json.loads(p.stdout)["CodeRegions"][0]
-    # hk-report writes each instruction's class after it (`\t; mma`).
-    with open(body) as f:
-        lines = [line.strip() for line in f if line.strip()]
     mma = {i for i, line in enumerate(lines)
            if line.rpartition("; ")[2] == "mma"}
     mma_cycles = sum(r["ResourceUsage"] for r in
@@ -100,12 +134,14 @@ def mca(chip, body, tiles_per_iteration):
             "ipc": round(summary["IPC"], 3)}
 
 
-def hipkittens_reference(path):
-    """llvm-mca's estimate for HipKittens' gfx950 loop (2 K tiles per
-    iteration), with its MFMAs marked as hk-report marks hk's."""
+def hipkittens_reference(path, tiles=2):
+    """llvm-mca's estimate for a HipKittens gfx950 loop covering `tiles`
+    tiles (the GEMM's: 2 K tiles per iteration), with its MFMAs marked as
+    hk-report marks hk's; None, said on stderr, when the file is absent."""
     if not os.path.isfile(path):
-        print(f"note: no HipKittens reference loop at {path}; its column "
-              "is left out", file=sys.stderr)
+        print(f"note: no HipKittens reference loop at {path} (set "
+              "HK_REFERENCE_DIR); the comparison with it is skipped",
+              file=sys.stderr)
         return None
     with tempfile.TemporaryDirectory() as tmp:
         body = os.path.join(tmp, "hipkittens.s")
@@ -115,9 +151,21 @@ def hipkittens_reference(path):
                     mark = "\t; mma" if line.strip().startswith("v_mfma") \
                         else "\t; other"
                     out.write(line.rstrip("\n") + mark + "\n")
-        result = mca("gfx950", body, 2)
-    result["source"] = os.path.relpath(path, hkbench.ROOT)
+        result = mca("gfx950", body, tiles)
+    result["source"] = os.path.basename(path)
     return result
+
+
+def hipkittens_attention():
+    """name -> llvm-mca's estimate per KV tile of HipKittens' attention
+    loops (hkbench.HIPKITTENS_ATTENTION), those present."""
+    out = {}
+    for name, (file, tiles) in hkbench.HIPKITTENS_ATTENTION.items():
+        r = hipkittens_reference(os.path.join(hkbench.REFERENCE_DIR, file),
+                                 tiles)
+        if r:
+            out[name] = r
+    return out
 
 
 def conflicts(accesses):
@@ -160,19 +208,22 @@ ATTENTION_SIM = (1, 4, 2, 256)
 
 
 def attention_variants():
-    """(chip, head dim, name, flags) of each attention kernel variant."""
+    """(chip, head dim, name, flags, KV tiles per loop iteration) of each
+    attention kernel variant."""
     out = []
     for chip in ("gfx950", "gfx1201"):
         for d in (64, 128):
-            out.append((chip, d, "sync", [f"--chip={chip}"]))
-            out.append((chip, d, "stages2" + ("+direct" if chip == "gfx950"
-                                              else ""),
-                        [f"--chip={chip}", "--stages=2"] +
-                        (["--direct-lds"] if chip == "gfx950" else [])))
+            buffered = "stages2" + ("+direct" if chip == "gfx950" else "")
+            flags = [f"--chip={chip}", "--stages=2"] + \
+                (["--direct-lds"] if chip == "gfx950" else [])
+            out.append((chip, d, "sync", [f"--chip={chip}"], 1))
+            out.append((chip, d, buffered, flags, 1))
+            out.append((chip, d, buffered + "+unroll2", flags + ["--unroll=2"],
+                        2))
     return out
 
 
-def attention_row(chip, d, name, flags, tmp):
+def attention_row(chip, d, name, flags, tiles_per_iteration, tmp):
     source = os.path.join(hkbench.ROOT, "examples",
                           f"attention_fwd_bf16_d{d}_{chip}.mlir")
     base = os.path.join(tmp, f"attention-d{d}-{chip}-{name}".replace("+", "_"))
@@ -185,7 +236,7 @@ def attention_row(chip, d, name, flags, tmp):
     if not r["pass"]:
         hkbench.fail(f"attention d{d} {chip} {name} failed its check")
     resources = report["kernels"][0]
-    mix = loop_mix(report, 1)
+    mix = loop_mix(report, tiles_per_iteration)
     # KV tiles each workgroup ran: the MMAs counted over those of one loop
     # iteration of every wave (all workgroups run every tile: not causal).
     waves = launch["block"][0] // (64 if chip == "gfx950" else 32)
@@ -197,7 +248,7 @@ def attention_row(chip, d, name, flags, tmp):
                         "head_dim": d, "flags": flags},
             "resources": resources,
             "loop_per_kv_tile": mix,
-            "llvm_mca": mca(chip, body, 1),
+            "llvm_mca": mca(chip, body, tiles_per_iteration),
             "simulator": {
                 "attention": [b, hq, hkv, n, n, d],
                 "max_abs_error_o": r["max_abs_error_o"],
@@ -215,18 +266,41 @@ def attention_row(chip, d, name, flags, tmp):
                     r["instruction_classes"].get("exp2", 0) / per, 1)}}
 
 
-def attention_rows():
+def attention_rows(references):
+    """The attention variants' rows; gfx950's with their ratios to
+    HipKittens' loops of the same head dim in `references`
+    (hipkittens_attention()): the steady-state loop is the same code causal
+    or not, so d128 is also compared with the causal kernel's off-diagonal
+    tiles."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for chip, d, name, flags in attention_variants():
-            r = attention_row(chip, d, name, flags, tmp)
+        for chip, d, name, flags, tiles in attention_variants():
+            r = attention_row(chip, d, name, flags, tiles, tmp)
             rows.append(r)
-            print(f"{chip}/{r['variant']['name']:<26} mma "
+            ratio = ""
+            mca_row = r["llvm_mca"]
+            for ref, key in ((f"d{d}", "ratio_to_hipkittens"),
+                             (f"causal-d{d}", "ratio_to_hipkittens_causal")):
+                if chip == "gfx950" and ref in references:
+                    mca_row[key] = round(
+                        mca_row["cycles_per_k_tile"] /
+                        references[ref]["cycles_per_k_tile"], 3)
+                    ratio += f", {mca_row[key]:g} x HipKittens' {ref}"
+            print(f"{chip}/{r['variant']['name']:<34} mma "
                   f"{r['loop_per_kv_tile']['mma']['total']:g}/KV tile, "
-                  f"{r['llvm_mca']['cycles_per_k_tile']:g} cycles, "
+                  f"{mca_row['cycles_per_k_tile']:g} cycles "
+                  f"(MMA {100 * mca_row['mma_share']:.0f}%{ratio}), "
                   f"{r['resources']['vgprs']} VGPRs, "
-                  f"{r['resources']['vgpr_spills']} spills")
+                  f"{r['resources']['vgpr_spills']} spills, "
+                  f"{r['resources'].get('waves_per_simd')} waves/SIMD")
     return rows
+
+
+def print_attention_references(references):
+    for name, r in references.items():
+        print(f"{'gfx950/HipKittens attention ' + name:<41} "
+              f"{r['cycles_per_k_tile']:g} cycles per KV tile "
+              f"(MMA {100 * r['mma_share']:.0f}%)")
 
 
 def fmt(x):
@@ -296,13 +370,21 @@ def markdown(rows, reference=None):
           "arithmetic_intensity_flop_per_global_byte")])
 
 
-def attention_markdown(rows):
-    return table(
+def attention_markdown(rows, references):
+    lines = []
+    for name, r in references.items():
+        lines.append(f"HipKittens' attention {name} loop ({r['source']}), "
+                     f"same llvm-mca run: {r['cycles_per_k_tile']:g} cycles "
+                     f"per KV tile, MMA share {r['mma_share']:g}.")
+    head = "\n".join(lines) + "\n\n" if lines else ""
+    return head + table(
         rows, "loop_per_kv_tile", "KV tile (per wave)",
         ["mma", "lds_read", "lds_write", "global_load", "direct_lds_load",
-         "cross_lane", "transcendental", "barrier", "valu", "salu"],
+         "cross_lane", "transcendental", "barrier", "wait", "valu", "salu"],
         [("cycles/KV tile (1 wave)", "cycles_per_k_tile"),
-         ("MMA share", "mma_share")],
+         ("MMA share", "mma_share"),
+         ("cycles / HipKittens' (same d)", "ratio_to_hipkittens"),
+         ("cycles / HipKittens' causal", "ratio_to_hipkittens_causal")],
         [("LDS read ways (mean)", "lds_read_mean_ways"),
          ("global B read /WG/KV tile", "global_bytes_read_per_kv_tile"),
          ("LDS B read /WG/KV tile", "lds_bytes_read_per_kv_tile"),
@@ -408,9 +490,11 @@ def main():
         return
     if args.attention_only:
         hkbench.setup()
-        rows = attention_rows()
+        references = hipkittens_attention()
+        print_attention_references(references)
+        rows = attention_rows(references)
         print()
-        print(attention_markdown(rows), end="")
+        print(attention_markdown(rows, references), end="")
         return
     unknown = set(args.only) - {v.key for v in every}
     if unknown:
@@ -450,18 +534,21 @@ def main():
         print()
         print(markdown(rows, reference), end="")
         return
-    attention = attention_rows()
+    attention_references = hipkittens_attention()
+    print_attention_references(attention_references)
+    attention = attention_rows(attention_references)
     path = hkbench.write_json("quality-report.json", {
         "command": "benchmarks/quality-report.py",
         "llvm_mca_iterations": MCA_ITERATIONS,
         "hipkittens_reference": reference, "variants": rows,
+        "hipkittens_attention": attention_references,
         "attention": attention})
     md = os.path.join(hkbench.RESULTS, "quality-report.md")
     with open(md, "w") as f:
         f.write(markdown(rows, reference))
         f.write("\nFlashAttention forward kernels (simulator: "
                 "B,Hq,Hkv,N = %d,%d,%d,%d, not causal):\n\n" % ATTENTION_SIM)
-        f.write(attention_markdown(attention))
+        f.write(attention_markdown(attention, attention_references))
     with open(os.path.join(hkbench.RESULTS, "variants.svg"), "w") as f:
         f.write(svg(rows))
     print(f"results: {path}, {md}, "

@@ -15,8 +15,9 @@
 # dimensions and at sizes that are not tile multiples; then the batched
 # kernels with padded rows and the epilogue, the fp8 and MXFP8 kernels, and
 # the FlashAttention forward kernels (d 64 and 128, both chips, double
-# buffered with direct fills on gfx950: compiled to build/attention/ with
-# their reports, then issue 13's checks, causal and not, GQA, tails).
+# buffered, on gfx950 with direct fills and unrolled by 2: compiled to
+# build/attention/ with their reports, gfx950's K/V loops measured next to
+# HipKittens', then issue 13's checks, causal and not, GQA, tails).
 # Exits non-zero if anything fails.
 set -euo pipefail
 
@@ -27,10 +28,17 @@ build=${BUILD_DIR:-$root/build}
 out="$build/gemm"
 mkdir -p "$out"
 mca=/usr/lib/llvm-22/bin/llvm-mca
-# llvm-mca (one wave) cycles per K tile of a loop body covering 2 K tiles.
+# HipKittens' loops to measure against: $HK_REFERENCE_DIR, by default the
+# reference directory beside the checkout; without them the comparison is
+# skipped, and said so.
+reference_dir=${HK_REFERENCE_DIR:-$root/../shared/reference}
+# llvm-mca (one wave) cycles per tile of a loop body covering $3 tiles
+# (default 2). llvm-mca 22.1.8 hangs on some v_permlane*_swap right after
+# an s_nop, so each swap is measured as two v_mov_b32 on its registers.
 mca_cycles() {
-  "$mca" -mtriple=amdgcn-amd-amdhsa -mcpu="$2" -iterations=100 "$1" |
-    awk '/^Total Cycles:/ {print $3 / 200}'
+  sed -E 's/v_permlane(16|32)_swap_b32(_e32)? (v[0-9]+), (v[0-9]+)/v_mov_b32 \3, \4\n\tv_mov_b32 \4, \3/' "$1" |
+    "$mca" -mtriple=amdgcn-amd-amdhsa -mcpu="$2" -iterations=100 |
+    awk -v tiles="${3:-2}" '/^Total Cycles:/ {print $3 / (100 * tiles)}'
 }
 compile() { # chip name flags...
   local chip=$1 name=$2
@@ -58,9 +66,13 @@ compile gfx950 gfx950-ping-pong "${pingpong[@]}"
 compile gfx950 gfx950-unroll2 "${unrolled[@]}"
 pp=$(mca_cycles "$out/gfx950-ping-pong.loop.s" gfx950)
 un=$(mca_cycles "$out/gfx950-unroll2.loop.s" gfx950)
-reference="$root/../shared/reference/hipkittens-gfx950-loop.s"
+reference="$reference_dir/hipkittens-gfx950-loop.s"
 theirs=""
-[ -f "$reference" ] && theirs=$(mca_cycles "$reference" gfx950)
+if [ -f "$reference" ]; then
+  theirs=$(mca_cycles "$reference" gfx950)
+else
+  echo "hk: no HipKittens reference loops in $reference_dir (set HK_REFERENCE_DIR): comparison skipped"
+fi
 for pair in "ping-pong:$pp" "unroll2:$un"; do
   ratio=""
   [ -n "$theirs" ] && ratio="; ${theirs} for HipKittens' loop, ratio $(awk -v a="${pair#*:}" -v b="$theirs" 'BEGIN {printf "%.3f", a / b}')"
@@ -150,14 +162,24 @@ check "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 --stages=2 \
 # issue 13 names.
 mkdir -p "$build/attention"
 for chip in gfx950 gfx1201; do
-  if [ "$chip" = gfx950 ]; then aflags=(--stages=2 --direct-lds); else aflags=(--stages=2); fi
+  if [ "$chip" = gfx950 ]; then aflags=(--stages=2 --direct-lds --unroll=2); else aflags=(--stages=2); fi
   for d in 64 128; do
     example="$root/examples/attention_fwd_bf16_d${d}_$chip.mlir"
     name="$build/attention/d${d}-$chip"
     "$build/bin/hk-compile" "$example" --chip=$chip "${aflags[@]}" \
       -o "$name.hsaco" --asm="$name.s" --launch="$name.json" || status=1
     echo "hk: $chip attention d=$d (${aflags[*]}) -> $name.hsaco"
-    "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" || status=1
+    "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
+      --loop-body="$name.loop.s" || status=1
+    # gfx950: the steady-state K/V loop (2 tiles per iteration) next to
+    # HipKittens' loop of the same head dim (4 tiles in its file), per tile
+    # of equal work (one wave's 32 queries x 64 keys).
+    theirs_attn="$reference_dir/hipkittens-gfx950-attn-d$d-loop.s"
+    if [ "$chip" = gfx950 ] && [ -f "$theirs_attn" ]; then
+      ours=$(mca_cycles "$name.loop.s" gfx950 2)
+      theirs=$(mca_cycles "$theirs_attn" gfx950 4)
+      echo "hk: gfx950 attention d=$d K/V loop, llvm-mca: $ours cycles per KV tile; $theirs for HipKittens' loop, ratio $(awk -v a="$ours" -v b="$theirs" 'BEGIN {printf "%.3f", a / b}')"
+    fi
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --test=random
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --causal --test=random
     check "$example" --chip=$chip "${aflags[@]}" --attention=2,2,1,200,333,$d --test=random
