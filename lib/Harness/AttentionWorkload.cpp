@@ -197,8 +197,8 @@ void makeAttentionInputs(const AttentionProblem &p, AttentionInputs &in) {
       in.q[row * p.headDim] = floatToBf16(1.0f);
     for (int64_t row = 0; row < p.elements(argK) / p.headDim; ++row) {
       int64_t key = row % p.keys;
-      double ramp = steps ? 2.0 * unit * double(key / 32)
-                          : unit * double(key) / 256.0;
+      double ramp =
+          steps ? 2.0 * unit * double(key / 32) : unit * double(key) / 256.0;
       in.k[row * p.headDim] = floatToBf16(float(ramp));
     }
   }

@@ -130,9 +130,8 @@ static void foldGuard(RewriterBase &rewriter, scf::ForOp loop,
 /// Whether `loop`'s body synchronises the workgroup.
 static bool hasBarrier(scf::ForOp loop) {
   bool found = false;
-  loop.getBody()->walk([&](Operation *op) {
-    found = found || isWorkgroupBarrier(op);
-  });
+  loop.getBody()->walk(
+      [&](Operation *op) { found = found || isWorkgroupBarrier(op); });
   return found;
 }
 
@@ -163,10 +162,10 @@ static void split(scf::ForOp loop, const Guard &guard) {
   Value steps =
       isSigned ? rewriter.createOrFold<arith::CeilDivSIOp>(loc, span, step)
                : rewriter.createOrFold<arith::CeilDivUIOp>(loc, span, step);
-  Value at = min(rewriter.createOrFold<arith::AddIOp>(
-                     loc, lb, rewriter.createOrFold<arith::MulIOp>(loc, steps,
-                                                                   step)),
-                 end);
+  Value at =
+      min(rewriter.createOrFold<arith::AddIOp>(
+              loc, lb, rewriter.createOrFold<arith::MulIOp>(loc, steps, step)),
+          end);
 
   // Below the split the guard is false; the loop itself takes the rest,
   // after a barrier when it runs and its body synchronises the workgroup
@@ -174,17 +173,16 @@ static void split(scf::ForOp loop, const Guard &guard) {
   auto below = cast<scf::ForOp>(rewriter.clone(*loop));
   below.getUpperBoundMutable().assign(at);
   // The clone's guard is at the same position in its body.
-  auto position = std::distance(loop.getBody()->begin(),
-                                guard.cmp->getIterator());
+  auto position =
+      std::distance(loop.getBody()->begin(), guard.cmp->getIterator());
   auto belowGuard =
       cast<arith::CmpIOp>(*std::next(below.getBody()->begin(), position));
   if (hasBarrier(loop)) {
-    Value remains =
-        loop.getUnsignedCmp()
-            ? arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                    at, ub)
-            : arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                    at, ub);
+    Value remains = loop.getUnsignedCmp()
+                        ? arith::CmpIOp::create(
+                              rewriter, loc, arith::CmpIPredicate::ult, at, ub)
+                        : arith::CmpIOp::create(
+                              rewriter, loc, arith::CmpIPredicate::slt, at, ub);
     auto ifRemains =
         scf::IfOp::create(rewriter, loc, remains, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard insertion(rewriter);
