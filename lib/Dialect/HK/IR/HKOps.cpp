@@ -471,6 +471,24 @@ static LogicalResult verifyElementBody(Operation *owner, Block &body,
   return failure(walk.wasInterrupted());
 }
 
+/// The check hk.map and hk.any share on their body's arguments: one scalar
+/// per input fragment, of its element type.
+static LogicalResult verifyElementArguments(Operation *owner, Block &body,
+                                            ValueRange inputs) {
+  if (body.getNumArguments() != inputs.size())
+    return owner->emitOpError()
+           << "body takes " << body.getNumArguments() << " element(s) for "
+           << inputs.size() << " input(s)";
+  for (auto [i, arg, input] : llvm::enumerate(body.getArguments(), inputs)) {
+    Type element = cast<FragmentType>(input.getType()).getElementType();
+    if (arg.getType() != element)
+      return owner->emitOpError()
+             << "body argument #" << i << " is " << arg.getType()
+             << " but input #" << i << " holds " << element;
+  }
+  return success();
+}
+
 LogicalResult MapOp::verify() {
   FragmentType result = getResult().getType();
   if (getInputs().empty())
@@ -504,18 +522,8 @@ LogicalResult MapOp::verify() {
 
 LogicalResult MapOp::verifyRegions() {
   Block &body = getBody().front();
-  if (body.getNumArguments() != getInputs().size())
-    return emitOpError() << "body takes " << body.getNumArguments()
-                         << " element(s) for " << getInputs().size()
-                         << " input(s)";
-  for (auto [i, arg, input] :
-       llvm::enumerate(body.getArguments(), getInputs())) {
-    Type element = cast<FragmentType>(input.getType()).getElementType();
-    if (arg.getType() != element)
-      return emitOpError() << "body argument #" << i << " is "
-                           << arg.getType() << " but input #" << i
-                           << " holds " << element;
-  }
+  if (failed(verifyElementArguments(*this, body, getInputs())))
+    return failure();
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield)
     return emitOpError() << "body must end with 'hk.yield'";
@@ -554,18 +562,8 @@ LogicalResult AnyOp::verify() {
 
 LogicalResult AnyOp::verifyRegions() {
   Block &body = getBody().front();
-  if (body.getNumArguments() != getInputs().size())
-    return emitOpError() << "body takes " << body.getNumArguments()
-                         << " element(s) for " << getInputs().size()
-                         << " input(s)";
-  for (auto [i, arg, input] :
-       llvm::enumerate(body.getArguments(), getInputs())) {
-    Type element = cast<FragmentType>(input.getType()).getElementType();
-    if (arg.getType() != element)
-      return emitOpError() << "body argument #" << i << " is "
-                           << arg.getType() << " but input #" << i
-                           << " holds " << element;
-  }
+  if (failed(verifyElementArguments(*this, body, getInputs())))
+    return failure();
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield || yield.getValues().size() != 1 ||
       !yield.getValues()[0].getType().isInteger(1))
