@@ -68,7 +68,7 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     %c64 = arith.constant 64 : index
     // CHECK: hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_16x32>>
     %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-    // expected-remark @+1 {{hk-multi-buffer: loop left single-buffered: no barrier after the copies}}
+    // expected-remark @+1 {{hk-multi-buffer: loop left single-buffered: the loop body does not end with a barrier}}
     scf.for %k = %c0 to %n step %c64 {
       hk.copy_to_shared %A[%c0, %k], %t[%c0]
           : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>

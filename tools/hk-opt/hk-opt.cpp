@@ -22,9 +22,18 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#ifdef HK_INCLUDE_TESTS
+namespace mlir::hk::test {
+void registerTestClusterSchedulePass();
+} // namespace mlir::hk::test
+#endif
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::hk::registerAllPasses();
+#ifdef HK_INCLUDE_TESTS
+  mlir::hk::test::registerTestClusterSchedulePass();
+#endif
   mlir::DialectRegistry registry;
   mlir::hk::registerAllDialects(registry);
   auto [input, output] = mlir::registerAndParseCLIOptions(

@@ -641,10 +641,50 @@ func.func @cluster_barrier() {
 // -----
 
 func.func @cluster_wait() {
-  // expected-error @+1 {{'hk.cluster' op may only hold fragment loads, copies to shared tiles, MMAs and pure ops, not 'amdgpu.memory_counter_wait': waits and priority changes go between clusters}}
+  // expected-error @+1 {{'hk.cluster' op cannot hold 'amdgpu.memory_counter_wait': waits, priority changes and scheduling fences go between clusters}}
   hk.cluster {
     // expected-note @+1 {{here}}
     amdgpu.memory_counter_wait load(0)
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_nested_barrier(%c: i1) {
+  // expected-error @+1 {{'hk.cluster' op cannot hold a barrier: clusters are separated by barriers}}
+  hk.cluster {
+    scf.if %c {
+      // expected-note @+1 {{barrier here}}
+      amdgpu.lds_barrier
+    }
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_setprio() {
+  // expected-error @+1 {{'hk.cluster' op cannot hold 'rocdl.s.setprio': waits, priority changes and scheduling fences go between clusters}}
+  hk.cluster {
+    // expected-note @+1 {{here}}
+    rocdl.s.setprio 1
+    hk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_nested() {
+  // expected-error @+1 {{'hk.cluster' op cannot hold 'hk.cluster': clusters do not nest}}
+  hk.cluster {
+    // expected-note @+1 {{here}}
+    hk.cluster {
+      hk.yield
+    }
     hk.yield
   }
   return

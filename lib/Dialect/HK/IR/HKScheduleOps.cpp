@@ -75,9 +75,12 @@ bool mlir::hk::isWorkgroupUniform(Value value) {
   return isUniform(value, known, 0);
 }
 
-bool mlir::hk::isBarrier(Operation *op) {
-  return isa_and_nonnull<BarrierOp, amdgpu::LDSBarrierOp, gpu::BarrierOp,
-                         ROCDL::SBarrierOp>(op);
+BarrierRole mlir::hk::classifyBarrier(Operation *op) {
+  if (isa_and_nonnull<amdgpu::LDSBarrierOp, gpu::BarrierOp>(op))
+    return BarrierRole::workgroup;
+  if (isa_and_nonnull<BarrierOp, ROCDL::SBarrierOp>(op))
+    return BarrierRole::execution;
+  return BarrierRole::none;
 }
 
 LogicalResult mlir::hk::verifyUniformBarrier(Operation *barrier) {
@@ -145,26 +148,37 @@ LogicalResult ClusterOp::verify() {
                          << priority;
   if (failed(verifyYield(*this, getBody())))
     return failure();
-  for (Operation &op : getBody().front().without_terminator()) {
-    if (isa<LoadFragmentOp, CopyToSharedOp, MmaOp, FillFragmentOp>(op))
-      continue;
-    if (isBarrier(&op))
-      return emitOpError("cannot hold a barrier: clusters are separated by "
-                         "barriers")
-                 .attachNote(op.getLoc())
-             << "barrier here";
-    if (isPure(&op) && op.getNumRegions() == 0)
-      continue;
-    InFlightDiagnostic diag =
-        emitOpError() << "may only hold fragment loads, copies to shared "
-                         "tiles, MMAs and pure ops, not '"
-                      << op.getName() << "'";
-    if (isa<amdgpu::MemoryCounterWaitOp, ROCDL::SetPrioOp>(op))
-      diag << ": waits and priority changes go between clusters";
-    diag.attachNote(op.getLoc()) << "here";
-    return diag;
-  }
-  return success();
+  // Anything may be clustered but what separates or encloses clusters.
+  Operation *offender = nullptr;
+  const char *why = nullptr;
+  getBody().walk([&](Operation *op) {
+    if (isBarrier(op))
+      why = "";
+    else if (isa<amdgpu::MemoryCounterWaitOp, ROCDL::SetPrioOp,
+                 amdgpu::SchedBarrierOp>(op))
+      why = "waits, priority changes and scheduling fences go between "
+            "clusters";
+    else if (isa<ClusterOp>(op))
+      why = "clusters do not nest";
+    else if (isa<StaggerOp>(op))
+      why = "a stagger holds clusters, not the other way round";
+    if (!why)
+      return WalkResult::advance();
+    offender = op;
+    return WalkResult::interrupt();
+  });
+  if (!offender)
+    return success();
+  if (isBarrier(offender))
+    return emitOpError("cannot hold a barrier: clusters are separated by "
+                       "barriers")
+               .attachNote(offender->getLoc())
+           << "barrier here";
+  InFlightDiagnostic diag = emitOpError() << "cannot hold '"
+                                          << offender->getName()
+                                          << "': " << why;
+  diag.attachNote(offender->getLoc()) << "here";
+  return diag;
 }
 
 LogicalResult StaggerOp::verify() {

@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #define DEBUG_TYPE "hk-direct-lds-fill"
 
@@ -28,17 +27,6 @@ namespace mlir::hk {
 
 using namespace mlir;
 using namespace mlir::hk;
-
-/// The first workgroup barrier executed after `op`, in its block or, past
-/// the end of it, after the ops enclosing it (up to the function).
-static Operation *nextBarrier(Operation *op) {
-  for (Operation *cur = op; cur && !isa<FunctionOpInterface>(cur);
-       cur = cur->getParentOp())
-    for (Operation *next = cur->getNextNode(); next; next = next->getNextNode())
-      if (isWorkgroupBarrier(next))
-        return next;
-  return nullptr;
-}
 
 namespace {
 struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {
@@ -71,7 +59,7 @@ struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {
       if (!chunksAreRowContiguous(layout, 16 / layout.elementBytes))
         return keep("the tile layout splits 16-byte chunks across rows or "
                     "columns");
-      Operation *barrier = nextBarrier(copy);
+      Operation *barrier = findPublishingBarrier(copy);
       if (!barrier)
         return keep("no barrier follows the copy to publish the tile");
       copy.setDirect(true);

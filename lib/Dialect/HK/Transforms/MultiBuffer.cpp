@@ -6,7 +6,8 @@
 //
 // This file implements hk-multi-buffer: a K loop that fills shared tiles and
 // computes from them becomes a loop that prefetches tile k+1 into the other
-// slot while computing tile k (SPEC section 8).
+// slot while computing tile k (SPEC section 8). The loop is taken apart by
+// the K/V loop analysis (KVLoop.h); this file is the policy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,10 +35,6 @@ namespace mlir::hk {
 using namespace mlir;
 using namespace mlir::hk;
 
-bool mlir::hk::isWorkgroupBarrier(Operation *op) {
-  return isa_and_nonnull<amdgpu::LDSBarrierOp, gpu::BarrierOp>(op);
-}
-
 void mlir::hk::setTileSlots(AllocSharedOp alloc, int64_t slots) {
   SharedTileType type = alloc.getType();
   alloc.getResult().setType(SharedTileType::get(
@@ -54,54 +51,31 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
     loop.emitRemark("hk-multi-buffer: loop left single-buffered: ") << why;
     return failure();
   };
-  Block *body = loop.getBody();
+  llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
+  if (!kv)
+    return remark(llvm::toString(kv.takeError()));
+  if (!kv->fillWaits.empty())
+    return remark("the fill section already waits for memory counters");
+  Operation *fillBarrier = kv->fillBarrier;
+  ArrayRef<CopyToSharedOp> copies = kv->copies;
 
-  // The fills: copies (and the pure ops feeding them) before a barrier.
-  SmallVector<CopyToSharedOp> copies;
-  Operation *fillBarrier = nullptr;
-  for (Operation &op : body->without_terminator()) {
-    if (auto copy = dyn_cast<CopyToSharedOp>(&op)) {
-      copies.push_back(copy);
-      continue;
-    }
-    if (isWorkgroupBarrier(&op)) {
-      fillBarrier = &op;
-      break;
-    }
-    if (!isPure(&op))
-      return remark("an op with side effects comes before the fill barrier");
-  }
-  if (copies.empty())
-    return remark("the body does not start with hk.copy_to_shared");
-  if (!fillBarrier)
-    return remark("no barrier after the copies");
-  Operation *endBarrier = body->getTerminator()->getPrevNode();
-  if (!isWorkgroupBarrier(endBarrier) || endBarrier == fillBarrier)
-    return remark("the body does not end with a barrier");
-
-  // The tiles: allocated with one slot, filled in slot 0, read only by
-  // fragment loads of slot 0 inside the loop.
+  // The policy: tiles allocated with one slot, filled in slot 0, read only
+  // by fragment loads of slot 0.
   llvm::SetVector<AllocSharedOp> allocs;
-  for (CopyToSharedOp copy : copies) {
-    auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
-    if (!alloc)
-      return remark("a copied tile does not come from hk.alloc_shared");
-    if (alloc.getType().getSlots() != 1)
+  for (auto &[op, tile] : kv->tiles) {
+    if (tile.alloc.getType().getSlots() != 1)
       return remark(Twine("a copied tile already has ") +
-                    Twine(alloc.getType().getSlots()) + " slots");
-    if (!isZero(copy.getSlot()))
-      return remark("a copy does not fill slot 0");
-    allocs.insert(alloc);
+                    Twine(tile.alloc.getType().getSlots()) + " slots");
+    for (CopyToSharedOp copy : tile.fills)
+      if (!isZero(copy.getSlot()))
+        return remark("a copy does not fill slot 0");
+    if (tile.otherUse || llvm::any_of(tile.reads, [](LoadFragmentOp load) {
+          return !isZero(load.getSlot());
+        }))
+      return remark("a copied tile is used in the loop by something other "
+                    "than a fragment load of slot 0");
+    allocs.insert(tile.alloc);
   }
-  for (AllocSharedOp alloc : allocs)
-    for (Operation *user : alloc->getUsers()) {
-      if (!loop->isProperAncestor(user) || llvm::is_contained(copies, user))
-        continue;
-      auto load = dyn_cast<LoadFragmentOp>(user);
-      if (!load || !isZero(load.getSlot()))
-        return remark("a copied tile is used in the loop by something other "
-                      "than a fragment load of slot 0");
-    }
 
   // LDS budget with two slots per tile.
   FailureOr<const ChipInfo *> chip = resolveChip(loop);
@@ -134,12 +108,7 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
   // The fill for induction value `iv` into `slot`: the ops before the fill
   // barrier, cloned (the pure ones become dead where unused).
   Value iv = loop.getInductionVar();
-  SmallVector<Operation *> fillOps;
-  for (Operation &op : body->without_terminator()) {
-    if (&op == fillBarrier)
-      break;
-    fillOps.push_back(&op);
-  }
+  ArrayRef<Operation *> fillOps = kv->fillSection;
   auto emitFill = [&](OpBuilder &b, Value ivValue, Value slot) {
     IRMapping map;
     map.map(iv, ivValue);
@@ -167,7 +136,7 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
 
   // In the loop: prefetch tile k+1 into the other slot, compute from this
   // one; the loop's last barrier is the only one.
-  b.setInsertionPointToStart(body);
+  b.setInsertionPointToStart(loop.getBody());
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value iteration = arith::DivSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
@@ -245,12 +214,7 @@ struct MultiBufferPass : hk::impl::MultiBufferBase<MultiBufferPass> {
           << " is not implemented (1 and 2 are)";
       return signalPassFailure();
     }
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) {
-      if (!loop.getBody()->getOps<CopyToSharedOp>().empty() &&
-          !isRemainderLoop(loop))
-        loops.push_back(loop);
-    });
+    SmallVector<scf::ForOp> loops = collectKVLoops(getOperation());
     if (unroll > 1 && unroll % 2 != 0) {
       getOperation().emitError()
           << "hk-multi-buffer: unroll must be even so that every slot index "

@@ -31,10 +31,6 @@ namespace mlir::hk {
 using namespace mlir;
 using namespace mlir::hk;
 
-bool mlir::hk::isRemainderLoop(scf::ForOp loop) {
-  return loop->hasAttr(HKDialect::getRemainderAttrName());
-}
-
 namespace {
 /// A partial copy whose K tile is the loop's: its source's dimension `dim`
 /// (1: K along the source's columns, 0: along its rows) starts at the

@@ -4,17 +4,20 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file implements hk-raise-mma-priority: K loops raise the wave
-// priority for their fragment loads and MMAs and lower it after.
+// This file implements hk-raise-mma-priority: the policy that puts the MMA
+// phase of K/V loops (KVLoop.h) in clusters of raised wave priority
+// (ClusterSchedule.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "HK/Dialect/HK/Analysis/KVLoop.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/ClusterSchedule.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 #define DEBUG_TYPE "hk-raise-mma-priority"
 
@@ -26,17 +29,59 @@ namespace mlir::hk {
 using namespace mlir;
 using namespace mlir::hk;
 
-/// True if `op` is or contains a fragment load or an MMA.
-static bool isMmaPhase(Operation *op) {
-  bool found = false;
-  op->walk([&](Operation *inner) {
-    if (isa<LoadFragmentOp, MmaOp>(inner)) {
-      found = true;
-      return WalkResult::interrupt();
+/// True if `op` is or holds what separates clusters: barriers, waits,
+/// priority changes, scheduling fences, clusters and staggers.
+static bool separatesClusters(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isBarrier(inner) ||
+                       isa<amdgpu::MemoryCounterWaitOp, ROCDL::SetPrioOp,
+                           amdgpu::SchedBarrierOp, ClusterOp, StaggerOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The policy for `loop`: its MMA phase, split at what separates clusters,
+/// one interleaved cluster at `priority` per piece. A loop of the phase
+/// that holds a separator gets its own phase instead.
+static LogicalResult raisePriority(scf::ForOp loop, int32_t priority) {
+  Block &body = *loop.getBody();
+  std::optional<std::pair<Operation *, Operation *>> phase = findMmaPhase(body);
+  if (!phase)
+    return success();
+  DenseMap<Operation *, unsigned> clusterOf;
+  ClusterSchedule schedule;
+  bool open = false;
+  SmallVector<scf::ForOp> inner;
+  for (Operation *op = phase->first; op != phase->second->getNextNode();
+       op = op->getNextNode()) {
+    if (separatesClusters(op)) {
+      open = false;
+      if (auto nested = dyn_cast<scf::ForOp>(op))
+        inner.push_back(nested);
+      continue;
     }
-    return WalkResult::advance();
-  });
-  return found;
+    if (!open) {
+      schedule.clusters.push_back({priority, /*interleaved=*/true});
+      open = true;
+    }
+    clusterOf[op] = schedule.clusters.size() - 1;
+  }
+  schedule.clusterOf = [&](Operation *op) -> std::optional<unsigned> {
+    auto it = clusterOf.find(op);
+    if (it == clusterOf.end())
+      return std::nullopt;
+    return it->second;
+  };
+  if (failed(formClusters(phase->first->getIterator(),
+                          std::next(phase->second->getIterator()), schedule)))
+    return failure();
+  for (scf::ForOp nested : inner)
+    if (failed(raisePriority(nested, priority)))
+      return failure();
+  return success();
 }
 
 namespace {
@@ -51,28 +96,19 @@ struct RaiseMmaPriorityPass
           << priority.getValue();
       return signalPassFailure();
     }
-    // The outermost loop that has an MMA phase gets the priority changes;
-    // loops inside it (e.g. over k chunks) are part of its phase.
-    llvm::SmallPtrSet<Operation *, 8> done;
+    // The outermost loops with an MMA phase; loops inside them are part of
+    // their phase (or get their own when they hold a barrier).
+    SmallVector<scf::ForOp> loops;
     getOperation().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
-        if (done.contains(p))
-          return;
-      Operation *first = nullptr, *last = nullptr;
-      for (Operation &op : loop.getBody()->without_terminator())
-        if (isMmaPhase(&op)) {
-          first = first ? first : &op;
-          last = &op;
-        }
-      if (!first)
-        return;
-      OpBuilder b(first);
-      ROCDL::SetPrioOp::create(b, first->getLoc(),
-                               b.getI16IntegerAttr(priority));
-      b.setInsertionPointAfter(last);
-      ROCDL::SetPrioOp::create(b, last->getLoc(), b.getI16IntegerAttr(0));
-      done.insert(loop);
+      if (findMmaPhase(*loop.getBody())) {
+        loops.push_back(loop);
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
     });
+    for (scf::ForOp loop : loops)
+      if (failed(raisePriority(loop, priority)))
+        return signalPassFailure();
   }
 };
 } // namespace

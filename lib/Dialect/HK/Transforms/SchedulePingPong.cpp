@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/ClusterSchedule.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/Dialect/HK/Utils/AccessPlan.h"
@@ -63,65 +64,46 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   auto refuse = [&](const Twine &why) -> FailureOr<SyncLoop> {
     return loop.emitError("hk-schedule-ping-pong: ") << why;
   };
+  llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
+  if (!kv)
+    return refuse(llvm::toString(kv.takeError()));
   SyncLoop sync;
   sync.loop = loop;
   Block *body = loop.getBody();
-  Operation *endBarrier = body->getTerminator()->getPrevNode();
-  if (!isWorkgroupBarrier(endBarrier))
-    return refuse("the loop body does not end with a barrier");
-  bool inFills = true;
-  for (Operation &op : body->without_terminator()) {
-    if (&op == endBarrier)
-      break;
-    if (inFills) {
-      if (isWorkgroupBarrier(&op)) {
-        inFills = false;
-        continue;
-      }
-      if (isa<amdgpu::MemoryCounterWaitOp>(op))
-        continue; // the schedule places its own waits
-      if (!isa<CopyToSharedOp>(op) && !isPure(&op))
-        return refuse(Twine("'") + op.getName().getStringRef() +
-                      "' with side effects comes before the fill barrier");
-      sync.fillSection.push_back(&op);
-      continue;
-    }
+  // The fill section's waits are dropped: the schedule places its own.
+  sync.fillSection = kv->fillSection;
+  for (Operation *op : kv->computeSection) {
     if (!isa<LoadFragmentOp, MmaOp>(op) &&
-        (!isPure(&op) || op.getNumRegions() != 0))
+        (!isPure(op) || op->getNumRegions() != 0))
       return refuse(Twine("the compute part may only hold fragment loads, "
                           "MMAs and pure ops, not '") +
-                    op.getName().getStringRef() + "'");
-    sync.computeSection.push_back(&op);
+                    op->getName().getStringRef() + "'");
+    sync.computeSection.push_back(op);
   }
-  if (inFills)
-    return refuse("no barrier separates the fills from the compute part");
 
   llvm::SetVector<Operation *> copiedAllocs;
   SmallVector<CopyToSharedOp> copies;
-  for (Operation *op : sync.fillSection)
-    if (auto copy = dyn_cast<CopyToSharedOp>(op)) {
-      if (masksColumns(copy.getBounds()))
-        return refuse("a copy's bounds mask columns past the matrix ("
-                      "register path) but the waits "
-                      "count direct loads; hk-peel-partial-tiles makes the "
-                      "copies whose column is the K index partial_rows in a "
-                      "loop of whole K tiles (not a K-major operand's, whose "
-                      "M or N edge is in its columns)");
-      if (!copy.getDirect())
-        return refuse("its waits count direct-to-LDS loads, but a copy is on "
-                      "the register path: fill with direct-to-LDS loads "
-                      "(direct-lds, gfx950)");
-      auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
-      if (!alloc || alloc.getType().getSlots() != 1 ||
-          !isZeroIndex(copy.getSlot()))
-        return refuse("every copy must fill slot 0 of a one-slot tile from "
-                      "hk.alloc_shared");
-      if (!copiedAllocs.insert(alloc))
-        return refuse("two copies fill the same tile");
-      copies.push_back(copy);
-    }
-  if (copies.empty())
-    return refuse("the loop fills no shared tile");
+  for (CopyToSharedOp copy : kv->copies) {
+    if (masksColumns(copy.getBounds()))
+      return refuse("a copy's bounds mask columns past the matrix ("
+                    "register path) but the waits "
+                    "count direct loads; hk-peel-partial-tiles makes the "
+                    "copies whose column is the K index partial_rows in a "
+                    "loop of whole K tiles (not a K-major operand's, whose "
+                    "M or N edge is in its columns)");
+    if (!copy.getDirect())
+      return refuse("its waits count direct-to-LDS loads, but a copy is on "
+                    "the register path: fill with direct-to-LDS loads "
+                    "(direct-lds, gfx950)");
+    auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
+    if (!alloc || alloc.getType().getSlots() != 1 ||
+        !isZeroIndex(copy.getSlot()))
+      return refuse("every copy must fill slot 0 of a one-slot tile from "
+                    "hk.alloc_shared");
+    if (!copiedAllocs.insert(alloc))
+      return refuse("two copies fill the same tile");
+    copies.push_back(copy);
+  }
 
   DenseSet<Operation *> used;
   for (Operation *op : sync.computeSection) {
@@ -171,9 +153,8 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
 
 /// The schedule's view of `sync`: per cluster its reads, per region its
 /// fill, in operations per wave.
-static FailureOr<PingPongShape> describeShape(const SyncLoop &sync,
-                                              const ChipInfo &chip,
-                                              int64_t threads) {
+static FailureOr<PingPongShape>
+describeShape(const SyncLoop &sync, const ChipInfo &chip, int64_t threads) {
   PingPongShape shape;
   for (const SmallVector<LoadFragmentOp> &loads : sync.clusterLoads) {
     std::vector<PingPongShape::Read> reads;
@@ -207,13 +188,12 @@ namespace {
 /// Emits the scheduled loop of one SyncLoop.
 class PingPongEmitter {
 public:
-  PingPongEmitter(SyncLoop &sync, const PingPongPlan &plan,
-                  unsigned priority)
+  PingPongEmitter(SyncLoop &sync, const PingPongPlan &plan, unsigned priority)
       : sync(sync), plan(plan), priority(priority), loc(sync.loop.getLoc()),
         n(plan.clusters) {}
 
-  /// Replaces the loop by its schedule; `waves` per workgroup.
-  void emit(int64_t waveSize, int64_t waves);
+  /// Replaces the loop's uses by its schedule; `waves` per workgroup.
+  LogicalResult emit(int64_t waveSize, int64_t waves);
 
 private:
   Value index(OpBuilder &b, int64_t v) {
@@ -273,11 +253,10 @@ private:
   /// the tile's first reads, issued before, and the loop body's last
   /// cluster reads the next tile's (`nextReads`). Returns the accumulators
   /// after the tile.
-  SmallVector<Value> emitTile(OpBuilder &b, Value tile, int64_t slot,
-                              ValueRange accs, bool fills,
-                              function_ref<int(int, bool)> site,
-                              ValueRange firstReads = {},
-                              SmallVectorImpl<Value> *nextReads = nullptr);
+  FailureOr<SmallVector<Value>>
+  emitTile(OpBuilder &b, Value tile, int64_t slot, ValueRange accs, bool fills,
+           function_ref<int(int, bool)> site, ValueRange firstReads = {},
+           SmallVectorImpl<Value> *nextReads = nullptr);
   /// `load` cloned with `map`, reading `slot`.
   static Value cloneLoad(OpBuilder &b, LoadFragmentOp load, IRMapping &map,
                          Value slot) {
@@ -296,12 +275,6 @@ private:
     }
     return out;
   }
-  SmallVector<Type> firstReadTypes() {
-    SmallVector<Type> types;
-    for (LoadFragmentOp load : sync.clusterLoads[0])
-      types.push_back(load.getType());
-    return types;
-  }
 
   SyncLoop &sync;
   const PingPongPlan &plan;
@@ -312,11 +285,14 @@ private:
 };
 } // namespace
 
-SmallVector<Value> PingPongEmitter::emitTile(
+FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     OpBuilder &b, Value tile, int64_t slot, ValueRange accs, bool fills,
     function_ref<int(int, bool)> site, ValueRange firstReads,
     SmallVectorImpl<Value> *nextReads) {
   scf::ForOp loop = sync.loop;
+  // The tile is emitted in its final order; the recorder notes which
+  // cluster each op is in, and the cluster mechanism forms them.
+  ClusterRecorder recorder(b);
   IRMapping map;
   map.map(loop.getInductionVar(), kOfTile(b, tile));
   map.map(loop.getRegionIterArgs(), accs);
@@ -326,6 +302,7 @@ SmallVector<Value> PingPongEmitter::emitTile(
     if (!isa<LoadFragmentOp, MmaOp>(op))
       b.clone(*op, map);
   Value slotValue = index(b, slot);
+  SmallVector<Value> next;
   for (int c = 0; c < n; ++c) {
     // Memory: this MMA's first reads, then one fill.
     // With read-ahead, the reads of clusters after the first were issued by
@@ -334,30 +311,19 @@ SmallVector<Value> PingPongEmitter::emitTile(
     if (!plan.readAhead)
       loads = sync.clusterLoads[c];
     bool fillWithMemory = fills && plan.fills == FillInterval::memory;
-    auto emitClusterFill = [&](OpBuilder &inner) {
+    auto emitClusterFill = [&] {
       // Cluster c of this tile is cluster tile * n + c overall; its fill
       // is for tile + (c + lead) / n, region (c + lead) % n.
       int64_t ahead = (c + plan.lead) / n;
-      Value fillTile =
-          arith::AddIOp::create(inner, loc, tile, index(inner, ahead));
-      emitFill(inner, (c + plan.lead) % n, fillTile, (slot + ahead) % 2);
+      Value fillTile = arith::AddIOp::create(b, loc, tile, index(b, ahead));
+      emitFill(b, (c + plan.lead) % n, fillTile, (slot + ahead) % 2);
     };
-    if (!loads.empty() || fillWithMemory) {
-      SmallVector<Type> types;
-      for (LoadFragmentOp load : loads)
-        types.push_back(load.getType());
-      auto memory = ClusterOp::create(b, loc, types, /*priority=*/0);
-      OpBuilder inner = OpBuilder::atBlockBegin(&memory.getBody().emplaceBlock());
-      SmallVector<Value> loaded;
-      for (LoadFragmentOp load : loads) {
-        loaded.push_back(cloneLoad(inner, load, map, slotValue));
-      }
-      if (fillWithMemory)
-        emitClusterFill(inner);
-      YieldOp::create(inner, loc, loaded);
-      for (size_t i = 0; i < loads.size(); ++i)
-        map.map(loads[i].getResult(), memory.getResult(i));
-    }
+    recorder.open({/*priority=*/0, /*interleaved=*/false});
+    for (LoadFragmentOp load : loads)
+      map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
+    if (fillWithMemory)
+      emitClusterFill();
+    recorder.close();
     emitWait(b, site(c, false));
     BarrierOp::create(b, loc);
     MmaOp mma = sync.mmas[c];
@@ -365,32 +331,17 @@ SmallVector<Value> PingPongEmitter::emitTile(
     if (plan.readAhead && c + 1 < n)
       ahead = sync.clusterLoads[c + 1];
     bool readsNext = plan.readAhead && c + 1 == n && nextReads;
-    SmallVector<Type> types = {mma.getType()};
-    for (LoadFragmentOp load : ahead)
-      types.push_back(load.getType());
-    if (readsNext)
-      llvm::append_range(types, firstReadTypes());
-    auto compute = ClusterOp::create(b, loc, types, int32_t(priority));
     // Reads issued beside the MMA may interleave with it: no wait counts
     // them (planPingPong refuses read-ahead otherwise).
-    if (!ahead.empty() || readsNext)
-      compute.setInterleaved(true);
-    OpBuilder inner = OpBuilder::atBlockBegin(&compute.getBody().emplaceBlock());
-    SmallVector<Value> yielded = {inner.clone(*mma, map)->getResult(0)};
+    recorder.open({int32_t(priority), !ahead.empty() || readsNext});
+    map.map(mma.getResult(), b.clone(*mma, map)->getResult(0));
     if (fills && plan.fills == FillInterval::compute)
-      emitClusterFill(inner);
-    for (LoadFragmentOp load : ahead) {
-      yielded.push_back(cloneLoad(inner, load, map, slotValue));
-    }
+      emitClusterFill();
+    for (LoadFragmentOp load : ahead)
+      map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
     if (readsNext)
-      llvm::append_range(yielded, emitFirstReads(inner, (slot + 1) % 2));
-    YieldOp::create(inner, loc, yielded);
-    map.map(mma.getResult(), compute.getResult(0));
-    for (size_t i = 0; i < ahead.size(); ++i)
-      map.map(ahead[i].getResult(), compute.getResult(i + 1));
-    if (readsNext)
-      for (Value v : compute.getResults().drop_front(1 + ahead.size()))
-        nextReads->push_back(v);
+      next = emitFirstReads(b, (slot + 1) % 2);
+    recorder.close();
     emitWait(b, site(c, true));
     BarrierOp::create(b, loc);
   }
@@ -398,10 +349,17 @@ SmallVector<Value> PingPongEmitter::emitTile(
   SmallVector<Value> out;
   for (Value v : yield.getOperands())
     out.push_back(map.lookupOrDefault(v));
+  size_t accCount = out.size();
+  llvm::append_range(out, next);
+  if (failed(recorder.form(out)))
+    return failure();
+  if (nextReads)
+    llvm::append_range(*nextReads, ArrayRef(out).drop_front(accCount));
+  out.resize(accCount);
   return out;
 }
 
-void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
+LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   scf::ForOp loop = sync.loop;
   OpBuilder b(loop);
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
@@ -432,11 +390,7 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   emitWait(t, PingPongPlan::kPrologueSite);
 
   // Waves of the second half of the workgroup run one barrier behind.
-  Value wave = arith::DivUIOp::create(
-      t, loc, gpu::ThreadIdOp::create(t, loc, gpu::Dimension::x),
-      index(t, waveSize));
-  Value late = arith::CmpIOp::create(t, loc, arith::CmpIPredicate::uge, wave,
-                                     index(t, waves / 2));
+  Value late = emitLateWaveGroup(t, loc, waveSize, waves);
   auto stagger = StaggerOp::create(t, loc, accTypes, late);
   OpBuilder s = OpBuilder::atBlockBegin(&stagger.getBody().emplaceBlock());
   emitWait(s, PingPongPlan::kPublishSite);
@@ -447,10 +401,12 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   SmallVector<Value> inits(loop.getInits());
   size_t accCount = inits.size();
   if (plan.readAhead) {
-    auto first = ClusterOp::create(s, loc, firstReadTypes(), /*priority=*/0);
-    OpBuilder inner = OpBuilder::atBlockBegin(&first.getBody().emplaceBlock());
-    YieldOp::create(inner, loc, emitFirstReads(inner, 0));
-    llvm::append_range(inits, first.getResults());
+    ClusterRecorder recorder(s);
+    recorder.open({/*priority=*/0, /*interleaved=*/false});
+    SmallVector<Value> reads = emitFirstReads(s, 0);
+    if (failed(recorder.form(reads)))
+      return failure();
+    llvm::append_range(inits, reads);
   }
 
   // Two K tiles per iteration, slots 0 and 1.
@@ -459,18 +415,21 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
       scf::ForOp::create(s, loc, index(s, 0), pairs, index(s, 1), inits);
   {
     OpBuilder l = OpBuilder::atBlockBegin(pairLoop.getBody());
-    Value first = arith::MulIOp::create(l, loc, pairLoop.getInductionVar(),
-                                        index(l, 2));
+    Value first =
+        arith::MulIOp::create(l, loc, pairLoop.getInductionVar(), index(l, 2));
     ValueRange args = pairLoop.getRegionIterArgs();
     SmallVector<Value> accs(args.take_front(accCount));
     SmallVector<Value> reads(args.drop_front(accCount));
     for (int half = 0; half < 2; ++half) {
       Value tile = arith::AddIOp::create(l, loc, first, index(l, half));
       SmallVector<Value> next;
-      accs = emitTile(
+      FailureOr<SmallVector<Value>> out = emitTile(
           l, tile, half, accs, /*fills=*/true,
           [&](int c, bool after) { return plan.bodySite(half, c, after); },
           reads, &next);
+      if (failed(out))
+        return failure();
+      accs = *out;
       reads = next;
     }
     llvm::append_range(accs, reads);
@@ -485,11 +444,13 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
                                  /*withElseRegion=*/true);
   {
     OpBuilder o = OpBuilder::atBlockBegin(ifOdd.thenBlock());
-    SmallVector<Value> accs = emitTile(
+    FailureOr<SmallVector<Value>> accs = emitTile(
         o, lastTile, 0, loopAccs, /*fills=*/false,
         [&](int c, bool after) { return plan.oddTileSite(c, after); },
         pairLoop.getResults().drop_front(accCount));
-    scf::YieldOp::create(o, loc, accs);
+    if (failed(accs))
+      return failure();
+    scf::YieldOp::create(o, loc, *accs);
     OpBuilder e = OpBuilder::atBlockBegin(ifOdd.elseBlock());
     scf::YieldOp::create(e, loc, loopAccs);
   }
@@ -502,6 +463,7 @@ void PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   scf::YieldOp::create(t, loc, stagger.getResults());
 
   loop.replaceAllUsesWith(ifRuns.getResults());
+  return success();
 }
 
 /// Schedules `loop`; errors are emitted.
@@ -530,7 +492,8 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   if (readAhead)
     for (LoadFragmentOp load : sync->clusterLoads[0])
       for (Value operand : load->getOperands())
-        if (operand != load.getSlot() && loop->isAncestor(operand.getParentBlock()->getParentOp()))
+        if (operand != load.getSlot() &&
+            loop->isAncestor(operand.getParentBlock()->getParentOp()))
           return load.emitOpError(
               "hk-schedule-ping-pong: reading ahead issues a K tile's first "
               "reads in the tile before, so their offsets must not depend on "
@@ -554,7 +517,9 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   // Double-buffer the regions, then replace the loop.
   for (CopyToSharedOp copy : sync->fills)
     setTileSlots(copy.getTile().getDefiningOp<AllocSharedOp>(), 2);
-  PingPongEmitter(*sync, plan, priority).emit((*chip)->waveSize, waves);
+  if (failed(PingPongEmitter(*sync, plan, priority)
+                 .emit((*chip)->waveSize, waves)))
+    return failure();
   loop.erase();
   return success();
 }
@@ -583,13 +548,7 @@ struct SchedulePingPongPass
           << fills.getValue() << "'";
       return signalPassFailure();
     }
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) {
-      if (!loop.getBody()->getOps<CopyToSharedOp>().empty() &&
-          !isRemainderLoop(loop))
-        loops.push_back(loop);
-    });
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : collectKVLoops(getOperation()))
       if (failed(scheduleLoop(loop, priority, *interval, readAhead)))
         return signalPassFailure();
   }

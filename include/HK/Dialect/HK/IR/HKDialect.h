@@ -53,9 +53,33 @@ FailureOr<const ChipInfo *> resolveChip(Operation *op);
 /// bounds.
 bool isWorkgroupUniform(Value value);
 
+/// How hk treats an op as a barrier.
+enum class BarrierRole {
+  /// Not a barrier.
+  none,
+  /// Synchronises execution only (`hk.barrier`, `rocdl.s.barrier`): no
+  /// memory counter is waited for.
+  execution,
+  /// Waits for the wave's LDS operations and synchronises the workgroup
+  /// (`amdgpu.lds_barrier`, `gpu.barrier`): what publishes a filled tile in
+  /// a loop written in program order.
+  workgroup,
+};
+
+/// The one barrier classification of hk's verifiers, passes and analyses;
+/// `none` for null.
+BarrierRole classifyBarrier(Operation *op);
+
 /// True for the barrier ops hk knows: `hk.barrier`, `amdgpu.lds_barrier`,
 /// `gpu.barrier`, `rocdl.s.barrier`.
-bool isBarrier(Operation *op);
+inline bool isBarrier(Operation *op) {
+  return classifyBarrier(op) != BarrierRole::none;
+}
+
+/// True for a barrier of role `workgroup`.
+inline bool isWorkgroupBarrier(Operation *op) {
+  return classifyBarrier(op) == BarrierRole::workgroup;
+}
 
 /// Checks that every wave executes `barrier` alike: its enclosing control
 /// flow (up to the function) is only `scf.for` with uniform bounds, `scf.if`

@@ -69,18 +69,23 @@ def HK_ClusterOp : HK_Op<"cluster",
   let summary = "a group of memory or MMA work kept together at a priority";
   let description = [{
     A cluster is one step of a schedule: fragment loads, copies to shared
-    tiles, MMAs and the pure ops feeding them, which the backend must not
-    mix with the work of neighbouring clusters. The body runs at wave
-    priority `priority` (0 to 3, `s_setprio`; 0 leaves it unchanged) and
-    its memory operations issue in program order, op by op, so that a wait
-    counting them after the cluster means what the schedule computed. With
-    `interleaved`, the backend may instead interleave the body's operations
-    freely (its loads among its MMAs): for clusters whose memory operations
-    no wait counts in order, such as one fill beside reads when only the
-    fill is waited for. The results are the values the body yields.
+    tiles, MMAs and the elementwise work around them (softmax, masks, a
+    rescale under `scf.if`), which the backend must not mix with the work of
+    neighbouring clusters. The body runs at wave priority `priority` (0 to
+    3, `s_setprio`; 0 leaves it unchanged) and its memory operations issue
+    in program order, op by op, so that a wait counting them after the
+    cluster means what the schedule computed. With `interleaved`, the
+    backend may instead interleave the body's operations freely (its loads
+    among its MMAs): for clusters whose memory operations no wait counts in
+    order, such as one fill beside reads when only the fill is waited for,
+    or a whole MMA phase raised in priority (`hk-raise-mma-priority`). The
+    results are the values the body yields.
 
-    Barriers, waits and priority changes do not belong inside a cluster:
-    clusters are separated by them.
+    Barriers, waits and priority changes do not belong inside a cluster, at
+    any depth: clusters are separated by them. Clusters do not nest, and
+    hold no `hk.stagger`. Schedules form clusters with the mechanism of
+    `ClusterSchedule.h` (`-test-hk-cluster-schedule` drives it from
+    attributes).
 
     Lowers to `amdgpu.sched_barrier allow = <none>` (a full fence for the
     machine scheduler, no instruction), `rocdl.s.setprio <priority>` when

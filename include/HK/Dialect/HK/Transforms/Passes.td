@@ -139,20 +139,27 @@ def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
 def RaiseMmaPriority : Pass<"hk-raise-mma-priority", "gpu::GPUModuleOp"> {
   let summary = "Raise wave priority around the MMA phase of K loops";
   let description = [{
-    In every `scf.for` whose body loads fragments and runs `hk.mma`, puts
-    `rocdl.s.setprio <priority>` before the first op of the body that loads
-    fragments or multiplies (directly or in a nested region) and
-    `rocdl.s.setprio 0` after the last one, as HipKittens does: waves in
-    their MMA phase win the issue arbitration over waves that are filling
-    LDS. Priorities do not change results.
+    In every outermost `scf.for` whose body loads fragments and runs
+    `hk.mma`, puts the MMA phase (from the first op of the body that loads
+    fragments or multiplies, directly or in a nested region, to the last)
+    in `hk.cluster priority = <priority> interleaved`, as HipKittens raises
+    `s_setprio`: waves in their MMA phase win the issue arbitration over
+    waves that are filling LDS. Barriers, waits and priority changes split
+    the phase into one cluster per piece (a cluster may not hold them); a
+    loop of the phase that holds a barrier gets its own phase. The clusters
+    are formed by the cluster mechanism the schedules share
+    (`ClusterSchedule.h`); `interleaved` leaves the backend free to order
+    the phase, as the raw `s_setprio` did. Priorities do not change
+    results.
 
     ```mlir
     scf.for ... {
       scf.if ... { hk.copy_to_shared ... }     // prefetch
-      rocdl.s.setprio 1
-      %a = hk.load_fragment ...
-      %c = hk.mma ...
-      rocdl.s.setprio 0
+      %c = hk.cluster priority = 1 interleaved {
+        %a = hk.load_fragment ...
+        %m = hk.mma ...
+        hk.yield %m
+      }
       amdgpu.lds_barrier
     }
     ```
@@ -224,7 +231,10 @@ def SplitLoops : Pass<"hk-split-loops", "gpu::GPUModuleOp"> {
     One guard per loop is split (the first branch with one); an unsigned
     guard needs a constant non-negative lower bound (the induction variable
     then rises in unsigned order), a signed one a signed loop. Loops marked
-    `hk.remainder` (hk-peel-partial-tiles) are left alone.
+    `hk.remainder` (hk-peel-partial-tiles) are left alone. The second loop
+    is marked `hk.remainder` itself: it runs in program order (hk-multi-buffer
+    and hk-schedule-ping-pong leave it as it is), so its mask work does not
+    shape the steady-state schedule.
   }];
 }
 

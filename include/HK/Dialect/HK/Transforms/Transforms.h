@@ -11,6 +11,7 @@
 #ifndef HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
 #define HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
 
+#include "HK/Dialect/HK/Analysis/KVLoop.h"
 #include "HK/Dialect/HK/Utils/WorkgroupOrder.h"
 
 #include "mlir/IR/Value.h"
@@ -33,14 +34,6 @@ class AllocSharedOp;
 class CopyToSharedOp;
 class LoadFragmentOp;
 struct ChipInfo;
-
-/// True for the ops hk's passes treat as a workgroup barrier
-/// (`amdgpu.lds_barrier`, `gpu.barrier`); false for null.
-bool isWorkgroupBarrier(Operation *op);
-
-/// Whether `loop` is the remainder hk-peel-partial-tiles left: the schedule
-/// passes keep it in program order.
-bool isRemainderLoop(scf::ForOp loop);
 
 /// Gives the tile `alloc` allocates `slots` slots, keeping its layout.
 void setTileSlots(AllocSharedOp alloc, int64_t slots);

@@ -1,0 +1,135 @@
+//===- KVLoop.cpp - the one analysis of a K/V loop ------------------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the K/V loop analysis of KVLoop.h: the sections of a
+// synchronous loop, its tiles with their fills and reads, its MMAs and
+// elementwise work, and the MMA phase of a loop in any form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/Analysis/KVLoop.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+static llvm::Error notKVLoop(const Twine &why) {
+  return llvm::createStringError(why);
+}
+
+llvm::Expected<KVLoop> mlir::hk::analyzeKVLoop(scf::ForOp loop) {
+  KVLoop kv;
+  kv.loop = loop;
+  Block *body = loop.getBody();
+  Operation *end = body->getTerminator()->getPrevNode();
+  if (!isWorkgroupBarrier(end))
+    return notKVLoop("the loop body does not end with a barrier");
+  kv.endBarrier = end;
+
+  // The fill section: everything before the first barrier.
+  Block::iterator it = body->begin();
+  for (; &*it != end; ++it) {
+    Operation *op = &*it;
+    if (isWorkgroupBarrier(op)) {
+      kv.fillBarrier = op;
+      break;
+    }
+    if (isa<amdgpu::MemoryCounterWaitOp>(op)) {
+      kv.fillWaits.push_back(op);
+      continue;
+    }
+    if (auto copy = dyn_cast<CopyToSharedOp>(op))
+      kv.copies.push_back(copy);
+    else if (!isPure(op))
+      return notKVLoop(Twine("'") + op->getName().getStringRef() +
+                       "' with side effects comes before the fill barrier");
+    kv.fillSection.push_back(op);
+  }
+  if (!kv.fillBarrier)
+    return notKVLoop("no barrier separates the fills from the compute part");
+  if (kv.copies.empty())
+    return notKVLoop("the loop fills no shared tile before its first barrier");
+
+  // The compute section.
+  for (++it; &*it != end; ++it) {
+    Operation *op = &*it;
+    kv.computeSection.push_back(op);
+    if (auto mma = dyn_cast<MmaOp>(op))
+      kv.mmas.push_back(mma);
+    else if (!isa<LoadFragmentOp>(op))
+      kv.elementwise.push_back(op);
+  }
+
+  // The tiles, their fills and their reads.
+  for (CopyToSharedOp copy : kv.copies) {
+    auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
+    if (!alloc)
+      return notKVLoop("a copied tile does not come from hk.alloc_shared");
+    KVTile &tile = kv.tiles[alloc];
+    tile.alloc = alloc;
+    tile.fills.push_back(copy);
+  }
+  loop.walk([&](Operation *user) {
+    for (Value operand : user->getOperands()) {
+      auto it = kv.tiles.find(operand.getDefiningOp());
+      if (it == kv.tiles.end())
+        continue;
+      KVTile &tile = it->second;
+      if (auto load = dyn_cast<LoadFragmentOp>(user))
+        tile.reads.push_back(load);
+      else if (!llvm::is_contained(tile.fills, user) && !tile.otherUse)
+        tile.otherUse = user;
+    }
+  });
+  return kv;
+}
+
+std::optional<std::pair<Operation *, Operation *>>
+mlir::hk::findMmaPhase(Block &body) {
+  auto inPhase = [](Operation *op) {
+    return op
+        ->walk([](Operation *inner) {
+          return isa<LoadFragmentOp, MmaOp>(inner) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  Operation *first = nullptr, *last = nullptr;
+  for (Operation &op : body.without_terminator())
+    if (inPhase(&op)) {
+      first = first ? first : &op;
+      last = &op;
+    }
+  if (!first)
+    return std::nullopt;
+  return std::make_pair(first, last);
+}
+
+Operation *mlir::hk::findPublishingBarrier(Operation *op) {
+  for (Operation *cur = op; cur && !isa<FunctionOpInterface>(cur);
+       cur = cur->getParentOp())
+    for (Operation *next = cur->getNextNode(); next; next = next->getNextNode())
+      if (isWorkgroupBarrier(next))
+        return next;
+  return nullptr;
+}
+
+bool mlir::hk::isRemainderLoop(scf::ForOp loop) {
+  return loop->hasAttr(HKDialect::getRemainderAttrName());
+}
+
+SmallVector<scf::ForOp> mlir::hk::collectKVLoops(Operation *root) {
+  SmallVector<scf::ForOp> loops;
+  root->walk([&](scf::ForOp loop) {
+    if (!loop.getBody()->getOps<CopyToSharedOp>().empty() &&
+        !isRemainderLoop(loop))
+      loops.push_back(loop);
+  });
+  return loops;
+}

@@ -1,0 +1,129 @@
+// The cluster mechanism (ClusterSchedule.h) driven from attributes:
+// which ops go in which cluster, priorities, interleaving, loop trips per
+// body and the wave-group stagger.
+// RUN: hk-opt %s --split-input-file --test-hk-cluster-schedule | FileCheck %s
+
+!acc = !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+!fa = !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+!fb = !hk.fragment<b, 16x32xbf16, mma = 16x16x32>
+!tile = !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  // Clusters in the order of their indices: the MMA's cluster (0) runs
+  // first although an op of cluster 1 comes before it; an op outside every
+  // cluster (the barrier) keeps its place before the next cluster; one
+  // between two ops of a cluster (the second addi) joins it; results used
+  // after a cluster are yielded.
+  // CHECK-LABEL: gpu.func @order
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = {{.*}}, %[[A:[^ ]*]] = {{.*}}, %[[B:[^ ]*]] =
+  // CHECK-NEXT: %[[M:.*]] = hk.cluster priority = 3 {
+  // CHECK-NEXT: %[[X:.*]] = hk.mma %[[A]], %[[B]], %[[ACC]]
+  // CHECK-NEXT: hk.yield %[[X]]
+  // CHECK-NEXT: } : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  // CHECK-NEXT: hk.barrier
+  // CHECK-NEXT: %[[L:.*]]:2 = hk.cluster interleaved {
+  // CHECK-NEXT: arith.addi
+  // CHECK-NEXT: hk.load_fragment
+  // CHECK-NEXT: arith.addi
+  // CHECK-NEXT: hk.load_fragment
+  // CHECK-NEXT: hk.yield
+  // CHECK-NEXT: } : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xbf16, mma = 16x16x32>
+  // CHECK-NEXT: scf.yield %[[M]], %[[L]]#0, %[[L]]#1
+  // CHECK-NOT: __test
+  gpu.func @order(%t: !tile, %n: index, %a0: !fa, %b0: !fb, %acc0: !acc) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %r:3 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %acc0, %a = %a0, %b = %b0) -> (!acc, !fa, !fb) {
+      %row = arith.addi %c0, %c1 {__test_cluster__ = 1} : index
+      %m = hk.mma %a, %b, %acc {__test_cluster__ = 0} : !fa, !fb, !acc
+      hk.barrier
+      %na = hk.load_fragment %t[%c0][%row, %c0] {__test_cluster__ = 1} : !tile -> !fa
+      %col = arith.addi %row, %c1 : index
+      %nb = hk.load_fragment %t[%c0][%c0, %col] {__test_cluster__ = 1} : !tile -> !fb
+      scf.yield %m, %na, %nb : !acc, !fa, !fb
+    } {__test_cluster_priorities__ = array<i32: 3, 0>, __test_cluster_interleaved__ = array<i32: 1>}
+    gpu.return
+  }
+}
+
+// -----
+
+!acc = !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+!fa = !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+!fb = !hk.fragment<b, 16x32xbf16, mma = 16x16x32>
+!tile = !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  // Two trips per body: each trip gets its own clusters; the trips the
+  // unrolled loop cannot cover run in a remainder loop in program order.
+  // CHECK-LABEL: gpu.func @trips
+  // CHECK: %[[MAIN:.*]] = scf.for
+  // CHECK-NEXT: %[[F0:.*]] = hk.cluster {
+  // CHECK-NEXT: hk.load_fragment
+  // CHECK: hk.barrier
+  // CHECK-NEXT: %[[M0:.*]] = hk.cluster priority = 1 {
+  // CHECK-NEXT: hk.mma %[[F0]]
+  // CHECK: hk.barrier
+  // CHECK: hk.cluster {
+  // CHECK-NEXT: hk.load_fragment
+  // CHECK: hk.barrier
+  // CHECK-NEXT: %[[M1:.*]] = hk.cluster priority = 1 {
+  // CHECK-NEXT: hk.mma %{{.*}}, %{{.*}}, %[[M0]]
+  // CHECK: hk.barrier
+  // CHECK-NEXT: scf.yield %[[M1]]
+  // CHECK-NEXT: }
+  // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[MAIN]])
+  // CHECK-NOT: hk.cluster
+  // CHECK: hk.mma
+  // CHECK: } {hk.remainder}
+  gpu.func @trips(%t: !tile, %n: index, %b0: !fb, %acc0: !acc) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %r = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (!acc) {
+      %a = hk.load_fragment %t[%c0][%c0, %c0] {__test_cluster__ = 0} : !tile -> !fa
+      hk.barrier
+      %m = hk.mma %a, %b0, %acc {__test_cluster__ = 1} : !fa, !fb, !acc
+      hk.barrier
+      scf.yield %m : !acc
+    } {__test_cluster_priorities__ = array<i32: 0, 1>, __test_trips_per_body__ = 2}
+    gpu.return
+  }
+}
+
+// -----
+
+!acc = !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+!fa = !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+!fb = !hk.fragment<b, 16x32xbf16, mma = 16x16x32>
+!tile = !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  // The wave-group offset: the waves of the second half (wave id >= 4 of
+  // 8) run the loop one barrier behind.
+  // CHECK-LABEL: gpu.func @stagger
+  // CHECK: %[[TID:.*]] = gpu.thread_id{{ +}}x
+  // CHECK-NEXT: %[[WAVE:.*]] = arith.divui %[[TID]], %{{.*}} : index
+  // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
+  // CHECK-NEXT: %[[LATE:.*]] = arith.cmpi uge, %[[WAVE]], %[[C4]]
+  // CHECK-NEXT: %[[S:.*]] = hk.stagger %[[LATE]] {
+  // CHECK-NEXT: %[[R:.*]] = scf.for
+  // CHECK: hk.cluster priority = 2
+  // CHECK: hk.yield %[[R]]
+  // CHECK-NEXT: } : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  // CHECK-NEXT: hk.store_fragment %[[S]]
+  gpu.func @stagger(%t: !tile, %n: index, %b0: !fb, %acc0: !acc, %C: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %r = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (!acc) {
+      %a = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !fa
+      hk.barrier
+      %m = hk.mma %a, %b0, %acc {__test_cluster__ = 0} : !fa, !fb, !acc
+      hk.barrier
+      scf.yield %m : !acc
+    } {__test_cluster_priorities__ = array<i32: 2>, __test_stagger_wave_groups__}
+    hk.store_fragment %r, %C[%c0, %c0] : !acc, memref<?x?xf32>
+    gpu.return
+  }
+}
