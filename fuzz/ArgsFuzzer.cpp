@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::raw_null_ostream quiet;
   if (mlir::hk::run::parseCommandLine(argv.size(), argv.data(), quiet))
     return 0;
-  int64_t m, n, k;
-  (void)mlir::hk::run::checkGemmOptions(m, n, k);
+  mlir::hk::run::GemmShape shape;
+  (void)mlir::hk::run::checkGemmOptions(shape);
   return 0;
 }

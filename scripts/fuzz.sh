@@ -43,10 +43,7 @@ ninja -C "$build" -j"$(nproc)" "${targets[@]}" >"$build/build.log" 2>&1 ||
 # Seed corpora.
 seeds="$build/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds/hk-fuzz-ir" "$seeds/hk-fuzz-npy" "$seeds/hk-fuzz-launch" "$seeds/hk-fuzz-args"
-printf 'in.mlir\n--chip=gfx950\n--size=256,256,64\n--test=random\n' > "$seeds/hk-fuzz-args/gemm"
-printf 'in.mlir\n--chip=gfx1201\n--size=128,128,128\n--test=identity\n--stages=2\n--unroll=2\n' > "$seeds/hk-fuzz-args/identity"
-printf 'in.mlir\n--chip=gfx950\n--arg=range:100\n--arg=out:100\n--arg=100\n--grid=1\n' > "$seeds/hk-fuzz-args/generic"
-printf 'g.json\n--chip=gfx950\n--size=512,512,512\n--backend=hip\n--baseline=rocblas\n--iterations=0\n' > "$seeds/hk-fuzz-args/hip"
+cp "$root"/fuzz/seeds/hk-fuzz-args/* "$seeds/hk-fuzz-args/"
 for chip in gfx950 gfx1201; do
   "$root/build/bin/hk-compile" "$root/examples/gemm_bf16_$chip.mlir" --chip=$chip \
     -o "$seeds/$chip.hsaco" --launch="$seeds/hk-fuzz-launch/$chip.json" ||
@@ -54,20 +51,7 @@ for chip in gfx950 gfx1201; do
 done
 find "$root/examples" "$root/test" -name '*.mlir' -size -200k |
   while read -r f; do cp "$f" "$seeds/hk-fuzz-ir/$(echo "$f" | md5sum | cut -c1-16).mlir"; done
-python3 - "$seeds/hk-fuzz-npy" <<'EOF'
-import struct, sys
-for i, (descr, shape, item) in enumerate([("<f4", (2, 3), 4), ("<u2", (4,), 2),
-                                          ("|u1", (1, 1, 2), 1), ("<f8", (), 8)]):
-    dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    count = 1
-    for n in shape:
-        count *= n
-    with open("%s/seed%d.npy" % (sys.argv[1], i), "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        f.write(bytes(count * item))
-EOF
+python3 "$root/fuzz/make-npy-seeds.py" "$seeds/hk-fuzz-npy"
 
 export ASAN_OPTIONS="detect_leaks=1:allow_user_poisoning=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"

@@ -39,6 +39,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // A pass error names its op by location; the op's text after it (62 lines
+  // for a one-line error) is for compiler developers, who have hk-opt.
+  context.printOpOnDiagnostic(false);
   if (!genericArgs.empty())
     return runGeneric(context);
   if (!attentionSizes.empty())
