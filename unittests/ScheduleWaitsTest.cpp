@@ -18,6 +18,10 @@
 using namespace mlir::hk;
 
 namespace {
+/// The error's message, or an empty string for success.
+std::string message(llvm::Error error) {
+  return error ? llvm::toString(std::move(error)) : "";
+}
 
 /// The gfx950 GEMM of examples/: regions B0, A0, B1, A1 (16 KiB each, 2
 /// DMA loads per wave to fill); cluster 0 reads B0 (4 ds_read) then A0 (8),
@@ -44,26 +48,26 @@ PingPongPlan plan(FillInterval fills, bool readAhead = false) {
   PingPongPlan plan;
   plan.fills = fills;
   plan.readAhead = readAhead;
-  EXPECT_EQ(planPingPong(hipKittensShape(), CounterLimits(), plan), "");
+  EXPECT_EQ(message(planPingPong(hipKittensShape(), CounterLimits(), plan)),
+            "");
   return plan;
 }
 
 TEST(ScheduleWaitsTest, PingPongWaitsAreSufficientAndTight) {
-  for (auto [fills, ahead] :
-       {std::pair(FillInterval::compute, true),
-        std::pair(FillInterval::compute, false),
-        std::pair(FillInterval::memory, true),
-        std::pair(FillInterval::memory, false)}) {
-    SCOPED_TRACE(std::string(fills == FillInterval::compute ? "compute"
-                                                             : "memory") +
-                 (ahead ? " read-ahead" : ""));
+  for (auto [fills, ahead] : {std::pair(FillInterval::compute, true),
+                              std::pair(FillInterval::compute, false),
+                              std::pair(FillInterval::memory, true),
+                              std::pair(FillInterval::memory, false)}) {
+    SCOPED_TRACE(
+        std::string(fills == FillInterval::compute ? "compute" : "memory") +
+        (ahead ? " read-ahead" : ""));
     PingPongPlan p = plan(fills, ahead);
     // The deepest prefetch: a region is refilled in the cluster after its
     // last read two tiles earlier (HipKittens' choice too); with reads one
     // cluster earlier and fills before the barrier, one less.
     EXPECT_EQ(p.lead, fills == FillInterval::memory && ahead ? 6 : 7);
     std::vector<ScheduleRun> runs = runsUpTo(hipKittensShape(), p, 32);
-    EXPECT_EQ(checkScheduleWaits(runs, 2, p.waits), "");
+    EXPECT_EQ(message(checkScheduleWaits(runs, 2, p.waits)), "");
     int counts = 0;
     for (int site = 0; site < p.numSites(); ++site)
       for (bool vm : {true, false}) {
@@ -73,7 +77,7 @@ TEST(ScheduleWaitsTest, PingPongWaitsAreSufficientAndTight) {
         ++counts;
         std::vector<WaitCounts> raised = p.waits;
         (vm ? raised[site].vm : raised[site].lgkm) += 1;
-        EXPECT_NE(checkScheduleWaits(runs, 2, raised), "")
+        EXPECT_NE(message(checkScheduleWaits(runs, 2, raised)), "")
             << "site " << site << (vm ? " vmcnt " : " lgkmcnt ") << value
             << " + 1 still passes";
       }
@@ -111,9 +115,10 @@ TEST(ScheduleWaitsTest, MissingWaitIsARace) {
               SyncEvent::barrier(), SyncEvent::read(0, 0, 4)};
   }
   std::vector<WaitCounts> none(1);
-  EXPECT_NE(checkScheduleWaits({run}, 2, none), "");
+  EXPECT_NE(message(checkScheduleWaits({run}, 2, none)), "");
   std::vector<WaitCounts> waits(1);
-  EXPECT_EQ(computeScheduleWaits({run}, 2, CounterLimits(), waits), "");
+  EXPECT_EQ(message(computeScheduleWaits({run}, 2, CounterLimits(), waits)),
+            "");
   EXPECT_EQ(waits[0].vm, 0);
   EXPECT_EQ(waits[0].lgkm, WaitCounts::kNoWait);
 }
@@ -122,11 +127,11 @@ TEST(ScheduleWaitsTest, OverwriteWithoutBarrierIsRefused) {
   // Generation 2 overwrites slot 0 with no barrier after generation 0's
   // reads: no wait can order them.
   ScheduleRun run(1);
-  run[0] = {SyncEvent::fill(0, 0, 1), SyncEvent::wait(0),
-            SyncEvent::barrier(),     SyncEvent::read(0, 0, 1),
-            SyncEvent::fill(0, 2, 1)};
+  run[0] = {SyncEvent::fill(0, 0, 1), SyncEvent::wait(0), SyncEvent::barrier(),
+            SyncEvent::read(0, 0, 1), SyncEvent::fill(0, 2, 1)};
   std::vector<WaitCounts> waits(1);
-  std::string why = computeScheduleWaits({run}, 2, CounterLimits(), waits);
+  std::string why =
+      message(computeScheduleWaits({run}, 2, CounterLimits(), waits));
   EXPECT_NE(why.find("overwrites slot 0"), std::string::npos) << why;
 }
 
@@ -135,7 +140,8 @@ TEST(ScheduleWaitsTest, UnbalancedBarriersAreRefused) {
   run[0] = {SyncEvent::wait(0), SyncEvent::barrier()};
   run[1] = {SyncEvent::wait(0)};
   std::vector<WaitCounts> waits(1);
-  std::string why = computeScheduleWaits({run}, 2, CounterLimits(), waits);
+  std::string why =
+      message(computeScheduleWaits({run}, 2, CounterLimits(), waits));
   EXPECT_NE(why.find("executes 0 barriers"), std::string::npos) << why;
 }
 
@@ -145,7 +151,7 @@ TEST(ScheduleWaitsTest, PingPongNeedsOneRegionPerCluster) {
   shape.uses = {{0, 1}};
   shape.fillOps = {4, 4};
   PingPongPlan plan;
-  std::string why = planPingPong(shape, CounterLimits(), plan);
+  std::string why = message(planPingPong(shape, CounterLimits(), plan));
   EXPECT_NE(why.find("fills 2 regions and has 1 MMAs"), std::string::npos)
       << why;
 }
@@ -187,22 +193,22 @@ TEST(ScheduleWaitsTest, DrainingBarriersDoNotCompleteDirectFills) {
       fillThenRead(dma, Ev::barrier(/*drainsLds=*/true), {{}});
   ASSERT_TRUE(v);
   EXPECT_EQ(v->counter, Ev::Counter::vm);
-  EXPECT_FALSE(fillThenRead(dma, Ev::barrier(true), {{0, WaitCounts::kNoWait}}));
+  EXPECT_FALSE(
+      fillThenRead(dma, Ev::barrier(true), {{0, WaitCounts::kNoWait}}));
 }
 
 /// Reads of regions 0 and 1 (4 LDS operations each), a wait of ds(4), a
 /// barrier, and a refill of region 0: in order, the wait covers the first
 /// read; in an unordered group it does not.
 std::optional<SyncViolation> partialLdsWait(bool unordered) {
-  std::vector<Ev> events = {Ev::fill(0, 0, 2), Ev::fill(1, 0, 2),
-                            Ev::wait(0),       Ev::barrier(),
-                            Ev::read(0, 0, 4), Ev::read(1, 0, 4),
-                            Ev::wait(1),       Ev::barrier(),
-                            Ev::fill(0, 1, 2)};
+  std::vector<Ev> events = {
+      Ev::fill(0, 0, 2), Ev::fill(1, 0, 2), Ev::wait(0),
+      Ev::barrier(),     Ev::read(0, 0, 4), Ev::read(1, 0, 4),
+      Ev::wait(1),       Ev::barrier(),     Ev::fill(0, 1, 2)};
   if (unordered)
     events[4].unordered = events[5].unordered = 0;
-  return findSyncViolation({{events}}, 1, {{0, WaitCounts::kNoWait},
-                                           {WaitCounts::kNoWait, 4}});
+  return findSyncViolation(
+      {{events}}, 1, {{0, WaitCounts::kNoWait}, {WaitCounts::kNoWait, 4}});
 }
 
 TEST(ScheduleWaitsTest, UnorderedGroupsCountOnlyOnceAllIssued) {
@@ -220,11 +226,10 @@ TEST(ScheduleWaitsTest, UnorderedGroupsCountOnlyOnceAllIssued) {
 TEST(ScheduleWaitsTest, UsesCompleteTheirReadAndWhatPrecededIt) {
   // Two reads, a use of the first, a barrier, refills of both: the first
   // read is complete (used), the second is not.
-  std::vector<Ev> events = {Ev::fill(0, 0, 2),  Ev::fill(1, 0, 2),
-                            Ev::wait(0),        Ev::barrier(),
-                            Ev::read(0, 0, 4),  Ev::read(1, 0, 4),
-                            Ev::use(0, 0, 4),   Ev::barrier(),
-                            Ev::fill(0, 1, 2),  Ev::fill(1, 1, 2)};
+  std::vector<Ev> events = {
+      Ev::fill(0, 0, 2), Ev::fill(1, 0, 2), Ev::wait(0),      Ev::barrier(),
+      Ev::read(0, 0, 4), Ev::read(1, 0, 4), Ev::use(0, 0, 4), Ev::barrier(),
+      Ev::fill(0, 1, 2), Ev::fill(1, 1, 2)};
   std::optional<SyncViolation> v =
       findSyncViolation({{events}}, 1, {{0, WaitCounts::kNoWait}});
   ASSERT_TRUE(v);

@@ -183,9 +183,9 @@ int compileModule(MLIRContext &context, ModuleOp module,
   else
     schedule.applyTo(options);
   options.tidyLlvm = false; // LLVM's pipeline does it for the code object
-  std::string invalid = checkPipelineOptions(options);
-  if (!invalid.empty()) {
-    llvm::WithColor::error(llvm::errs(), "hk-run") << invalid << "\n";
+  if (llvm::Error invalid = checkPipelineOptions(options)) {
+    llvm::WithColor::error(llvm::errs(), "hk-run")
+        << llvm::toString(std::move(invalid)) << "\n";
     return 2;
   }
   buildHKToROCDLPipeline(pm, options);

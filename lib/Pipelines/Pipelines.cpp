@@ -50,8 +50,8 @@ mlir::hk::ScheduleCLOptions::ScheduleCLOptions(
                                  "unchanged; with --schedule=ping-pong the "
                                  "MMA clusters' priority, default 1)")),
       schedule("schedule", llvm::cl::init(Schedule::none),
-               llvm::cl::cat(category),
-               llvm::cl::desc("schedule of K loops"), scheduleOptionValues()),
+               llvm::cl::cat(category), llvm::cl::desc("schedule of K loops"),
+               scheduleOptionValues()),
       workgroupOrder("workgroup-order",
                      llvm::cl::init(WorkgroupOrder::rowMajor),
                      llvm::cl::cat(category),
@@ -78,7 +78,8 @@ void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
   options.fp8Format = dtype.getValue();
 }
 
-std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
+/// Why `options` cannot be built, or an empty string.
+static std::string whyOptionsAreInvalid(const HKPipelineOptions &options) {
   StringRef fp8 = options.fp8Format;
   if (!fp8.empty() && fp8 != "e4m3" && fp8 != "e5m2")
     return "dtype (fp8-format) must be e4m3 or e5m2, got '" + fp8.str() + "'";
@@ -95,20 +96,29 @@ std::string mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
     return schedule + " counts direct-to-LDS loads in its waits, and " +
            std::string(chip.name) + " has none (gfx950 has)";
   if (options.stages != 2)
-    return schedule + " double-buffers its tiles: it needs stages=2, got "
-                      "stages=" +
+    return schedule +
+           " double-buffers its tiles: it needs stages=2, got "
+           "stages=" +
            std::to_string(options.stages);
   if (!options.directLds)
     return schedule + " counts direct-to-LDS loads in its waits: it needs "
                       "direct-lds";
   if (options.unroll != 1)
-    return schedule + "'s loop body already covers two K tiles with "
-                      "constant slots: it needs unroll=1, got unroll=" +
+    return schedule +
+           "'s loop body already covers two K tiles with "
+           "constant slots: it needs unroll=1, got unroll=" +
            std::to_string(options.unroll);
   if (options.mmaPriority > 3)
     return "mma-priority must be 0 to 3, got " +
            std::to_string(options.mmaPriority);
   return "";
+}
+
+llvm::Error mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
+  std::string why = whyOptionsAreInvalid(options);
+  if (why.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(why);
 }
 
 /// The passes of schedule=none: the program's order, double-buffered,
@@ -157,7 +167,8 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
     direct.require = true;
     gpu.addPass(createDirectLdsFill(direct));
     SchedulePingPongOptions pingPong;
-    pingPong.priority = options.mmaPriority ? options.mmaPriority.getValue() : 1;
+    pingPong.priority =
+        options.mmaPriority ? options.mmaPriority.getValue() : 1;
     bool hipKittens = options.schedule == Schedule::pingPongHK;
     pingPong.fills = hipKittens ? "memory" : "compute";
     pingPong.readAhead = !hipKittens;
@@ -260,9 +271,8 @@ static void registerPipeline(StringRef name, StringRef description,
         if (!options.chip.hasValue())
           return errorHandler(name + " needs a chip: " + name +
                               "='chip=gfx950' or 'chip=gfx1201'");
-        std::string why = checkPipelineOptions(options);
-        if (!why.empty())
-          return errorHandler(name + ": " + why);
+        if (llvm::Error why = checkPipelineOptions(options))
+          return errorHandler(name + ": " + llvm::toString(std::move(why)));
         build(pm, options);
         return success();
       },

@@ -159,6 +159,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // A pass error names its op by location; the op's text after it (62 lines
+  // for a one-line error) is for compiler developers, who have hk-opt.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
@@ -181,9 +184,8 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.tidyLlvm = false; // LLVM's pipeline does it for the code object
   schedule.applyTo(options);
-  std::string invalid = checkPipelineOptions(options);
-  if (!invalid.empty())
-    return fail(invalid);
+  if (llvm::Error invalid = checkPipelineOptions(options))
+    return fail(llvm::toString(std::move(invalid)));
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

@@ -144,9 +144,9 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::init("")};
 };
 
-/// Why `options` cannot be built into a pipeline (a schedule without what it
-/// needs), or an empty string.
-std::string checkPipelineOptions(const HKPipelineOptions &options);
+/// Fails with why `options` cannot be built into a pipeline (a schedule
+/// without what it needs).
+llvm::Error checkPipelineOptions(const HKPipelineOptions &options);
 
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options
 /// (--stages, --unroll, --direct-lds, --mma-priority, --schedule,

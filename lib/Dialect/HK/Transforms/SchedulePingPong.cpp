@@ -504,9 +504,9 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   PingPongPlan plan;
   plan.fills = fills;
   plan.readAhead = readAhead;
-  std::string why = planPingPong(*shape, CounterLimits(), plan);
-  if (!why.empty())
-    return loop.emitError("hk-schedule-ping-pong: ") << why;
+  if (llvm::Error why = planPingPong(*shape, CounterLimits(), plan))
+    return loop.emitError("hk-schedule-ping-pong: ")
+           << llvm::toString(std::move(why));
   LLVM_DEBUG({
     llvm::dbgs() << "lead " << plan.lead << "\n";
     for (int site = 0; site < plan.numSites(); ++site)

@@ -63,9 +63,8 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
         events.push_back(SyncEvent::read(read.region, 0, read.ops));
     for (int64_t t = 0; t + 1 < tiles; t += 2)
       for (int half = 0; half < 2; ++half)
-        tile(t + half, true, [&](int c, bool after) {
-          return plan.bodySite(half, c, after);
-        });
+        tile(t + half, true,
+             [&](int c, bool after) { return plan.bodySite(half, c, after); });
     if (tiles % 2)
       tile(tiles - 1, false,
            [&](int c, bool after) { return plan.oddTileSite(c, after); });
@@ -76,19 +75,22 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
   return run;
 }
 
-std::string mlir::hk::planPingPong(const PingPongShape &shape,
+llvm::Error mlir::hk::planPingPong(const PingPongShape &shape,
                                    const CounterLimits &limits,
                                    PingPongPlan &plan) {
+  auto refuse = [](const std::string &why) {
+    return llvm::createStringError(why);
+  };
   int n = shape.clusters();
   if (n == 0)
-    return "the loop body has no MMA";
+    return refuse("the loop body has no MMA");
   if (shape.uses.size() != shape.reads.size())
-    return "every cluster needs the list of regions its MMA uses";
+    return refuse("every cluster needs the list of regions its MMA uses");
   if (shape.regions() != n)
-    return "a ping-pong K tile fills one shared-tile region per cluster, but "
-           "the loop fills " +
-           std::to_string(shape.regions()) + " regions and has " +
-           std::to_string(n) + " MMAs";
+    return refuse("a ping-pong K tile fills one shared-tile region per "
+                  "cluster, but the loop fills " +
+                  std::to_string(shape.regions()) + " regions and has " +
+                  std::to_string(n) + " MMAs");
   // A region is overwritten (two tiles later, same slot) only in a cluster
   // after its last read: fill (q + lead) of region j happens at cluster
   // q = u n + j - lead, its previous contents are last read at cluster
@@ -97,14 +99,15 @@ std::string mlir::hk::planPingPong(const PingPongShape &shape,
   for (int c = 0; c < n; ++c)
     for (PingPongShape::Read read : shape.reads[c]) {
       if (read.region < 0 || read.region >= n)
-        return "cluster " + std::to_string(c) + " reads region " +
-               std::to_string(read.region) + " of " + std::to_string(n);
+        return refuse("cluster " + std::to_string(c) + " reads region " +
+                      std::to_string(read.region) + " of " + std::to_string(n));
       lastRead[read.region] = c;
     }
   int maxLead = 2 * n;
   for (int j = 0; j < n; ++j) {
     if (lastRead[j] < 0)
-      return "region " + std::to_string(j) + " is filled but never read";
+      return refuse("region " + std::to_string(j) +
+                    " is filled but never read");
     maxLead = std::min(maxLead, 2 * n + j - lastRead[j] - 1);
   }
   std::string why = "no lead works";
@@ -115,17 +118,24 @@ std::string mlir::hk::planPingPong(const PingPongShape &shape,
     std::vector<ScheduleRun> runs;
     for (int64_t tiles = 1; tiles <= kPingPongCheckedTiles; ++tiles)
       runs.push_back(expandPingPong(shape, plan, tiles));
-    why = computeScheduleWaits(runs, /*slots=*/2, limits, plan.waits);
+    if (llvm::Error error =
+            computeScheduleWaits(runs, /*slots=*/2, limits, plan.waits)) {
+      why = llvm::toString(std::move(error));
+      continue;
+    }
     // Reads issued beside an MMA may interleave with it, so no wait may
     // count them in order.
-    if (why.empty() && plan.readAhead)
+    bool countsReads = false;
+    if (plan.readAhead)
       for (const WaitCounts &w : plan.waits)
-        if (w.lgkm != WaitCounts::kNoWait)
+        if (w.lgkm != WaitCounts::kNoWait) {
           why = "read-ahead needs schedules whose waits count no LDS reads, "
                 "but lgkmcnt(" +
                 std::to_string(w.lgkm) + ") is needed";
-    if (why.empty())
-      return "";
+          countsReads = true;
+        }
+    if (!countsReads)
+      return llvm::Error::success();
   }
-  return why;
+  return refuse(why);
 }

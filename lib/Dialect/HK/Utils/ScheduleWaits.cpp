@@ -350,14 +350,14 @@ std::optional<SyncViolation> check(const Model &model, int slots,
 }
 } // namespace
 
-std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
+llvm::Error mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
                                            int slots,
                                            const CounterLimits &limits,
                                            std::vector<WaitCounts> &waits) {
   Model model;
   std::string error = buildModel(runs, model);
   if (!error.empty())
-    return error;
+    return llvm::createStringError(error);
   // Tighten the wait each unmet dependency names until none is unmet.
   bool changed = true;
   while (changed) {
@@ -381,7 +381,7 @@ std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
           return std::nullopt;
         });
     if (violation)
-      return violation->message;
+      return llvm::createStringError(violation->message);
   }
   // A wait tightened early may have become redundant through a later one:
   // loosen each count as far as the dependencies allow (they are monotone
@@ -406,7 +406,7 @@ std::string mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
       }
       count = lo;
     }
-  return "";
+  return llvm::Error::success();
 }
 
 std::optional<SyncViolation>
@@ -422,9 +422,9 @@ mlir::hk::findSyncViolation(const std::vector<ScheduleRun> &runs, int slots,
   return check(model, slots, waits);
 }
 
-std::string mlir::hk::checkScheduleWaits(const std::vector<ScheduleRun> &runs,
+llvm::Error mlir::hk::checkScheduleWaits(const std::vector<ScheduleRun> &runs,
                                          int slots,
                                          const std::vector<WaitCounts> &waits) {
   std::optional<SyncViolation> v = findSyncViolation(runs, slots, waits);
-  return v ? v->message : "";
+  return v ? llvm::createStringError(v->message) : llvm::Error::success();
 }

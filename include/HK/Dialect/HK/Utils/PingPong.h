@@ -114,9 +114,8 @@ constexpr int64_t kPingPongCheckedTiles = 12;
 
 /// Chooses the deepest lead whose dependencies waits can satisfy and derives
 /// the waits over 1..kPingPongCheckedTiles K tiles, for `plan.fills`.
-/// Returns an empty string, or why no ping-pong schedule exists for
-/// `shape`.
-std::string planPingPong(const PingPongShape &shape,
+/// Fails with why no ping-pong schedule exists for `shape`.
+llvm::Error planPingPong(const PingPongShape &shape,
                          const CounterLimits &limits, PingPongPlan &plan);
 
 } // namespace mlir::hk

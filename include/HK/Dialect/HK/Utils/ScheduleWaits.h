@@ -30,6 +30,8 @@
 #ifndef HK_DIALECT_HK_UTILS_SCHEDULEWAITS_H
 #define HK_DIALECT_HK_UTILS_SCHEDULEWAITS_H
 
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -119,10 +121,9 @@ struct CounterLimits {
 /// Computes, into `waits` (one entry per site, start with no waits), the
 /// counts that make every dependency of every run hold; a site's count is
 /// the minimum over its instances. Every barrier must directly follow a
-/// wait. Returns an empty string on success, else why no counts can
-/// (a read before any fill of its generation, a dependency no wait before
-/// the barrier can cover, ...).
-std::string computeScheduleWaits(const std::vector<ScheduleRun> &runs,
+/// wait. Fails with why no counts can (a read before any fill of its
+/// generation, a dependency no wait before the barrier can cover, ...).
+llvm::Error computeScheduleWaits(const std::vector<ScheduleRun> &runs,
                                  int slots, const CounterLimits &limits,
                                  std::vector<WaitCounts> &waits);
 
@@ -149,9 +150,9 @@ struct SyncViolation {
   int covering = 0;
 };
 
-/// Checks that `waits` make every dependency of `runs` hold; returns the
-/// first violation, or an empty string.
-std::string checkScheduleWaits(const std::vector<ScheduleRun> &runs, int slots,
+/// Checks that `waits` make every dependency of `runs` hold; fails with the
+/// first violation.
+llvm::Error checkScheduleWaits(const std::vector<ScheduleRun> &runs, int slots,
                                const std::vector<WaitCounts> &waits);
 
 /// The same, with the violation's events: nullopt if every dependency
