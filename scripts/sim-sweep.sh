@@ -12,7 +12,8 @@
 # chip of the batched examples with random shapes, batches, row padding,
 # alpha, beta and bias; then ATTENTION (default 40) runs per chip and head
 # dim of the attention kernels with random B, Hq, Hkv (GQA), Nq and Nkv from
-# 1..700, causal or not, synchronous and double-buffered in turn, and the
+# 1..700, causal or not, synchronous and double-buffered in turn (on gfx950
+# half the double-buffered runs with the ping-pong schedule), and the
 # fp8 4-wave kernel at FP8 (default 10) random shapes. Exits non-zero if
 # any run fails; prints one line per run and a summary per part.
 #
@@ -131,7 +132,7 @@ batched_sweep() {
 }
 
 # The attention kernels: random heads (Hq a multiple of Hkv), sequence
-# lengths with tails, causal or not, both pipelines in turn.
+# lengths with tails, causal or not, the pipelines in turn.
 attention_sweep() {
   local chip=$1 d=$2 count=$3
   RANDOM=$4
@@ -143,6 +144,9 @@ attention_sweep() {
     local sizes="$((RANDOM % 2 + 1)),$((hkv * group)),$hkv,$((RANDOM % 700 + 1)),$((RANDOM % 700 + 1)),$d"
     local flags=""
     [ $((i % 2)) -eq 1 ] && flags=$fast
+    # gfx950: every other double-buffered run is the ping-pong schedule.
+    [ "$chip" = gfx950 ] && [ $((i % 2)) -eq 1 ] && [ $(((i / 4) % 2)) -eq 1 ] &&
+      flags="--stages=2 --direct-lds --schedule=ping-pong"
     [ $(((i / 2) % 2)) -eq 1 ] && flags="$flags --causal"
     # shellcheck disable=SC2086
     run "$root/examples/attention_fwd_bf16_d${d}_$chip.mlir" --chip=$chip \

@@ -40,7 +40,7 @@ using namespace mlir::hk;
 
 namespace {
 /// A synchronous K loop taken apart: fills, then (after a barrier) fragment
-/// loads and MMAs, then a barrier.
+/// loads, MMAs and elementwise work, then a barrier.
 struct SyncLoop {
   scf::ForOp loop;
   /// The copy filling each region, regions numbered in order of first read.
@@ -52,6 +52,9 @@ struct SyncLoop {
   SmallVector<MmaOp> mmas;
   /// Per MMA: the loads it is the first user of, in program order.
   SmallVector<SmallVector<LoadFragmentOp>> clusterLoads;
+  /// The compute section's other ops, by the number of MMAs before them:
+  /// [0] runs before the first cluster, [c + 1] in cluster c after its MMA.
+  DenseMap<size_t, SmallVector<Operation *>> elementwise;
   DenseMap<Operation *, int> regionOfAlloc;
 };
 } // namespace
@@ -73,10 +76,9 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   // The fill section's waits are dropped: the schedule places its own.
   sync.fillSection = kv->fillSection;
   for (Operation *op : kv->computeSection) {
-    if (!isa<LoadFragmentOp, MmaOp>(op) &&
-        (!isPure(op) || op->getNumRegions() != 0))
+    if (!isa<LoadFragmentOp, MmaOp>(op) && !isMemoryEffectFree(op))
       return refuse(Twine("the compute part may only hold fragment loads, "
-                          "MMAs and pure ops, not '") +
+                          "MMAs and ops without memory effects, not '") +
                     op->getName().getStringRef() + "'");
     sync.computeSection.push_back(op);
   }
@@ -116,20 +118,32 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
     }
     auto mma = dyn_cast<MmaOp>(op);
     if (!mma) {
-      for (Value operand : op->getOperands())
-        if (isa<FragmentType>(operand.getType()))
-          return refuse("a pure op of the compute part uses a fragment");
+      // Elementwise work (softmax, rescale) runs in the compute cluster of
+      // the MMA before it; work before the first MMA may not depend on a
+      // fragment read in the loop, which the schedule issues later.
+      if (sync.mmas.empty())
+        for (Value operand : op->getOperands())
+          if (operand.getDefiningOp<LoadFragmentOp>() &&
+              operand.getParentBlock() == body)
+            return refuse("an op before the first MMA uses a fragment the "
+                          "loop reads");
+      sync.elementwise[sync.mmas.size()].push_back(op);
       continue;
     }
+    // Operands read from the loop's tiles are the cluster's reads; others
+    // (a fragment kept in registers, one computed in the loop) are values.
     SmallVector<LoadFragmentOp> first;
+    bool readsTile = false;
     for (Value operand : {mma.getA(), mma.getB()}) {
       auto load = operand.getDefiningOp<LoadFragmentOp>();
       if (!load || load->getBlock() != body)
-        return refuse("every MMA operand must be a fragment load of the "
-                      "loop body");
+        continue;
+      readsTile = true;
       if (used.insert(load).second)
         first.push_back(load);
     }
+    if (!readsTile)
+      return refuse("an MMA reads no fragment from the tiles the loop fills");
     llvm::sort(first, [](LoadFragmentOp x, LoadFragmentOp y) {
       return x->isBeforeInBlock(y);
     });
@@ -170,9 +184,12 @@ describeShape(const SyncLoop &sync, const ChipInfo &chip, int64_t threads) {
   }
   for (MmaOp mma : sync.mmas) {
     std::vector<int> uses;
+    scf::ForOp loop = sync.loop;
     for (Value operand : {mma.getA(), mma.getB()})
-      uses.push_back(sync.regionOfAlloc.lookup(
-          operand.getDefiningOp<LoadFragmentOp>().getTile().getDefiningOp()));
+      if (auto load = operand.getDefiningOp<LoadFragmentOp>())
+        if (load->getBlock() == loop.getBody())
+          uses.push_back(
+              sync.regionOfAlloc.lookup(load.getTile().getDefiningOp()));
     shape.uses.push_back(std::move(uses));
   }
   for (CopyToSharedOp copy : sync.fills) {
@@ -298,9 +315,8 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
   map.map(loop.getRegionIterArgs(), accs);
   for (auto [load, value] : llvm::zip(sync.clusterLoads[0], firstReads))
     map.map(load.getResult(), value);
-  for (Operation *op : sync.computeSection)
-    if (!isa<LoadFragmentOp, MmaOp>(op))
-      b.clone(*op, map);
+  for (Operation *op : sync.elementwise.lookup(0))
+    b.clone(*op, map);
   Value slotValue = index(b, slot);
   SmallVector<Value> next;
   for (int c = 0; c < n; ++c) {
@@ -335,6 +351,8 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     // them (planPingPong refuses read-ahead otherwise).
     recorder.open({int32_t(priority), !ahead.empty() || readsNext});
     map.map(mma.getResult(), b.clone(*mma, map)->getResult(0));
+    for (Operation *op : sync.elementwise.lookup(c + 1))
+      b.clone(*op, map);
     if (fills && plan.fills == FillInterval::compute)
       emitClusterFill();
     for (LoadFragmentOp load : ahead)
