@@ -19,7 +19,8 @@ reader sees what each pass buys. For each variant:
     the attention forward loops (d 128, d 64, causal d 128) per KV tile of
     equal work (one wave's 32 queries x 64 keys);
   * the FlashAttention forward kernels (d 64 and 128, both chips,
-    synchronous, double-buffered and double-buffered unrolled by 2):
+    synchronous, double-buffered and double-buffered unrolled by 2; on
+    gfx950 also the ping-pong schedule):
     resources, the K/V loop's mix per KV tile (MMAs, LDS traffic,
     cross-lane operations, v_exp_f32, waits), llvm-mca, and the simulator's
     counters for one attention after its random test.
@@ -220,6 +221,10 @@ def attention_variants():
             out.append((chip, d, buffered, flags, 1))
             out.append((chip, d, buffered + "+unroll2", flags + ["--unroll=2"],
                         2))
+            if chip == "gfx950":
+                # The ping-pong loop body holds two KV tiles (slots 0, 1).
+                out.append((chip, d, "ping-pong",
+                            flags + ["--schedule=ping-pong"], 2))
     return out
 
 

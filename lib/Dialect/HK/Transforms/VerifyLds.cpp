@@ -13,8 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LdsTrace.h"
-
+#include "HK/Dialect/HK/Analysis/LdsTrace.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
@@ -71,7 +70,8 @@ static int64_t extentUnit(gpu::GPUFuncOp kernel, LaunchAttr launch) {
 /// {0, 1, 16, unit - 1}, rounded up to the divisibility the kernel declares.
 static std::vector<std::map<std::pair<unsigned, int64_t>, int64_t>>
 chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
-  auto launch = kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+  auto launch =
+      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
   std::map<std::pair<unsigned, int64_t>, int64_t> factor;
   kernel.walk([&](memref::DimOp dim) {
     auto arg = dyn_cast<BlockArgument>(dim.getSource());
@@ -98,8 +98,8 @@ chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
     // 16 past a multiple: rows of whole 16-byte chunks (8- and 16-bit
     // elements) with a partial tile, where a peeled main loop and its
     // remainder both run.
-    for (int64_t r : {int64_t(0), int64_t(1), std::min<int64_t>(16, unit - 1),
-                      unit - 1}) {
+    for (int64_t r :
+         {int64_t(0), int64_t(1), std::min<int64_t>(16, unit - 1), unit - 1}) {
       std::map<std::pair<unsigned, int64_t>, int64_t> extents;
       for (auto [key, f] : factor)
         extents[key] = llvm::divideCeil(t * unit + r, f) * f;
@@ -119,8 +119,7 @@ static void findUniformInputs(gpu::GPUFuncOp kernel,
   llvm::DenseSet<Value> seen;
   kernel.walk([&](Operation *op) {
     if (auto loop = dyn_cast<scf::ForOp>(op))
-      work.append({loop.getLowerBound(), loop.getUpperBound(),
-                   loop.getStep()});
+      work.append({loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
     else if (auto branch = dyn_cast<scf::IfOp>(op))
       work.push_back(branch.getCondition());
   });
@@ -248,7 +247,7 @@ public:
     switch (v.missing) {
     case SyncViolation::Missing::barrier:
       diag << ": no barrier orders "
-           << (isRead     ? "the fill before this read"
+           << (isRead      ? "the fill before this read"
                : afterFill ? "the earlier fill before this one"
                            : "the read before this fill");
       break;
@@ -298,9 +297,9 @@ private:
   void noteSizes(InFlightDiagnostic &diag) const {
     std::string sizes;
     for (auto [key, value] : input.extents)
-      sizes += (sizes.empty() ? "" : ", ") + ("arg" + std::to_string(key.first)) +
-               "[" + std::to_string(key.second) + "] = " +
-               std::to_string(value);
+      sizes += (sizes.empty() ? "" : ", ") +
+               ("arg" + std::to_string(key.first)) + "[" +
+               std::to_string(key.second) + "] = " + std::to_string(value);
     for (auto [dim, id] : input.blockIds)
       sizes += (sizes.empty() ? "" : ", ") + std::string("block_id ") +
                "xyz"[dim] + " = " + std::to_string(id);

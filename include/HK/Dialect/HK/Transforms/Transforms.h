@@ -12,6 +12,7 @@
 #define HK_DIALECT_HK_TRANSFORMS_TRANSFORMS_H
 
 #include "HK/Dialect/HK/Analysis/KVLoop.h"
+#include "HK/Dialect/HK/Analysis/MemoryOps.h"
 #include "HK/Dialect/HK/Utils/WorkgroupOrder.h"
 
 #include "mlir/IR/Value.h"
@@ -94,15 +95,6 @@ LogicalResult checkBankConflicts(gpu::GPUFuncOp func, unsigned maxWays);
 /// `hk.launch` gives the grid (see hk-lower-grid-dims). Without `hk.launch`
 /// they are kept, with a remark.
 LogicalResult lowerGridDims(gpu::GPUFuncOp kernel);
-
-/// LDS operations (lgkmcnt) one lane issues for `load` on `chip`.
-FailureOr<int64_t> countFragmentReadsPerLane(LoadFragmentOp load,
-                                             const ChipInfo &chip);
-
-/// Memory operations one lane issues for `copy` in a workgroup of
-/// `threads`, on the counter that completes its LDS writes: direct-to-LDS
-/// loads (vmcnt) for a direct copy, LDS stores (lgkmcnt) otherwise.
-FailureOr<int64_t> countFillOpsPerLane(CopyToSharedOp copy, int64_t threads);
 
 /// Proves that no wave of `kernel` reads a shared-tile slot another may
 /// still be writing and that no fill overwrites a slot another wave may

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Private to hk-verify-lds: runs an hk-level kernel abstractly for one
+// The analysis behind hk-verify-lds: runs an hk-level kernel abstractly for one
 // choice of its dynamic sizes and records, for each wave group, the events
 // of ScheduleWaits.h (fills, reads, uses, waits, barriers). Control flow is
 // followed exactly: loop bounds, branch conditions and slot indices are
@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_LIB_DIALECT_HK_TRANSFORMS_LDSTRACE_H
-#define HK_LIB_DIALECT_HK_TRANSFORMS_LDSTRACE_H
+#ifndef HK_DIALECT_HK_ANALYSIS_LDSTRACE_H
+#define HK_DIALECT_HK_ANALYSIS_LDSTRACE_H
 
 #include "HK/Dialect/HK/Utils/ScheduleWaits.h"
 #include "HK/Target/Chip.h"
@@ -82,9 +82,8 @@ LogicalResult buildLdsTrace(const LdsTraceInput &input, LdsTrace &trace);
 /// The kernel's hk.stagger, if any; fails (with an error) if it has
 /// several with different wave groups, or one whose condition is not
 /// provably uniform within each wave.
-FailureOr<Operation *> findStagger(gpu::GPUFuncOp kernel,
-                                   const ChipInfo &chip);
+FailureOr<Operation *> findStagger(gpu::GPUFuncOp kernel, const ChipInfo &chip);
 
 } // namespace mlir::hk
 
-#endif // HK_LIB_DIALECT_HK_TRANSFORMS_LDSTRACE_H
+#endif // HK_DIALECT_HK_ANALYSIS_LDSTRACE_H

@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LdsTrace.h"
+#include "HK/Dialect/HK/Analysis/LdsTrace.h"
 
+#include "HK/Dialect/HK/Analysis/MemoryOps.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
-#include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/Dialect/HK/Utils/AccessPlan.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -80,8 +80,7 @@ bool isUnmodelledSync(Operation *op) {
     auto type = dyn_cast<MemRefType>(v.getType());
     if (!type)
       return false;
-    auto space =
-        dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
     if (space)
       return space.getValue() == gpu::AddressSpace::Workgroup;
     auto number = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
@@ -92,8 +91,8 @@ bool isUnmodelledSync(Operation *op) {
 
 /// True for the ops the model follows (MMAs for the loads they wait for).
 bool isModelledSync(Operation *op) {
-  return isa<CopyToSharedOp, LoadFragmentOp, MmaOp,
-             amdgpu::MemoryCounterWaitOp, StaggerOp>(op) ||
+  return isa<CopyToSharedOp, LoadFragmentOp, MmaOp, amdgpu::MemoryCounterWaitOp,
+             StaggerOp>(op) ||
          isBarrier(op);
 }
 
@@ -143,8 +142,7 @@ private:
   Abstract get(Value v) const { return values.lookup(v); }
 
   /// The integer `v` must have for the model to go on.
-  FailureOr<llvm::APInt> integerOf(Value v, Operation *user,
-                                   StringRef what) {
+  FailureOr<llvm::APInt> integerOf(Value v, Operation *user, StringRef what) {
     Abstract a = get(v);
     if (a.isInteger())
       return a.integer;
@@ -244,8 +242,7 @@ private:
           // order among themselves.
           if (cluster.getInterleaved())
             unordered = nextUnordered++;
-          FailureOr<SmallVector<Abstract>> r =
-              runRegion(cluster.getBody(), {});
+          FailureOr<SmallVector<Abstract>> r = runRegion(cluster.getBody(), {});
           unordered = -1;
           if (failed(r))
             return failure();
@@ -270,8 +267,7 @@ private:
             // hk.barrier and rocdl.s.barrier wait for nothing; the others
             // are a workgroup release fence (LDS operations complete) and
             // s_barrier.
-            push(SyncEvent::barrier(
-                     !isa<BarrierOp, ROCDL::SBarrierOp>(other)),
+            push(SyncEvent::barrier(!isa<BarrierOp, ROCDL::SBarrierOp>(other)),
                  other);
             return success();
           }
@@ -308,9 +304,9 @@ private:
         return failure();
       carried = std::move(*next);
       // Stop before the induction variable wraps around.
-      llvm::APInt room = isSigned ? llvm::APInt::getSignedMaxValue(
-                                        iv.getBitWidth()) - iv
-                                  : llvm::APInt::getMaxValue(iv.getBitWidth()) - iv;
+      llvm::APInt room =
+          isSigned ? llvm::APInt::getSignedMaxValue(iv.getBitWidth()) - iv
+                   : llvm::APInt::getMaxValue(iv.getBitWidth()) - iv;
       if (room.ult(*step))
         break;
     }
@@ -324,8 +320,8 @@ private:
         "the condition of this scf.if, which guards LDS work or barriers,");
     if (failed(cond))
       return failure();
-    Region &taken = cond->isZero() ? branch.getElseRegion()
-                                   : branch.getThenRegion();
+    Region &taken =
+        cond->isZero() ? branch.getElseRegion() : branch.getThenRegion();
     if (taken.empty())
       return success();
     FailureOr<SmallVector<Abstract>> r = runRegion(taken, {});
@@ -354,9 +350,8 @@ private:
     if (failed(region))
       return failure();
     int64_t generation = fillsIssued[*region]++;
-    FailureOr<int64_t> ops = opsOf(copy, [&] {
-      return countFillOpsPerLane(copy, input.threads);
-    });
+    FailureOr<int64_t> ops =
+        opsOf(copy, [&] { return countFillOpsPerLane(copy, input.threads); });
     if (failed(ops))
       return failure();
     push(SyncEvent::fill(*region, generation, *ops,
@@ -495,8 +490,9 @@ private:
       if (stride)
         values[metadata.getStrides()[i]] =
             Abstract::of(llvm::APInt(64, *stride));
-      contiguous = contiguous && size ? std::optional<int64_t>(*contiguous * *size)
-                                      : std::nullopt;
+      contiguous = contiguous && size
+                       ? std::optional<int64_t>(*contiguous * *size)
+                       : std::nullopt;
     }
   }
 
@@ -547,10 +543,14 @@ private:
         .Case([&](arith::ShRUIOp) -> R {
           return in[1].ult(width) ? R(in[0].lshr(in[1])) : std::nullopt;
         })
-        .Case([&](arith::MinSIOp) { return llvm::APIntOps::smin(in[0], in[1]); })
-        .Case([&](arith::MaxSIOp) { return llvm::APIntOps::smax(in[0], in[1]); })
-        .Case([&](arith::MinUIOp) { return llvm::APIntOps::umin(in[0], in[1]); })
-        .Case([&](arith::MaxUIOp) { return llvm::APIntOps::umax(in[0], in[1]); })
+        .Case(
+            [&](arith::MinSIOp) { return llvm::APIntOps::smin(in[0], in[1]); })
+        .Case(
+            [&](arith::MaxSIOp) { return llvm::APIntOps::smax(in[0], in[1]); })
+        .Case(
+            [&](arith::MinUIOp) { return llvm::APIntOps::umin(in[0], in[1]); })
+        .Case(
+            [&](arith::MaxUIOp) { return llvm::APIntOps::umax(in[0], in[1]); })
         .Case([&](arith::CmpIOp cmp) {
           return llvm::APInt(
               1, arith::applyCmpPredicate(cmp.getPredicate(), in[0], in[1]));
@@ -608,8 +608,7 @@ static bool isWaveUniform(Value v, int64_t waveSize, bool oneDimensional,
     APInt divisor;
     if (oneDimensional && tid && tid.getDimension() == gpu::Dimension::x &&
         matchPattern(div.getRhs(), m_ConstantInt(&divisor)) &&
-        divisor.getSExtValue() > 0 &&
-        divisor.getSExtValue() % waveSize == 0)
+        divisor.getSExtValue() > 0 && divisor.getSExtValue() % waveSize == 0)
       return true;
   }
   if (!isPure(def) || def->getNumRegions() != 0 || def->getNumOperands() == 0)
@@ -645,49 +644,4 @@ FailureOr<Operation *> mlir::hk::findStagger(gpu::GPUFuncOp kernel,
               "a wave (derive it from the wave id, thread_id x / "
            << chip.waveSize << " in a one-dimensional workgroup)";
   return first.getOperation();
-}
-
-//===----------------------------------------------------------------------===//
-// LDS operations per lane
-//===----------------------------------------------------------------------===//
-
-FailureOr<int64_t> mlir::hk::countFragmentReadsPerLane(LoadFragmentOp load,
-                                                       const ChipInfo &chip) {
-  FragmentType type = load.getType();
-  const MmaInstr *instr = type.findInstr(chip);
-  if (!instr)
-    return load.emitOpError() << chip.name << " has no MMA for " << type;
-  // Transposed: two ds_read_b64_tr_b16 per fragment.
-  int64_t runs = load.getTranspose()
-                     ? 2
-                     : planFragmentAccess(instr->layout, type.getRole(),
-                                          load.getTile().getType().getLayout())
-                           .size();
-  return type.getNumFragmentRows() * type.getNumFragmentCols() * runs;
-}
-
-FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
-                                                 int64_t threads) {
-  TileLayout layout = copy.getTile().getType().getLayout();
-  int64_t vec = kCopyChunkBytes / layout.elementBytes;
-  int64_t chunks = layout.numElements() / vec;
-  // A transposing copy writes each block of kTransposedCopyRun chunks as
-  // `vec` runs.
-  if (copy.getTranspose()) {
-    int64_t blocks = chunks / kTransposedCopyRun;
-    if (threads <= 0 || blocks % threads != 0)
-      return copy.emitOpError() << "a tile of " << blocks << " blocks does "
-                                << "not split over " << threads << " threads";
-    return blocks / threads * vec;
-  }
-  if (threads <= 0 || chunks % threads != 0)
-    return copy.emitOpError()
-           << "a tile of " << chunks << " chunks of " << kCopyChunkBytes
-           << " bytes does not split "
-           << "over " << threads << " threads";
-  // A direct fill is one load per chunk; the register path writes each
-  // chunk to LDS in the runs its layout allows.
-  int64_t perChunk =
-      copy.getDirect() ? 1 : int64_t(planChunkAccess(layout, vec).size());
-  return chunks / threads * perChunk;
 }

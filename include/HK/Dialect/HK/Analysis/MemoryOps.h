@@ -1,0 +1,32 @@
+//===- MemoryOps.h - memory operations per lane of hk ops -------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The memory operations one lane issues for an hk op, counted on the
+// hardware counter that completes them, as the op's lowering emits them:
+// what a wait count (vmcnt, lgkmcnt) is measured in. The ping-pong planner
+// and hk-verify-lds both count with these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_ANALYSIS_MEMORYOPS_H
+#define HK_DIALECT_HK_ANALYSIS_MEMORYOPS_H
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+
+namespace mlir::hk {
+
+/// LDS operations (lgkmcnt) one lane issues for `load` on `chip`.
+FailureOr<int64_t> countFragmentReadsPerLane(LoadFragmentOp load,
+                                             const ChipInfo &chip);
+
+/// Memory operations one lane issues for `copy` in a workgroup of
+/// `threads`, on the counter that completes its LDS writes: direct-to-LDS
+/// loads (vmcnt) for a direct copy, LDS stores (lgkmcnt) otherwise.
+FailureOr<int64_t> countFillOpsPerLane(CopyToSharedOp copy, int64_t threads);
+
+} // namespace mlir::hk
+
+#endif // HK_DIALECT_HK_ANALYSIS_MEMORYOPS_H

@@ -1,0 +1,57 @@
+//===- MemoryOps.cpp - memory operations per lane of hk ops ---------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements MemoryOps.h: how many LDS reads a fragment load and
+// how many fill operations a copy issue per lane, as their lowerings emit
+// them; the schedule planner and hk-verify-lds count waits with them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/Analysis/MemoryOps.h"
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+FailureOr<int64_t> mlir::hk::countFragmentReadsPerLane(LoadFragmentOp load,
+                                                       const ChipInfo &chip) {
+  FragmentType type = load.getType();
+  const MmaInstr *instr = type.findInstr(chip);
+  if (!instr)
+    return load.emitOpError() << chip.name << " has no MMA for " << type;
+  // Transposed: two ds_read_b64_tr_b16 per fragment.
+  int64_t runs = load.getTranspose()
+                     ? 2
+                     : planFragmentAccess(instr->layout, type.getRole(),
+                                          load.getTile().getType().getLayout())
+                           .size();
+  return type.getNumFragmentRows() * type.getNumFragmentCols() * runs;
+}
+
+FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
+                                                 int64_t threads) {
+  TileLayout layout = copy.getTile().getType().getLayout();
+  int64_t vec = kCopyChunkBytes / layout.elementBytes;
+  int64_t chunks = layout.numElements() / vec;
+  // A transposing copy writes each block of kTransposedCopyRun chunks as
+  // `vec` runs.
+  if (copy.getTranspose()) {
+    int64_t blocks = chunks / kTransposedCopyRun;
+    if (threads <= 0 || blocks % threads != 0)
+      return copy.emitOpError() << "a tile of " << blocks << " blocks does "
+                                << "not split over " << threads << " threads";
+    return blocks / threads * vec;
+  }
+  if (threads <= 0 || chunks % threads != 0)
+    return copy.emitOpError() << "a tile of " << chunks << " chunks of "
+                              << kCopyChunkBytes << " bytes does not split "
+                              << "over " << threads << " threads";
+  // A direct fill is one load per chunk; the register path writes each
+  // chunk to LDS in the runs its layout allows.
+  int64_t perChunk =
+      copy.getDirect() ? 1 : int64_t(planChunkAccess(layout, vec).size());
+  return chunks / threads * perChunk;
+}
