@@ -91,7 +91,7 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
   gpu.func @odd_waves(%n: index) kernel attributes {known_block_size = array<i32: 192, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
-    // expected-error @+1 {{cluster schedule: cannot stagger the wave groups: needs an even number of whole waves, got 192 threads of wave64}}
+    // expected-error @+1 {{cluster schedule: cannot stagger the wave groups: needs an even number of whole waves to pair, got 192 threads of wave64}}
     scf.for %k = %c0 to %n step %c64 {
       %x = arith.addi %k, %c64 {__test_cluster__ = 0} : index
     } {__test_cluster_priorities__ = array<i32: 0>, __test_stagger_wave_groups__}

@@ -57,13 +57,16 @@ llvm::Expected<KVLoop> mlir::hk::analyzeKVLoop(scf::ForOp loop) {
     return notKVLoop("the loop fills no shared tile before its first barrier");
 
   // The compute section.
+  kv.elementwise.emplace_back();
   for (++it; &*it != end; ++it) {
     Operation *op = &*it;
     kv.computeSection.push_back(op);
-    if (auto mma = dyn_cast<MmaOp>(op))
+    if (auto mma = dyn_cast<MmaOp>(op)) {
       kv.mmas.push_back(mma);
-    else if (!isa<LoadFragmentOp>(op))
-      kv.elementwise.push_back(op);
+      kv.elementwise.emplace_back();
+    } else if (!isa<LoadFragmentOp>(op)) {
+      kv.elementwise.back().push_back(op);
+    }
   }
 
   // The tiles, their fills and their reads.

@@ -20,7 +20,6 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -267,8 +266,7 @@ private:
             // hk.barrier and rocdl.s.barrier wait for nothing; the others
             // are a workgroup release fence (LDS operations complete) and
             // s_barrier.
-            push(SyncEvent::barrier(!isa<BarrierOp, ROCDL::SBarrierOp>(other)),
-                 other);
+            push(SyncEvent::barrier(isWorkgroupBarrier(other)), other);
             return success();
           }
           if (other->getNumRegions() != 0)

@@ -28,8 +28,8 @@ using namespace mlir::hk;
 /// workgroup.
 static bool isUniformSource(Operation *op) {
   return op->hasTrait<OpTrait::ConstantLike>() ||
-         isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
-             gpu::ClusterIdOp, gpu::ClusterDimOp, memref::DimOp>(op);
+         isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp, gpu::ClusterIdOp,
+             gpu::ClusterDimOp, memref::DimOp>(op);
 }
 
 /// `known` caches answers; a value still being decided (a cycle through
@@ -51,8 +51,7 @@ static bool isUniform(Value value, DenseMap<Value, bool> &known,
         return true;
       // The induction variable of a loop with uniform bounds.
       if (auto loop = dyn_cast_or_null<scf::ForOp>(owner))
-        return arg == loop.getInductionVar() &&
-               uniform(loop.getLowerBound()) &&
+        return arg == loop.getInductionVar() && uniform(loop.getLowerBound()) &&
                uniform(loop.getUpperBound()) && uniform(loop.getStep());
       return false;
     }
@@ -60,8 +59,7 @@ static bool isUniform(Value value, DenseMap<Value, bool> &known,
     if (isUniformSource(def))
       return true;
     // Other sources (thread and lane ids) differ between lanes.
-    if (!isPure(def) || def->getNumRegions() != 0 ||
-        def->getNumOperands() == 0)
+    if (!isPure(def) || def->getNumRegions() != 0 || def->getNumOperands() == 0)
       return false;
     return llvm::all_of(def->getOperands(), uniform);
   };
@@ -86,8 +84,7 @@ BarrierRole mlir::hk::classifyBarrier(Operation *op) {
 LogicalResult mlir::hk::verifyUniformBarrier(Operation *barrier) {
   auto refuse = [&](const Twine &why) {
     return barrier->emitOpError()
-           << "every wave must execute the same barriers, but this one "
-           << why;
+           << "every wave must execute the same barriers, but this one " << why;
   };
   const char *uniformRule =
       "not provably uniform across the workgroup (computed only from "
@@ -141,6 +138,20 @@ static LogicalResult verifyYield(Operation *op, Region &body) {
   return success();
 }
 
+const char *mlir::hk::whyNotInCluster(Operation *op) {
+  if (isBarrier(op))
+    return "clusters are separated by barriers";
+  if (isa<amdgpu::MemoryCounterWaitOp, ROCDL::SetPrioOp,
+          amdgpu::SchedBarrierOp>(op))
+    return "waits, priority changes and scheduling fences go between "
+           "clusters";
+  if (isa<ClusterOp>(op))
+    return "clusters do not nest";
+  if (isa<StaggerOp>(op))
+    return "a stagger holds clusters, not the other way round";
+  return nullptr;
+}
+
 LogicalResult ClusterOp::verify() {
   int32_t priority = getPriority();
   if (priority < 0 || priority > 3)
@@ -152,16 +163,7 @@ LogicalResult ClusterOp::verify() {
   Operation *offender = nullptr;
   const char *why = nullptr;
   getBody().walk([&](Operation *op) {
-    if (isBarrier(op))
-      why = "";
-    else if (isa<amdgpu::MemoryCounterWaitOp, ROCDL::SetPrioOp,
-                 amdgpu::SchedBarrierOp>(op))
-      why = "waits, priority changes and scheduling fences go between "
-            "clusters";
-    else if (isa<ClusterOp>(op))
-      why = "clusters do not nest";
-    else if (isa<StaggerOp>(op))
-      why = "a stagger holds clusters, not the other way round";
+    why = whyNotInCluster(op);
     if (!why)
       return WalkResult::advance();
     offender = op;
@@ -174,9 +176,8 @@ LogicalResult ClusterOp::verify() {
                        "barriers")
                .attachNote(offender->getLoc())
            << "barrier here";
-  InFlightDiagnostic diag = emitOpError() << "cannot hold '"
-                                          << offender->getName()
-                                          << "': " << why;
+  InFlightDiagnostic diag =
+      emitOpError() << "cannot hold '" << offender->getName() << "': " << why;
   diag.attachNote(offender->getLoc()) << "here";
   return diag;
 }

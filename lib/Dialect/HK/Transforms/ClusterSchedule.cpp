@@ -269,36 +269,38 @@ Value mlir::hk::emitLateWaveGroup(OpBuilder &b, Location loc, int64_t waveSize,
       arith::ConstantIndexOp::create(b, loc, waves / 2));
 }
 
-/// Wraps `loop` (and the ops after it up to `last`) in an hk.stagger of the
-/// workgroup's second wave group.
-static LogicalResult staggerWaveGroups(scf::ForOp loop, Operation *last) {
-  auto refuse = [&](const Twine &why) {
-    return loop.emitError("cluster schedule: cannot stagger the wave "
-                          "groups: ")
-           << why;
-  };
-  FailureOr<const ChipInfo *> chip = resolveChip(loop);
+FailureOr<WaveGroups> mlir::hk::resolveWaveGroups(Operation *op,
+                                                  const Twine &prefix) {
+  FailureOr<const ChipInfo *> chip = resolveChip(op);
   if (failed(chip))
     return failure();
   if (!*chip)
-    return refuse("no chip is known");
-  auto func = loop->getParentOfType<gpu::GPUFuncOp>();
+    return op->emitError(prefix) << "no chip is known";
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
   DenseI32ArrayAttr block = func ? func.getKnownBlockSizeAttr() : nullptr;
   if (!block || block.size() != 3 || block[1] != 1 || block[2] != 1)
-    return refuse("needs a 1-D workgroup (known_block_size = array<i32: x, "
-                  "1, 1>)");
-  int64_t waveSize = (*chip)->waveSize;
-  int64_t waves = block[0] / waveSize;
-  if (block[0] % waveSize != 0 || waves < 2 || waves % 2 != 0)
-    return refuse(Twine("needs an even number of whole waves, got ") +
-                  Twine(block[0]) + " threads of wave" + Twine(waveSize));
+    return op->emitError(prefix)
+           << "needs a 1-D workgroup (known_block_size = array<i32: x, 1, 1>)";
+  int64_t threads = block[0], waveSize = (*chip)->waveSize;
+  int64_t waves = threads / waveSize;
+  if (threads % waveSize != 0 || waves < 2 || waves % 2 != 0)
+    return op->emitError(prefix)
+           << "needs an even number of whole waves to pair, got " << threads
+           << " threads of wave" << waveSize;
+  return WaveGroups{*chip, threads, waves};
+}
+
+/// Wraps `loop` (and the ops after it up to `last`) in an hk.stagger of the
+/// second of `groups`.
+static LogicalResult staggerWaveGroups(scf::ForOp loop, Operation *last,
+                                       const WaveGroups &groups) {
   SmallVector<Operation *> run;
   for (Operation *op = loop; op != last->getNextNode(); op = op->getNextNode())
     run.push_back(op);
   SmallVector<Value> escaping = getEscapingValues(run, {});
   OpBuilder b(loop);
   Location loc = loop.getLoc();
-  Value late = emitLateWaveGroup(b, loc, waveSize, waves);
+  Value late = emitLateWaveGroup(b, loc, groups.chip->waveSize, groups.waves);
   auto stagger =
       StaggerOp::create(b, loc, ValueRange(escaping).getTypes(), late);
   moveIntoBody(run, stagger, escaping, {});
@@ -311,6 +313,15 @@ mlir::hk::applyLoopClusterSchedule(scf::ForOp loop,
   if (schedule.tripsPerBody == 0)
     return loop.emitError("cluster schedule: a loop body holds at least one "
                           "trip, got 0");
+  // Refused before anything changes.
+  std::optional<WaveGroups> groups;
+  if (schedule.staggerWaveGroups) {
+    FailureOr<WaveGroups> resolved = resolveWaveGroups(
+        loop, "cluster schedule: cannot stagger the wave groups: ");
+    if (failed(resolved))
+      return failure();
+    groups = *resolved;
+  }
   // The policy is asked about the original body; the answers and each op's
   // trip ride along as attributes through the unrolling.
   constexpr StringLiteral kCluster = "hk_cluster_schedule.cluster";
@@ -340,14 +351,10 @@ mlir::hk::applyLoopClusterSchedule(scf::ForOp loop,
                             "by ")
              << schedule.tripsPerBody;
     }
-    if (unrolled->epilogueLoopOp) {
-      scf::ForOp epilogue = *unrolled->epilogueLoopOp;
-      epilogue->setAttr(HKDialect::getRemainderAttrName(), UnitAttr::get(ctx));
-      epilogue.walk([&](Operation *op) {
-        op->removeAttr(kCluster);
-        op->removeAttr(kTrip);
-      });
-    }
+    // The remainder loop runs in program order (cleanUp drops its marks).
+    if (unrolled->epilogueLoopOp)
+      (*unrolled->epilogueLoopOp)
+          ->setAttr(HKDialect::getRemainderAttrName(), UnitAttr::get(ctx));
     last = after->getPrevNode();
   }
 
@@ -371,15 +378,15 @@ mlir::hk::applyLoopClusterSchedule(scf::ForOp loop,
     Block::iterator end = begin;
     while (end != terminator && tripOf(*end) == t)
       ++end;
-    Operation *resume = end == terminator ? nullptr : &*end;
+    // `end` is outside the trip, so forming its clusters keeps it valid.
     if (failed(formClusters(begin, end, trip))) {
       cleanUp();
       return failure();
     }
-    begin = resume ? resume->getIterator() : terminator;
+    begin = end;
   }
   cleanUp();
-  if (schedule.staggerWaveGroups)
-    return staggerWaveGroups(loop, last);
+  if (groups)
+    return staggerWaveGroups(loop, last, *groups);
   return success();
 }

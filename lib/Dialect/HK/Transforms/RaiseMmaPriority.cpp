@@ -15,7 +15,6 @@
 #include "HK/Dialect/HK/Transforms/ClusterSchedule.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 
-#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -29,16 +28,12 @@ namespace mlir::hk {
 using namespace mlir;
 using namespace mlir::hk;
 
-/// True if `op` is or holds what separates clusters: barriers, waits,
-/// priority changes, scheduling fences, clusters and staggers.
+/// True if `op` is or holds what a cluster may not (whyNotInCluster).
 static bool separatesClusters(Operation *op) {
   return op
       ->walk([](Operation *inner) {
-        return isBarrier(inner) ||
-                       isa<amdgpu::MemoryCounterWaitOp, ROCDL::SetPrioOp,
-                           amdgpu::SchedBarrierOp, ClusterOp, StaggerOp>(inner)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+        return whyNotInCluster(inner) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
       })
       .wasInterrupted();
 }

@@ -39,22 +39,15 @@ using namespace mlir;
 using namespace mlir::hk;
 
 namespace {
-/// A synchronous K loop taken apart: fills, then (after a barrier) fragment
-/// loads, MMAs and elementwise work, then a barrier.
+/// A synchronous K loop as the schedule sees it: the K/V loop analysis
+/// (whose elementwise work [0] runs before the first cluster, [c + 1] in
+/// cluster c after its MMA), and the regions and reads of each cluster.
 struct SyncLoop {
-  scf::ForOp loop;
+  KVLoop kv;
   /// The copy filling each region, regions numbered in order of first read.
   SmallVector<CopyToSharedOp> fills;
-  /// Ops of the fill section (pure ops and copies), in order.
-  SmallVector<Operation *> fillSection;
-  /// Ops between the two barriers, in order.
-  SmallVector<Operation *> computeSection;
-  SmallVector<MmaOp> mmas;
   /// Per MMA: the loads it is the first user of, in program order.
   SmallVector<SmallVector<LoadFragmentOp>> clusterLoads;
-  /// The compute section's other ops, by the number of MMAs before them:
-  /// [0] runs before the first cluster, [c + 1] in cluster c after its MMA.
-  DenseMap<size_t, SmallVector<Operation *>> elementwise;
   DenseMap<Operation *, int> regionOfAlloc;
 };
 } // namespace
@@ -70,22 +63,17 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
   if (!kv)
     return refuse(llvm::toString(kv.takeError()));
-  SyncLoop sync;
-  sync.loop = loop;
-  Block *body = loop.getBody();
   // The fill section's waits are dropped: the schedule places its own.
-  sync.fillSection = kv->fillSection;
-  for (Operation *op : kv->computeSection) {
+  SyncLoop sync;
+  sync.kv = std::move(*kv);
+  Block *body = loop.getBody();
+  for (Operation *op : sync.kv.computeSection)
     if (!isa<LoadFragmentOp, MmaOp>(op) && !isMemoryEffectFree(op))
       return refuse(Twine("the compute part may only hold fragment loads, "
                           "MMAs and ops without memory effects, not '") +
                     op->getName().getStringRef() + "'");
-    sync.computeSection.push_back(op);
-  }
 
-  llvm::SetVector<Operation *> copiedAllocs;
-  SmallVector<CopyToSharedOp> copies;
-  for (CopyToSharedOp copy : kv->copies) {
+  for (CopyToSharedOp copy : sync.kv.copies) {
     if (masksColumns(copy.getBounds()))
       return refuse("a copy's bounds mask columns past the matrix ("
                     "register path) but the waits "
@@ -97,39 +85,34 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
       return refuse("its waits count direct-to-LDS loads, but a copy is on "
                     "the register path: fill with direct-to-LDS loads "
                     "(direct-lds, gfx950)");
-    auto alloc = copy.getTile().getDefiningOp<AllocSharedOp>();
-    if (!alloc || alloc.getType().getSlots() != 1 ||
-        !isZeroIndex(copy.getSlot()))
+    // The analysis found every copied tile's hk.alloc_shared.
+    const KVTile *tile = sync.kv.getTile(copy.getTile().getDefiningOp());
+    AllocSharedOp alloc = tile->alloc;
+    if (alloc.getType().getSlots() != 1 || !isZeroIndex(copy.getSlot()))
       return refuse("every copy must fill slot 0 of a one-slot tile from "
                     "hk.alloc_shared");
-    if (!copiedAllocs.insert(alloc))
+    if (tile->fills.size() > 1)
       return refuse("two copies fill the same tile");
-    copies.push_back(copy);
   }
 
-  DenseSet<Operation *> used;
-  for (Operation *op : sync.computeSection) {
-    if (auto load = dyn_cast<LoadFragmentOp>(op)) {
-      Operation *alloc = load.getTile().getDefiningOp();
-      if (!copiedAllocs.contains(alloc) || !isZeroIndex(load.getSlot()))
+  // Elementwise work (softmax, rescale) runs in the compute cluster of the
+  // MMA before it; work before the first MMA may not depend on a fragment
+  // read in the loop, which the schedule issues later.
+  for (Operation *op : sync.kv.elementwise.front())
+    for (Value operand : op->getOperands())
+      if (operand.getDefiningOp<LoadFragmentOp>() &&
+          operand.getParentBlock() == body)
+        return refuse("an op before the first MMA uses a fragment the "
+                      "loop reads");
+  for (Operation *op : sync.kv.computeSection)
+    if (auto load = dyn_cast<LoadFragmentOp>(op))
+      if (!sync.kv.getTile(load.getTile().getDefiningOp()) ||
+          !isZeroIndex(load.getSlot()))
         return refuse("a fragment load does not read slot 0 of a tile the "
                       "loop fills");
-      continue;
-    }
-    auto mma = dyn_cast<MmaOp>(op);
-    if (!mma) {
-      // Elementwise work (softmax, rescale) runs in the compute cluster of
-      // the MMA before it; work before the first MMA may not depend on a
-      // fragment read in the loop, which the schedule issues later.
-      if (sync.mmas.empty())
-        for (Value operand : op->getOperands())
-          if (operand.getDefiningOp<LoadFragmentOp>() &&
-              operand.getParentBlock() == body)
-            return refuse("an op before the first MMA uses a fragment the "
-                          "loop reads");
-      sync.elementwise[sync.mmas.size()].push_back(op);
-      continue;
-    }
+
+  DenseSet<Operation *> used;
+  for (MmaOp mma : sync.kv.mmas) {
     // Operands read from the loop's tiles are the cluster's reads; others
     // (a fragment kept in registers, one computed in the loop) are values.
     SmallVector<LoadFragmentOp> first;
@@ -152,11 +135,10 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
       if (!sync.regionOfAlloc.count(alloc))
         sync.regionOfAlloc[alloc] = sync.regionOfAlloc.size();
     }
-    sync.mmas.push_back(mma);
     sync.clusterLoads.push_back(std::move(first));
   }
-  sync.fills.resize(copies.size());
-  for (CopyToSharedOp copy : copies) {
+  sync.fills.resize(sync.kv.copies.size());
+  for (CopyToSharedOp copy : sync.kv.copies) {
     auto it = sync.regionOfAlloc.find(copy.getTile().getDefiningOp());
     if (it == sync.regionOfAlloc.end())
       return refuse("a tile the loop fills is never read");
@@ -182,9 +164,9 @@ describeShape(const SyncLoop &sync, const ChipInfo &chip, int64_t threads) {
     }
     shape.reads.push_back(std::move(reads));
   }
-  for (MmaOp mma : sync.mmas) {
+  for (MmaOp mma : sync.kv.mmas) {
     std::vector<int> uses;
-    scf::ForOp loop = sync.loop;
+    scf::ForOp loop = sync.kv.loop;
     for (Value operand : {mma.getA(), mma.getB()})
       if (auto load = operand.getDefiningOp<LoadFragmentOp>())
         if (load->getBlock() == loop.getBody())
@@ -206,7 +188,7 @@ namespace {
 class PingPongEmitter {
 public:
   PingPongEmitter(SyncLoop &sync, const PingPongPlan &plan, unsigned priority)
-      : sync(sync), plan(plan), priority(priority), loc(sync.loop.getLoc()),
+      : sync(sync), plan(plan), priority(priority), loc(sync.kv.loop.getLoc()),
         n(plan.clusters) {}
 
   /// Replaces the loop's uses by its schedule; `waves` per workgroup.
@@ -227,8 +209,8 @@ private:
         b, loc, b.getIndexType(),
         arith::MinSIOp::create(b, loc, i32(tile), i32(lastTile)));
     return arith::AddIOp::create(
-        b, loc, sync.loop.getLowerBound(),
-        arith::MulIOp::create(b, loc, clamped, sync.loop.getStep()));
+        b, loc, sync.kv.loop.getLowerBound(),
+        arith::MulIOp::create(b, loc, clamped, sync.kv.loop.getStep()));
   }
   void emitWait(OpBuilder &b, int site) {
     const WaitCounts &w = plan.waits[site];
@@ -252,13 +234,13 @@ private:
         continue;
       for (Value operand : op->getOperands())
         if (Operation *def = operand.getDefiningOp())
-          if (def->getBlock() == sync.loop.getBody())
+          if (def->getBlock() == sync.kv.loop.getBody())
             work.push_back(def);
     }
     IRMapping map;
-    map.map(sync.loop.getInductionVar(), kOfTile(b, tile));
+    map.map(sync.kv.loop.getInductionVar(), kOfTile(b, tile));
     Value slotValue = index(b, slot);
-    for (Operation *op : sync.fillSection)
+    for (Operation *op : sync.kv.fillSection)
       if (slice.contains(op)) {
         Operation *clone = b.clone(*op, map);
         if (auto cloned = dyn_cast<CopyToSharedOp>(clone))
@@ -306,7 +288,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     OpBuilder &b, Value tile, int64_t slot, ValueRange accs, bool fills,
     function_ref<int(int, bool)> site, ValueRange firstReads,
     SmallVectorImpl<Value> *nextReads) {
-  scf::ForOp loop = sync.loop;
+  scf::ForOp loop = sync.kv.loop;
   // The tile is emitted in its final order; the recorder notes which
   // cluster each op is in, and the cluster mechanism forms them.
   ClusterRecorder recorder(b);
@@ -315,7 +297,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
   map.map(loop.getRegionIterArgs(), accs);
   for (auto [load, value] : llvm::zip(sync.clusterLoads[0], firstReads))
     map.map(load.getResult(), value);
-  for (Operation *op : sync.elementwise.lookup(0))
+  for (Operation *op : sync.kv.elementwise[0])
     b.clone(*op, map);
   Value slotValue = index(b, slot);
   SmallVector<Value> next;
@@ -342,7 +324,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     recorder.close();
     emitWait(b, site(c, false));
     BarrierOp::create(b, loc);
-    MmaOp mma = sync.mmas[c];
+    MmaOp mma = sync.kv.mmas[c];
     SmallVector<LoadFragmentOp> ahead;
     if (plan.readAhead && c + 1 < n)
       ahead = sync.clusterLoads[c + 1];
@@ -351,7 +333,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     // them (planPingPong refuses read-ahead otherwise).
     recorder.open({int32_t(priority), !ahead.empty() || readsNext});
     map.map(mma.getResult(), b.clone(*mma, map)->getResult(0));
-    for (Operation *op : sync.elementwise.lookup(c + 1))
+    for (Operation *op : sync.kv.elementwise[c + 1])
       b.clone(*op, map);
     if (fills && plan.fills == FillInterval::compute)
       emitClusterFill();
@@ -378,7 +360,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
 }
 
 LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
-  scf::ForOp loop = sync.loop;
+  scf::ForOp loop = sync.kv.loop;
   OpBuilder b(loop);
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
   Value step = loop.getStep();
@@ -487,23 +469,11 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
 /// Schedules `loop`; errors are emitted.
 static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
                                   FillInterval fills, bool readAhead) {
-  FailureOr<const ChipInfo *> chip = resolveChip(loop);
-  if (failed(chip))
+  FailureOr<WaveGroups> groups =
+      resolveWaveGroups(loop, "hk-schedule-ping-pong: ");
+  if (failed(groups))
     return failure();
-  if (!*chip)
-    return loop.emitError("hk-schedule-ping-pong: no chip is known");
-  auto func = loop->getParentOfType<gpu::GPUFuncOp>();
-  DenseI32ArrayAttr block = func ? func.getKnownBlockSizeAttr() : nullptr;
-  if (!block || block.size() != 3 || block[1] != 1 || block[2] != 1)
-    return loop.emitError("hk-schedule-ping-pong: needs a 1-D workgroup "
-                          "(known_block_size = array<i32: x, 1, 1>)");
-  int64_t threads = block[0];
-  int64_t waves = threads / (*chip)->waveSize;
-  if (threads % (*chip)->waveSize != 0 || waves < 2 || waves % 2 != 0)
-    return loop.emitError()
-           << "hk-schedule-ping-pong: needs an even number of whole waves "
-              "to pair, got "
-           << threads << " threads of wave" << (*chip)->waveSize;
+  const ChipInfo *chip = groups->chip;
   FailureOr<SyncLoop> sync = matchSyncLoop(loop);
   if (failed(sync))
     return failure();
@@ -516,7 +486,7 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
               "hk-schedule-ping-pong: reading ahead issues a K tile's first "
               "reads in the tile before, so their offsets must not depend on "
               "the loop");
-  FailureOr<PingPongShape> shape = describeShape(*sync, **chip, threads);
+  FailureOr<PingPongShape> shape = describeShape(*sync, *chip, groups->threads);
   if (failed(shape))
     return failure();
   PingPongPlan plan;
@@ -536,7 +506,7 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   for (CopyToSharedOp copy : sync->fills)
     setTileSlots(copy.getTile().getDefiningOp<AllocSharedOp>(), 2);
   if (failed(PingPongEmitter(*sync, plan, priority)
-                 .emit((*chip)->waveSize, waves)))
+                 .emit(chip->waveSize, groups->waves)))
     return failure();
   loop.erase();
   return success();

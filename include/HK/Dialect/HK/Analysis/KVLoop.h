@@ -66,9 +66,11 @@ struct KVLoop {
   llvm::MapVector<Operation *, KVTile> tiles;
   /// The compute section's MMAs (top level, in program order).
   SmallVector<MmaOp> mmas;
-  /// The compute section's ops that are neither fragment loads nor MMAs:
-  /// softmax, masks, rescales, address arithmetic.
-  SmallVector<Operation *> elementwise;
+  /// The compute section's ops that are neither fragment loads nor MMAs
+  /// (softmax, masks, rescales, address arithmetic), by the MMAs before
+  /// them: [0] before the first MMA, [c + 1] after MMA c; mmas.size() + 1
+  /// lists.
+  SmallVector<SmallVector<Operation *>> elementwise;
 
   /// The tile `alloc` is, or null if the loop does not fill it.
   const KVTile *getTile(Operation *alloc) const {

@@ -81,6 +81,11 @@ inline bool isWorkgroupBarrier(Operation *op) {
   return classifyBarrier(op) == BarrierRole::workgroup;
 }
 
+/// Why `op` may not be inside an `hk.cluster` (at any depth), or null if it
+/// may: barriers separate clusters; waits, priority changes and scheduling
+/// fences go between them; clusters do not nest and hold no `hk.stagger`.
+const char *whyNotInCluster(Operation *op);
+
 /// Checks that every wave executes `barrier` alike: its enclosing control
 /// flow (up to the function) is only `scf.for` with uniform bounds, `scf.if`
 /// with a uniform condition and `hk.stagger`, and it is not in an

@@ -123,6 +123,19 @@ struct LoopClusterSchedule {
 LogicalResult applyLoopClusterSchedule(scf::ForOp loop,
                                        const LoopClusterSchedule &schedule);
 
+/// The two wave groups of the workgroup running `op`: its chip and its
+/// 1-D workgroup of an even number (at least 2) of whole waves.
+struct WaveGroups {
+  const ChipInfo *chip;
+  int64_t threads;
+  int64_t waves;
+};
+
+/// The wave groups of `op`'s kernel, or an error on `op` starting with
+/// `prefix` saying what is missing (a chip, a 1-D `known_block_size`, an
+/// even number of whole waves).
+FailureOr<WaveGroups> resolveWaveGroups(Operation *op, const Twine &prefix);
+
 /// Emits `late`: true for the waves of the second half of a 1-D workgroup
 /// of `waves` waves of `waveSize` lanes (the wave group hk.stagger runs one
 /// barrier behind).
