@@ -44,8 +44,10 @@ static MLIRContext &context() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-  if (!hk::checkInputNesting(text, "input").empty())
+  if (llvm::Error tooDeep = hk::checkInputNesting(text, "input")) {
+    llvm::consumeError(std::move(tooDeep));
     return 0;
+  }
   MLIRContext &ctx = context();
   ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
   // MLIR's lexer needs the NUL after the buffer that a file read through

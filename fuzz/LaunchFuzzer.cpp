@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Runtime/LaunchDescription.h"
+#include "HK/KernelAbi/LaunchDescription.h"
 
 #include <cstdint>
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Target/AssemblyLoop.h"
+#include "HK/Report/AssemblyLoop.h"
 
 #include "gtest/gtest.h"
 

@@ -6,12 +6,11 @@
 
 #include "HK/Harness/Launch.h"
 
-#include "HK/Runtime/LaunchDescription.h"
+#include "HK/KernelAbi/LaunchDescription.h"
 
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
-#include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Tools/InputLimits.h"
@@ -28,7 +27,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -253,12 +251,10 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
   if (!parsed)
     return bad(llvm::toString(parsed.takeError()));
   const LaunchDescription &description = *parsed;
-  if (!description.chip ||
-      symbolizeChip(*description.chip) != chipOption.getValue())
-    return fail(llvm::formatv(
-        "'{0}' was compiled for {1}, not {2}", path,
-        description.chip ? StringRef(*description.chip) : "no chip",
-        stringifyChip(chipOption)));
+  if (description.chip != chipOption.getValue())
+    return fail(llvm::formatv("'{0}' was compiled for {1}, not {2}", path,
+                              stringifyChip(description.chip),
+                              stringifyChip(chipOption)));
   StringRef fileKey = backend == Backend::sim ? "llvm_ir" : "code_object";
   const std::optional<std::string> &file =
       backend == Backend::sim ? description.llvmIr : description.codeObject;
@@ -295,7 +291,7 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
                                     path, kernelName, names)
                           .str());
   run.name = kernel->name;
-  run.block = kernel->block;
+  run.block = *kernel->block;
   SmallVector<Type> argTypes;
   for (const std::string &text : kernel->argTypes) {
     Type type = parseType(text, &context);
@@ -312,28 +308,15 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
     return status;
   if (int status = checkStaticExtents(run.name, argTypes, *problem))
     return status;
-  if (int status = applyLaunchTerms(run.name, kernel->grid, kernel->divisible,
-                                    *problem, run.grid))
+  if (int status =
+          applyLaunchTerms(run.name, kernel->launch->grid,
+                           kernel->launch->divisible, *problem, run.grid))
     return status;
 
   // The argument list, as the description spells it out.
   SmallVector<KernelAbiEntry> entries;
-  for (const LaunchDescription::Kernarg &a : kernel->kernargs) {
-    using Kind = KernelAbiEntry::Kind;
-    std::optional<Kind> kind =
-        llvm::StringSwitch<std::optional<Kind>>(a.kind)
-            .Case("pointer", Kind::pointer)
-            .Case("size", Kind::size)
-            .Case("stride", Kind::stride)
-            .Case("value", Kind::value)
-            .Default(std::nullopt);
-    if (!kind || a.arg < 0 || size_t(a.arg) >= argTypes.size())
-      return bad("a kernarg of '" + run.name + "' of kind '" + a.kind +
-                 "' hk-run does not know");
-    if ((*kind == Kind::size || *kind == Kind::stride) && !a.dim)
-      return bad("a " + a.kind + " of '" + run.name + "' without a dim");
-    entries.push_back({*kind, unsigned(a.arg), a.dim.value_or(-1)});
-  }
+  for (const LaunchDescription::Kernarg &a : kernel->kernargs)
+    entries.push_back(a.entry);
   return buildAbi(run.name, entries, *problem, run.abi);
 }
 

@@ -12,7 +12,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-std::string mlir::hk::checkInputNesting(llvm::StringRef text,
+llvm::Error mlir::hk::checkInputNesting(llvm::StringRef text,
                                         llvm::StringRef name,
                                         unsigned limit) {
   unsigned depth = 0, line = 1;
@@ -36,16 +36,16 @@ std::string mlir::hk::checkInputNesting(llvm::StringRef text,
       }
     } else if (c == '(' || c == '[' || c == '{') {
       if (++depth > limit)
-        return (llvm::Twine(name) + ":" + llvm::Twine(line) +
-                ": error: the input nests brackets more than " +
-                llvm::Twine(limit) +
-                " levels deep, more than hk's tools parse safely")
-            .str();
+        return llvm::createStringError(
+            llvm::Twine(name) + ":" + llvm::Twine(line) +
+            ": error: the input nests brackets more than " +
+            llvm::Twine(limit) +
+            " levels deep, more than hk's tools parse safely");
     } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
       --depth;
     }
   }
-  return "";
+  return llvm::Error::success();
 }
 
 mlir::OwningOpRef<mlir::ModuleOp>
@@ -59,9 +59,8 @@ mlir::hk::parseCheckedSourceFile(llvm::StringRef path,
                  << "': " << file.getError().message() << "\n";
     return nullptr;
   }
-  std::string tooDeep = checkInputNesting((*file)->getBuffer(), path);
-  if (!tooDeep.empty()) {
-    llvm::errs() << tooDeep << "\n";
+  if (llvm::Error tooDeep = checkInputNesting((*file)->getBuffer(), path)) {
+    llvm::errs() << llvm::toString(std::move(tooDeep)) << "\n";
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());

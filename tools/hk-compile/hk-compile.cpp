@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
-#include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/InitAllDialects.h"
+#include "HK/KernelAbi/LaunchDescription.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Tools/InputLimits.h"
 
@@ -33,7 +33,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -101,55 +100,6 @@ static bool writeFile(StringRef path, StringRef contents) {
   return true;
 }
 
-/// The launch description of `kernel`, from its source signature.
-static llvm::json::Object describeKernel(gpu::GPUFuncOp kernel) {
-  llvm::json::Array args, kernargs;
-  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-    std::string text;
-    llvm::raw_string_ostream(text) << type;
-    args.push_back(llvm::json::Object{{"index", int64_t(i)}, {"type", text}});
-  }
-  static constexpr const char *kKinds[] = {"pointer", "size", "stride",
-                                           "value"};
-  for (const KernelAbiEntry &entry : getKernelAbi(kernel.getArgumentTypes())) {
-    Type type = kernel.getArgumentTypes()[entry.arg];
-    llvm::json::Object o{{"kind", kKinds[static_cast<int>(entry.kind)]},
-                         {"arg", int64_t(entry.arg)}};
-    std::string text;
-    if (entry.kind == KernelAbiEntry::Kind::pointer)
-      llvm::raw_string_ostream(text) << cast<MemRefType>(type).getElementType();
-    else if (entry.kind == KernelAbiEntry::Kind::value)
-      llvm::raw_string_ostream(text) << type;
-    else
-      o["dim"] = entry.dim;
-    if (!text.empty())
-      o[entry.kind == KernelAbiEntry::Kind::pointer ? "element" : "type"] =
-          text;
-    kernargs.push_back(std::move(o));
-  }
-  llvm::json::Object out{{"name", kernel.getName()},
-                         {"args", std::move(args)},
-                         {"kernargs", std::move(kernargs)}};
-  if (auto block = kernel.getKnownBlockSizeAttr())
-    out["block"] = llvm::json::Array(block.asArrayRef());
-  auto terms = [](ArrayRef<SizeTerm> list, StringRef factor) {
-    llvm::json::Array a;
-    for (const SizeTerm &t : list) {
-      llvm::json::Object o{{"arg", t.arg}, {"dim", t.dim}, {factor, t.factor}};
-      if (t.roundUp)
-        o["round"] = "up";
-      a.push_back(std::move(o));
-    }
-    return a;
-  };
-  if (auto launch =
-          kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName())) {
-    out["grid"] = terms(launch.getGrid(), "tile");
-    out["divisible"] = terms(launch.getDivisible(), "by");
-  }
-  return out;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::HideUnrelatedOptions(toolOptions);
@@ -173,10 +123,11 @@ int main(int argc, char **argv) {
   if (gpuModules.size() != 1)
     return fail("'" + inputFile + "' must hold exactly one gpu.module, found " +
                 llvm::Twine(gpuModules.size()));
-  llvm::json::Array kernels;
+  LaunchDescription description;
+  description.chip = chipOption;
   for (auto func : gpuModules.front().getOps<gpu::GPUFuncOp>())
     if (func.isKernel())
-      kernels.push_back(describeKernel(func));
+      description.kernels.push_back(describeKernel(func));
 
   PassManager pm(&context);
   HKPipelineOptions options;
@@ -230,15 +181,10 @@ int main(int argc, char **argv) {
         return llvm::sys::path::filename(absolute).str();
       return std::string(absolute);
     };
-    llvm::json::Object description{{"chip", stringifyChip(chipOption)},
-                                   {"code_object", relative(outputFile)},
-                                   {"kernels", std::move(kernels)}};
+    description.codeObject = relative(outputFile);
     if (!llvmIrFile.empty())
-      description["llvm_ir"] = relative(llvmIrFile);
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::formatv("{0:2}\n", llvm::json::Value(std::move(description)));
-    if (!writeFile(launchFile, text))
+      description.llvmIr = relative(llvmIrFile);
+    if (!writeFile(launchFile, writeLaunchDescription(description)))
       return 1;
   }
   return 0;

@@ -49,9 +49,9 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  std::string tooDeep = mlir::hk::checkInputNesting(file->getBuffer(), input);
-  if (!tooDeep.empty()) {
-    llvm::errs() << tooDeep << "\n";
+  if (llvm::Error tooDeep =
+          mlir::hk::checkInputNesting(file->getBuffer(), input)) {
+    llvm::errs() << llvm::toString(std::move(tooDeep)) << "\n";
     return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> out =

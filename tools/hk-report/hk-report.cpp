@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Target/AssemblyLoop.h"
+#include "HK/Report/AssemblyLoop.h"
 #include "HK/Target/Chip.h"
-#include "HK/Target/CodeObject.h"
+#include "HK/Report/CodeObject.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"

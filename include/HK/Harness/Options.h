@@ -11,7 +11,7 @@
 #ifndef HK_HARNESS_OPTIONS_H
 #define HK_HARNESS_OPTIONS_H
 
-#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Dialect/HK/Utils/Enums.h"
 #include "HK/Pipelines/Pipelines.h"
 
 #include "llvm/ADT/Twine.h"

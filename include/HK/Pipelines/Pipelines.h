@@ -15,7 +15,7 @@
 #ifndef HK_PIPELINES_PIPELINES_H
 #define HK_PIPELINES_PIPELINES_H
 
-#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Dialect/HK/Utils/Enums.h"
 
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"

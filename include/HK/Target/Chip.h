@@ -14,7 +14,7 @@
 #ifndef HK_TARGET_CHIP_H
 #define HK_TARGET_CHIP_H
 
-#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Dialect/HK/Utils/Enums.h"
 #include "HK/Dialect/HK/Utils/LaneLayout.h"
 
 #include "mlir/IR/Types.h"

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -32,10 +33,10 @@ namespace hk {
 /// nest a few dozen levels at most.
 constexpr unsigned kMaxInputNesting = 256;
 
-/// Why `text` (named `name` in the message) is too deeply nested to parse
-/// safely, or an empty string. Brackets inside string literals and `//`
+/// Fails, saying why, if `text` (named `name` in the message) is too deeply
+/// nested to parse safely. Brackets inside string literals and `//`
 /// comments do not count.
-std::string checkInputNesting(llvm::StringRef text, llvm::StringRef name,
+llvm::Error checkInputNesting(llvm::StringRef text, llvm::StringRef name,
                               unsigned limit = kMaxInputNesting);
 
 /// parseSourceFile<ModuleOp> of `path` ("-": stdin) after checking its

@@ -122,6 +122,13 @@ static LogicalResult verifyRegionInBounds(
 // AllocSharedOp
 //===----------------------------------------------------------------------===//
 
+void AllocSharedOp::setSlots(int64_t slots) {
+  SharedTileType type = getType();
+  getResult().setType(SharedTileType::get(
+      type.getContext(), type.getRows(), type.getCols(), type.getElementType(),
+      type.getSwizzle(), type.getPermutation(), slots));
+}
+
 LogicalResult AllocSharedOp::verify() {
   auto func = dyn_cast_or_null<FunctionOpInterface>((*this)->getParentOp());
   if (!func || (*this)->getBlock() != &func.getFunctionBody().front())

@@ -13,6 +13,7 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
+#include "HK/KernelAbi/KernelAbi.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -77,38 +78,6 @@ static Value buildMemRef(OpBuilder &b, Location loc, MemRefType type,
   }
   return UnrealizedConversionCastOp::create(b, loc, type, Value(desc))
       .getResult(0);
-}
-
-/// The strides a kernel receives for `type`: none when row-major, else its
-/// dynamic ones (after its dynamic sizes).
-static SmallVector<int64_t> dynamicStrideDims(MemRefType type) {
-  SmallVector<int64_t> dims;
-  if (type.getLayout().isIdentity())
-    return dims;
-  auto [strides, offset] = type.getStridesAndOffset();
-  for (auto [dim, stride] : llvm::enumerate(strides))
-    if (ShapedType::isDynamic(stride))
-      dims.push_back(dim);
-  return dims;
-}
-
-SmallVector<hk::KernelAbiEntry> mlir::hk::getKernelAbi(TypeRange argTypes) {
-  using Kind = hk::KernelAbiEntry::Kind;
-  SmallVector<hk::KernelAbiEntry> abi;
-  for (auto [i, type] : llvm::enumerate(argTypes)) {
-    auto memref = dyn_cast<MemRefType>(type);
-    if (!memref) {
-      abi.push_back({Kind::value, unsigned(i)});
-      continue;
-    }
-    abi.push_back({Kind::pointer, unsigned(i)});
-    for (int64_t dim = 0; dim < memref.getRank(); ++dim)
-      if (memref.isDynamicDim(dim))
-        abi.push_back({Kind::size, unsigned(i), dim});
-    for (int64_t dim : dynamicStrideDims(memref))
-      abi.push_back({Kind::stride, unsigned(i), dim});
-  }
-  return abi;
 }
 
 LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,

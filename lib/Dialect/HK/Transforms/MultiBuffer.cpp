@@ -35,21 +35,13 @@ namespace mlir::hk {
 using namespace mlir;
 using namespace mlir::hk;
 
-void mlir::hk::setTileSlots(AllocSharedOp alloc, int64_t slots) {
-  SharedTileType type = alloc.getType();
-  alloc.getResult().setType(SharedTileType::get(
-      type.getContext(), type.getRows(), type.getCols(), type.getElementType(),
-      type.getSwizzle(), type.getPermutation(), slots));
-}
-
 static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
 
-LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
-                                        Value *slotOut, Value *otherOut) {
-  *isError = false;
-  auto remark = [&](const Twine &why) {
+FailureOr<std::optional<MultiBufferedLoop>>
+mlir::hk::multiBufferLoop(scf::ForOp loop) {
+  auto remark = [&](const Twine &why) -> std::optional<MultiBufferedLoop> {
     loop.emitRemark("hk-multi-buffer: loop left single-buffered: ") << why;
-    return failure();
+    return std::nullopt;
   };
   llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
   if (!kv)
@@ -79,10 +71,8 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
 
   // LDS budget with two slots per tile.
   FailureOr<const ChipInfo *> chip = resolveChip(loop);
-  if (failed(chip)) {
-    *isError = true;
+  if (failed(chip))
     return failure();
-  }
   if (*chip) {
     auto func = loop->getParentOfType<FunctionOpInterface>();
     int64_t total = 0, added = 0;
@@ -92,18 +82,19 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
         added += alloc.getType().getTotalBytes();
     }
     if (total + added > (*chip)->ldsBytes) {
-      *isError = true;
-      return loop.emitError()
-             << "hk-multi-buffer: double-buffering needs " << total + added
-             << " bytes of LDS (" << total << " now, " << added
-             << " more for the second slots), but " << (*chip)->name << " has "
-             << (*chip)->ldsBytes << " bytes; use smaller tiles or stages=1";
+      loop.emitError() << "hk-multi-buffer: double-buffering needs "
+                       << total + added << " bytes of LDS (" << total
+                       << " now, " << added
+                       << " more for the second slots), but " << (*chip)->name
+                       << " has " << (*chip)->ldsBytes
+                       << " bytes; use smaller tiles or stages=1";
+      return failure();
     }
   }
 
   // Second slots.
   for (AllocSharedOp alloc : allocs)
-    setTileSlots(alloc, 2);
+    alloc.setSlots(2);
 
   // The fill for induction value `iv` into `slot`: the ops before the fill
   // barrier, cloned (the pure ones become dead where unused).
@@ -160,11 +151,7 @@ LogicalResult mlir::hk::multiBufferLoop(scf::ForOp loop, bool *isError,
   for (CopyToSharedOp copy : copies)
     copy.erase();
   fillBarrier->erase();
-  if (slotOut)
-    *slotOut = slot;
-  if (otherOut)
-    *otherOut = other;
-  return success();
+  return std::optional<MultiBufferedLoop>(MultiBufferedLoop{slot, other});
 }
 
 /// Unrolls the double-buffered `loop` by `factor` (even) and makes the slot
@@ -223,15 +210,15 @@ struct MultiBufferPass : hk::impl::MultiBufferBase<MultiBufferPass> {
       return signalPassFailure();
     }
     for (scf::ForOp loop : loops) {
-      bool isError;
-      Value slot, other;
-      if (failed(multiBufferLoop(loop, &isError, &slot, &other))) {
-        if (isError)
-          return signalPassFailure();
+      FailureOr<std::optional<MultiBufferedLoop>> buffered =
+          multiBufferLoop(loop);
+      if (failed(buffered))
+        return signalPassFailure();
+      if (!*buffered)
         continue;
-      }
       if (unroll > 1 &&
-          failed(unrollWithConstantSlots(loop, unroll, slot, other)))
+          failed(unrollWithConstantSlots(loop, unroll, (*buffered)->slot,
+                                         (*buffered)->otherSlot)))
         return signalPassFailure();
     }
   }

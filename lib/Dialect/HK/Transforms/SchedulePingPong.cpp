@@ -504,7 +504,7 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
 
   // Double-buffer the regions, then replace the loop.
   for (CopyToSharedOp copy : sync->fills)
-    setTileSlots(copy.getTile().getDefiningOp<AllocSharedOp>(), 2);
+    copy.getTile().getDefiningOp<AllocSharedOp>().setSlots(2);
   if (failed(PingPongEmitter(*sync, plan, priority)
                  .emit(chip->waveSize, groups->waves)))
     return failure();

@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file implements the hk enums generated from HKAttrs.td. They live in
+// This file implements the hk enums generated from Enums.td. They live in
 // HKUtils, the bottom library, because the layout math and the target
 // description name them without needing the dialect.
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Dialect/HK/Utils/Enums.h"
 
-#include "HK/Dialect/HK/IR/HKEnums.cpp.inc"
+#include "HK/Dialect/HK/Utils/Enums.cpp.inc"

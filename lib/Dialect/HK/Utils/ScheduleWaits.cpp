@@ -171,23 +171,24 @@ std::string describe(const SyncEvent &ev) {
 /// The event lists of every run, with their positions.
 using Model = std::vector<std::vector<Timeline>>;
 
-std::string buildModel(const std::vector<ScheduleRun> &runs, Model &model) {
+llvm::Error buildModel(const std::vector<ScheduleRun> &runs, Model &model) {
   for (const ScheduleRun &run : runs) {
     std::vector<Timeline> &groups = model.emplace_back();
     for (const std::vector<SyncEvent> &events : run) {
       groups.emplace_back(events);
       if (!groups.back().error.empty())
-        return groups.back().error;
+        return llvm::createStringError(groups.back().error);
     }
     for (size_t g = 1; g < groups.size(); ++g)
       if (groups[g].barrierAt.size() != groups[0].barrierAt.size())
-        return "wave group " + std::to_string(g) + " executes " +
-               std::to_string(groups[g].barrierAt.size()) +
-               " barriers but wave group 0 executes " +
-               std::to_string(groups[0].barrierAt.size()) +
-               ", so barriers pair up wrongly across the workgroup";
+        return llvm::createStringError(
+            "wave group " + std::to_string(g) + " executes " +
+            std::to_string(groups[g].barrierAt.size()) +
+            " barriers but wave group 0 executes " +
+            std::to_string(groups[0].barrierAt.size()) +
+            ", so barriers pair up wrongly across the workgroup");
   }
-  return "";
+  return llvm::Error::success();
 }
 
 /// Walks every dependency of `model`; on an unmet one, `onUnmet(timeline,
@@ -355,9 +356,8 @@ llvm::Error mlir::hk::computeScheduleWaits(const std::vector<ScheduleRun> &runs,
                                            const CounterLimits &limits,
                                            std::vector<WaitCounts> &waits) {
   Model model;
-  std::string error = buildModel(runs, model);
-  if (!error.empty())
-    return llvm::createStringError(error);
+  if (llvm::Error error = buildModel(runs, model))
+    return error;
   // Tighten the wait each unmet dependency names until none is unmet.
   bool changed = true;
   while (changed) {
@@ -413,10 +413,9 @@ std::optional<SyncViolation>
 mlir::hk::findSyncViolation(const std::vector<ScheduleRun> &runs, int slots,
                             const std::vector<WaitCounts> &waits) {
   Model model;
-  std::string error = buildModel(runs, model);
-  if (!error.empty()) {
+  if (llvm::Error error = buildModel(runs, model)) {
     SyncViolation v;
-    v.message = error;
+    v.message = llvm::toString(std::move(error));
     return v;
   }
   return check(model, slots, waits);

@@ -12,7 +12,7 @@
 #ifndef HK_DIALECT_HK_IR_HKDIALECT_H
 #define HK_DIALECT_HK_IR_HKDIALECT_H
 
-#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Dialect/HK/Utils/Enums.h"
 #include "HK/Dialect/HK/Utils/LaneLayout.h"
 #include "HK/Dialect/HK/Utils/TileLayout.h"
 #include "HK/Target/Chip.h"

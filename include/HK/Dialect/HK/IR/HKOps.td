@@ -57,6 +57,10 @@ def HK_AllocSharedOp : HK_Op<"alloc_shared",
   let results = (outs HK_SharedTile:$tile);
   let assemblyFormat = "attr-dict `:` type($tile)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Gives the tile `slots` slots, keeping its layout (multi-buffering).
+    void setSlots(int64_t slots);
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -36,23 +36,6 @@ class CopyToSharedOp;
 class LoadFragmentOp;
 struct ChipInfo;
 
-/// Gives the tile `alloc` allocates `slots` slots, keeping its layout.
-void setTileSlots(AllocSharedOp alloc, int64_t slots);
-
-/// One argument of a kernel after hk-lower-kernel-abi, in order: a memref's
-/// data pointer, one of its dynamic sizes or strides (`dim`, as i32), or a
-/// non-memref argument passed as it is.
-struct KernelAbiEntry {
-  enum class Kind { pointer, size, stride, value } kind;
-  unsigned arg;
-  int64_t dim = -1;
-};
-
-/// The arguments hk-lower-kernel-abi gives a kernel of `argTypes`: for each
-/// memref its pointer, its dynamic sizes, then (strided layouts) its
-/// dynamic strides, in dimension order.
-SmallVector<KernelAbiEntry> getKernelAbi(TypeRange argTypes);
-
 /// Rewrites `kernel` to take each memref argument as a global pointer plus
 /// one i32 per dynamic dimension and dynamic stride (see
 /// hk-lower-kernel-abi). `converter` gives the memref descriptor layout the
@@ -60,15 +43,17 @@ SmallVector<KernelAbiEntry> getKernelAbi(TypeRange argTypes);
 LogicalResult lowerKernelAbi(gpu::GPUFuncOp kernel,
                              const LLVMTypeConverter &converter);
 
+/// The slots of a double-buffered loop, inside its body: the one computed
+/// from and the one prefetched into.
+struct MultiBufferedLoop {
+  Value slot, otherSlot;
+};
+
 /// Double-buffers the shared tiles filled in `loop` (see hk-multi-buffer).
-/// Returns failure, with a remark on the loop saying why, when the loop does
-/// not have the expected form; errors (LDS budget) are emitted as errors and
-/// also return failure, distinguished by `*isError`.
-/// On success `slot` and `otherSlot` are the slot computed from and the
-/// one prefetched into, inside the loop body.
-LogicalResult multiBufferLoop(scf::ForOp loop, bool *isError,
-                              Value *slot = nullptr,
-                              Value *otherSlot = nullptr);
+/// Returns std::nullopt, with a remark on the loop saying why, when the
+/// loop does not have the expected form, and failure after emitting an
+/// error when it cannot be done (the LDS budget).
+FailureOr<std::optional<MultiBufferedLoop>> multiBufferLoop(scf::ForOp loop);
 
 /// Emits at `b`'s position the index arithmetic of the XCD order
 /// (WorkgroupOrder.h) and returns the (row, col) of the tile that workgroup

@@ -13,7 +13,7 @@
 #ifndef HK_DIALECT_HK_UTILS_TILELAYOUT_H
 #define HK_DIALECT_HK_UTILS_TILELAYOUT_H
 
-#include "HK/Dialect/HK/IR/HKEnums.h"
+#include "HK/Dialect/HK/Utils/Enums.h"
 
 #include <optional>
 

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TARGET_ASSEMBLYLOOP_H
-#define HK_TARGET_ASSEMBLYLOOP_H
+#ifndef HK_REPORT_ASSEMBLYLOOP_H
+#define HK_REPORT_ASSEMBLYLOOP_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -57,4 +57,4 @@ llvm::Expected<AssemblyLoop> findMainLoop(llvm::StringRef assembly);
 
 } // namespace mlir::hk
 
-#endif // HK_TARGET_ASSEMBLYLOOP_H
+#endif // HK_REPORT_ASSEMBLYLOOP_H

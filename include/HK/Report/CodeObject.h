@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TARGET_CODEOBJECT_H
-#define HK_TARGET_CODEOBJECT_H
+#ifndef HK_REPORT_CODEOBJECT_H
+#define HK_REPORT_CODEOBJECT_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -48,4 +48,4 @@ llvm::Expected<CodeObjectInfo> readCodeObject(llvm::StringRef bytes);
 
 } // namespace mlir::hk
 
-#endif // HK_TARGET_CODEOBJECT_H
+#endif // HK_REPORT_CODEOBJECT_H

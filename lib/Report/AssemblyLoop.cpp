@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Target/AssemblyLoop.h"
+#include "HK/Report/AssemblyLoop.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

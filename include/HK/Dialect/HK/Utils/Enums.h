@@ -1,17 +1,18 @@
-//===- HKEnums.h - hk enums -------------------------------------*- C++ -*-===//
+//===- Enums.h - hk enums ---------------------------------------*- C++ -*-===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// The C++ enums generated from HKAttrs.td (Swizzle, ColumnPermutation,
-// FragmentRole, Chip). The layout utilities and the target description use
-// them without needing the rest of the dialect.
+// The C++ enums generated from Enums.td (Swizzle, ColumnPermutation,
+// BoundsMode, ReduceKind, FragmentRole, Chip) and the grid terms of a
+// launch. The layout utilities and the target description use them without
+// the dialect.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_DIALECT_HK_IR_HKENUMS_H
-#define HK_DIALECT_HK_IR_HKENUMS_H
+#ifndef HK_DIALECT_HK_UTILS_ENUMS_H
+#define HK_DIALECT_HK_UTILS_ENUMS_H
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/Hashing.h"
@@ -19,7 +20,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "HK/Dialect/HK/IR/HKEnums.h.inc"
+#include "HK/Dialect/HK/Utils/Enums.h.inc"
 
 namespace mlir::hk {
 
@@ -54,4 +55,4 @@ inline llvm::hash_code hash_value(const SizeTerm &term) {
 
 } // namespace mlir::hk
 
-#endif // HK_DIALECT_HK_IR_HKENUMS_H
+#endif // HK_DIALECT_HK_UTILS_ENUMS_H

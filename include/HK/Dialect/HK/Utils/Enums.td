@@ -1,0 +1,103 @@
+//===- Enums.td - hk enums --------------------------------*- tablegen -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The enums hk names at every layer: swizzles, column permutations, bounds
+// modes, reductions, fragment roles and chips. They are generated apart from
+// the dialect (HKEnumsIncGen) so that the layout math and the target
+// description, which sit below the dialect, use them without it; HKAttrs.td
+// wraps them in attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_UTILS_ENUMS_TD
+#define HK_DIALECT_HK_UTILS_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+def HK_Swizzle : I32EnumAttr<"Swizzle", "LDS swizzle of a shared tile", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"st_16x16", 1>,
+    I32EnumAttrCase<"st_16x32", 2>,
+    I32EnumAttrCase<"st_32x16", 3>,
+    I32EnumAttrCase<"st_32x32", 4>,
+    I32EnumAttrCase<"st_8x64", 5>,
+    I32EnumAttrCase<"st_16x128", 6>,
+    I32EnumAttrCase<"st_16x128_b64", 7>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_ColumnPermutation : I32EnumAttr<"ColumnPermutation",
+    "permutation of a shared tile's columns applied before the swizzle", [
+    I32EnumAttrCase<"identity", 0>,
+    I32EnumAttrCase<"block4_0213", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_ReduceKind : I32EnumAttr<"ReduceKind",
+    "how hk.reduce combines the elements of a row or a column", [
+    // arith.maximumf: NaN if any element is NaN.
+    I32EnumAttrCase<"max", 0>,
+    // arith.addf, in a fixed order.
+    I32EnumAttrCase<"sum", 1>
+  ]> {
+  let cppNamespace = "::mlir::hk";
+}
+
+// How a copy or store treats the part of its region outside the matrix:
+// - inside (the default): the region lies inside the matrix; nothing is
+//   checked at run time;
+// - partial_rows (copies only): rows past the matrix's last row read as
+//   zero, the columns lie inside; free (the buffer range ends at the last
+//   row), for rows that are whole 16-byte chunks;
+// - partial: rows and columns past the matrix read as zero (copies) or are
+//   not written (stores), for any sizes and strides;
+// - partial_chunks (copies only): as partial, for rows that are whole
+//   16-byte chunks (row stride, offset, columns and the region's column
+//   multiples of 16 bytes), without the element-wise path.
+def HK_BoundsMode : I32EnumAttr<"BoundsMode",
+    "how a copy or store treats the part of its region outside the matrix", [
+    I32EnumAttrCase<"inside", 0>,
+    I32EnumAttrCase<"partial_rows", 1>,
+    I32EnumAttrCase<"partial", 2>,
+    I32EnumAttrCase<"partial_chunks", 3>
+  ]> {
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_FragmentRole : I32EnumAttr<"FragmentRole",
+    "operand role of a register fragment in an MMA", [
+    I32EnumAttrCase<"a", 0>,
+    I32EnumAttrCase<"b", 1>,
+    I32EnumAttrCase<"acc", 2>,
+    // E8M0 block scales of an a or b fragment (MXFP8): one per row per 32 k.
+    I32EnumAttrCase<"scale", 3>,
+    // One value per row (per column) of an accumulator tile, held by the
+    // lanes that hold that row (column): reductions, broadcasts.
+    I32EnumAttrCase<"row", 4>,
+    I32EnumAttrCase<"col", 5>,
+    // A and B operands whose k runs in an accumulator's row order: the
+    // registers of an accumulator are such a B operand (hk.to_operand), and
+    // an A operand loaded in the same order multiplies it.
+    I32EnumAttrCase<"a_acc_k", 6>,
+    I32EnumAttrCase<"b_acc_k", 7>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_Chip : I32EnumAttr<"Chip", "AMD GPU supported by hk", [
+    I32EnumAttrCase<"gfx950", 0>,
+    I32EnumAttrCase<"gfx1201", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+#endif // HK_DIALECT_HK_UTILS_ENUMS_TD
