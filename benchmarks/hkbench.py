@@ -20,7 +20,8 @@ RESULTS = os.path.join(ROOT, "benchmarks", "results")
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 # HipKittens' own gfx950 loops, measured next to hk's kernels: from
 # $HK_REFERENCE_DIR, by default the reference directory beside the checkout
-# (its README says what each file covers).
+# (docs/Hardware.md#reference-loops says what each file covers). Without
+# them the comparison is skipped, with a note (quality-report.py).
 REFERENCE_DIR = os.environ.get(
     "HK_REFERENCE_DIR",
     os.path.join(os.path.dirname(ROOT), "shared", "reference"))

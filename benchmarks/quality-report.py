@@ -13,8 +13,9 @@ reader sees what each pass buys. For each variant:
     per K tile, arithmetic intensity.
 
   * for gfx950, HipKittens' own loops (from $HK_REFERENCE_DIR, by default
-    the reference directory beside the checkout; the comparison is skipped,
-    with a note, when they are absent), measured with llvm-mca in the same
+    the reference directory beside the checkout, described in
+    docs/Hardware.md#reference-loops; the comparison is skipped, with a
+    note, when they are absent), measured with llvm-mca in the same
     run, and each variant's ratio to them: the bf16 GEMM's main loop, and
     the attention forward loops (d 128, d 64, causal d 128) per KV tile of
     equal work (one wave's 32 queries x 64 keys);
@@ -81,9 +82,9 @@ def loop_mix(report, tiles_per_iteration):
 
 
 # llvm-mca 22.1.8 hangs on some loops with a v_permlane{16,32}_swap right
-# after an s_nop (the reference README). Each swap is measured as two
-# v_mov_b32 on the same registers: one VALU slot each, as the swap takes,
-# and on the loops that finish unmodified the cycles are the same.
+# after an s_nop (docs/Hardware.md#reference-loops). Each swap is measured
+# as two v_mov_b32 on the same registers: one VALU slot each, as the swap
+# takes, and on the loops that finish unmodified the cycles are the same.
 PERMLANE_SWAP = re.compile(
     r"^(\s*)v_permlane(?:16|32)_swap_b32(?:_e32)?\s+(v\d+),\s*(v\d+)(.*)$")
 

@@ -8,7 +8,8 @@
 // one workgroup of 8 waves (wave32, 2 x 4) computes a 128x128 tile of C,
 // each wave a 64x32 warp tile of 4 x 2 WMMA 16x16x16 fp8 accumulators, over
 // eight k-chunks of 16 per K tile (v_wmma_f32_16x16x16_fp8_fp8, twice the
-// bf16 rate). A lane's fp8 operand is 8 contiguous bytes (spec fp8.md F8.5),
+// bf16 rate). A lane's fp8 operand is 8 contiguous bytes
+// (docs/hardware/Fp8Facts.md#f8-lanes-gfx1201),
 // one ds_load_b64; the st_16x128_b64 swizzle (8-byte groups XORed with the
 // row) keeps the fragment reads and the fills (8-byte stores) free of bank
 // conflicts. RDNA4 has no scaled WMMA:

@@ -5,7 +5,8 @@
 # ping-pong, with direct-to-LDS fills and derived partial waits, and the
 # double-buffered loop with direct fills and raised priority unrolled by 2
 # llvm-mca finds faster, both measured next to HipKittens' own loop from
-# ../shared/reference/ when present; gfx1201: double-buffered, unrolled by 2
+# the HipKittens reference loops in $HK_REFERENCE_DIR when present, see
+# docs/Hardware.md#reference-loops; gfx1201: double-buffered, unrolled by 2
 # so slots are constants, fills through raw buffer loads): compile it to a
 # code object with its assembly, LLVM IR and launch description in
 # build/gemm/, print its resource report and its K loop's instruction mix,
@@ -58,7 +59,7 @@ compile() { # chip name flags...
 
 # gfx950: the two fastest correct schedules, HipKittens' ping-pong and the
 # double-buffered loop unrolled by 2, each measured with llvm-mca next to
-# HipKittens' own loop (when ../shared/reference is present) in this run; the
+# HipKittens' own loop (when $HK_REFERENCE_DIR holds it) in this run; the
 # faster one is the main job's kernel (build/gemm/gfx950.*).
 pingpong=(--stages=2 --direct-lds --schedule=ping-pong)
 unrolled=(--stages=2 --direct-lds --mma-priority=1 --unroll=2)
@@ -179,6 +180,8 @@ for chip in gfx950 gfx1201; do
       ours=$(mca_cycles "$name.loop.s" gfx950 2)
       theirs=$(mca_cycles "$theirs_attn" gfx950 4)
       echo "hk: gfx950 attention d=$d K/V loop, llvm-mca: $ours cycles per KV tile; $theirs for HipKittens' loop, ratio $(awk -v a="$ours" -v b="$theirs" 'BEGIN {printf "%.3f", a / b}')"
+    elif [ "$chip" = gfx950 ]; then
+      echo "hk: no HipKittens reference loop $theirs_attn (set HK_REFERENCE_DIR): attention d=$d comparison skipped"
     fi
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --test=random
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --causal --test=random

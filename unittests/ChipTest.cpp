@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The target description holds the facts of SPEC section 3.
+// The target description holds the facts of docs/Hardware.md#targets.
 //
 //===----------------------------------------------------------------------===//
 

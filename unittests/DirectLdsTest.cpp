@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The global-side mapping of a direct-to-LDS fill (SPEC section 7) is a
-// bijection over the tile and equals the inverse of the st_16x32 layout.
+// The global-side mapping of a direct-to-LDS fill
+// (docs/Hardware.md#direct-lds-fill) is a bijection over the tile and equals
+// the inverse of the st_16x32 layout.
 //
 //===----------------------------------------------------------------------===//
 

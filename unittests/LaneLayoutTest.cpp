@@ -49,8 +49,9 @@ TEST(LaneLayoutTest, FragmentShapes) {
             8);
 }
 
-// The fp8 layouts (spec fp8.md F8.3, F8.5): 32 bytes per lane on gfx950, k
-// 16g..16g+15 then 64+16g..; 8 contiguous bytes on gfx1201.
+// The fp8 layouts (docs/hardware/Fp8Facts.md#f8-lanes-gfx950 and
+// #f8-lanes-gfx1201): 32 bytes per lane on gfx950, k 16g..16g+15 then
+// 64+16g..; 8 contiguous bytes on gfx1201.
 TEST(LaneLayoutTest, Fp8Layouts) {
   FragmentShape a950 = getFragmentShape(MmaLayout::Mfma16x16x128F8,
                                         FragmentRole::a);
@@ -100,7 +101,7 @@ TEST(LaneLayoutTest, CoversFragmentExactlyOnce) {
   }
 }
 
-// Spot values straight from SPEC section 6.
+// Spot values straight from docs/Hardware.md#lane-layouts.
 TEST(LaneLayoutTest, SpecExamples) {
   // gfx950 A: lane 17 holds row 1, k = 8..15.
   EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x32, FragmentRole::a, 17, 3),

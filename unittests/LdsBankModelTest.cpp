@@ -72,7 +72,7 @@ TEST(LdsBankModelTest, BroadcastAndConflicts) {
             0u);
 }
 
-// SPEC section 5: the MFMA fragment reads of an st_16x32 tile are
+// docs/Hardware.md#lds-banks: the MFMA fragment reads of an st_16x32 tile are
 // conflict-free on gfx950, and conflicted without the swizzle.
 TEST(LdsBankModelTest, St16x32FragmentReadsAreConflictFree) {
   EXPECT_EQ(worstOverTile(Chip::gfx950, {256, 64, 2, Swizzle::st_16x32,

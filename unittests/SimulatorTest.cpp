@@ -210,8 +210,8 @@ std::vector<float> referenceMma(int K) {
 
 TEST(SimulatorTest, MfmaLaneLayout) {
   // Lane l supplies A[l % 16][(l / 16) * 8 + i] and B[l % 16][...] from
-  // the input buffers (built here with the SPEC section 6 layout) and gets
-  // D[(l / 16) * 4 + i][l % 16].
+  // the input buffers (built here with the layout of
+  // docs/Hardware.md#lane-layouts) and gets D[(l / 16) * 4 + i][l % 16].
   std::vector<uint8_t> a(64 * 16), b(64 * 16);
   for (int l = 0; l < 64; ++l)
     for (int i = 0; i < 8; ++i) {
@@ -490,9 +490,9 @@ TEST(SimulatorTest, DirectToLdsLoadLandsAtItsWait) {
 }
 
 TEST(SimulatorTest, UnalignedAccessesAreByteExact) {
-  // A 4-byte store at a 2-byte-aligned address (fused bf16 stores, SPEC
-  // pitfall 5) and an 8-byte load at an odd address touch exactly their
-  // bytes.
+  // A 4-byte store at a 2-byte-aligned address (fused bf16 stores,
+  // docs/Hardware.md#pitfall-5) and an 8-byte load at an odd address touch
+  // exactly their bytes.
   std::vector<uint8_t> in(16);
   for (int i = 0; i < 16; ++i)
     in[i] = static_cast<uint8_t>(0x10 + i);

@@ -62,8 +62,8 @@ TEST(SwizzleTest, ChunkGranularity) {
   }
 }
 
-// st_16x32 agrees with the element formula of SPEC section 5 on every
-// element of a 256x64 tile.
+// st_16x32 agrees with the element formula of docs/Hardware.md#lds-swizzle
+// on every element of a 256x64 tile.
 TEST(SwizzleTest, St16x32MatchesSpecFormula) {
   TileLayout layout{256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
   for (int64_t r = 0; r < 256; ++r) {
@@ -147,8 +147,9 @@ TEST(TileLayoutTest, PhysicalOffsetIsBijection) {
 
 TEST(TileLayoutTest, UniformDisplacementOfDirectFillIterations) {
   // 256 threads x 8 elements: iteration 1 of a direct fill of a 256x64
-  // st_16x32 tile is iteration 0 moved down 32 rows (SPEC section 7: a
-  // shift by 2048 elements adds 4 to `sub`).
+  // st_16x32 tile is iteration 0 moved down 32 rows
+  // (docs/Hardware.md#direct-lds-fill: a shift by 2048 elements adds 4 to
+  // `sub`).
   TileLayout st{256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
   std::optional<Coord> d = uniformDisplacement(st, 256, 8, 2048);
   ASSERT_TRUE(d.has_value());

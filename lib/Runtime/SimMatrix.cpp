@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // D = C + A * B^T for one 16 x 16 tile of the wave, with A and B held as the
-// instruction's lane layout gives them: bf16 (SPEC section 6) and fp8 (spec
-// fp8.md F8.3, F8.5), and the block scales of the MXFP8 MFMA (F8.6). The
+// instruction's lane layout gives them: bf16 (docs/Hardware.md#lane-layouts)
+// and fp8 (docs/hardware/Fp8Facts.md#f8-lanes-gfx950, #f8-lanes-gfx1201),
+// and the block scales of the MXFP8 MFMA (docs/hardware/Fp8Facts.md#mxfp8). The
 // layouts are written out here rather than taken from HK/Dialect/HK/Utils on
 // purpose: the simulator is the oracle for the compiler's use of those
 // utilities. Products of bf16 and of fp8 are exact in f32; they are
@@ -72,7 +73,8 @@ static float decode(Format format, const uint8_t *p, unsigned i) {
   llvm_unreachable("covered switch over Format");
 }
 
-/// The f8f6f4 format code of cbsz/blgp (spec fp8.md F8.2), if fp8.
+/// The f8f6f4 format code of cbsz/blgp, if fp8
+/// (docs/hardware/Fp8Facts.md#f8-format-codes).
 static std::optional<Format> fp8Format(const Value *code) {
   auto c = dyn_cast<ConstantInt>(code);
   if (!c)
@@ -112,8 +114,9 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call,
                    "f8f6f4 MFMA formats other than e4m3 and e5m2 (cbsz/blgp "
                    "0 or 1) are not modelled");
     form = {false, 128, 32, *a, *b, true};
-    // Constant zero scales select the unscaled instruction (spec fp8.md
-    // F8.2); anything else is the scaled form.
+    // Constant zero scales select the unscaled instruction
+    // (docs/hardware/Fp8Facts.md#f8-instructions); anything else is the
+    // scaled form.
     for (unsigned i : {5u, 6u, 7u, 8u}) {
       auto c = dyn_cast<ConstantInt>(call.getArgOperand(i));
       if (!c || !c->isZero())
@@ -141,7 +144,7 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call,
 
   float a[16][128], b[16][128], c[16][16];
   // MXFP8: scale exponents of (row, 32-k block), from lane block * 16 + row,
-  // byte op_sel of its scale register (F8.6).
+  // byte op_sel of its scale register (docs/hardware/Fp8Facts.md#mxfp8).
   uint8_t scaleA[16][4] = {}, scaleB[16][4] = {};
   unsigned accPerLane = form.wmma ? 8 : 4;
   for (unsigned lane : wave.active) {

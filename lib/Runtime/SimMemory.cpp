@@ -209,12 +209,12 @@ Expected<uint8_t *> Interpreter::address(Wave &wave, const Instruction &inst,
 /// by make.buffer.rsrc. The range check follows the raw-buffer rule: a
 /// 4-byte word of the access is in range if voffset + offset + its position
 /// + 4 <= num_records; out-of-range words read as 0 and are not written.
-/// Sources disagree on whether soffset is added to the checked offset (spec
-/// schedule-tails-layouts.md A.2), so a word whose verdict depends on it is
-/// an error: a kernel that runs here is right under either reading. Sources
-/// also disagree on what an out-of-range load to LDS writes (zeros or
-/// nothing): it writes 0xff bytes (a NaN), so that results relying on either
-/// are wrong here.
+/// Sources disagree on whether soffset is added to the checked offset
+/// (docs/hardware/SchedulesTailsLayouts.md#range-check), so a word whose
+/// verdict depends on it is an error: a kernel that runs here is right under
+/// either reading. Sources also disagree on what an out-of-range load to
+/// LDS writes (zeros or nothing): it writes 0xff bytes (a NaN), so that
+/// results relying on either are wrong here.
 Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
                                        Intrinsic::ID id) {
   bool isStore = id == Intrinsic::amdgcn_raw_ptr_buffer_store;
@@ -318,17 +318,18 @@ Error Interpreter::executeLoadToLds(Wave &wave, const CallInst &call) {
   return Error::success();
 }
 
-/// ds.read.tr16.b64 (gfx950's ds_read_b64_tr_b16, spec
-/// schedule-tails-layouts.md D.1): in each group of 16 lanes, lane i reads
-/// 8 bytes at its address (row i / 4, columns 4 (i % 4) .. + 3 of a 4 x 16
-/// block of 16-bit elements) and lane j receives column j: element e from
-/// lane 4e + j / 4, at its element j % 4. The ISA requires every lane on.
+/// ds.read.tr16.b64 (gfx950's ds_read_b64_tr_b16,
+/// docs/hardware/SchedulesTailsLayouts.md#ds-read-tr): in each group of 16
+/// lanes, lane i reads 8 bytes at its address (row i / 4, columns
+/// 4 (i % 4) .. + 3 of a 4 x 16 block of 16-bit elements) and lane j receives
+/// column j: element e from lane 4e + j / 4, at its element j % 4. The ISA
+/// requires every lane on (docs/hardware/SchedulesTailsLayouts.md#rule-r5).
 Error Interpreter::executeTransposedRead(Wave &wave, const CallInst &call) {
   constexpr unsigned kBytes = 8, kGroup = 16;
   if (wave.active.size() != lanes)
     return error(wave, call,
                  formatv("ds_read_b64_tr_b16 with {0} of {1} lanes active: the "
-                         "ISA requires all of them (spec rule R5)",
+                         "ISA requires all of them",
                          wave.active.size(), lanes));
   const Value *ptr = call.getArgOperand(0);
   auto [sequence, lateRead] = issueLdsOperation(wave, call, /*isStore=*/false);

@@ -22,15 +22,16 @@ using namespace mlir::hk;
 
 // Sources: AMD CDNA4 ISA guide (MFMA 16x16x32 bf16/f16, 160 KiB LDS, 64
 // banks), AMD RDNA4 ISA guide (WMMA 16x16x16 bf16/f16 wave32, 64 KiB LDS per
-// workgroup, split barriers) and SPEC section 3.
+// workgroup, split barriers) and docs/Hardware.md#targets.
 static const MmaInstr kGfx950Mmas[] = {
     {"v_mfma_f32_16x16x32_bf16", MmaLayout::Mfma16x16x32, ElementKind::bf16,
      ElementKind::f32},
     {"v_mfma_f32_16x16x32_f16", MmaLayout::Mfma16x16x32, ElementKind::f16,
      ElementKind::f32},
-    // The f8f6f4 MFMA at twice the bf16 rate (spec fp8.md F8.2); the
-    // CDNA3-style 16x16x32 fp8 forms run at the bf16 rate and are left out.
-    // With block scales it is v_mfma_scale_f32_16x16x128_f8f6f4 (F8.6).
+    // The f8f6f4 MFMA at twice the bf16 rate
+    // (docs/hardware/Fp8Facts.md#f8-rates); the CDNA3-style 16x16x32 fp8
+    // forms run at the bf16 rate and are left out. With block scales it is
+    // v_mfma_scale_f32_16x16x128_f8f6f4 (docs/hardware/Fp8Facts.md#mxfp8).
     {"v_mfma_f32_16x16x128_f8f6f4", MmaLayout::Mfma16x16x128F8,
      ElementKind::f8e4m3, ElementKind::f32, /*blockScales=*/true},
     {"v_mfma_f32_16x16x128_f8f6f4", MmaLayout::Mfma16x16x128F8,
@@ -51,7 +52,8 @@ static const MmaInstr kGfx1201Mmas[] = {
 // Occupancy numbers: LLVM's AMDGPU backend (AMDGPUBaseInfo.cpp), checked
 // against llc 22.1.8 on kernels of known register counts. gfx1201 LDS banks:
 // 32 x 4 bytes, measured on RX 9070 XT (nod-ai/amd-shark-ai
-// docs/empirical-lds/rdna4info.md); gfx950: 64 x 4 bytes (SPEC section 5).
+// docs/empirical-lds/rdna4info.md); gfx950: 64 x 4 bytes
+// (docs/Hardware.md#lds-banks).
 // XCDs: MI355X has 8 (HipKittens include/common/util.cuh, NUM_XCDS); the
 // RX 9070's graphics die is one.
 static const ChipInfo kChips[] = {

@@ -7,7 +7,7 @@
 // The GEMM workload: which kernels it runs (their signature), the problem a
 // run poses (sizes, layouts, batch, padding, epilogue), its inputs laid out
 // as the kernel takes them, and the check of C against an fp64 reference
-// (SPEC section 9, docs/Shapes.md).
+// (docs/Hardware.md#oracle, docs/Shapes.md).
 //
 //   C[b] = alpha op(A[b]) op(B[b]) + beta C[b] + bias,  b < batch
 //

@@ -63,12 +63,14 @@ struct ChipInfo {
   /// Bytes per lane of a direct-to-LDS buffer load, 0 if the chip has none.
   int64_t directToLdsBytesPerLane;
   /// Whether the chip has transposed 16-bit LDS reads (ds_read_b64_tr_b16,
-  /// amdgpu.transpose_load: gfx950; spec schedule-tails-layouts.md D).
+  /// amdgpu.transpose_load: gfx950;
+  /// docs/hardware/SchedulesTailsLayouts.md#operand-layouts).
   bool transposedLdsReads;
   /// Word 3 (flags) of the raw buffer resources copies read through, as
-  /// MLIR's AMDGPU lowering builds them (spec A.1): a 32-bit data format;
-  /// on RDNA also the reserved bit 24 and raw byte-offset range checks
-  /// (OOB_SELECT = 3).
+  /// MLIR's AMDGPU lowering builds them
+  /// (docs/hardware/SchedulesTailsLayouts.md#descriptor): a 32-bit data
+  /// format; on RDNA also the reserved bit 24 and raw byte-offset range
+  /// checks (OOB_SELECT = 3).
   uint32_t rawBufferResourceFlags;
   BarrierKind barrier;
 
@@ -89,7 +91,8 @@ struct ChipInfo {
   /// Whether the SGPR count limits occupancy (not on gfx10+).
   bool sgprsLimitOccupancy;
   /// Dense bf16 matrix peak of the reference product, TFLOPS (MI355X,
-  /// RX 9070 XT; SPEC section 11), for percent-of-peak figures.
+  /// RX 9070 XT; docs/Hardware.md#published-numbers), for percent-of-peak
+  /// figures.
   double peakBf16Tflops;
   /// Accelerator complex dies (XCDs), each with its own L2, that the
   /// hardware deals workgroups to round-robin: 8 on MI355X, 1 on a

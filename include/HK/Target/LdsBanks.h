@@ -12,7 +12,7 @@
 // it executes with it, hk-check-bank-conflicts predicts them with it
 // (BankConflicts.h). The phases of each access width:
 //
-//   gfx950 (64 banks; AMD, see SPEC section 5):
+//   gfx950 (64 banks; AMD, see docs/Hardware.md#lds-banks):
 //     16 bytes: {0-3, 12-15, 20-23, 24-27}, the same + 32,
 //               {4-11, 16-19, 28-31}, the same + 32
 //     8 bytes:  {0-31}, {32-63};   4 bytes or less: {0-63}

@@ -47,11 +47,12 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                              vec);
 
     // Each chunk is a raw buffer load through a resource based at the
-    // region's first row (rule R2 of the spec: the row origin in the base):
-    // its offset inside the region (row and column, voffset) depends on the
-    // thread id alone, so LLVM computes it once outside any loop, and the
-    // region's column (uniform) goes in soffset: no address arithmetic per
-    // K tile.
+    // region's first row (rule R2 of
+    // docs/hardware/SchedulesTailsLayouts.md#tail-rules: the row origin in
+    // the base): its offset inside the region (row and column, voffset)
+    // depends on the thread id alone, so LLVM computes it once outside any
+    // loop, and the region's column (uniform) goes in soffset: no address
+    // arithmetic per K tile.
     Type elementType = tileType.getElementType();
     auto chunkType = VectorType::get({vec}, elementType);
     std::vector<Run> runs = planChunkAccess(layout, vec);
@@ -251,7 +252,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     return chunks;
   }
 
-  /// The direct-to-LDS fill in the SPEC section 7 form of
+  /// The direct-to-LDS fill in the form of docs/Hardware.md#direct-lds-fill:
   /// buffer_load_dwordx4 ... lds. In iteration `it` wave w writes chunks
   /// it * threads + w * waveSize + lane lane-linearly from LDS element
   /// (it * threads + w * waveSize) * vec, the wave-uniform M0 base, and each

@@ -235,8 +235,9 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     return success();
   }
 
-  /// Two transposed reads per fragment (spec D.1): read s gives a lane
-  /// elements 4s .. 4s+3 of its fragment from the K-major tile.
+  /// Two transposed reads per fragment
+  /// (docs/hardware/SchedulesTailsLayouts.md#ds-read-tr): read s gives a
+  /// lane elements 4s .. 4s+3 of its fragment from the K-major tile.
   LogicalResult lowerTransposed(LoadFragmentOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter,
                                 const MmaInstr &instr, Value lane,

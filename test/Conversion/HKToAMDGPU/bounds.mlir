@@ -1,4 +1,5 @@
-// The bounds modes' lowering (spec schedule-tails-layouts.md A.3): a
+// The bounds modes' lowering (rules R1-R3 of
+// docs/hardware/SchedulesTailsLayouts.md#tail-rules): a
 // resource from the region's first row to the matrix's end, clamped to
 // 2^31 bytes when accesses are masked; row offsets in voffset; masked
 // columns at offset 0x80000000.

@@ -1,6 +1,6 @@
 // HipKittens' 8-wave ping-pong bf16 GEMM for gfx950 (256_256_64_32_with16x32),
-// transcribed into hk IR exactly as ../shared/spec/schedule-tails-layouts.md
-// section E describes it: the same fills, reads, waits, barriers, clusters
+// transcribed into hk IR exactly as docs/hardware/SchedulesTailsLayouts.md
+// (#pingpong) describes it: the same fills, reads, waits, barriers, clusters
 // and phase offset (hk.stagger for the row-1-only barrier of the prologue and
 // the row-0-only barrier of the epilogue). Needs an even K tile count >= 2.
 // Cluster 4 reads Bs[1][0] before any wait covers its fill: the

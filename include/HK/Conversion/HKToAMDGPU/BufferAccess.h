@@ -6,10 +6,10 @@
 //
 // The raw buffer resources the lowering reads and writes global matrices
 // through, and the offsets that keep an access at a matrix's edge inside it
-// (spec schedule-tails-layouts.md A.3, rules R1-R3): the resource starts at
-// the region's first row and ends at the matrix's end, row offsets go in
-// voffset, only the region's column in soffset, and a masked access gets an
-// offset that no masked resource's range contains.
+// (rules R1-R3 of docs/hardware/SchedulesTailsLayouts.md#tail-rules): the
+// resource starts at the region's first row and ends at the matrix's end,
+// row offsets go in voffset, only the region's column in soffset, and a
+// masked access gets an offset that no masked resource's range contains.
 //
 //===----------------------------------------------------------------------===//
 

@@ -6,8 +6,8 @@
 //
 // This file implements hk-multi-buffer: a K loop that fills shared tiles and
 // computes from them becomes a loop that prefetches tile k+1 into the other
-// slot while computing tile k (SPEC section 8). The loop is taken apart by
-// the K/V loop analysis (KVLoop.h); this file is the policy.
+// slot while computing tile k (docs/Hardware.md#pipelining). The loop is
+// taken apart by the K/V loop analysis (KVLoop.h); this file is the policy.
 //
 //===----------------------------------------------------------------------===//
 

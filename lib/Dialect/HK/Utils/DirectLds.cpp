@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements the global-side addressing of a direct-to-LDS fill of
-// an st_16x32 tile (SPEC section 7).
+// an st_16x32 tile (docs/Hardware.md#direct-lds-fill).
 //
 //===----------------------------------------------------------------------===//
 

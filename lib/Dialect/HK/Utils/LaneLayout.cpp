@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements the lane layouts of the matrix instructions hk emits.
-// The gfx1201 bf16 layout was verified on hardware by probing (SPEC section
-// 6); the fp8 ones are from spec fp8.md F8.3 and F8.5 (documents and AMD's
-// matrix instruction calculator, not hardware-probed here).
+// The gfx1201 bf16 layout was verified on hardware by probing
+// (docs/Hardware.md#lane-layouts); the fp8 ones are from
+// docs/hardware/Fp8Facts.md#f8-lanes-gfx950 and #f8-lanes-gfx1201 (documents
+// and AMD's matrix instruction calculator, not hardware-probed here).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,7 +64,7 @@ FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
 Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
                                    int64_t lane, int64_t i) {
   // Block scales (the f8f6f4 MFMA's): lane l supplies row l % 16's scale of
-  // 32-k block l / 16 (spec fp8.md F8.6).
+  // 32-k block l / 16 (docs/hardware/Fp8Facts.md#mxfp8).
   if (role == FragmentRole::scale)
     return {lane % 16, lane / 16};
   if (role == FragmentRole::row)
@@ -93,7 +94,8 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
   case MmaLayout::Wmma16x16x16F8Gfx12:
     if (role == FragmentRole::acc)
       return {(lane / 16) * 8 + i, lane % 16};
-    // Unlike bf16, a lane's k are contiguous (spec fp8.md F8.5).
+    // Unlike bf16, a lane's k are contiguous
+    // (docs/hardware/Fp8Facts.md#f8-lanes-gfx1201).
     return {lane % 16, (lane / 16) * 8 + i};
   }
   llvm_unreachable("covered switch over MmaLayout");

@@ -75,8 +75,9 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     group), `st_16x32` leaves them 4-way; `st_8x64` puts the 8 rows' chunks
     in the 8 distinct 16-byte bank groups, and the register-path fills (two
     rows of 8-byte stores per 16-lane phase) are conflict-free too.
-    `st_16x128` is HipKittens' fp8 tile for gfx950 (spec fp8.md F8.4): the
-    two 16-byte reads of each lane of a 16x128 fragment are conflict-free.
+    `st_16x128` is HipKittens' fp8 tile for gfx950
+    (docs/hardware/Fp8Facts.md#st-16x128): the two 16-byte reads of each
+    lane of a 16x128 fragment are conflict-free.
     `st_16x128_b64` serves gfx1201's fp8 fragments: each 16-lane phase of
     their 8-byte reads takes the same 8 bytes of 16 rows, which it puts in
     16 distinct 8-byte groups (a 16-byte chunk swizzle has only 8 places);

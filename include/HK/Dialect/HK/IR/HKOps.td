@@ -121,10 +121,10 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     per-lane offsets in voffset, the region's column in soffset; these
     32-bit offsets need rows x row stride of the region below 4 GiB), each
     lane fetching the element the tile layout stores at its position:
-    the swizzle moves to the global side (SPEC section 7). A direct copy
-    completes asynchronously: it must be followed by a wait for vector
-    memory loads (`amdgpu.memory_counter_wait load(0)`) before the barrier
-    that publishes the tile.
+    the swizzle moves to the global side (docs/Hardware.md#direct-lds-fill).
+    A direct copy completes asynchronously: it must be followed by a wait
+    for vector memory loads (`amdgpu.memory_counter_wait load(0)`) before
+    the barrier that publishes the tile.
 
     Example:
 

@@ -104,9 +104,10 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
 
     B fragments hold rows of B stored N x K (`C = A * B^T`, HipKittens'
     `mma_ABt`). Which lane holds which element is the lane layout of the
-    chip's instruction for that shape (SPEC section 6). On the chip each lane
-    holds `E` elements of every fragment, `F = (rows/fm) * (cols/fn)`
-    fragments of shape `fm x fn` in row-major order: a
+    chip's instruction for that shape (docs/Hardware.md#lane-layouts). On
+    the chip each lane holds `E` elements of every fragment,
+    `F = (rows/fm) * (cols/fn)` fragments of shape `fm x fn` in row-major
+    order: a
     `vector<(F * E) x element-type>` whose elements
     `[(i * (cols/fn) + j) * E, +E)` belong to fragment (i, j):
 

@@ -83,10 +83,10 @@ def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
     }
     ```
 
-    into the double-buffered form of SPEC section 8: the copied tiles get
-    two slots; a prologue fills tile 0 into slot 0 (when the loop runs at
-    all) and waits at a barrier; each iteration first issues the fill of
-    tile k+1 into slot (t+1) % 2, predicated off in the last iteration,
+    into the double-buffered form of docs/Hardware.md#pipelining: the copied
+    tiles get two slots; a prologue fills tile 0 into slot 0 (when the loop
+    runs at all) and waits at a barrier; each iteration first issues the
+    fill of tile k+1 into slot (t+1) % 2, predicated off in the last iteration,
     then computes from slot t % 2 (t the iteration number), and ends with
     the loop's one barrier, which orders both the fill of k+1 before its
     reads and the reads of k before the fill of k+2. Correct for every trip
@@ -244,8 +244,9 @@ def DirectLdsFill : Pass<"hk-direct-lds-fill", "gpu::GPUModuleOp"> {
     Marks every `hk.copy_to_shared` `direct` on chips with direct-to-LDS
     loads (gfx950): its lowering then writes LDS lane-linearly with
     `buffer_load_dwordx4 ... lds` (`rocdl.raw.ptr.buffer.load.lds`, 16 bytes
-    per lane) and moves the swizzle to the global side (SPEC section 7): the
-    source is one raw buffer resource, each lane's offset inside the tile is
+    per lane) and moves the swizzle to the global side
+    (docs/Hardware.md#direct-lds-fill): the source is one raw buffer
+    resource, each lane's offset inside the tile is
     in voffset and computed once outside the K loop, the tile's origin is in
     soffset, and the wave's LDS base is made uniform with `readfirstlane`
     and kept in M0, so a K tile's prefetch is scalar arithmetic. Because such

@@ -56,10 +56,11 @@ bool chunksAreRowContiguous(const TileLayout &tile, int64_t chunkElems,
 /// many elements of a tile row: one 8-byte LDS store each.
 inline constexpr int64_t kTransposedCopyRun = 4;
 
-/// gfx950's transposed 16-bit LDS read (ds_read_b64_tr_b16, spec
-/// schedule-tails-layouts.md D.1): in each group of 16 lanes, source lane i
-/// reads 4 consecutive elements, row i / 4 and columns 4 (i % 4) .. + 3 of a
-/// 4 x 16 block, and result lane j receives column j of the block.
+/// gfx950's transposed 16-bit LDS read (ds_read_b64_tr_b16,
+/// docs/hardware/SchedulesTailsLayouts.md#ds-read-tr): in each group of 16
+/// lanes, source lane i reads 4 consecutive elements, row i / 4 and columns
+/// 4 (i % 4) .. + 3 of a 4 x 16 block, and result lane j receives column j of
+/// the block.
 inline constexpr int64_t kTransposedReadElems = 4;
 
 /// The (row, col) of a K-major tile block (rows k, columns m or n of one

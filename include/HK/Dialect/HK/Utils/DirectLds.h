@@ -6,8 +6,9 @@
 //
 // A direct-to-LDS load (`buffer_load_dwordx4 ... lds`) writes lane l's 16
 // bytes to M0 + l * 16: LDS is written linearly, so the swizzle moves to the
-// global side (SPEC section 7). These functions give, for a linear LDS
-// position, the logical tile element that must be fetched there.
+// global side (docs/Hardware.md#direct-lds-fill). These functions give, for
+// a linear LDS position, the logical tile element that must be fetched
+// there.
 //
 //===----------------------------------------------------------------------===//
 

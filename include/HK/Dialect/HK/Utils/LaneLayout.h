@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Which lane of a wave holds which element of an MMA fragment, for every
-// matrix instruction hk emits (SPEC section 6). Pure math, no IR.
+// matrix instruction hk emits (docs/Hardware.md#lane-layouts,
+// docs/hardware/Fp8Facts.md). Pure math, no IR.
 //
 //===----------------------------------------------------------------------===//
 
