@@ -103,7 +103,7 @@ int makeAttentionProblem(AttentionProblem &problem) {
       &expectedFile,
       &saveInputsPrefix,
       &outputFile,
-      &schedule.dtype};
+      &schedule.fp8Format};
   for (const llvm::cl::Option *o : gemmOptions)
     if (o->getNumOccurrences())
       return fail("--" + o->ArgStr +

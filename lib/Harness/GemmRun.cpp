@@ -30,7 +30,7 @@ namespace mlir::hk::run {
 int readGemmProblem(StringRef kernel, ArrayRef<Type> types,
                     const GemmShape &shape, GemmProblem &problem) {
   llvm::Expected<GemmSignature> signature =
-      readGemmSignature(types, schedule.dtype.getValue());
+      readGemmSignature(types, schedule.fp8Format.getValue());
   if (!signature)
     return fail("'" + kernel + "' is " + llvm::toString(signature.takeError()));
   return makeGemmProblem(shape, *signature, kernel, problem);
@@ -198,7 +198,8 @@ int runGemmWorkload(MLIRContext &context) {
       return fail(llvm::toString(std::move(e)));
   }
 
-  // The chips' dense fp8 peak is twice their bf16 peak (spec fp8.md F8.8).
+  // The chips' dense fp8 peak is twice their bf16 peak
+  // (docs/hardware/Fp8Facts.md#f8-peaks).
   double peakTflops = getChipInfo(chipOption).peakBf16Tflops *
                       (problem.signature.fp8() ? 2 : 1);
   auto tflopsAt = [&](double ms) {

@@ -187,10 +187,10 @@ int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
     return fail(llvm::formatv("--scale-a and --scale-b are the per-tensor "
                               "scales of fp8 kernels; '{0}' takes {1}",
                               kernel, signature.abElement));
-  if (!schedule.dtype.getValue().empty() && !signature.fp8())
+  if (!schedule.fp8Format.getValue().empty() && !signature.fp8())
     return fail(llvm::formatv("--dtype={0} is for fp8 kernels; '{1}' takes "
                               "bf16",
-                              schedule.dtype.getValue(), kernel));
+                              schedule.fp8Format.getValue(), kernel));
   if (problem.batch > 1 && signature.rank != 3)
     return fail(llvm::formatv("--batch={0} needs a batched kernel (3-D A, B "
                               "and C); '{1}' takes 2-D matrices",

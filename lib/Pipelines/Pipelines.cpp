@@ -34,48 +34,10 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-mlir::hk::ScheduleCLOptions::ScheduleCLOptions(
-    llvm::cl::OptionCategory &category)
-    : stages("stages", llvm::cl::init(1), llvm::cl::cat(category),
-             llvm::cl::desc("LDS slots per tile in K loops: 1 or 2 "
-                            "(double-buffered)")),
-      unroll("unroll", llvm::cl::init(1), llvm::cl::cat(category),
-             llvm::cl::desc("with --stages=2: unroll K loops by this many "
-                            "tiles (even)")),
-      directLds("direct-lds", llvm::cl::cat(category),
-                llvm::cl::desc("fill shared tiles with direct-to-LDS loads "
-                               "where the chip has them")),
-      mmaPriority("mma-priority", llvm::cl::init(0), llvm::cl::cat(category),
-                  llvm::cl::desc("wave priority during the MMA phase (0: "
-                                 "unchanged; with --schedule=ping-pong the "
-                                 "MMA clusters' priority, default 1)")),
-      schedule("schedule", llvm::cl::init(Schedule::none),
-               llvm::cl::cat(category), llvm::cl::desc("schedule of K loops"),
-               scheduleOptionValues()),
-      workgroupOrder("workgroup-order",
-                     llvm::cl::init(WorkgroupOrder::rowMajor),
-                     llvm::cl::cat(category),
-                     llvm::cl::desc("which workgroup computes which tile of "
-                                    "the grid"),
-                     workgroupOrderOptionValues()),
-      verifyLds("verify-lds", llvm::cl::init(true), llvm::cl::cat(category),
-                llvm::cl::desc("prove the kernels' LDS synchronisation "
-                               "(hk-verify-lds); =false skips the proof")),
-      dtype("dtype", llvm::cl::cat(category),
-            llvm::cl::desc("fp8 kernels: the fp8 format every fp8 type of "
-                           "the kernel takes, e4m3 or e5m2 "
-                           "(hk-set-fp8-format); default: the source's"),
-            llvm::cl::value_desc("e4m3|e5m2")) {}
-
 void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
-  options.stages = stages.getValue();
-  options.unroll = unroll.getValue();
-  options.directLds = directLds.getValue();
-  options.mmaPriority = mmaPriority.getValue();
-  options.schedule = schedule.getValue();
-  options.workgroupOrder = workgroupOrder.getValue();
-  options.verifyLds = verifyLds.getValue();
-  options.fp8Format = dtype.getValue();
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
+  options.FIELD = FIELD.getValue();
+#include "HK/Pipelines/ScheduleOptions.def"
 }
 
 /// Why `options` cannot be built, or an empty string.

@@ -84,44 +84,9 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Chip> chip{
       *this, "chip", llvm::cl::desc("the chip to compile for (required)"),
       chipOptionValues()};
-  PassOptions::Option<unsigned> stages{
-      *this, "stages",
-      llvm::cl::desc("LDS slots per tile in K loops: 1 (synchronous) or 2 "
-                     "(double-buffered on loop parity, hk-multi-buffer)"),
-      llvm::cl::init(1)};
-  PassOptions::Option<unsigned> unroll{
-      *this, "unroll",
-      llvm::cl::desc("with stages=2: unroll K loops by this many tiles (even; "
-                     "constant slot indices, rolled remainder)"),
-      llvm::cl::init(1)};
-  PassOptions::Option<bool> directLds{
-      *this, "direct-lds",
-      llvm::cl::desc("fill shared tiles with direct-to-LDS loads where the "
-                     "chip has them (hk-direct-lds-fill)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<unsigned> mmaPriority{
-      *this, "mma-priority",
-      llvm::cl::desc("wave priority during the MMA phase of K loops "
-                     "(hk-raise-mma-priority); 0 leaves priorities alone"),
-      llvm::cl::init(0)};
-  PassOptions::Option<Schedule> schedule{
-      *this, "schedule", llvm::cl::desc("schedule of K loops"),
-      llvm::cl::init(Schedule::none), scheduleOptionValues()};
-  PassOptions::Option<WorkgroupOrder> workgroupOrder{
-      *this, "workgroup-order",
-      llvm::cl::desc("which workgroup computes which tile of the grid"),
-      llvm::cl::init(WorkgroupOrder::rowMajor), workgroupOrderOptionValues()};
-  PassOptions::Option<std::string> fp8Format{
-      *this, "fp8-format",
-      llvm::cl::desc("fp8 kernels: rewrite every fp8 type to this format, "
-                     "e4m3 or e5m2 (hk-set-fp8-format); empty keeps the "
-                     "source's"),
-      llvm::cl::init("")};
-  PassOptions::Option<bool> verifyLds{
-      *this, "verify-lds",
-      llvm::cl::desc("prove the kernels' LDS synchronisation after the "
-                     "schedule passes (hk-verify-lds); false skips it"),
-      llvm::cl::init(true)};
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
+  PassOptions::Option<TYPE> FIELD{*this, NAME, __VA_ARGS__};
+#include "HK/Pipelines/ScheduleOptions.def"
   PassOptions::Option<bool> tidyLlvm{
       *this, "tidy-llvm",
       llvm::cl::desc("canonicalize and CSE the LLVM dialect at the end, for "
@@ -150,21 +115,19 @@ llvm::Error checkPipelineOptions(const HKPipelineOptions &options);
 
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options
 /// (--stages, --unroll, --direct-lds, --mma-priority, --schedule,
-/// --workgroup-order, --verify-lds), so that hk-compile and hk-run spell and document them
-/// alike.
+/// --workgroup-order, --dtype, --verify-lds), declared with them in
+/// ScheduleOptions.def, so that hk-opt, hk-compile and hk-run spell and
+/// document them alike.
 struct ScheduleCLOptions {
-  explicit ScheduleCLOptions(llvm::cl::OptionCategory &category);
+  explicit ScheduleCLOptions(llvm::cl::OptionCategory &category)
+      : category(category) {}
   /// Copies the knobs into `options`.
   void applyTo(HKPipelineOptions &options) const;
 
-  llvm::cl::opt<unsigned> stages;
-  llvm::cl::opt<unsigned> unroll;
-  llvm::cl::opt<bool> directLds;
-  llvm::cl::opt<unsigned> mmaPriority;
-  llvm::cl::opt<Schedule> schedule;
-  llvm::cl::opt<WorkgroupOrder> workgroupOrder;
-  llvm::cl::opt<bool> verifyLds;
-  llvm::cl::opt<std::string> dtype;
+  llvm::cl::OptionCategory &category;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
+  llvm::cl::opt<TYPE> FIELD{FLAG, llvm::cl::cat(category), __VA_ARGS__};
+#include "HK/Pipelines/ScheduleOptions.def"
 };
 
 /// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
