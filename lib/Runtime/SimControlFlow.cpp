@@ -5,11 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements the control flow of the `sim` interpreter
-// (SimInterpreter.h): stepping a wave through its instructions, jumps between
-// blocks with the per-lane evaluation of PHIs, and reconvergence of divergent
-// paths at the branch's immediate post-dominator. Branches themselves (which
-// split the execution mask) are executed with the other instructions in
-// SimLaneOps.cpp.
+// (SimInterpreter.h): stepping a wave through its instructions (the dispatch
+// to LaneOpVisitor), branches (which split the execution mask) and returns,
+// jumps between blocks with the per-lane evaluation of PHIs, and
+// reconvergence of divergent paths at the branch's immediate post-dominator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +31,45 @@ Error Interpreter::step(Wave &wave) {
   counters.laneInstructions += wave.active.size();
   ++classCounts[instructionClass.lookup(&inst)];
   ++wave.pc;
-  return execute(wave, inst);
+  // InstVisitor's switch on the opcode, inlined here.
+  return LaneOpVisitor(*this, wave).visit(const_cast<Instruction &>(inst));
+}
+
+Error LaneOpVisitor::visitBranchInst(BranchInst &br) {
+  if (!br.isConditional() || br.getSuccessor(0) == br.getSuccessor(1))
+    return sim.jump(wave, br.getSuccessor(0));
+  uint64_t taken = 0;
+  for (unsigned lane : wave.active)
+    if (*operand(br.getCondition(), lane) & 1)
+      taken |= uint64_t(1) << lane;
+  uint64_t notTaken = wave.mask & ~taken;
+  if (notTaken == 0)
+    return sim.jump(wave, br.getSuccessor(0));
+  if (taken == 0)
+    return sim.jump(wave, br.getSuccessor(1));
+  // Divergence: run the taken lanes to the branch's immediate
+  // post-dominator, then the others, then merge.
+  auto *node = sim.postDominators->getNode(wave.block);
+  const BasicBlock *meet =
+      node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+  for (unsigned lane : wave.active)
+    wave.from[lane] = wave.block;
+  wave.divergences.push_back({meet, br.getSuccessor(1), notTaken, wave.mask});
+  wave.setMask(taken);
+  if (br.getSuccessor(0) == meet)
+    return sim.reconverge(wave);
+  sim.enterBlock(wave, br.getSuccessor(0));
+  return Error::success();
+}
+
+Error LaneOpVisitor::visitReturnInst(ReturnInst &) {
+  wave.exited |= wave.mask;
+  if (wave.divergences.empty()) {
+    sim.waitCounters(wave, 0, 0); // what is in flight lands before the end
+    wave.done = true;
+    return Error::success();
+  }
+  return sim.reconverge(wave);
 }
 
 void Interpreter::enterBlock(Wave &wave, const BasicBlock *to) {

@@ -7,12 +7,26 @@
 // The interpreter behind the `sim` backend of HK/Runtime/Simulator.h, internal
 // to lib/Runtime (not installed). This file declares the state of a run (the
 // frame layout of the kernel's values, waves with their execution masks and
-// divergences), the Interpreter class, and the scalar helpers on raw
-// little-endian bytes its implementation files share: Simulator.cpp
-// (preparation, workgroups, waves and barriers), SimControlFlow.cpp (control
-// flow and divergence), SimMemory.cpp (operands, constants, addresses, buffer
-// accesses and loads to LDS) and SimLaneOps.cpp (per-lane instructions,
-// intrinsics and matrix operations).
+// divergences), the Interpreter class, the LaneOpVisitor that executes one
+// instruction for the active lanes of a wave, and the scalar helpers on raw
+// little-endian bytes its implementation files share.
+//
+// Dispatch follows LLVM's own interpreter (lib/ExecutionEngine/Interpreter):
+// Interpreter::step hands each instruction to an llvm::InstVisitor, a switch
+// on the opcode, with one visit method per instruction class; calls of
+// intrinsics go on to one handler per family through a switch on the
+// intrinsic ID (LaneOpVisitor::visitIntrinsicInst).
+//
+// Simulator.cpp: preparation, workgroups, waves and barriers.
+// SimControlFlow.cpp: stepping, branches, returns, PHIs and divergence.
+// SimMemory.cpp: operands, constants, addresses, GEPs, loads and stores,
+//   allocas, fences, buffer accesses and loads to LDS.
+// SimLaneOps.cpp: arithmetic, compares, selects, casts, vector and
+//   aggregate element operations.
+// SimIntrinsics.cpp: the intrinsic dispatch; work-item and wave queries,
+//   barriers, waits and hints, integer min/max, buffer resources.
+// SimCrossLane.cpp: lane permutations and float intrinsics.
+// SimMatrix.cpp: MFMA and WMMA.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +43,9 @@
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/InstVisitor.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -39,9 +55,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
-#include <deque>
 #include <vector>
 
 namespace mlir::hk::sim::detail {
@@ -63,6 +79,7 @@ using llvm::FixedVectorType;
 using llvm::Function;
 using llvm::GlobalVariable;
 using llvm::Instruction;
+using llvm::IntrinsicInst;
 using llvm::isa;
 using llvm::maskTrailingOnes;
 using llvm::Module;
@@ -263,7 +280,11 @@ struct Wave {
   }
 };
 
+class LaneOpVisitor;
+
 class Interpreter {
+  friend class LaneOpVisitor;
+
 public:
   Interpreter(Module &module, Function &kernel, const ChipInfo &chip,
               const LaunchConfig &config, GlobalMemory &memory,
@@ -277,8 +298,16 @@ public:
 private:
   Error runWorkgroup(std::array<int64_t, 3> id);
   Error step(Wave &wave);
-  Error execute(Wave &wave, const Instruction &inst);
-  Error executeCall(Wave &wave, const CallInst &call);
+
+  // Intrinsic families, from LaneOpVisitor::visitIntrinsicInst.
+  /// Work-item and workgroup ids, readfirstlane, ballot (SimIntrinsics.cpp).
+  Error executeQuery(Wave &wave, const CallInst &call, Intrinsic::ID id);
+  /// Barriers, waits and hints that change no value (SimIntrinsics.cpp).
+  Error executeSync(Wave &wave, const CallInst &call, Intrinsic::ID id);
+  /// Scalar integer min/max and saturating add/sub (SimIntrinsics.cpp).
+  Error executeIntegerIntrinsic(Wave &wave, const CallInst &call,
+                                Intrinsic::ID id);
+  Error executeMakeBufferResource(Wave &wave, const CallInst &call);
   Error executeMma(Wave &wave, const CallInst &call, Intrinsic::ID id);
   Error executeBufferAccess(Wave &wave, const CallInst &call, Intrinsic::ID id);
   Error executeLoadToLds(Wave &wave, const CallInst &call);
@@ -291,9 +320,8 @@ private:
   /// Counts an LDS operation by lgkmcnt and, for a late read, completes
   /// the reads its earlier value still waits for; returns its sequence
   /// number and whether its value is read again at completion.
-  std::pair<uint64_t, bool> issueLdsOperation(Wave &wave,
-                                              const Instruction &inst,
-                                              bool isStore);
+  std::pair<uint64_t, bool>
+  issueLdsOperation(Wave &wave, const Instruction &inst, bool isStore);
   /// Writes `data` to LDS at `lds` now (latestRead) or when the wait
   /// covering vector-memory operation `sequence` comes (latestFill).
   void issueLdsFill(Wave &wave, uint64_t sequence, uint64_t lds,
@@ -358,6 +386,72 @@ private:
   std::vector<uint8_t> lds;
   std::array<int64_t, 3> workgroup = {0, 0, 0};
   std::vector<Wave> waves;
+};
+
+/// Executes one instruction for the active lanes of a wave. Made per step
+/// (two references); the visit methods are defined with their topic's file.
+/// InstVisitor takes mutable instructions; these only read them.
+class LaneOpVisitor : public llvm::InstVisitor<LaneOpVisitor, Error> {
+public:
+  LaneOpVisitor(Interpreter &sim, Wave &wave) : sim(sim), wave(wave) {}
+
+  // SimLaneOps.cpp
+  Error visitInstruction(Instruction &inst);
+  Error visitBinaryOperator(llvm::BinaryOperator &inst);
+  Error visitFNeg(llvm::UnaryOperator &inst);
+  Error visitICmpInst(llvm::ICmpInst &cmp);
+  Error visitFCmpInst(llvm::FCmpInst &cmp);
+  Error visitSelectInst(llvm::SelectInst &sel);
+  Error visitFreezeInst(llvm::FreezeInst &inst);
+  Error visitCastInst(llvm::CastInst &inst);
+  Error visitBitCastInst(llvm::BitCastInst &inst);
+  Error visitAddrSpaceCastInst(llvm::AddrSpaceCastInst &inst);
+  Error visitFPToSIInst(llvm::FPToSIInst &inst) { return fpToInt(inst); }
+  Error visitFPToUIInst(llvm::FPToUIInst &inst) { return fpToInt(inst); }
+  /// Not modelled; visitCastInst would copy it.
+  Error visitPtrToAddrInst(llvm::PtrToAddrInst &inst) {
+    return visitInstruction(inst);
+  }
+  Error visitExtractElementInst(llvm::ExtractElementInst &ee);
+  Error visitInsertElementInst(llvm::InsertElementInst &ie);
+  Error visitShuffleVectorInst(llvm::ShuffleVectorInst &sv);
+  Error visitExtractValueInst(llvm::ExtractValueInst &ev);
+
+  // SimMemory.cpp
+  Error visitGetElementPtrInst(llvm::GetElementPtrInst &gep);
+  Error visitLoadInst(llvm::LoadInst &load);
+  Error visitStoreInst(llvm::StoreInst &store);
+  Error visitAllocaInst(llvm::AllocaInst &alloca);
+  Error visitFenceInst(llvm::FenceInst &fence);
+
+  // SimControlFlow.cpp
+  Error visitBranchInst(llvm::BranchInst &br);
+  Error visitReturnInst(llvm::ReturnInst &ret);
+  Error visitPHINode(llvm::PHINode &) {
+    return Error::success(); // evaluated when entering the block
+  }
+
+  // SimIntrinsics.cpp
+  Error visitCallInst(CallInst &call);
+  Error visitIntrinsicInst(IntrinsicInst &call);
+
+private:
+  Error fpToInt(llvm::CastInst &inst);
+  Error loadOrStore(Instruction &inst, const Value *ptr, Type *valueType,
+                    const Value *stored);
+
+  const uint8_t *operand(const Value *value, unsigned lane) {
+    return sim.operand(wave, value, lane);
+  }
+  uint8_t *result(const Value *value, unsigned lane) {
+    return sim.result(wave, value, lane);
+  }
+  Error error(const Instruction &inst, const Twine &what) {
+    return sim.error(wave, inst, what);
+  }
+
+  Interpreter &sim;
+  Wave &wave;
 };
 
 } // namespace mlir::hk::sim::detail

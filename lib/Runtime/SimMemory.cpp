@@ -8,8 +8,8 @@
 // (SimInterpreter.h): reading operands, materializing constants into raw
 // bytes, translating LDS, private and global addresses with their bounds
 // checks and byte counters, and the raw buffer accesses and loads to LDS of
-// direct-to-LDS fills. Plain loads and stores (with the LDS bank-conflict
-// count) are executed with the other instructions in SimLaneOps.cpp.
+// direct-to-LDS fills; and the LaneOpVisitor methods of GEPs, loads and
+// stores (with the LDS bank-conflict count), allocas and fences.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +18,13 @@
 #include "HK/Target/LdsBanks.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
 
 using namespace llvm;
 using namespace mlir::hk;
@@ -202,6 +205,131 @@ Expected<uint8_t *> Interpreter::address(Wave &wave, const Instruction &inst,
 }
 
 //===----------------------------------------------------------------------===//
+// GEPs, loads, stores, allocas and fences
+//===----------------------------------------------------------------------===//
+
+Error LaneOpVisitor::visitGetElementPtrInst(GetElementPtrInst &gep) {
+  Type *type = gep.getType();
+  if (type->isVectorTy())
+    return error(gep, "vector GEPs are not modelled");
+  const DataLayout &dl = sim.dl;
+  unsigned pb = sizeOf(type);
+  for (unsigned lane : wave.active) {
+    int64_t addr = loadBits(operand(gep.getPointerOperand(), lane),
+                            sizeOf(gep.getPointerOperandType()));
+    for (auto it = gep_type_begin(gep), end = gep_type_end(gep); it != end;
+         ++it) {
+      const Value *idx = it.getOperand();
+      unsigned ib = sizeOf(idx->getType());
+      int64_t i = signExtend(loadBits(operand(idx, lane), ib),
+                             idx->getType()->getIntegerBitWidth());
+      if (StructType *st = it.getStructTypeOrNull())
+        addr += dl.getStructLayout(st)->getElementOffset(i);
+      else
+        addr += i * static_cast<int64_t>(
+                        it.getSequentialElementStride(dl).getFixedValue());
+    }
+    storeBits(result(&gep, lane), pb, static_cast<uint64_t>(addr));
+  }
+  return Error::success();
+}
+
+Error LaneOpVisitor::visitLoadInst(LoadInst &load) {
+  return loadOrStore(load, load.getPointerOperand(), load.getType(), nullptr);
+}
+
+Error LaneOpVisitor::visitStoreInst(StoreInst &store) {
+  return loadOrStore(store, store.getPointerOperand(),
+                     store.getValueOperand()->getType(),
+                     store.getValueOperand());
+}
+
+/// A load (`stored` null) or a store of `stored`, with the LDS bank-conflict
+/// count and the asynchronous-LDS bookkeeping.
+Error LaneOpVisitor::loadOrStore(Instruction &inst, const Value *ptr,
+                                 Type *valueType, const Value *stored) {
+  bool isStore = stored != nullptr;
+  unsigned space = ptr->getType()->getPointerAddressSpace();
+  unsigned bytes = sizeOf(valueType);
+  uint64_t storeSize = sim.dl.getTypeStoreSize(valueType);
+  if (valueType->isVectorTy() && scalarOf(valueType)->isIntegerTy(1))
+    return error(inst, "loads and stores of i1 vectors are not modelled");
+  if (space > 1 && space != kLdsAddressSpace && space != kPrivateAddressSpace)
+    return error(inst, formatv("address space {0} is not modelled", space));
+  // Counted memory operations: LDS ones by lgkmcnt, global ones by vmcnt.
+  uint64_t sequence = 0;
+  bool lateRead = false;
+  if (space == kLdsAddressSpace) {
+    std::tie(sequence, lateRead) = sim.issueLdsOperation(wave, inst, isStore);
+  } else if (space != kPrivateAddressSpace) {
+    ++wave.vmIssued;
+  }
+  Wave::PendingRead pending;
+  if (space == kLdsAddressSpace) {
+    std::vector<std::optional<uint64_t>> addresses(sim.lanes);
+    for (unsigned lane : wave.active)
+      addresses[lane] = loadBits(operand(ptr, lane), sizeOf(ptr->getType()));
+    unsigned ways = getLdsConflictWays(sim.chip, storeSize, addresses);
+    ++(isStore ? sim.counters.ldsWrites
+               : sim.counters.ldsReads)[storeSize][ways];
+  }
+  uint64_t copied = std::min<uint64_t>(bytes, storeSize);
+  for (unsigned lane : wave.active) {
+    uint64_t addr = loadBits(operand(ptr, lane), sizeOf(ptr->getType()));
+    auto mem = sim.address(wave, inst, space, addr, storeSize, lane, isStore);
+    if (!mem)
+      return mem.takeError();
+    if (isStore)
+      std::memcpy(*mem, operand(stored, lane), copied);
+    else
+      std::memcpy(result(&inst, lane), *mem, copied);
+    if (lateRead)
+      pending.lanes.push_back({lane, uint64_t(*mem - sim.lds.data()), 0});
+  }
+  if (lateRead) {
+    // Read again from LDS when the read completes.
+    pending.sequence = sequence;
+    pending.load = &inst;
+    pending.bytes = copied;
+    wave.pendingValues[&inst] = sequence;
+    wave.pendingReads.push_back(std::move(pending));
+  }
+  return Error::success();
+}
+
+Error LaneOpVisitor::visitAllocaInst(AllocaInst &alloca) {
+  // Private memory: each lane of each wave has its own.
+  auto *count = dyn_cast<ConstantInt>(alloca.getArraySize());
+  if (!count)
+    return error(alloca, "dynamic allocas are not modelled");
+  uint64_t size = sim.dl.getTypeAllocSize(alloca.getAllocatedType()) *
+                  count->getZExtValue();
+  for (unsigned lane : wave.active) {
+    std::vector<uint8_t> &mem = wave.scratch[lane];
+    uint64_t offset = alignTo(mem.size(), alloca.getAlign().value());
+    mem.resize(offset + size, 0xff);
+    storeBits(result(&alloca, lane), sizeOf(alloca.getType()), offset);
+  }
+  return Error::success();
+}
+
+Error LaneOpVisitor::visitFenceInst(FenceInst &fence) {
+  // Simulated memory is sequentially consistent, but a releasing fence of
+  // workgroup or wider scope makes the backend wait for the wave's memory
+  // operations (vmcnt(0) lgkmcnt(0) with an LDS DMA in flight).
+  SmallVector<StringRef> scopes;
+  fence.getContext().getSyncScopeNames(scopes);
+  StringRef scope = fence.getSyncScopeID() < scopes.size()
+                        ? scopes[fence.getSyncScopeID()]
+                        : StringRef("?");
+  bool narrow =
+      scope.starts_with("wavefront") || scope.starts_with("singlethread");
+  if (!narrow && fence.getOrdering() != AtomicOrdering::Acquire)
+    sim.waitCounters(wave, 0, 0);
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
 // Buffer accesses and loads to LDS
 //===----------------------------------------------------------------------===//
 
@@ -336,7 +464,8 @@ Error Interpreter::executeTransposedRead(Wave &wave, const CallInst &call) {
   std::vector<std::optional<uint64_t>> addresses(lanes);
   std::vector<const uint8_t *> source(lanes);
   for (unsigned lane : wave.active) {
-    addresses[lane] = loadBits(operand(wave, ptr, lane), sizeOf(ptr->getType()));
+    addresses[lane] =
+        loadBits(operand(wave, ptr, lane), sizeOf(ptr->getType()));
     auto mem = address(wave, call, kLdsAddressSpace, *addresses[lane], kBytes,
                        lane, /*write=*/false);
     if (!mem)

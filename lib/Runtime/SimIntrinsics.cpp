@@ -1,0 +1,270 @@
+//===- SimIntrinsics.cpp - sim: calls and intrinsic dispatch --------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the calls of the `sim` interpreter (SimInterpreter.h):
+// the dispatch of an intrinsic to the handler of its family (a switch on the
+// intrinsic ID), and the small families: work-item and workgroup ids and
+// wave queries (readfirstlane, ballot); barriers, waits and hints; scalar
+// integer min/max; buffer resources. The other families have their own
+// files: buffer accesses and loads to LDS (SimMemory.cpp), lane permutations
+// and float intrinsics (SimCrossLane.cpp), matrix instructions
+// (SimMatrix.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimInterpreter.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+
+using namespace llvm;
+using namespace mlir::hk;
+using namespace mlir::hk::sim;
+using namespace mlir::hk::sim::detail;
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+/// Calls InstVisitor does not take for intrinsics: calls of functions, and of
+/// `llvm.` names LLVM has no intrinsic ID for.
+Error LaneOpVisitor::visitCallInst(CallInst &call) {
+  Function *callee = call.getCalledFunction();
+  if (!callee || !callee->isIntrinsic())
+    return error(call, "calls other than intrinsics are not modelled");
+  return error(call, "intrinsic '" + callee->getName() + "' is not modelled");
+}
+
+Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  switch (id) {
+  case Intrinsic::amdgcn_workitem_id_x:
+  case Intrinsic::amdgcn_workitem_id_y:
+  case Intrinsic::amdgcn_workitem_id_z:
+  case Intrinsic::amdgcn_workgroup_id_x:
+  case Intrinsic::amdgcn_workgroup_id_y:
+  case Intrinsic::amdgcn_workgroup_id_z:
+  case Intrinsic::amdgcn_readfirstlane:
+  case Intrinsic::amdgcn_ballot:
+    return sim.executeQuery(wave, call, id);
+  case Intrinsic::amdgcn_s_barrier:
+  case Intrinsic::amdgcn_s_barrier_signal:
+  case Intrinsic::amdgcn_s_barrier_wait:
+  case Intrinsic::amdgcn_s_waitcnt:
+  case Intrinsic::amdgcn_s_setprio:
+  case Intrinsic::amdgcn_sched_barrier:
+  case Intrinsic::assume:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+    return sim.executeSync(wave, call, id);
+  case Intrinsic::umax:
+  case Intrinsic::umin:
+  case Intrinsic::smax:
+  case Intrinsic::smin:
+  case Intrinsic::usub_sat:
+  case Intrinsic::uadd_sat:
+    return sim.executeIntegerIntrinsic(wave, call, id);
+  case Intrinsic::maximum:
+  case Intrinsic::minimum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minnum:
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+  case Intrinsic::fabs:
+  case Intrinsic::exp2:
+  case Intrinsic::amdgcn_exp2:
+  case Intrinsic::log2:
+  case Intrinsic::amdgcn_log:
+  case Intrinsic::log:
+    return sim.executeFloatIntrinsic(wave, call, id);
+  case Intrinsic::amdgcn_make_buffer_rsrc:
+    return sim.executeMakeBufferResource(wave, call);
+  case Intrinsic::amdgcn_raw_ptr_buffer_load:
+  case Intrinsic::amdgcn_raw_ptr_buffer_store:
+  case Intrinsic::amdgcn_raw_ptr_buffer_load_lds:
+    return sim.executeBufferAccess(wave, call, id);
+  case Intrinsic::amdgcn_load_to_lds:
+  case Intrinsic::amdgcn_global_load_lds:
+    return sim.executeLoadToLds(wave, call);
+  case Intrinsic::amdgcn_ds_read_tr16_b64:
+    return sim.executeTransposedRead(wave, call);
+  case Intrinsic::amdgcn_update_dpp:
+  case Intrinsic::amdgcn_permlane32_swap:
+  case Intrinsic::amdgcn_permlane16_swap:
+  case Intrinsic::amdgcn_permlanex16:
+    return sim.executeCrossLane(wave, call, id);
+  case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
+  case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_fp8:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_bf8:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_fp8:
+  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_bf8:
+    return sim.executeMma(wave, call, id);
+  default:
+    return error(call, "intrinsic '" + call.getCalledFunction()->getName() +
+                           "' is not modelled");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Families
+//===----------------------------------------------------------------------===//
+
+Error Interpreter::executeQuery(Wave &wave, const CallInst &call,
+                                Intrinsic::ID id) {
+  auto writeAll = [&](auto &&valueOf) {
+    unsigned bytes = sizeOf(call.getType());
+    for (unsigned lane : wave.active)
+      storeBits(result(wave, &call, lane), bytes, valueOf(lane));
+  };
+  auto threadId = [&](unsigned lane) {
+    return int64_t(wave.index) * lanes + lane;
+  };
+  switch (id) {
+  case Intrinsic::amdgcn_workitem_id_x:
+    writeAll([&](unsigned l) { return threadId(l) % config.block[0]; });
+    return Error::success();
+  case Intrinsic::amdgcn_workitem_id_y:
+    writeAll([&](unsigned l) {
+      return (threadId(l) / config.block[0]) % config.block[1];
+    });
+    return Error::success();
+  case Intrinsic::amdgcn_workitem_id_z:
+    writeAll([&](unsigned l) {
+      return threadId(l) / (config.block[0] * config.block[1]);
+    });
+    return Error::success();
+  case Intrinsic::amdgcn_workgroup_id_x:
+  case Intrinsic::amdgcn_workgroup_id_y:
+  case Intrinsic::amdgcn_workgroup_id_z: {
+    int dim = id - Intrinsic::amdgcn_workgroup_id_x;
+    writeAll([&](unsigned) { return workgroup[dim]; });
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_readfirstlane: {
+    unsigned bytes = sizeOf(call.getType());
+    uint64_t v = loadBits(
+        operand(wave, call.getArgOperand(0), wave.active.front()), bytes);
+    writeAll([&](unsigned) { return v; });
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_ballot: {
+    // Bit l of the mask: lane l is active and its predicate holds.
+    uint64_t mask = 0;
+    for (unsigned lane : wave.active)
+      if (loadBits(operand(wave, call.getArgOperand(0), lane), 1) & 1)
+        mask |= uint64_t(1) << lane;
+    unsigned bits = call.getType()->getIntegerBitWidth();
+    writeAll([&](unsigned) { return truncBits(mask, bits); });
+    return Error::success();
+  }
+  default:
+    return error(wave, call, "query intrinsic not modelled");
+  }
+}
+
+Error Interpreter::executeSync(Wave &wave, const CallInst &call,
+                               Intrinsic::ID id) {
+  switch (id) {
+  case Intrinsic::amdgcn_s_barrier:
+  case Intrinsic::amdgcn_s_barrier_signal:
+  case Intrinsic::amdgcn_s_barrier_wait:
+    if (!wave.divergences.empty())
+      return error(wave, call, "workgroup barrier in divergent control flow");
+    break;
+  default:
+    break;
+  }
+  switch (id) {
+  case Intrinsic::amdgcn_s_barrier:
+    ++counters.barriers;
+    ++wave.signals;
+    wave.waiting = true;
+    return Error::success();
+  case Intrinsic::amdgcn_s_barrier_signal:
+    ++counters.barriers;
+    ++wave.signals;
+    return Error::success();
+  case Intrinsic::amdgcn_s_barrier_wait:
+    wave.waiting = true;
+    return Error::success();
+  case Intrinsic::amdgcn_s_waitcnt: {
+    // The gfx9 encoding: vmcnt in bits 3:0 and 15:14, lgkmcnt in 11:8.
+    uint64_t imm = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
+    waitCounters(wave, (imm & 0xf) | (((imm >> 14) & 0x3) << 4),
+                 (imm >> 8) & 0xf);
+    return Error::success();
+  }
+  // Scheduling and priority hints do not change values.
+  case Intrinsic::amdgcn_s_setprio:
+  case Intrinsic::amdgcn_sched_barrier:
+  case Intrinsic::assume:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+    return Error::success();
+  default:
+    return error(wave, call, "synchronisation intrinsic not modelled");
+  }
+}
+
+Error Interpreter::executeIntegerIntrinsic(Wave &wave, const CallInst &call,
+                                           Intrinsic::ID id) {
+  // Scalar integers only (buffer sizes, clamps, remaining extents); vectors
+  // are not emitted.
+  unsigned bits = call.getType()->getScalarSizeInBits();
+  if (!call.getType()->isIntegerTy() || bits > 64)
+    return error(wave, call, "only scalar min/max up to 64 bits");
+  unsigned bytes = sizeOf(call.getType());
+  uint64_t top = truncBits(~uint64_t(0), bits);
+  for (unsigned lane : wave.active) {
+    uint64_t a = loadBits(operand(wave, call.getArgOperand(0), lane), bytes);
+    uint64_t b = loadBits(operand(wave, call.getArgOperand(1), lane), bytes);
+    int64_t sa = SignExtend64(a, bits), sb = SignExtend64(b, bits);
+    uint64_t r;
+    switch (id) {
+    case Intrinsic::usub_sat:
+      r = a > b ? a - b : 0;
+      break;
+    case Intrinsic::uadd_sat:
+      r = a > top - b ? top : a + b;
+      break;
+    case Intrinsic::umax:
+      r = std::max(a, b);
+      break;
+    case Intrinsic::umin:
+      r = std::min(a, b);
+      break;
+    case Intrinsic::smax:
+      r = std::max(sa, sb);
+      break;
+    default: // smin
+      r = std::min(sa, sb);
+      break;
+    }
+    storeBits(result(wave, &call, lane), bytes, r);
+  }
+  return Error::success();
+}
+
+Error Interpreter::executeMakeBufferResource(Wave &wave, const CallInst &call) {
+  // {base, num_records, stride, flags}: raw buffers (stride 0) check offsets
+  // against num_records bytes.
+  const Value *base = call.getArgOperand(0);
+  for (unsigned lane : wave.active) {
+    uint8_t *out = result(wave, &call, lane);
+    storeBits(out, 8,
+              loadBits(operand(wave, base, lane), sizeOf(base->getType())));
+    uint64_t records = loadBits(operand(wave, call.getArgOperand(2), lane),
+                                sizeOf(call.getArgOperand(2)->getType()));
+    storeBits(out + 8, 4, std::min<uint64_t>(records, UINT32_MAX));
+    storeBits(out + 12, 2,
+              loadBits(operand(wave, call.getArgOperand(1), lane), 2));
+    storeBits(out + 14, 2,
+              loadBits(operand(wave, call.getArgOperand(3), lane), 2));
+  }
+  return Error::success();
+}
