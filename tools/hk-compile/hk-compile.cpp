@@ -17,6 +17,7 @@
 #include "HK/InitAllDialects.h"
 #include "HK/KernelAbi/LaunchDescription.h"
 #include "HK/Pipelines/Pipelines.h"
+#include "HK/Tools/DiagnosticOptions.h"
 #include "HK/Tools/InputLimits.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
@@ -102,6 +103,7 @@ static bool writeFile(StringRef path, StringRef contents) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  registerDiagnosticCLOptions(toolOptions);
   llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "hk-compile: hk source to an AMDGPU code object\n");
@@ -109,9 +111,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
-  // A pass error names its op by location; the op's text after it (62 lines
-  // for a one-line error) is for compiler developers, who have hk-opt.
-  context.printOpOnDiagnostic(false);
+  applyDiagnosticCLOptions(context);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
