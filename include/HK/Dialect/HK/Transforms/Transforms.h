@@ -69,25 +69,10 @@ std::pair<Value, Value> emitXcdOrderTile(OpBuilder &b, Location loc, Value x,
 /// redirect; a remark when `gpu.block_id z` is left as it is.
 LogicalResult remapWorkgroups(gpu::GPUFuncOp kernel, const XcdOrder &order);
 
-/// Reports, as a remark at each `hk.load_fragment` and `hk.copy_to_shared`
-/// of `func`, the LDS conflict ways of every kind of LDS instruction it
-/// lowers to (see hk-check-bank-conflicts); with `maxWays` > 0 an access
-/// above it is an error instead. Fails if an access errs or cannot be
-/// checked.
-LogicalResult checkBankConflicts(gpu::GPUFuncOp func, unsigned maxWays);
-
 /// Replaces the `gpu.grid_dim` ops of `kernel` with the sizes its
 /// `hk.launch` gives the grid (see hk-lower-grid-dims). Without `hk.launch`
 /// they are kept, with a remark.
 LogicalResult lowerGridDims(gpu::GPUFuncOp kernel);
-
-/// Proves that no wave of `kernel` reads a shared-tile slot another may
-/// still be writing and that no fill overwrites a slot another wave may
-/// still read, for every dynamic size of the `multiples` the analysis tries
-/// (hk-verify-lds); emits `LDS race` errors, or errors saying what it
-/// cannot follow, and fails otherwise.
-LogicalResult verifyLdsSynchronization(gpu::GPUFuncOp kernel,
-                                       unsigned multiples);
 
 } // namespace hk
 } // namespace mlir
