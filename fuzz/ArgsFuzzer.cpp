@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Any text is an hk-run command line, one argument per line: parsed into
-// hk-run's options and, when that succeeds, checked as a GEMM run. Options
+// hk-run's options and, when that succeeds, built into the workload's
+// configuration and checked (Options.h), as hk-run does before it runs. Options
 // that print and exit (--help and its -h alias, --version, ...) and
 // response files (@file) are left out: they do what they should, outside a
 // fuzzer.
@@ -38,9 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     argv.push_back(a.c_str());
   llvm::cl::ResetAllOptionOccurrences();
   llvm::raw_null_ostream quiet;
-  if (mlir::hk::run::parseCommandLine(argv.size(), argv.data(), quiet))
-    return 0;
-  mlir::hk::run::GemmShape shape;
-  (void)mlir::hk::run::checkGemmOptions(shape);
+  llvm::Expected<mlir::hk::run::RunCommand> command =
+      mlir::hk::run::parseCommandLine(argv.size(), argv.data(), quiet);
+  llvm::consumeError(command.takeError());
   return 0;
 }

@@ -5,15 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Harness/AttentionWorkload.h"
-#include "HK/Harness/RunReport.h"
 
 #include "HK/Runtime/BFloat16.h"
-#include "HK/Target/Chip.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <cstring>
@@ -73,42 +69,8 @@ std::optional<uint64_t> AttentionProblem::scalarBits(unsigned arg) const {
   return causal ? 1 : 0;
 }
 
-int makeAttentionProblem(AttentionProblem &problem) {
-  if (attentionSizes.size() != 6)
-    return fail("--attention takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
-                std::to_string(attentionSizes.size()));
-  problem.batch = attentionSizes[0];
-  problem.qHeads = attentionSizes[1];
-  problem.kvHeads = attentionSizes[2];
-  problem.queries = attentionSizes[3];
-  problem.keys = attentionSizes[4];
-  problem.headDim = attentionSizes[5];
-  problem.causal = causalOption;
-  // The GEMM's options mean nothing here: refused rather than ignored.
-  // (A cl::list's operator& gives its storage: cast to the option.)
-  const llvm::cl::Option *gemmOptions[] = {
-      &static_cast<const llvm::cl::Option &>(sizes),
-      &layoutOption,
-      &batchOption,
-      &padOption,
-      &alphaOption,
-      &betaOption,
-      &biasOption,
-      &scaleAOption,
-      &scaleBOption,
-      &scalesAOption,
-      &scalesBOption,
-      &inputA,
-      &inputB,
-      &expectedFile,
-      &saveInputsPrefix,
-      &outputFile,
-      &schedule.fp8Format};
-  for (const llvm::cl::Option *o : gemmOptions)
-    if (o->getNumOccurrences())
-      return fail("--" + o->ArgStr +
-                  " is a GEMM option; the attention "
-                  "workload (--attention) does not take it");
+llvm::Error checkAttentionConfig(const AttentionConfig &config) {
+  const AttentionProblem &problem = config.problem;
   // The grid's y and z dimensions hold heads and batches; past 32768
   // tokens the fp64 reference alone takes hours.
   constexpr int64_t kMaxGrid = 65535, kMaxTokens = 32768;
@@ -120,31 +82,33 @@ int makeAttentionProblem(AttentionProblem &problem) {
         std::tuple{"Nkv", problem.keys, kMaxTokens},
         std::tuple{"d", problem.headDim, int64_t(1024)}})
     if (value < 1 || value > limit)
-      return fail(llvm::formatv("--attention: {0} must be between 1 and {1}, "
-                                "got {2}",
-                                name, limit, value));
+      return badInput(llvm::formatv("--attention: {0} must be between 1 and "
+                                    "{1}, got {2}",
+                                    name, limit, value));
   if (problem.qHeads % problem.kvHeads != 0)
-    return fail(llvm::formatv(
+    return badInput(llvm::formatv(
         "--attention: Hq ({0}) must be a multiple of Hkv ({1}): each kv head "
         "serves Hq / Hkv query heads (GQA)",
         problem.qHeads, problem.kvHeads));
   if (problem.elements(argQ) > (int64_t(1) << 28) ||
       problem.elements(argK) > (int64_t(1) << 28))
-    return fail("--attention: Q, K and V must each hold at most 2^28 "
+    return badInput("--attention: Q, K and V must each hold at most 2^28 "
                 "elements (hk-run's host buffers)");
-  if (testKind != TestKind::random && testKind != TestKind::compare)
-    return fail("the attention workload runs --test=random (against an fp64 "
-                "reference) or --test=compare");
-  if (baseline != Baseline::none)
-    return fail("--baseline times a GEMM library; the attention workload "
-                "has none");
-  return checkTimingOptions();
+  TestKind test = config.run.test;
+  if (test != TestKind::random && test != TestKind::compare)
+    return badInput("the attention workload runs --test=random (against an "
+                    "fp64 reference) or --test=compare");
+  if (llvm::Error e = checkTimingSettings(config.run))
+    return e;
+  if (test == TestKind::compare && config.run.compareWith.empty())
+    return badInput("--test=compare needs --compare=<file.mlir>");
+  return llvm::Error::success();
 }
 
-int checkAttentionKernel(StringRef name, ArrayRef<Type> types,
-                         const AttentionProblem &problem) {
+llvm::Error checkAttentionKernel(StringRef name, ArrayRef<Type> types,
+                                 const AttentionProblem &problem) {
   auto wrong = [&](const Twine &why) {
-    return fail("'" + name + "' is not an attention kernel: " + why +
+    return badInput("'" + name + "' is not an attention kernel: " + why +
                 " (it takes Q, K, V, O: memref<?x?x?xDxbf16>, LSE: "
                 "memref<?x?x?xf32>, causal: i32)");
   };
@@ -168,14 +132,15 @@ int checkAttentionKernel(StringRef name, ArrayRef<Type> types,
       return wrong("Q, K, V and O do not have the same head dim (argument #" +
                    Twine(arg) + ")");
   if (!ShapedType::isDynamic(kernelDim) && kernelDim != problem.headDim)
-    return fail(llvm::formatv("'{0}' is written for head dim {1}; "
-                              "--attention asks for d = {2}",
-                              name, kernelDim, problem.headDim));
-  return 0;
+    return badInput(llvm::formatv("'{0}' is written for head dim {1}; "
+                                  "--attention asks for d = {2}",
+                                  name, kernelDim, problem.headDim));
+  return llvm::Error::success();
 }
 
-void makeAttentionInputs(const AttentionProblem &p, AttentionInputs &in) {
-  std::mt19937_64 rng(seed);
+void makeAttentionInputs(const AttentionConfig &config, AttentionInputs &in) {
+  const AttentionProblem &p = config.problem;
+  std::mt19937_64 rng(config.run.seed);
   // Q's wider spread makes the softmax peaked: a few keys dominate a row.
   auto draw = [&](std::vector<uint16_t> &out, int64_t n, double sigma) {
     std::normal_distribution<double> normal(0.0, sigma);
@@ -186,13 +151,13 @@ void makeAttentionInputs(const AttentionProblem &p, AttentionInputs &in) {
   draw(in.q, p.elements(argQ), 2.0);
   draw(in.k, p.elements(argK), 1.0);
   draw(in.v, p.elements(argV), 1.0);
-  if (attentionScores != AttentionScores::random) {
+  if (config.scores != AttentionScores::random) {
     // Feature 0 adds ramp(k) to every score of key k: Q's is 1, K's the
     // ramp, in units of the kernels' lazy-rescale threshold (2^8 in the
     // exp2 domain: 8 sqrt(d) / log2(e) in scores).
     const double log2e = 1.4426950408889634;
     double unit = 8.0 * std::sqrt(double(p.headDim)) / log2e;
-    bool steps = attentionScores == AttentionScores::steps;
+    bool steps = config.scores == AttentionScores::steps;
     for (int64_t row = 0; row < p.elements(argQ) / p.headDim; ++row)
       in.q[row * p.headDim] = floatToBf16(1.0f);
     for (int64_t row = 0; row < p.elements(argK) / p.headDim; ++row) {
@@ -217,7 +182,8 @@ void makeAttentionInputs(const AttentionProblem &p, AttentionInputs &in) {
   in.buffers.push_back(std::move(nanLse));
 }
 
-AttentionCheck checkAttention(const AttentionProblem &p,
+AttentionCheck checkAttention(const RunConfig &config,
+                              const AttentionProblem &p,
                               const AttentionInputs &in,
                               const std::vector<std::vector<uint8_t>> &result,
                               const std::vector<std::vector<uint8_t>> *other) {
@@ -239,8 +205,9 @@ AttentionCheck checkAttention(const AttentionProblem &p,
   // Every query row (b, h, q), or --check-sample of them at random.
   int64_t rows = p.elements(argLse);
   std::vector<int64_t> checkedRows;
+  const uint64_t checkSample = config.checkSample;
   if (checkSample > 0 && int64_t(checkSample) * 2 < rows) {
-    std::mt19937_64 rng(seed + 1);
+    std::mt19937_64 rng(config.seed + 1);
     std::uniform_int_distribution<int64_t> pick(0, rows - 1);
     std::set<int64_t> chosen;
     while (int64_t(chosen.size()) < int64_t(checkSample))
@@ -322,108 +289,60 @@ struct AttentionRun {
   LaunchStats stats;
 };
 
-static int runOnce(MLIRContext &context, StringRef path, Version version,
-                   const AttentionProblem &problem,
-                   const AttentionInputs &inputs, AttentionRun &run) {
+static llvm::Expected<AttentionRun>
+runOnce(MLIRContext &context, const RunConfig &config, StringRef path,
+        Version version, const AttentionProblem &problem,
+        const AttentionInputs &inputs) {
   auto read = [&](StringRef name, ArrayRef<Type> types,
                   const KernelArguments *&arguments) {
     arguments = &problem;
     return checkAttentionKernel(name, types, problem);
   };
-  if (int status = prepareKernel(context, path, read, run.kernel, version))
-    return status;
+  llvm::Expected<PreparedKernel> kernel =
+      prepareKernel(context, config, path, read, version);
+  if (!kernel)
+    return kernel.takeError();
+  AttentionRun run;
+  run.kernel = std::move(*kernel);
   run.buffers = inputs.buffers;
   std::vector<bool> outputs(run.buffers.size(), false);
   outputs[argO] = outputs[argLse] = true;
-  return launchKernel(run.kernel, run.buffers, outputs, run.stats);
+  llvm::Expected<LaunchStats> stats =
+      launchKernel(config, run.kernel, run.buffers, outputs);
+  if (!stats)
+    return stats.takeError();
+  run.stats = std::move(*stats);
+  return std::move(run);
 }
 
-int runAttentionWorkload(MLIRContext &context) {
-  AttentionProblem problem;
-  if (int status = makeAttentionProblem(problem))
-    return status;
-  if (testKind == TestKind::compare && compareWith.empty())
-    return fail("--test=compare needs --compare=<file.mlir>");
+llvm::Expected<AttentionResult>
+runAttentionWorkload(MLIRContext &context, const AttentionConfig &config) {
+  if (llvm::Error e = checkAttentionConfig(config))
+    return std::move(e);
+  const RunConfig &rc = config.run;
+  const AttentionProblem &p = config.problem;
   AttentionInputs inputs;
-  makeAttentionInputs(problem, inputs);
-  AttentionRun run, other;
-  if (int status =
-          runOnce(context, inputFile, Version::tested, problem, inputs, run))
-    return status;
-  if (testKind == TestKind::compare)
-    if (int status = runOnce(context, compareWith, Version::compared, problem,
-                             inputs, other))
-      return status;
-  AttentionCheck check =
-      checkAttention(problem, inputs, run.buffers,
-                     testKind == TestKind::compare ? &other.buffers : nullptr);
-
-  const AttentionProblem &p = problem;
-  double flops = 4.0 * p.batch * p.qHeads * p.queries * p.keys * p.headDim *
+  makeAttentionInputs(config, inputs);
+  llvm::Expected<AttentionRun> run =
+      runOnce(context, rc, rc.inputFile, Version::tested, p, inputs);
+  if (!run)
+    return run.takeError();
+  std::optional<AttentionRun> other;
+  if (rc.test == TestKind::compare) {
+    llvm::Expected<AttentionRun> second =
+        runOnce(context, rc, rc.compareWith, Version::compared, p, inputs);
+    if (!second)
+      return second.takeError();
+    other = std::move(*second);
+  }
+  AttentionResult result;
+  result.check = checkAttention(rc, p, inputs, run->buffers,
+                                other ? &other->buffers : nullptr);
+  result.kernel = std::move(run->kernel);
+  result.stats = std::move(run->stats);
+  result.flops = 4.0 * p.batch * p.qHeads * p.queries * p.keys * p.headDim *
                  (p.causal ? 0.5 : 1.0);
-  double peakTflops = getChipInfo(chipOption).peakBf16Tflops;
-  const hip::Timing &timing = run.stats.timing;
-  const sim::Counters &counters = run.stats.counters;
-  double compileSeconds = run.kernel.compileSeconds;
-  double runSeconds = run.stats.runSeconds;
-  const std::array<int64_t, 3> &grid = run.kernel.grid;
-  bool pass = check.bad() == 0;
-  if (emitJson) {
-    bool hip = backend == Backend::hip;
-    llvm::json::Object report{
-        {"kernel", run.kernel.name},
-        {"chip", stringifyChip(chipOption)},
-        {"backend", hip ? "hip" : "sim"},
-        {"attention", llvm::json::Array{p.batch, p.qHeads, p.kvHeads, p.queries,
-                                        p.keys, p.headDim}},
-        {"causal", p.causal},
-        {"test", testName()},
-        {"pass", pass},
-        {"wrong_o", check.badO},
-        {"wrong_lse", check.badLse},
-        {"checked_elements", check.checked},
-        {"max_abs_error_o", check.maxAbsO},
-        {"max_abs_error_lse", check.maxAbsLse},
-        {"flops", flops},
-        {"peak_tflops", peakTflops},
-        {"median_milliseconds",
-         hip ? llvm::json::Value(timing.median()) : nullptr},
-        {"tflops",
-         hip ? llvm::json::Value(flops / (timing.median() * 1e-3) / 1e12)
-             : nullptr}};
-    addCountersJson(report, counters, compileSeconds, runSeconds);
-    llvm::outs() << llvm::formatv("{0}\n",
-                                  llvm::json::Value(std::move(report)));
-    return pass ? 0 : 1;
-  }
-  llvm::outs() << llvm::formatv(
-      "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} d={8}"
-      "{9}, grid {10}x{11}x{12}, {13} test\n",
-      run.kernel.name, stringifyChip(chipOption),
-      backend == Backend::sim ? "sim" : "hip", p.batch, p.qHeads, p.kvHeads,
-      p.queries, p.keys, p.headDim, p.causal ? " causal" : "", grid[0], grid[1],
-      grid[2], testName());
-  if (backend == Backend::hip) {
-    double ms = timing.median();
-    double tflops = flops / (ms * 1e-3) / 1e12;
-    llvm::outs() << llvm::formatv(
-        "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
-        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS bf16 peak)\n",
-        timing.milliseconds.size(), warmup.getValue(), ms, tflops,
-        100 * tflops / peakTflops, stringifyChip(chipOption), peakTflops);
-  } else {
-    printSimulatorCounters(counters, compileSeconds, runSeconds);
-  }
-  llvm::outs() << llvm::formatv(
-      "  O: max abs error {0:E3}, {1} of {2} elements wrong; LSE: max abs "
-      "error {3:E3}, {4} of {5} wrong{6}\n",
-      check.maxAbsO, check.badO, check.checked / (p.headDim + 1) * p.headDim,
-      check.maxAbsLse, check.badLse, check.checked / (p.headDim + 1),
-      check.checked == p.elements(argO) + p.elements(argLse)
-          ? ""
-          : " (a random sample of query rows)");
-  llvm::outs() << (pass ? "PASS\n" : "FAIL\n");
-  return pass ? 0 : 1;
+  return std::move(result);
 }
 
 } // namespace mlir::hk::run

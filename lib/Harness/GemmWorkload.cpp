@@ -172,52 +172,52 @@ bool GemmProblem::isBuffer(unsigned arg) const {
   return arg <= argBias + (signature.blockScales ? 1 : 0);
 }
 
-int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
-                    StringRef kernel, GemmProblem &problem) {
-  problem.shape = shape;
-  problem.batch = batchOption;
-  problem.pad = padOption;
-  problem.alpha = alphaOption;
-  problem.beta = betaOption;
-  problem.scaleA = scaleAOption;
-  problem.scaleB = scaleBOption;
+llvm::Error makeGemmProblem(const GemmConfig &config,
+                            const GemmSignature &signature, StringRef kernel,
+                            GemmProblem &problem) {
+  problem.shape = config.shape;
+  problem.batch = config.batch;
+  problem.pad = config.pad;
+  problem.alpha = config.alpha.value_or(1.0f);
+  problem.beta = config.beta.value_or(0.0f);
+  problem.scaleA = config.scaleA.value_or(1.0f);
+  problem.scaleB = config.scaleB.value_or(1.0f);
   problem.signature = signature;
-  if ((scaleAOption.getNumOccurrences() || scaleBOption.getNumOccurrences()) &&
-      !signature.scaled)
-    return fail(llvm::formatv("--scale-a and --scale-b are the per-tensor "
-                              "scales of fp8 kernels; '{0}' takes {1}",
-                              kernel, signature.abElement));
-  if (!schedule.fp8Format.getValue().empty() && !signature.fp8())
-    return fail(llvm::formatv("--dtype={0} is for fp8 kernels; '{1}' takes "
-                              "bf16",
-                              schedule.fp8Format.getValue(), kernel));
+  if ((config.scaleA || config.scaleB) && !signature.scaled)
+    return badInput(llvm::formatv("--scale-a and --scale-b are the per-tensor "
+                                  "scales of fp8 kernels; '{0}' takes {1}",
+                                  kernel, signature.abElement));
+  const std::string &fp8Format = config.run.schedule.fp8Format;
+  if (!fp8Format.empty() && !signature.fp8())
+    return badInput(llvm::formatv("--dtype={0} is for fp8 kernels; '{1}' "
+                                  "takes bf16",
+                                  fp8Format, kernel));
   if (problem.batch > 1 && signature.rank != 3)
-    return fail(llvm::formatv("--batch={0} needs a batched kernel (3-D A, B "
-                              "and C); '{1}' takes 2-D matrices",
-                              problem.batch, kernel));
+    return badInput(llvm::formatv("--batch={0} needs a batched kernel (3-D "
+                                  "A, B and C); '{1}' takes 2-D matrices",
+                                  problem.batch, kernel));
   if (problem.pad > 0 && !signature.strided)
-    return fail(llvm::formatv("--pad needs a kernel taking strided matrices "
-                              "(memref<...xbf16, strided<[?, 1]>>); '{0}' "
-                              "takes row-major ones",
-                              kernel));
-  bool epilogueFlags = alphaOption.getNumOccurrences() ||
-                       betaOption.getNumOccurrences() ||
-                       biasOption.getNumOccurrences();
-  if (epilogueFlags && !signature.epilogue)
-    return fail(llvm::formatv("--alpha, --beta and --bias need a kernel with "
-                              "an epilogue (bias, alpha, beta after C); '{0}' "
-                              "has none",
-                              kernel));
+    return badInput(llvm::formatv("--pad needs a kernel taking strided "
+                                  "matrices (memref<...xbf16, strided<[?, "
+                                  "1]>>); '{0}' takes row-major ones",
+                                  kernel));
+  bool epilogueSet = config.alpha || config.beta || config.bias;
+  if (epilogueSet && !signature.epilogue)
+    return badInput(llvm::formatv("--alpha, --beta and --bias need a kernel "
+                                  "with an epilogue (bias, alpha, beta after "
+                                  "C); '{0}' has none",
+                                  kernel));
   // The kernel's offsets are 32-bit: each batch's matrix must fit them.
   for (unsigned arg : {argA, argB, argC}) {
     int64_t bytes = problem.batchStride(arg) *
                     (arg == argC ? signature.cBytes() : signature.abBytes());
     if (bytes > (int64_t(1) << 31))
-      return fail(llvm::formatv("one batch's {0} takes {1} bytes, more than "
-                                "the 2 GiB the kernel's 32-bit offsets reach",
-                                "ABC"[arg], bytes));
+      return badInput(llvm::formatv("one batch's {0} takes {1} bytes, more "
+                                    "than the 2 GiB the kernel's 32-bit "
+                                    "offsets reach",
+                                    "ABC"[arg], bytes));
   }
-  return 0;
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -430,24 +430,25 @@ static std::vector<uint8_t> layOut(const GemmProblem &p, unsigned arg,
 /// and --scales-a/--scales-b read back: A and B as stored (bf16 bits as
 /// uint16, fp8 codes as uint8), the E8M0 block scales as uint8. .npy has no
 /// fp8 types, so the format is in the message (and the kernel's --dtype).
-static llvm::Error saveInputs(const GemmProblem &p, const GemmInputs &in,
+static llvm::Error saveInputs(StringRef prefix, const GemmProblem &p,
+                              GemmInputs &in,
                               const std::vector<uint16_t> &storedA,
                               const std::vector<uint16_t> &storedB) {
   const GemmSignature &s = p.signature;
   auto save = [&](StringRef what, StringRef suffix, std::vector<int64_t> shape,
                   StringRef codes, std::vector<uint8_t> data) -> llvm::Error {
-    std::string path = (saveInputsPrefix + suffix).str();
+    std::string path = (prefix + suffix).str();
     StringRef dtype = codes == "bf16" ? "<u2" : "|u1";
     if (llvm::Error e = writeNpy(path, NpyArray{dtype.str(), shape, data}))
       return e;
-    llvm::outs() << llvm::formatv(
-        "hk-run: wrote {0} ({1}, {2} {3}) to {4}\n", what,
+    in.saved.push_back(llvm::formatv(
+        "wrote {0} ({1}, {2} {3}) to {4}", what,
         llvm::join(llvm::map_range(shape,
                                    [](int64_t n) { return std::to_string(n); }),
                    " x "),
         codes,
         codes == "bf16" ? "bits as uint16 (<u2)" : "codes as uint8 (|u1)",
-        path);
+        path));
     return llvm::Error::success();
   };
   for (auto [arg, stored, name] : {std::tuple{argA, &storedA, "A"},
@@ -474,20 +475,21 @@ static llvm::Error saveInputs(const GemmProblem &p, const GemmInputs &in,
               "e8m0", in.scalesB);
 }
 
-int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
+llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
+                           GemmInputs &in) {
   int64_t M = p.shape.M, N = p.shape.N, K = p.shape.K, B = p.batch;
   in.a.resize(B * M * K);
   in.b.resize(B * N * K);
   const GemmSignature &s = p.signature;
-  std::mt19937 rng(seed);
+  const bool identity = config.run.test == TestKind::identity;
+  std::mt19937 rng(config.run.seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (uint16_t &x : in.a)
     x = drawAB(s, rng);
   uint16_t one = *encodeAB(s, 1.0), zero = *encodeAB(s, 0.0);
   for (int64_t i = 0; i < B * N * K; ++i) {
     int64_t n = i / K % N, k = i % K;
-    in.b[i] = testKind == TestKind::identity ? (n == k ? one : zero)
-                                             : drawAB(s, rng);
+    in.b[i] = identity ? (n == k ? one : zero) : drawAB(s, rng);
   }
   // --a and --b hold A and B as --layout stores them.
   auto [rowsA, colsA] = p.storedSize(argA);
@@ -495,10 +497,12 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
   std::vector<uint16_t> storedA = transposed(in.a, B, M, K, p.shape.transposeA);
   std::vector<uint16_t> storedB =
       transposed(in.b, B, N, K, !p.shape.transposeB);
-  if (llvm::Error e = fillMatrices(s, inputA, B, rowsA, colsA, storedA))
-    return fail(llvm::toString(std::move(e)));
-  if (llvm::Error e = fillMatrices(s, inputB, B, rowsB, colsB, storedB))
-    return fail(llvm::toString(std::move(e)));
+  if (llvm::Error e =
+          fillMatrices(s, config.inputA, B, rowsA, colsA, storedA))
+    return e;
+  if (llvm::Error e =
+          fillMatrices(s, config.inputB, B, rowsB, colsB, storedB))
+    return e;
   in.a = transposed(storedA, B, rowsA, colsA, p.shape.transposeA);
   in.b = transposed(storedB, B, rowsB, colsB, !p.shape.transposeB);
 
@@ -512,18 +516,20 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
       x = decodeC(p.signature, bytes);
     }
   in.bias.assign(N, 0.0f);
-  StringRef bias = biasOption;
+  StringRef bias = config.bias ? StringRef(*config.bias) : StringRef();
   if (bias == "random") {
     for (float &x : in.bias)
       x = normal(rng);
   } else if (!bias.empty() && bias != "zeros") {
     llvm::Expected<NpyArray> array = readNpy(bias);
     if (!array)
-      return fail(llvm::toString(array.takeError()));
+      return array.takeError();
     if (array->dtype != "<f4" || array->shape != std::vector<int64_t>{N})
-      return fail(llvm::formatv("'{0}' must be float32 (<f4) of shape ({1},) "
-                                "for --bias, got {2} of {3} dimensions",
-                                bias, N, array->dtype, array->shape.size()));
+      return badInput(llvm::formatv("'{0}' must be float32 (<f4) of shape "
+                                    "({1},) for --bias, got {2} of {3} "
+                                    "dimensions",
+                                    bias, N, array->dtype,
+                                    array->shape.size()));
     std::memcpy(in.bias.data(), array->data.data(), N * 4);
   }
 
@@ -532,24 +538,24 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
   if (s.blockScales) {
     int64_t blocks = llvm::divideCeil(K, kScaleBlockK);
     for (auto [codes, rows, spec] :
-         {std::tuple{&in.scalesA, M, StringRef(scalesAOption)},
-          std::tuple{&in.scalesB, N, StringRef(scalesBOption)}}) {
+         {std::tuple{&in.scalesA, M, StringRef(config.scalesA)},
+          std::tuple{&in.scalesB, N, StringRef(config.scalesB)}}) {
       codes->resize(rows * blocks);
       std::uniform_int_distribution<int> exponent(127 - 6, 127 + 6);
       for (uint8_t &code : *codes)
-        code = testKind == TestKind::identity ? 127 : exponent(rng);
+        code = identity ? 127 : exponent(rng);
       if (spec.empty() || spec == "random")
         continue;
       llvm::Expected<NpyArray> array = readNpy(spec);
       if (!array)
-        return fail(llvm::toString(array.takeError()));
+        return array.takeError();
       if (array->dtype != "|u1" ||
           array->shape != std::vector<int64_t>{rows, blocks})
-        return fail(llvm::formatv("'{0}' must hold E8M0 bytes (uint8, |u1) "
-                                  "of shape ({1}, {2}), got {3} of {4} "
-                                  "dimensions",
-                                  spec, rows, blocks, array->dtype,
-                                  array->shape.size()));
+        return badInput(llvm::formatv("'{0}' must hold E8M0 bytes (uint8, "
+                                      "|u1) of shape ({1}, {2}), got {3} of "
+                                      "{4} dimensions",
+                                      spec, rows, blocks, array->dtype,
+                                      array->shape.size()));
       std::memcpy(codes->data(), array->data.data(), codes->size());
     }
   }
@@ -576,10 +582,11 @@ int makeGemmInputs(const GemmProblem &p, GemmInputs &in) {
     in.buffers.push_back(in.scalesA);
     in.buffers.push_back(in.scalesB);
   }
-  if (!saveInputsPrefix.empty())
-    if (llvm::Error e = saveInputs(p, in, storedA, storedB))
-      return fail(llvm::toString(std::move(e)));
-  return 0;
+  if (!config.saveInputsPrefix.empty())
+    if (llvm::Error e =
+            saveInputs(config.saveInputsPrefix, p, in, storedA, storedB))
+      return e;
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -596,14 +603,15 @@ static double roundingBound(const GemmSignature &s, double magnitude) {
   return std::ldexp(magnitude, -23);
 }
 
-GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
+GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
+                    const GemmInputs &in,
                     const std::vector<uint8_t> &c,
                     const std::vector<uint8_t> *other,
                     const std::vector<float> &expected) {
   int64_t M = p.shape.M, N = p.shape.N, K = p.shape.K;
   const GemmSignature &s = p.signature;
   GemmCheck r;
-  int64_t shown = 0;
+  const TestKind testKind = config.test;
   // Against the fp64 reference, C may be one rounding to its type off, plus
   // the fp32 accumulation error of the product (grows like sqrt(K), for
   // N(0, 1) inputs), scaled by alpha, plus the fp32 epilogue's roundings.
@@ -670,10 +678,10 @@ GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
     ++r.checked;
     if (!ok) {
       ++r.bad;
-      if (shown++ < 5)
-        llvm::errs() << llvm::formatv(
-            "mismatch at C[{0}{1}][{2}]: got {3}, expected {4}\n",
-            p.batch > 1 ? std::to_string(b) + "][" : "", m, n, value, ref);
+      if (r.mismatches.size() < GemmCheck::kShownMismatches)
+        r.mismatches.push_back(llvm::formatv(
+            "mismatch at C[{0}{1}][{2}]: got {3}, expected {4}",
+            p.batch > 1 ? std::to_string(b) + "][" : "", m, n, value, ref));
     }
   };
   // C's padding must come back as it went in (NaN bytes).
@@ -685,12 +693,10 @@ GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
         if (std::any_of(e, e + s.cBytes(), [](uint8_t x) { return x != 0xff; }))
           ++r.paddingWrites;
       }
-  if (r.paddingWrites)
-    llvm::errs() << "the kernel wrote " << r.paddingWrites
-                 << " elements of C's row padding\n";
   // A sample of more than half of C costs about as much as all of it, and
   // drawing it distinct would take ever longer: check everything instead.
   int64_t total = p.batch * M * N;
+  const uint64_t checkSample = config.checkSample;
   if (checkSample == 0 || checkSample > uint64_t(total) / 2) {
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t m = 0; m < M; ++m)
@@ -699,7 +705,7 @@ GemmCheck checkGemm(const GemmProblem &p, const GemmInputs &in,
     return r;
   }
   // Distinct elements, so that the count checked is the count asked for.
-  std::mt19937_64 rng(seed + 1);
+  std::mt19937_64 rng(config.seed + 1);
   std::uniform_int_distribution<int64_t> element(0, total - 1);
   std::unordered_set<int64_t> seen;
   while (seen.size() < checkSample) {

@@ -5,43 +5,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Harness/GenericRun.h"
-#include "HK/Harness/Launch.h"
-
-//===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
-#include "HK/InitAllDialects.h"
-#include "HK/Pipelines/Pipelines.h"
 #include "HK/Runtime/BFloat16.h"
-#include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Npy.h"
-#include "HK/Runtime/Simulator.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/AsmParser/Parser.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <random>
-#include <unordered_set>
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -118,173 +94,205 @@ splitIndexed(StringRef spec) {
   return std::make_pair(i, rest);
 }
 
-/// Runs the kernel with the arguments of --arg, then checks --expect and
-/// --test=compare and writes --save.
-int runGeneric(MLIRContext &context) {
-  ParsedKernel parsed = parseKernel(context, inputFile);
-  gpu::GPUFuncOp kernel = parsed.kernel;
-  if (!kernel)
-    return 2;
-  PreparedKernel prepared;
-  prepared.name = kernel.getName().str();
-  auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
-  if (genericArgs.size() != argTypes.size())
-    return fail(llvm::formatv("'{0}' takes {1} arguments, --arg gives {2}",
-                              prepared.name, argTypes.size(),
-                              genericArgs.size()));
-
-  // The arguments, in order.
+/// A kernel's arguments as the configuration gives them: the memory
+/// buffers, and each argument's buffer, shape and element type.
+struct GenericArguments {
   std::vector<std::vector<uint8_t>> buffers;
-  std::vector<int> bufferOf(argTypes.size(), -1);
-  std::vector<std::vector<int64_t>> shapes(argTypes.size());
-  std::vector<Type> elements(argTypes.size());
-  std::mt19937 rng(seed);
+  std::vector<int> bufferOf;
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<Type> elements;
+  /// The buffer of memory argument `i`, or -1.
+  int bufferArg(unsigned i) const {
+    return i < bufferOf.size() ? bufferOf[i] : -1;
+  }
+};
+
+/// A memref argument's bytes from `spec` ("random:SHAPE", ..., or a .npy),
+/// its shape into `shape`.
+static llvm::Expected<std::vector<uint8_t>>
+readMemrefArgument(unsigned i, StringRef spec, MemRefType memref,
+                   std::vector<int64_t> &shape, std::mt19937 &rng,
+                   std::normal_distribution<float> &normal) {
+  Type element = memref.getElementType();
+  std::optional<StringRef> npyType = npyTypeOf(element);
+  if (!npyType)
+    return badInput(llvm::formatv("argument #{0}: hk-run handles bf16, f16, "
+                                  "f32 and i32 elements, not {1}",
+                                  i, element));
+  unsigned elementBytes = element.getIntOrFloatBitWidth() / 8;
+  std::vector<uint8_t> bytes;
+  auto [init, dims] = spec.split(':');
+  if (init.ends_with(".npy")) {
+    llvm::Expected<NpyArray> array = readNpy(init);
+    if (!array)
+      return array.takeError();
+    bool asFloat = element.isBF16() && array->dtype == "<f4";
+    if (array->dtype != *npyType && !asFloat)
+      return badInput(llvm::formatv("'{0}' holds {1}; argument #{2} needs {3}",
+                                    init, array->dtype, i, *npyType));
+    shape = array->shape;
+    bytes.assign(array->data.size() / (asFloat ? 2 : 1), 0);
+    if (asFloat) {
+      for (size_t e = 0; e < bytes.size() / 2; ++e) {
+        float f;
+        std::memcpy(&f, array->data.data() + 4 * e, 4);
+        setElement(bytes, element, e, f);
+      }
+    } else {
+      bytes = std::move(array->data);
+    }
+  } else {
+    for (StringRef d : llvm::split(dims, 'x')) {
+      int64_t n;
+      if (d.getAsInteger(10, n) || n < 1 || n > (int64_t(1) << 24))
+        return badInput(llvm::formatv("argument #{0}: bad shape '{1}' "
+                                      "(expected e.g. 64x64)",
+                                      i, dims));
+      shape.push_back(n);
+    }
+    int64_t count = 1;
+    for (int64_t n : shape)
+      count *= n;
+    if (count > (int64_t(1) << 28))
+      return badInput(llvm::formatv("argument #{0} is too large", i));
+    if (init == "out")
+      bytes.assign(count * elementBytes, 0xff); // NaN / -1 until written
+    else
+      bytes.assign(count * elementBytes, 0);
+    for (int64_t e = 0; e < count; ++e) {
+      if (init == "random")
+        setElement(bytes, element, e,
+                   element.isInteger(32) ? std::round(normal(rng) * 4)
+                                         : normal(rng));
+      else if (init == "range")
+        setElement(bytes, element, e, double(e % 256));
+      else if (init != "zeros" && init != "out")
+        return badInput(llvm::formatv("argument #{0}: '{1}' is not random, "
+                                      "zeros, range, out or a .npy file",
+                                      i, init));
+    }
+  }
+  if (static_cast<int64_t>(shape.size()) != memref.getRank())
+    return badInput(llvm::formatv("argument #{0} has rank {1}, got {2} "
+                                  "dimensions",
+                                  i, memref.getRank(), shape.size()));
+  for (int64_t d = 0; d < memref.getRank(); ++d)
+    if (!memref.isDynamicDim(d) && memref.getDimSize(d) != shape[d])
+      return badInput(llvm::formatv("argument #{0} has {1} in dimension {2}, "
+                                    "got {3}",
+                                    i, memref.getDimSize(d), d, shape[d]));
+  return std::move(bytes);
+}
+
+/// The arguments of `config` for a kernel of argument types `argTypes`,
+/// and the kernel's argument list over them into `prepared.abi`.
+static llvm::Expected<GenericArguments>
+readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
+              PreparedKernel &prepared) {
+  if (config.arguments.size() != argTypes.size())
+    return badInput(llvm::formatv("'{0}' takes {1} arguments, --arg gives "
+                                  "{2}",
+                                  prepared.name, argTypes.size(),
+                                  config.arguments.size()));
+  GenericArguments args;
+  args.bufferOf.assign(argTypes.size(), -1);
+  args.shapes.resize(argTypes.size());
+  args.elements.resize(argTypes.size());
+  // One stream for all arguments (the distribution caches a draw).
+  std::mt19937 rng(config.run.seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (auto [i, type] : llvm::enumerate(argTypes)) {
-    StringRef spec = genericArgs[i];
+    StringRef spec = config.arguments[i];
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref) {
       if (!type.isIntOrIndex())
-        return fail(llvm::formatv("argument #{0} has type {1}; hk-run passes "
-                                  "memrefs and integers",
-                                  i, type));
+        return badInput(llvm::formatv("argument #{0} has type {1}; hk-run "
+                                      "passes memrefs and integers",
+                                      i, type));
       int64_t v;
       if (spec.getAsInteger(10, v))
-        return fail(
+        return badInput(
             llvm::formatv("argument #{0} is an integer, got '{1}'", i, spec));
       prepared.abi.push_back({-1, static_cast<uint64_t>(v)});
       continue;
     }
-    Type element = memref.getElementType();
-    std::optional<StringRef> npyType = npyTypeOf(element);
-    if (!npyType)
-      return fail(llvm::formatv("argument #{0}: hk-run handles bf16, f16, f32 "
-                                "and i32 elements, not {1}",
-                                i, element));
-    elements[i] = element;
-    unsigned elementBytes = element.getIntOrFloatBitWidth() / 8;
-    std::vector<uint8_t> bytes;
-    std::vector<int64_t> &shape = shapes[i];
-    auto [init, dims] = spec.split(':');
-    if (init.ends_with(".npy")) {
-      llvm::Expected<NpyArray> array = readNpy(init);
-      if (!array)
-        return fail(llvm::toString(array.takeError()));
-      bool asFloat = element.isBF16() && array->dtype == "<f4";
-      if (array->dtype != *npyType && !asFloat)
-        return fail(llvm::formatv("'{0}' holds {1}; argument #{2} needs {3}",
-                                  init, array->dtype, i, *npyType));
-      shape = array->shape;
-      bytes.assign(array->data.size() / (asFloat ? 2 : 1), 0);
-      if (asFloat) {
-        for (size_t e = 0; e < bytes.size() / 2; ++e) {
-          float f;
-          std::memcpy(&f, array->data.data() + 4 * e, 4);
-          setElement(bytes, element, e, f);
-        }
-      } else {
-        bytes = std::move(array->data);
-      }
-    } else {
-      for (StringRef d : llvm::split(dims, 'x')) {
-        int64_t n;
-        if (d.getAsInteger(10, n) || n < 1 || n > (int64_t(1) << 24))
-          return fail(llvm::formatv("argument #{0}: bad shape '{1}' (expected "
-                                    "e.g. 64x64)",
-                                    i, dims));
-        shape.push_back(n);
-      }
-      int64_t count = 1;
-      for (int64_t n : shape)
-        count *= n;
-      if (count > (int64_t(1) << 28))
-        return fail(llvm::formatv("argument #{0} is too large", i));
-      if (init == "out")
-        bytes.assign(count * elementBytes, 0xff); // NaN / -1 until written
-      else
-        bytes.assign(count * elementBytes, 0);
-      for (int64_t e = 0; e < count; ++e) {
-        if (init == "random")
-          setElement(bytes, element, e,
-                     element.isInteger(32) ? std::round(normal(rng) * 4)
-                                           : normal(rng));
-        else if (init == "range")
-          setElement(bytes, element, e, double(e % 256));
-        else if (init != "zeros" && init != "out")
-          return fail(llvm::formatv("argument #{0}: '{1}' is not random, "
-                                    "zeros, range, out or a .npy file",
-                                    i, init));
-      }
-    }
-    if (static_cast<int64_t>(shape.size()) != memref.getRank())
-      return fail(llvm::formatv("argument #{0} has rank {1}, got {2} "
-                                "dimensions",
-                                i, memref.getRank(), shape.size()));
-    for (int64_t d = 0; d < memref.getRank(); ++d)
-      if (!memref.isDynamicDim(d) && memref.getDimSize(d) != shape[d])
-        return fail(llvm::formatv("argument #{0} has {1} in dimension {2}, "
-                                  "got {3}",
-                                  i, memref.getDimSize(d), d, shape[d]));
-    bufferOf[i] = buffers.size();
-    prepared.abi.push_back({static_cast<int>(buffers.size()), 0});
+    std::vector<int64_t> &shape = args.shapes[i];
+    llvm::Expected<std::vector<uint8_t>> bytes =
+        readMemrefArgument(i, spec, memref, shape, rng, normal);
+    if (!bytes)
+      return bytes.takeError();
+    args.elements[i] = memref.getElementType();
+    args.bufferOf[i] = args.buffers.size();
+    prepared.abi.push_back({static_cast<int>(args.buffers.size()), 0});
     for (int64_t d = 0; d < memref.getRank(); ++d)
       if (memref.isDynamicDim(d))
         prepared.abi.push_back({-1, static_cast<uint64_t>(shape[d])});
-    buffers.push_back(std::move(bytes));
+    args.buffers.push_back(std::move(*bytes));
   }
+  return std::move(args);
+}
 
-  // Launch shape: --grid, else hk.launch evaluated on the shapes.
+/// The launch shape: the configured grid, else hk.launch evaluated on the
+/// arguments' shapes.
+static llvm::Error readLaunchShape(const GenericConfig &config,
+                                  gpu::GPUFuncOp kernel,
+                                  const GenericArguments &args,
+                                  PreparedKernel &prepared) {
   auto block = kernel.getKnownBlockSizeAttr();
   if (!block)
-    return fail("'" + prepared.name + "' needs known_block_size");
+    return badInput("'" + prepared.name + "' needs known_block_size");
   prepared.block = {block[0], block[1], block[2]};
   auto launch =
       kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
-  if (!gridOption.empty()) {
-    if (gridOption.size() > 3)
-      return fail("--grid takes up to 3 sizes");
-    for (auto [d, n] : llvm::enumerate(gridOption))
+  const std::vector<std::vector<int64_t>> &shapes = args.shapes;
+  if (!config.grid.empty()) {
+    if (config.grid.size() > 3)
+      return badInput("--grid takes up to 3 sizes");
+    for (auto [d, n] : llvm::enumerate(config.grid))
       prepared.grid[d] = n;
-  } else if (launch) {
-    for (ArrayRef<SizeTerm> terms : {launch.getGrid(), launch.getDivisible()})
-      for (const SizeTerm &t : terms) {
-        if (t.arg >= static_cast<int64_t>(shapes.size()) ||
-            t.dim >= static_cast<int64_t>(shapes[t.arg].size()))
-          return fail("'" + prepared.name +
-                      "' has a launch term hk-run cannot evaluate");
-        if (!t.accepts(shapes[t.arg][t.dim]))
-          return fail(llvm::formatv(
-              "size {0} (dimension {1} of argument #{2}) is not a multiple "
-              "of {3}, which '{4}' requires",
-              shapes[t.arg][t.dim], t.dim, t.arg, t.factor, prepared.name));
-      }
-    for (auto [d, t] : llvm::enumerate(launch.getGrid()))
-      prepared.grid[d] = t.divide(shapes[t.arg][t.dim]);
-  } else {
-    return fail("'" + prepared.name + "' has no hk.launch: give --grid");
+    return llvm::Error::success();
   }
+  if (!launch)
+    return badInput("'" + prepared.name + "' has no hk.launch: give --grid");
+  for (ArrayRef<SizeTerm> terms : {launch.getGrid(), launch.getDivisible()})
+    for (const SizeTerm &t : terms) {
+      if (t.arg >= static_cast<int64_t>(shapes.size()) ||
+          t.dim >= static_cast<int64_t>(shapes[t.arg].size()))
+        return badInput("'" + prepared.name +
+                        "' has a launch term hk-run cannot evaluate");
+      if (!t.accepts(shapes[t.arg][t.dim]))
+        return badInput(llvm::formatv(
+            "size {0} (dimension {1} of argument #{2}) is not a multiple "
+            "of {3}, which '{4}' requires",
+            shapes[t.arg][t.dim], t.dim, t.arg, t.factor, prepared.name));
+    }
+  for (auto [d, t] : llvm::enumerate(launch.getGrid()))
+    prepared.grid[d] = t.divide(shapes[t.arg][t.dim]);
+  return llvm::Error::success();
+}
 
-  // Expected results, checked before the run.
-  auto bufferArg = [&](unsigned i) -> int {
-    return i < bufferOf.size() ? bufferOf[i] : -1;
-  };
-  std::vector<std::pair<unsigned, std::vector<uint8_t>>> references;
-  for (StringRef spec : expectations) {
+/// The expected contents of memory arguments, read before the run.
+using Expectations = std::vector<std::pair<unsigned, std::vector<uint8_t>>>;
+static llvm::Expected<Expectations>
+readExpectations(const GenericConfig &config, const GenericArguments &args) {
+  Expectations references;
+  for (StringRef spec : config.expectations) {
     auto indexed = splitIndexed(spec);
-    if (!indexed || bufferArg(indexed->first) < 0)
-      return fail("--expect takes I:file.npy with I a memref argument, got '" +
-                  spec + "'");
+    if (!indexed || args.bufferArg(indexed->first) < 0)
+      return badInput("--expect takes I:file.npy with I a memref argument, "
+                      "got '" +
+                      spec + "'");
     auto [i, path] = *indexed;
     llvm::Expected<NpyArray> expected = readNpy(path);
     if (!expected)
-      return fail(llvm::toString(expected.takeError()));
-    Type element = elements[i];
+      return expected.takeError();
+    Type element = args.elements[i];
     bool asFloat = element.isBF16() && expected->dtype == "<f4";
-    if (expected->shape != shapes[i] ||
+    if (expected->shape != args.shapes[i] ||
         (expected->dtype != *npyTypeOf(element) && !asFloat))
-      return fail(llvm::formatv("'{0}' does not match argument #{1} (shape "
-                                "and element type)",
-                                path, i));
+      return badInput(llvm::formatv("'{0}' does not match argument #{1} "
+                                    "(shape and element type)",
+                                    path, i));
     std::vector<uint8_t> reference = expected->data;
     if (asFloat) {
       reference.assign(expected->data.size() / 2, 0);
@@ -296,90 +304,156 @@ int runGeneric(MLIRContext &context) {
     }
     references.push_back({i, std::move(reference)});
   }
+  return std::move(references);
+}
 
-  if (expectations.empty() && testKind != TestKind::compare)
-    return fail("nothing to check: give --expect=I:file.npy or "
-                "--test=compare");
-  if (int status =
-          compileModule(context, *parsed.module, prepared, Version::tested))
-    return status;
-  std::vector<bool> outputs(buffers.size(), true);
-  std::vector<std::vector<uint8_t>> inputs = buffers;
-  LaunchStats stats;
-  if (int status = launchKernel(prepared, buffers, outputs, stats))
-    return status;
+/// Argument `i` after the run against its expected contents, within one
+/// rounding of its element type (integers exactly).
+static ArgumentCheck checkArgument(unsigned i, Type element,
+                                   const std::vector<uint8_t> &got,
+                                   const std::vector<uint8_t> &reference) {
+  double rtol = element.isBF16()  ? std::ldexp(1.0, -8)
+                : element.isF16() ? std::ldexp(1.0, -11)
+                : element.isF32() ? std::ldexp(1.0, -20)
+                                  : 0;
+  ArgumentCheck check;
+  check.argument = i;
+  check.elements = reference.size() / (element.getIntOrFloatBitWidth() / 8);
+  for (int64_t e = 0; e < check.elements; ++e) {
+    double x = elementValue(got, element, e);
+    double y = elementValue(reference, element, e);
+    double err = std::isnan(x) ? INFINITY : std::fabs(x - y);
+    check.maxAbs = std::max(check.maxAbs, err);
+    if (!(err <= rtol * std::fabs(y)))
+      ++check.bad;
+  }
+  return check;
+}
 
-  // Checks.
-  int64_t wrong = 0;
-  for (auto &[i, reference] : references) {
-    Type element = elements[i];
-    // One rounding of the element type; integers exactly.
-    double rtol = element.isBF16()  ? std::ldexp(1.0, -8)
-                  : element.isF16() ? std::ldexp(1.0, -11)
-                  : element.isF32() ? std::ldexp(1.0, -20)
-                                    : 0;
-    const std::vector<uint8_t> &got = buffers[bufferOf[i]];
-    int64_t count = reference.size() / (element.getIntOrFloatBitWidth() / 8);
-    int64_t bad = 0;
-    double maxAbs = 0;
-    for (int64_t e = 0; e < count; ++e) {
-      double x = elementValue(got, element, e);
-      double y = elementValue(reference, element, e);
-      double err = std::isnan(x) ? INFINITY : std::fabs(x - y);
-      maxAbs = std::max(maxAbs, err);
-      if (!(err <= rtol * std::fabs(y)))
-        ++bad;
-    }
-    llvm::outs() << llvm::formatv("  argument #{0}: max abs error {1:E3}, {2} "
-                                  "of {3} elements wrong\n",
-                                  i, maxAbs, bad, count);
-    wrong += bad;
+/// TestKind::compare: the bytes of each memory argument that differ from
+/// those of the compared kernel run on the same inputs.
+static llvm::Expected<std::vector<int64_t>>
+compareMemory(MLIRContext &context, const GenericConfig &config,
+              const PreparedKernel &prepared,
+              const std::vector<std::vector<uint8_t>> &inputs,
+              const std::vector<std::vector<uint8_t>> &buffers) {
+  const RunConfig &rc = config.run;
+  if (rc.compareWith.empty())
+    return badInput("--test=compare needs --compare=<file.mlir>");
+  llvm::Expected<ParsedKernel> other =
+      parseKernel(context, rc, rc.compareWith);
+  if (!other)
+    return other.takeError();
+  PreparedKernel second = prepared;
+  second.name = other->kernel.getName().str();
+  if (llvm::Error e =
+          compileModule(context, rc, *other, second, Version::compared))
+    return std::move(e);
+  std::vector<std::vector<uint8_t>> theirs = inputs;
+  std::vector<bool> outputs(theirs.size(), true);
+  llvm::Expected<LaunchStats> stats =
+      launchKernel(rc, second, theirs, outputs);
+  if (!stats)
+    return stats.takeError();
+  std::vector<int64_t> differing;
+  for (auto [b, mine] : llvm::enumerate(buffers)) {
+    int64_t differ = 0;
+    for (size_t byte = 0; byte < mine.size(); ++byte)
+      differ += mine[byte] != theirs[b][byte];
+    differing.push_back(differ);
   }
-  if (testKind == TestKind::compare) {
-    if (compareWith.empty())
-      return fail("--test=compare needs --compare=<file.mlir>");
-    ParsedKernel other = parseKernel(context, compareWith);
-    if (!other.kernel)
-      return 2;
-    PreparedKernel second = prepared;
-    second.name = other.kernel.getName().str();
-    if (int status =
-            compileModule(context, *other.module, second, Version::compared))
-      return status;
-    std::vector<std::vector<uint8_t>> theirs = inputs;
-    LaunchStats otherStats;
-    if (int status = launchKernel(second, theirs, outputs, otherStats))
-      return status;
-    for (auto [b, mine] : llvm::enumerate(buffers)) {
-      int64_t differ = 0;
-      for (size_t byte = 0; byte < mine.size(); ++byte)
-        differ += mine[byte] != theirs[b][byte];
-      llvm::outs() << llvm::formatv("  memory argument {0}: {1} bytes differ "
-                                    "from '{2}'\n",
-                                    b, differ, compareWith);
-      wrong += differ;
-    }
-  }
-  for (StringRef spec : saves) {
+  return std::move(differing);
+}
+
+/// The memory arguments to save after the run, and where ("I:file.npy"),
+/// checked before it.
+using Saves = std::vector<std::pair<unsigned, std::string>>;
+static llvm::Expected<Saves> readSaves(const GenericConfig &config,
+                                       const GenericArguments &args) {
+  Saves saves;
+  for (StringRef spec : config.saves) {
     auto indexed = splitIndexed(spec);
-    if (!indexed || bufferArg(indexed->first) < 0)
-      return fail("--save takes I:file.npy with I a memref argument, got '" +
-                  spec + "'");
-    auto [i, path] = *indexed;
-    NpyArray array{npyTypeOf(elements[i])->str(), shapes[i],
-                   buffers[bufferOf[i]]};
-    if (llvm::Error e = writeNpy(path, array))
-      return fail(llvm::toString(std::move(e)));
+    if (!indexed || args.bufferArg(indexed->first) < 0)
+      return badInput("--save takes I:file.npy with I a memref argument, got "
+                      "'" +
+                      spec + "'");
+    saves.push_back({indexed->first, indexed->second.str()});
   }
-  llvm::outs() << llvm::formatv(
-      "hk-run: {0} on {1} ({2}), grid {3}x{4}x{5}: {6} wave instructions, "
-      "{7:F2} s\n",
-      prepared.name, stringifyChip(chipOption),
-      backend == Backend::sim ? "sim" : "hip", prepared.grid[0],
-      prepared.grid[1], prepared.grid[2], stats.counters.waveInstructions,
-      stats.runSeconds);
-  llvm::outs() << (wrong == 0 ? "PASS\n" : "FAIL\n");
-  return wrong == 0 ? 0 : 1;
+  return std::move(saves);
+}
+
+static llvm::Error writeSaves(const Saves &saves,
+                              const GenericArguments &args) {
+  for (const auto &[i, path] : saves) {
+    NpyArray array{npyTypeOf(args.elements[i])->str(), args.shapes[i],
+                   args.buffers[args.bufferOf[i]]};
+    if (llvm::Error e = writeNpy(path, array))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
+int64_t GenericResult::wrong() const {
+  int64_t wrong = 0;
+  for (const ArgumentCheck &c : checks)
+    wrong += c.bad;
+  for (int64_t differ : differingBytes)
+    wrong += differ;
+  return wrong;
+}
+
+llvm::Expected<GenericResult> runGeneric(MLIRContext &context,
+                                         const GenericConfig &config) {
+  const RunConfig &rc = config.run;
+  llvm::Expected<ParsedKernel> parsed = parseKernel(context, rc, rc.inputFile);
+  if (!parsed)
+    return parsed.takeError();
+  gpu::GPUFuncOp kernel = parsed->kernel;
+  PreparedKernel prepared;
+  prepared.name = kernel.getName().str();
+  auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
+  llvm::Expected<GenericArguments> args =
+      readArguments(config, argTypes, prepared);
+  if (!args)
+    return args.takeError();
+  if (llvm::Error e = readLaunchShape(config, kernel, *args, prepared))
+    return std::move(e);
+  llvm::Expected<Expectations> references = readExpectations(config, *args);
+  if (!references)
+    return references.takeError();
+  llvm::Expected<Saves> saves = readSaves(config, *args);
+  if (!saves)
+    return saves.takeError();
+  if (config.expectations.empty() && rc.test != TestKind::compare)
+    return badInput("nothing to check: give --expect=I:file.npy or "
+                    "--test=compare");
+  if (llvm::Error e =
+          compileModule(context, rc, *parsed, prepared, Version::tested))
+    return std::move(e);
+  std::vector<bool> outputs(args->buffers.size(), true);
+  std::vector<std::vector<uint8_t>> inputs = args->buffers;
+  llvm::Expected<LaunchStats> stats =
+      launchKernel(rc, prepared, args->buffers, outputs);
+  if (!stats)
+    return stats.takeError();
+
+  GenericResult result;
+  result.kernel = prepared.name;
+  result.grid = prepared.grid;
+  result.stats = std::move(*stats);
+  for (auto &[i, reference] : *references)
+    result.checks.push_back(checkArgument(
+        i, args->elements[i], args->buffers[args->bufferOf[i]], reference));
+  if (rc.test == TestKind::compare) {
+    llvm::Expected<std::vector<int64_t>> differing =
+        compareMemory(context, config, prepared, inputs, args->buffers);
+    if (!differing)
+      return differing.takeError();
+    result.differingBytes = std::move(*differing);
+  }
+  if (llvm::Error e = writeSaves(*saves, *args))
+    return std::move(e);
+  return std::move(result);
 }
 
 } // namespace mlir::hk::run

@@ -8,15 +8,11 @@
 
 #include "HK/KernelAbi/LaunchDescription.h"
 
-//===----------------------------------------------------------------------===//
-
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Tools/InputLimits.h"
-#include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Hip.h"
-#include "HK/Runtime/Npy.h"
 #include "HK/Runtime/Simulator.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,26 +21,18 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 
 #include <chrono>
-#include <cmath>
 #include <cstring>
-#include <random>
-#include <unordered_set>
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -53,53 +41,53 @@ namespace mlir::hk::run {
 
 /// Checks the problem's argument sizes against the kernel's launch terms
 /// and computes the grid.
-static int applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
-                            ArrayRef<SizeTerm> divisible,
-                            const KernelArguments &problem,
-                            std::array<int64_t, 3> &out) {
+static llvm::Error applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
+                                    ArrayRef<SizeTerm> divisible,
+                                    const KernelArguments &problem,
+                                    std::array<int64_t, 3> &out) {
   for (ArrayRef<SizeTerm> terms : {grid, divisible})
     for (const SizeTerm &t : terms) {
       std::optional<int64_t> size =
           t.arg < 0 ? std::nullopt : problem.extent(t.arg, t.dim);
       if (!size || t.factor < 1)
-        return fail(llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
+        return badInput(llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
                                   "is not a size of its arguments",
                                   kernel, t.arg, t.dim));
       if (!t.accepts(*size))
-        return fail(llvm::formatv(
+        return badInput(llvm::formatv(
             "size {0} (dimension {1} of argument #{2}) is not a multiple of "
             "{3}, which '{4}' requires",
             *size, t.dim, t.arg, t.factor, kernel));
     }
   if (grid.size() > 3)
-    return fail("'" + kernel + "' has more than 3 grid terms");
+    return badInput("'" + kernel + "' has more than 3 grid terms");
   out = {1, 1, 1};
   for (auto [i, t] : llvm::enumerate(grid))
     out[i] = t.divide(*problem.extent(t.arg, t.dim));
-  return 0;
+  return llvm::Error::success();
 }
 
-int checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
-                       const KernelArguments &arguments) {
+llvm::Error checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
+                               const KernelArguments &arguments) {
   for (auto [i, type] : llvm::enumerate(types)) {
     auto memref = dyn_cast<MemRefType>(type);
     for (int64_t d = 0; memref && d < memref.getRank(); ++d) {
       int64_t fixed = memref.getDimSize(d);
       std::optional<int64_t> size = arguments.extent(i, d);
       if (!ShapedType::isDynamic(fixed) && size && fixed != *size)
-        return fail(llvm::formatv("argument #{0} of '{1}' has {2} in "
+        return badInput(llvm::formatv("argument #{0} of '{1}' has {2} in "
                                   "dimension {3}, the sizes give {4}",
                                   i, kernel, fixed, d, *size));
     }
   }
-  return 0;
+  return llvm::Error::success();
 }
 
 /// The kernel's argument values for the problem: buffers by index, sizes,
 /// strides and scalars as bits.
-static int buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
-                    const KernelArguments &problem,
-                    std::vector<AbiArgument> &abi) {
+static llvm::Error buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
+                            const KernelArguments &problem,
+                            std::vector<AbiArgument> &abi) {
   using Kind = KernelAbiEntry::Kind;
   for (const KernelAbiEntry &e : entries) {
     std::optional<int64_t> value;
@@ -121,140 +109,165 @@ static int buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
       break;
     }
     if (!value)
-      return fail(llvm::formatv("'{0}' takes an argument (#{1}) the "
+      return badInput(llvm::formatv("'{0}' takes an argument (#{1}) the "
                                 "workload does not know",
                                 kernel, e.arg));
     abi.push_back({-1, static_cast<uint64_t>(*value)});
   }
-  return 0;
+  return llvm::Error::success();
 }
 
-/// The kernel of `module` named --kernel, or its only kernel; null after
-/// printing why when there is no such kernel.
-static gpu::GPUFuncOp selectKernel(ModuleOp module, StringRef path) {
+/// The kernel of `module` named `name`, or its only kernel when `name` is
+/// empty.
+static llvm::Expected<gpu::GPUFuncOp> selectKernel(ModuleOp module,
+                                                   StringRef path,
+                                                   StringRef name) {
   SmallVector<gpu::GPUFuncOp> kernels;
   module.walk([&](gpu::GPUFuncOp f) {
-    if (f.isKernel() && (kernelName.empty() || f.getName() == kernelName))
+    if (f.isKernel() && (name.empty() || f.getName() == name))
       kernels.push_back(f);
   });
-  if (kernels.size() != 1) {
-    if (!kernelName.empty()) {
-      std::string names;
-      module.walk([&](gpu::GPUFuncOp f) {
-        if (f.isKernel())
-          names += (names.empty() ? "" : ", ") + f.getName().str();
-      });
-      fail(llvm::formatv("'{0}' has no kernel named '{1}' (its kernels: {2})",
-                         path, kernelName, names.empty() ? "none" : names));
-      return nullptr;
-    }
-    fail(llvm::formatv("'{0}' must hold exactly one kernel, found {1}; "
-                       "choose one with --kernel",
-                       path, kernels.size()));
-    return nullptr;
-  }
-  return kernels.front();
+  if (kernels.size() == 1)
+    return kernels.front();
+  if (name.empty())
+    return badInput(llvm::formatv("'{0}' must hold exactly one kernel, found "
+                                  "{1}; choose one with --kernel",
+                                  path, kernels.size()));
+  std::string names;
+  module.walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      names += (names.empty() ? "" : ", ") + f.getName().str();
+  });
+  return badInput(llvm::formatv("'{0}' has no kernel named '{1}' (its "
+                                "kernels: {2})",
+                                path, name, names.empty() ? "none" : names));
 }
 
-ParsedKernel parseKernel(MLIRContext &context, StringRef path) {
+llvm::Error ParsedKernel::diagnosedError() const {
+  return llvm::make_error<RunError>(RunError::Kind::badInput,
+                                    captured ? *captured : std::string(),
+                                    reported);
+}
+
+llvm::Expected<ParsedKernel> parseKernel(MLIRContext &context,
+                                         const RunConfig &config,
+                                         StringRef path) {
   ParsedKernel parsed;
   parsed.sourceMgr = std::make_unique<llvm::SourceMgr>();
+  parsed.reported = config.diagnostics != nullptr;
+  if (!parsed.reported) {
+    parsed.captured = std::make_unique<std::string>();
+    parsed.capturedStream =
+        std::make_unique<llvm::raw_string_ostream>(*parsed.captured);
+  }
+  llvm::raw_ostream &os =
+      parsed.reported ? *config.diagnostics : *parsed.capturedStream;
   parsed.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
-      *parsed.sourceMgr, &context);
-  parsed.module = parseCheckedSourceFile(path, *parsed.sourceMgr, &context);
-  if (parsed.module)
-    parsed.kernel = selectKernel(*parsed.module, path);
-  return parsed;
+      *parsed.sourceMgr, &context, os);
+  parsed.module =
+      parseCheckedSourceFile(path, *parsed.sourceMgr, &context, os);
+  if (!parsed.module)
+    return parsed.diagnosedError();
+  llvm::Expected<gpu::GPUFuncOp> kernel =
+      selectKernel(*parsed.module, path, config.kernelName);
+  if (!kernel)
+    return kernel.takeError();
+  parsed.kernel = *kernel;
+  return std::move(parsed);
 }
 
-/// Compiles `module` for the selected backend into `run.image`. The compared
-/// version is the plain baseline with --compare-stages stages when that is
-/// given; otherwise both get the same pipeline options.
-int compileModule(MLIRContext &context, ModuleOp module,
-                  PreparedKernel &run, Version version) {
+llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
+                          ParsedKernel &parsed, PreparedKernel &run,
+                          Version version) {
   auto compileStart = std::chrono::steady_clock::now();
   PassManager pm(&context);
   HKPipelineOptions options;
-  options.chip = chipOption;
-  if (version == Version::compared && compareStages.getNumOccurrences())
-    options.stages = compareStages.getValue();
+  options.chip = config.chip;
+  if (version == Version::compared && config.compareStages)
+    options.stages = *config.compareStages;
   else
-    schedule.applyTo(options);
+    config.schedule.applyTo(options);
   options.tidyLlvm = false; // LLVM's pipeline does it for the code object
-  if (llvm::Error invalid = checkPipelineOptions(options)) {
-    llvm::WithColor::error(llvm::errs(), "hk-run")
-        << llvm::toString(std::move(invalid)) << "\n";
-    return 2;
-  }
+  if (llvm::Error invalid = checkPipelineOptions(options))
+    return badInput(llvm::toString(std::move(invalid)));
   buildHKToROCDLPipeline(pm, options);
+  ModuleOp module = *parsed.module;
   if (failed(pm.run(module)))
-    return 2;
-  FailureOr<std::string> compiled =
-      serializeGpuModule(module, backend == Backend::sim ? "llvm" : "bin");
+    return parsed.diagnosedError();
+  FailureOr<std::string> compiled = serializeGpuModule(
+      module, config.backend == Backend::sim ? "llvm" : "bin");
   if (failed(compiled))
-    return 2;
+    return parsed.diagnosedError();
   run.image = std::move(*compiled);
   run.compileSeconds = std::chrono::duration<double>(
                            std::chrono::steady_clock::now() - compileStart)
                            .count();
-  return 0;
+  return llvm::Error::success();
 }
 
-/// Compiles the kernel of the hk source `path` (the one named --kernel, or
-/// the only one) for the selected backend, after checking the sizes
-/// against its launch shape. Returns 0, or the exit status to fail with
-/// after printing why.
-int prepareFromSource(MLIRContext &context, StringRef path,
-                      ProblemReader readProblem, PreparedKernel &run,
-                      Version version) {
-  ParsedKernel parsed = parseKernel(context, path);
-  gpu::GPUFuncOp kernel = parsed.kernel;
-  if (!kernel)
-    return 2;
+llvm::Expected<PreparedKernel> prepareFromSource(MLIRContext &context,
+                                                 const RunConfig &config,
+                                                 StringRef path,
+                                                 ProblemReader readProblem,
+                                                 Version version) {
+  llvm::Expected<ParsedKernel> parsed = parseKernel(context, config, path);
+  if (!parsed)
+    return parsed.takeError();
+  gpu::GPUFuncOp kernel = parsed->kernel;
+  PreparedKernel run;
   run.name = kernel.getName().str();
   auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
   const KernelArguments *problem = nullptr;
-  if (int status = readProblem(run.name, argTypes, problem))
-    return status;
-  if (int status = checkStaticExtents(run.name, argTypes, *problem))
-    return status;
+  if (llvm::Error e = readProblem(run.name, argTypes, problem))
+    return std::move(e);
+  if (llvm::Error e = checkStaticExtents(run.name, argTypes, *problem))
+    return std::move(e);
   auto block = kernel.getKnownBlockSizeAttr();
   auto launch =
       kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
   if (!block || !launch)
-    return fail("'" + run.name +
+    return badInput("'" + run.name +
                 "' needs known_block_size and hk.launch to be launched");
-  if (int status = applyLaunchTerms(run.name, launch.getGrid(),
-                                    launch.getDivisible(), *problem, run.grid))
-    return status;
+  if (llvm::Error e = applyLaunchTerms(run.name, launch.getGrid(),
+                                       launch.getDivisible(), *problem,
+                                       run.grid))
+    return std::move(e);
   run.block = {block[0], block[1], block[2]};
 
   // Compile to the LLVM IR the backend would get (sim), or the code object.
-  if (int status = compileModule(context, *parsed.module, run, version))
-    return status;
-  return buildAbi(run.name, getKernelAbi(argTypes), *problem, run.abi);
+  if (llvm::Error e = compileModule(context, config, *parsed, run, version))
+    return std::move(e);
+  if (llvm::Error e =
+          buildAbi(run.name, getKernelAbi(argTypes), *problem, run.abi))
+    return std::move(e);
+  return std::move(run);
 }
 
 /// Reads a kernel compiled by `hk-compile --launch=<path>` (with
 /// `--llvm-ir` for sim): the launch description, and the code object or the
 /// LLVM IR it names (relative to the description's directory).
-int prepareFromLaunch(MLIRContext &context, StringRef path,
-                      ProblemReader readProblem, PreparedKernel &run) {
+llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
+                                                 const RunConfig &config,
+                                                 StringRef path,
+                                                 ProblemReader readProblem) {
+  PreparedKernel run;
+  const Backend backend = config.backend;
+  StringRef kernelName = config.kernelName;
   auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!text)
-    return fail("cannot read '" + path + "': " + text.getError().message());
+    return badInput("cannot read '" + path + "': " + text.getError().message());
   llvm::Expected<LaunchDescription> parsed =
       parseLaunchDescription((*text)->getBuffer());
   auto bad = [&](const llvm::Twine &what) {
-    return fail("'" + path + "' is not a launch description: " + what);
+    return badInput("'" + path + "' is not a launch description: " + what);
   };
   if (!parsed)
     return bad(llvm::toString(parsed.takeError()));
   const LaunchDescription &description = *parsed;
-  if (description.chip != chipOption.getValue())
-    return fail(llvm::formatv("'{0}' was compiled for {1}, not {2}", path,
-                              stringifyChip(description.chip),
-                              stringifyChip(chipOption)));
+  if (description.chip != config.chip)
+    return badInput(llvm::formatv("'{0}' was compiled for {1}, not {2}", path,
+                                  stringifyChip(description.chip),
+                                  stringifyChip(config.chip)));
   StringRef fileKey = backend == Backend::sim ? "llvm_ir" : "code_object";
   const std::optional<std::string> &file =
       backend == Backend::sim ? description.llvmIr : description.codeObject;
@@ -267,7 +280,7 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
   llvm::sys::path::append(imagePath, *file);
   auto image = llvm::MemoryBuffer::getFile(imagePath, /*IsText=*/false);
   if (!image)
-    return fail("cannot read '" + imagePath +
+    return badInput("cannot read '" + imagePath +
                 "': " + image.getError().message());
   run.image = (*image)->getBuffer().str();
   run.imageIsBitcode = false; // sim reads the LLVM IR as text
@@ -281,7 +294,7 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
       kernel = &k;
   }
   if (!kernel)
-    return fail(kernelName.empty()
+    return badInput(kernelName.empty()
                     ? llvm::formatv("'{0}' describes {1} kernels; choose one "
                                     "with --kernel",
                                     path, description.kernels.size())
@@ -304,39 +317,41 @@ int prepareFromLaunch(MLIRContext &context, StringRef path,
     return bad("no argument types for '" + run.name +
                "' (compile it again with this hk-compile)");
   const KernelArguments *problem = nullptr;
-  if (int status = readProblem(run.name, argTypes, problem))
-    return status;
-  if (int status = checkStaticExtents(run.name, argTypes, *problem))
-    return status;
-  if (int status =
+  if (llvm::Error e = readProblem(run.name, argTypes, problem))
+    return std::move(e);
+  if (llvm::Error e = checkStaticExtents(run.name, argTypes, *problem))
+    return std::move(e);
+  if (llvm::Error e =
           applyLaunchTerms(run.name, kernel->launch->grid,
                            kernel->launch->divisible, *problem, run.grid))
-    return status;
+    return std::move(e);
 
   // The argument list, as the description spells it out.
   SmallVector<KernelAbiEntry> entries;
   for (const LaunchDescription::Kernarg &a : kernel->kernargs)
     entries.push_back(a.entry);
-  return buildAbi(run.name, entries, *problem, run.abi);
+  if (llvm::Error e = buildAbi(run.name, entries, *problem, run.abi))
+    return std::move(e);
+  return std::move(run);
 }
 
-int prepareKernel(MLIRContext &context, StringRef path,
-                  ProblemReader readProblem, PreparedKernel &run,
-                  Version version) {
+llvm::Expected<PreparedKernel> prepareKernel(MLIRContext &context,
+                                             const RunConfig &config,
+                                             StringRef path,
+                                             ProblemReader readProblem,
+                                             Version version) {
   return path.ends_with(".json")
-             ? prepareFromLaunch(context, path, readProblem, run)
-             : prepareFromSource(context, path, readProblem, run, version);
+             ? prepareFromLaunch(context, config, path, readProblem)
+             : prepareFromSource(context, config, path, readProblem, version);
 }
 
-/// Runs `kernel` on the selected backend. `buffers` are the kernel's memory
-/// arguments (indexed by AbiArgument::buffer); they hold the results
-/// afterwards (on hip, those marked in `outputs`). Returns 0, or the exit
-/// status to fail with after printing why.
-int launchKernel(const PreparedKernel &kernel,
-                 std::vector<std::vector<uint8_t>> &buffers,
-                 const std::vector<bool> &outputs, LaunchStats &stats) {
+llvm::Expected<LaunchStats>
+launchKernel(const RunConfig &config, const PreparedKernel &kernel,
+             std::vector<std::vector<uint8_t>> &buffers,
+             const std::vector<bool> &outputs) {
+  LaunchStats stats;
   auto runStart = std::chrono::steady_clock::now();
-  if (backend == Backend::sim) {
+  if (config.backend == Backend::sim) {
     llvm::LLVMContext llvmContext;
     llvm::SMDiagnostic diag;
     std::unique_ptr<llvm::Module> module;
@@ -344,12 +359,12 @@ int launchKernel(const PreparedKernel &kernel,
       auto parsed = llvm::parseBitcodeFile(
           llvm::MemoryBufferRef(kernel.image, "kernel"), llvmContext);
       if (!parsed)
-        return fail(llvm::toString(parsed.takeError()));
+        return badInput(llvm::toString(parsed.takeError()));
       module = std::move(*parsed);
     } else {
       module = llvm::parseAssemblyString(kernel.image, diag, llvmContext);
       if (!module)
-        return fail("the kernel's LLVM IR does not parse: " +
+        return badInput("the kernel's LLVM IR does not parse: " +
                     diag.getMessage());
     }
     sim::GlobalMemory memory;
@@ -359,23 +374,21 @@ int launchKernel(const PreparedKernel &kernel,
           memory.allocate("argument #" + std::to_string(i), buffer.size()));
       memory.bytes(addresses.back()) = buffer;
     }
-    sim::LaunchConfig config;
-    config.grid = kernel.grid;
-    config.block = kernel.block;
-    config.stepLimit = stepLimit;
+    sim::LaunchConfig launch;
+    launch.grid = kernel.grid;
+    launch.block = kernel.block;
+    launch.stepLimit = config.stepLimit;
     for (const AbiArgument &arg : kernel.abi)
-      config.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
+      launch.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
                                                  : arg.value);
-    if (llvm::Error e = sim::run(*module, kernel.name, getChipInfo(chipOption),
-                                 config, memory, stats.counters)) {
+    if (llvm::Error e = sim::run(*module, kernel.name, getChipInfo(config.chip),
+                                 launch, memory, stats.counters)) {
       std::string race;
       llvm::Error other = llvm::handleErrors(
           std::move(e), [&](const sim::RaceError &r) { race = r.message(); });
-      if (!race.empty()) {
-        llvm::errs() << race << "\nFAIL\n";
-        return 1;
-      }
-      return fail("simulation failed: " + llvm::toString(std::move(other)));
+      if (!race.empty())
+        return llvm::make_error<RunError>(RunError::Kind::failed, race);
+      return badInput("simulation failed: " + llvm::toString(std::move(other)));
     }
     for (auto [i, buffer] : llvm::enumerate(buffers))
       buffer = memory.bytes(addresses[i]);
@@ -388,14 +401,14 @@ int launchKernel(const PreparedKernel &kernel,
         continue;
       }
       if (arg.value > UINT32_MAX)
-        return fail(llvm::formatv("argument value {0} does not fit the 32 "
+        return badInput(llvm::formatv("argument value {0} does not fit the 32 "
                                   "bits the hip backend passes",
                                   arg.value));
       arguments.push_back({nullptr, false, static_cast<uint32_t>(arg.value)});
     }
     llvm::Expected<hip::Timing> timed =
         hip::run(kernel.image, kernel.name, kernel.grid, kernel.block,
-                 arguments, warmup, iterations);
+                 arguments, config.warmup, config.iterations);
     if (!timed) {
       std::string message;
       bool unavailable = false;
@@ -406,15 +419,18 @@ int launchKernel(const PreparedKernel &kernel,
             message = e.message();
           },
           [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
-      fail(message + (unavailable ? "; --backend=sim runs anywhere" : ""));
-      return unavailable ? 3 : 2;
+      if (unavailable)
+        return llvm::make_error<RunError>(
+            RunError::Kind::unavailable,
+            message + "; --backend=sim runs anywhere");
+      return badInput(message);
     }
     stats.timing = *timed;
   }
   stats.runSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart)
           .count();
-  return 0;
+  return std::move(stats);
 }
 
 } // namespace mlir::hk::run

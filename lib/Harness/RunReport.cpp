@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Harness/RunReport.h"
-#include "HK/Harness/Options.h"
+
+#include "HK/Target/Chip.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <string>
@@ -17,20 +17,21 @@ using namespace mlir::hk;
 
 namespace mlir::hk::run {
 
-void printSimulatorCounters(const sim::Counters &counters,
+void printSimulatorCounters(llvm::raw_ostream &out,
+                            const sim::Counters &counters,
                             double compileSeconds, double runSeconds) {
-  llvm::outs() << llvm::formatv(
+  out << llvm::formatv(
       "  compile {0:F2} s, simulate {1:F2} s: {2} wave instructions, {3} "
       "lane instructions ({4:F1} M/s), {5} MMAs, {6} barriers\n",
       compileSeconds, runSeconds, counters.waveInstructions,
       counters.laneInstructions, counters.laneInstructions / runSeconds / 1e6,
       counters.mmas, counters.barriers);
-  llvm::outs() << llvm::formatv(
+  out << llvm::formatv(
       "  global bytes read {0}, written {1}; LDS bytes read {2}, written "
       "{3}\n",
       counters.globalBytesRead, counters.globalBytesWritten,
       counters.ldsBytesRead, counters.ldsBytesWritten);
-  auto histogram = [](StringRef what,
+  auto histogram = [&](StringRef what,
                       const std::map<unsigned, std::map<unsigned, uint64_t>>
                           &h) {
     for (auto &[bytes, ways] : h) {
@@ -41,8 +42,8 @@ void printSimulatorCounters(const sim::Counters &counters,
         parts += llvm::formatv("{0}{1}-way {2}", parts.empty() ? "" : ", ", w,
                                count);
       }
-      llvm::outs() << llvm::formatv("  LDS {0} of {1} bytes/lane: {2} ({3})\n",
-                                    what, bytes, total, parts);
+      out << llvm::formatv("  LDS {0} of {1} bytes/lane: {2} ({3})\n", what,
+                           bytes, total, parts);
     }
   };
   histogram("reads", counters.ldsReads);
@@ -51,7 +52,7 @@ void printSimulatorCounters(const sim::Counters &counters,
   for (auto &[name, count] : counters.instructionClasses)
     classes +=
         llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name, count);
-  llvm::outs() << "  wave instructions by class: " << classes << "\n";
+  out << "  wave instructions by class: " << classes << "\n";
 }
 
 void addCountersJson(llvm::json::Object &report,
@@ -89,9 +90,226 @@ void addCountersJson(llvm::json::Object &report,
   report["instruction_classes"] = std::move(classes);
 }
 
-const char *testName() {
-  static const char *names[] = {"identity", "random", "expected", "compare"};
-  return names[static_cast<int>(testKind.getValue())];
+static const char *backendName(Backend backend) {
+  return backend == Backend::sim ? "sim" : "hip";
+}
+
+/// The first wrong elements and the padding writes of a GEMM check.
+static void printGemmMismatches(const GemmCheck &check,
+                                llvm::raw_ostream &errors) {
+  for (const std::string &line : check.mismatches)
+    errors << line << "\n";
+  if (check.paddingWrites)
+    errors << "the kernel wrote " << check.paddingWrites
+           << " elements of C's row padding\n";
+}
+
+void printGemmReport(const GemmConfig &config, const GemmResult &result,
+                     bool json, llvm::raw_ostream &out,
+                     llvm::raw_ostream &errors) {
+  const RunConfig &rc = config.run;
+  const GemmProblem &problem = result.problem;
+  const GemmRun &run = result.run;
+  const GemmCheck &check = result.check;
+  int64_t M = problem.shape.M, N = problem.shape.N, K = problem.shape.K;
+  int64_t batch = problem.batch, bad = result.wrong();
+  for (const std::string &line : result.saved)
+    out << "hk-run: " << line << "\n";
+  printGemmMismatches(check, errors);
+  const std::optional<GemmBaseline> &baseline = result.baseline;
+  if (baseline && !baseline->skipped.empty())
+    errors << "hk-run: note: no " << baseline->library
+           << " baseline: " << baseline->skipped << "\n";
+  if (baseline && baseline->check) {
+    printGemmMismatches(*baseline->check, errors);
+    if (baseline->check->bad)
+      errors << "hk-run: " << baseline->library << "'s C failed the check ("
+             << baseline->check->bad << " wrong elements): its time is "
+             << "not reported\n";
+  }
+
+  // The chips' dense fp8 peak is twice their bf16 peak
+  // (docs/hardware/Fp8Facts.md#f8-peaks).
+  bool fp8 = problem.signature.fp8();
+  double peakTflops = getChipInfo(rc.chip).peakBf16Tflops * (fp8 ? 2 : 1);
+  auto tflopsAt = [&](double ms) {
+    return 2.0 * batch * M * N * K / (ms * 1e-3) / 1e12;
+  };
+  bool hip = rc.backend == Backend::hip;
+  if (json) {
+    llvm::json::Value baselineJson = nullptr;
+    if (baseline) {
+      llvm::json::Object o{{"library", config.baseline == Baseline::rocblas
+                                           ? "rocblas"
+                                           : "hipblaslt"}};
+      if (!baseline->skipped.empty())
+        o["skipped"] = baseline->skipped;
+      if (baseline->check) {
+        o["pass"] = baseline->check->bad == 0;
+        o["wrong_elements"] = baseline->check->bad;
+        o["max_abs_error"] = baseline->check->maxAbs;
+      }
+      if (baseline->timing) {
+        o["median_milliseconds"] = baseline->timing->median();
+        o["tflops"] = tflopsAt(baseline->timing->median());
+      }
+      baselineJson = std::move(o);
+    }
+    llvm::json::Object report{
+        {"kernel", run.kernel},
+        {"chip", stringifyChip(rc.chip)},
+        {"backend", backendName(rc.backend)},
+        {"median_milliseconds",
+         hip ? llvm::json::Value(run.timing.median()) : nullptr},
+        {"tflops",
+         hip ? llvm::json::Value(tflopsAt(run.timing.median())) : nullptr},
+        {"peak_tflops", peakTflops},
+        {"size", llvm::json::Array{M, N, K}},
+        {"batch", batch},
+        {"padding_writes", check.paddingWrites},
+        {"test", stringifyTestKind(rc.test)},
+        {"pass", bad == 0},
+        {"wrong_elements", bad},
+        {"checked_elements", check.checked},
+        {"baseline", std::move(baselineJson)},
+        {"max_abs_error", check.maxAbs},
+        {"max_rel_error", check.maxRel},
+    };
+    addCountersJson(report, run.counters, run.compileSeconds, run.runSeconds);
+    out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
+    return;
+  }
+  const std::array<int64_t, 3> &grid = run.grid;
+  out << llvm::formatv(
+      "hk-run: {0} on {1} ({8}), M={2} N={3} K={4}{9}, grid {5}x{6}{10}, {7} "
+      "test\n",
+      run.kernel, stringifyChip(rc.chip), M, N, K, grid[0], grid[1],
+      stringifyTestKind(rc.test), backendName(rc.backend),
+      batch > 1 ? " batch=" + std::to_string(batch) : std::string(),
+      grid[2] > 1 ? "x" + std::to_string(grid[2]) : std::string());
+  if (hip) {
+    double ms = run.timing.median();
+    double tflops = tflopsAt(ms);
+    out << llvm::formatv(
+        "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
+        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS {7} peak)\n",
+        run.timing.milliseconds.size(), rc.warmup, ms, tflops,
+        100 * tflops / peakTflops, stringifyChip(rc.chip), peakTflops,
+        fp8 ? "fp8" : "bf16");
+    if (baseline && baseline->timing)
+      out << llvm::formatv(
+          "  {3} (checked): {0:F3} ms, {1:F1} TFLOPS; hk at {2:F0}% of "
+          "it\n",
+          baseline->timing->median(), tflopsAt(baseline->timing->median()),
+          100 * baseline->timing->median() / ms, baseline->library);
+  } else {
+    const sim::Counters &counters = run.counters;
+    printSimulatorCounters(out, counters, run.compileSeconds, run.runSeconds);
+    // The kernels' K tile is 128 bytes of each row (64 bf16, 128 fp8); a
+    // partial K tile counts as one.
+    int64_t kTile = 128 / problem.signature.abBytes();
+    int64_t tiles = std::max<int64_t>(1, grid[0] * grid[1] * grid[2] *
+                                             ((K + kTile - 1) / kTile));
+    out << llvm::formatv(
+        "  per workgroup per K tile of {4}: {0} MMAs, {1} global bytes read, "
+        "{2} LDS bytes read, {3} written\n",
+        counters.mmas / tiles, counters.globalBytesRead / tiles,
+        counters.ldsBytesRead / tiles, counters.ldsBytesWritten / tiles, kTile);
+  }
+  out << llvm::formatv("  max abs error {0:E3}, max rel error "
+                       "{1:E3}, {2} of {3} elements wrong{4}\n",
+                       check.maxAbs, check.maxRel, bad, check.checked,
+                       check.checked == batch * M * N ? ""
+                                                      : " (a random sample)");
+  out << (bad == 0 ? "PASS\n" : "FAIL\n");
+}
+
+void printAttentionReport(const AttentionConfig &config,
+                          const AttentionResult &result, bool json,
+                          llvm::raw_ostream &out) {
+  const RunConfig &rc = config.run;
+  const AttentionProblem &p = config.problem;
+  const AttentionCheck &check = result.check;
+  const hip::Timing &timing = result.stats.timing;
+  const sim::Counters &counters = result.stats.counters;
+  double compileSeconds = result.kernel.compileSeconds;
+  double runSeconds = result.stats.runSeconds;
+  double peakTflops = getChipInfo(rc.chip).peakBf16Tflops;
+  bool hip = rc.backend == Backend::hip, pass = result.passed();
+  if (json) {
+    llvm::json::Object report{
+        {"kernel", result.kernel.name},
+        {"chip", stringifyChip(rc.chip)},
+        {"backend", backendName(rc.backend)},
+        {"attention", llvm::json::Array{p.batch, p.qHeads, p.kvHeads, p.queries,
+                                        p.keys, p.headDim}},
+        {"causal", p.causal},
+        {"test", stringifyTestKind(rc.test)},
+        {"pass", pass},
+        {"wrong_o", check.badO},
+        {"wrong_lse", check.badLse},
+        {"checked_elements", check.checked},
+        {"max_abs_error_o", check.maxAbsO},
+        {"max_abs_error_lse", check.maxAbsLse},
+        {"flops", result.flops},
+        {"peak_tflops", peakTflops},
+        {"median_milliseconds",
+         hip ? llvm::json::Value(timing.median()) : nullptr},
+        {"tflops",
+         hip ? llvm::json::Value(result.flops / (timing.median() * 1e-3) / 1e12)
+             : nullptr}};
+    addCountersJson(report, counters, compileSeconds, runSeconds);
+    out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
+    return;
+  }
+  const std::array<int64_t, 3> &grid = result.kernel.grid;
+  out << llvm::formatv(
+      "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} d={8}"
+      "{9}, grid {10}x{11}x{12}, {13} test\n",
+      result.kernel.name, stringifyChip(rc.chip), backendName(rc.backend),
+      p.batch, p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
+      p.causal ? " causal" : "", grid[0], grid[1], grid[2],
+      stringifyTestKind(rc.test));
+  if (hip) {
+    double ms = timing.median();
+    double tflops = result.flops / (ms * 1e-3) / 1e12;
+    out << llvm::formatv(
+        "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
+        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS bf16 peak)\n",
+        timing.milliseconds.size(), rc.warmup, ms, tflops,
+        100 * tflops / peakTflops, stringifyChip(rc.chip), peakTflops);
+  } else {
+    printSimulatorCounters(out, counters, compileSeconds, runSeconds);
+  }
+  out << llvm::formatv(
+      "  O: max abs error {0:E3}, {1} of {2} elements wrong; LSE: max abs "
+      "error {3:E3}, {4} of {5} wrong{6}\n",
+      check.maxAbsO, check.badO, check.checked / (p.headDim + 1) * p.headDim,
+      check.maxAbsLse, check.badLse, check.checked / (p.headDim + 1),
+      check.checked == p.elements(argO) + p.elements(argLse)
+          ? ""
+          : " (a random sample of query rows)");
+  out << (pass ? "PASS\n" : "FAIL\n");
+}
+
+void printGenericReport(const GenericConfig &config,
+                        const GenericResult &result, llvm::raw_ostream &out) {
+  const RunConfig &rc = config.run;
+  for (const ArgumentCheck &c : result.checks)
+    out << llvm::formatv("  argument #{0}: max abs error {1:E3}, {2} "
+                         "of {3} elements wrong\n",
+                         c.argument, c.maxAbs, c.bad, c.elements);
+  for (auto [b, differ] : llvm::enumerate(result.differingBytes))
+    out << llvm::formatv("  memory argument {0}: {1} bytes differ "
+                         "from '{2}'\n",
+                         b, differ, rc.compareWith);
+  out << llvm::formatv(
+      "hk-run: {0} on {1} ({2}), grid {3}x{4}x{5}: {6} wave instructions, "
+      "{7:F2} s\n",
+      result.kernel, stringifyChip(rc.chip), backendName(rc.backend),
+      result.grid[0], result.grid[1], result.grid[2],
+      result.stats.counters.waveInstructions, result.stats.runSeconds);
+  out << (result.passed() ? "PASS\n" : "FAIL\n");
 }
 
 } // namespace mlir::hk::run

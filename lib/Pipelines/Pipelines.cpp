@@ -34,10 +34,17 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
-#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
-  options.FIELD = FIELD.getValue();
+void mlir::hk::ScheduleSettings::applyTo(HKPipelineOptions &options) const {
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...) options.FIELD = FIELD;
 #include "HK/Pipelines/ScheduleOptions.def"
+}
+
+ScheduleSettings mlir::hk::ScheduleCLOptions::settings() const {
+  ScheduleSettings settings;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
+  settings.FIELD = FIELD.getValue();
+#include "HK/Pipelines/ScheduleOptions.def"
+  return settings;
 }
 
 /// Why `options` cannot be built, or an empty string.

@@ -51,16 +51,17 @@ llvm::Error mlir::hk::checkInputNesting(llvm::StringRef text,
 mlir::OwningOpRef<mlir::ModuleOp>
 mlir::hk::parseCheckedSourceFile(llvm::StringRef path,
                                  llvm::SourceMgr &sourceMgr,
-                                 MLIRContext *context) {
+                                 MLIRContext *context,
+                                 llvm::raw_ostream &errors) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!file) {
-    llvm::errs() << "error: could not open input file '" << path
+    errors << "error: could not open input file '" << path
                  << "': " << file.getError().message() << "\n";
     return nullptr;
   }
   if (llvm::Error tooDeep = checkInputNesting((*file)->getBuffer(), path)) {
-    llvm::errs() << llvm::toString(std::move(tooDeep)) << "\n";
+    errors << llvm::toString(std::move(tooDeep)) << "\n";
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());

@@ -13,38 +13,96 @@
 //   hk-run examples/gemm_bf16_gfx950.mlir --chip=gfx950 --size=256,256,128 \
 //       --test=random
 //
-// Exit status: 0 PASS, 1 FAIL, 2 bad input or a simulation error.
+// Exit status: 0 PASS, 1 FAIL, 2 bad input or a simulation error, 3 no GPU
+// for --backend=hip.
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Harness/AttentionWorkload.h"
-#include "HK/Harness/GemmWorkload.h"
-#include "HK/Harness/GenericRun.h"
 #include "HK/Harness/Options.h"
+#include "HK/Harness/RunReport.h"
 
 #include "HK/InitAllDialects.h"
+#include "HK/Tools/DiagnosticOptions.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::hk;
 using namespace mlir::hk::run;
 
+/// Prints why a run has no result; its exit status.
+static int reportError(llvm::Error error) {
+  int status = 2;
+  llvm::handleAllErrors(
+      std::move(error),
+      [&](const RunError &e) {
+        if (e.kind == RunError::Kind::failed) {
+          // The kernel is wrong (a race): a FAIL, with the simulator's why.
+          llvm::errs() << e.message << "\nFAIL\n";
+          status = 1;
+          return;
+        }
+        status = e.kind == RunError::Kind::unavailable ? 3 : 2;
+        if (!e.reported && !e.message.empty())
+          llvm::WithColor::error(llvm::errs(), "hk-run") << e.message << "\n";
+      },
+      [&](const llvm::ErrorInfoBase &e) {
+        llvm::WithColor::error(llvm::errs(), "hk-run") << e.message() << "\n";
+      });
+  return status;
+}
+
+/// Prints the result of a workload, or why it has none; the exit status.
+template <typename Result, typename Print>
+static int finish(llvm::Expected<Result> result, Print print) {
+  if (!result)
+    return reportError(result.takeError());
+  print(*result);
+  return result->passed() ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  if (int status = parseCommandLine(argc, argv, llvm::errs()))
-    return status;
+  registerRunCLOptions();
+  registerDiagnosticCLOptions(getRunOptionCategory());
+  llvm::Expected<RunCommand> command =
+      parseCommandLine(argc, argv, llvm::errs());
+  if (!command)
+    return reportError(command.takeError());
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
   // A pass error names its op by location; the op's text after it (62 lines
-  // for a one-line error) is for compiler developers, who have hk-opt.
-  context.printOpOnDiagnostic(false);
-  if (!genericArgs.empty())
-    return runGeneric(context);
-  if (!attentionSizes.empty())
-    return runAttentionWorkload(context);
-  return runGemmWorkload(context);
+  // for a one-line error) only with --mlir-print-op-on-diagnostic.
+  applyDiagnosticCLOptions(context);
+  llvm::raw_ostream &out = llvm::outs(), &errors = llvm::errs();
+  bool json = command->json;
+  switch (command->workload) {
+  case RunCommand::Workload::generic: {
+    GenericConfig &config = command->generic;
+    config.run.diagnostics = &errors;
+    return finish(runGeneric(context, config), [&](const GenericResult &r) {
+      printGenericReport(config, r, out);
+    });
+  }
+  case RunCommand::Workload::attention: {
+    AttentionConfig &config = command->attention;
+    config.run.diagnostics = &errors;
+    return finish(runAttentionWorkload(context, config),
+                  [&](const AttentionResult &r) {
+                    printAttentionReport(config, r, json, out);
+                  });
+  }
+  case RunCommand::Workload::gemm: {
+    GemmConfig &config = command->gemm;
+    config.run.diagnostics = &errors;
+    return finish(runGemmWorkload(context, config), [&](const GemmResult &r) {
+      printGemmReport(config, r, json, out, errors);
+    });
+  }
+  }
+  return 2;
 }

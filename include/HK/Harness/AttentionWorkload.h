@@ -21,6 +21,7 @@
 #define HK_HARNESS_ATTENTIONWORKLOAD_H
 
 #include "HK/Harness/Launch.h"
+#include "HK/Harness/RunConfig.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -29,7 +30,7 @@
 
 namespace mlir::hk::run {
 
-/// An attention problem: the sizes of --attention and --causal.
+/// An attention problem: the sizes (--attention) and the mask (--causal).
 struct AttentionProblem : KernelArguments {
   int64_t batch = 1, qHeads = 1, kvHeads = 1, queries = 1, keys = 1,
           headDim = 64;
@@ -49,15 +50,21 @@ struct AttentionProblem : KernelArguments {
 /// The kernel's arguments, in order.
 enum AttentionArg : unsigned { argQ, argK, argV, argO, argLse, argCausal };
 
-/// Checks the options (--attention, --causal, --test) into `problem`; 0, or
-/// exit status 2 after printing why.
-int makeAttentionProblem(AttentionProblem &problem);
+/// An attention run: the problem, how the inputs are drawn.
+struct AttentionConfig {
+  RunConfig run;
+  AttentionProblem problem;
+  AttentionScores scores = AttentionScores::random;
+};
 
-/// Checks that kernel `name` of argument types `types` computes attention
-/// for `problem` (the signature above, its head dim); 0, or exit status 2
-/// after printing why not.
-int checkAttentionKernel(StringRef name, ArrayRef<Type> types,
-                         const AttentionProblem &problem);
+/// Fails with why `config` poses no problem the workload runs (sizes, GQA,
+/// the test).
+llvm::Error checkAttentionConfig(const AttentionConfig &config);
+
+/// Fails with why kernel `name` of argument types `types` does not compute
+/// attention for `problem` (the signature above, its head dim).
+llvm::Error checkAttentionKernel(StringRef name, ArrayRef<Type> types,
+                                 const AttentionProblem &problem);
 
 /// The inputs: Q, K, V as bf16 bits, and the kernel's buffers (Q, K, V, O,
 /// LSE; O and LSE filled with NaN, so that an element the kernel does not
@@ -67,8 +74,8 @@ struct AttentionInputs {
   std::vector<std::vector<uint8_t>> buffers;
 };
 
-/// Draws the inputs for `problem` (--seed).
-void makeAttentionInputs(const AttentionProblem &problem,
+/// Draws the inputs `config` asks for (its scores, its seed).
+void makeAttentionInputs(const AttentionConfig &config,
                          AttentionInputs &inputs);
 
 /// How O and LSE compare with the reference (or another kernel's).
@@ -79,16 +86,29 @@ struct AttentionCheck {
   int64_t bad() const { return badO + badLse; }
 };
 
-/// Checks the kernel's O and LSE buffers against the fp64 reference, or
-/// bit for bit against `other`'s buffers (--test=compare).
-AttentionCheck checkAttention(const AttentionProblem &problem,
+/// Checks the kernel's O and LSE buffers against the fp64 reference (every
+/// query row, or the check sample), or bit for bit against `other`'s
+/// buffers (TestKind::compare).
+AttentionCheck checkAttention(const RunConfig &config,
+                              const AttentionProblem &problem,
                               const AttentionInputs &inputs,
                               const std::vector<std::vector<uint8_t>> &result,
                               const std::vector<std::vector<uint8_t>> *other);
 
-/// hk-run's attention workload: compiles the kernel (and --compare's), runs
-/// it on random inputs, checks O and LSE and reports; the exit status.
-int runAttentionWorkload(MLIRContext &context);
+/// What the attention workload found.
+struct AttentionResult {
+  PreparedKernel kernel;
+  LaunchStats stats;
+  AttentionCheck check;
+  bool passed() const { return check.bad() == 0; }
+  /// The problem's FLOPs: 4 B Hq Nq Nkv d, halved when causal.
+  double flops = 0;
+};
+
+/// The attention workload: compiles the kernel (and the compared one), runs
+/// it on random inputs and checks O and LSE.
+llvm::Expected<AttentionResult> runAttentionWorkload(
+    MLIRContext &context, const AttentionConfig &config);
 
 } // namespace mlir::hk::run
 

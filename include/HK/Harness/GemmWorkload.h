@@ -17,7 +17,7 @@
 #define HK_HARNESS_GEMMWORKLOAD_H
 
 #include "HK/Harness/Launch.h"
-#include "HK/Harness/Options.h"
+#include "HK/Harness/RunConfig.h"
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
@@ -28,6 +28,40 @@
 #include <vector>
 
 namespace mlir::hk::run {
+
+/// A GEMM run: the problem, the inputs, the checks.
+struct GemmConfig {
+  RunConfig run;
+  GemmShape shape;
+  /// Batches (3-D kernels) and the padding of every row of A, B and C
+  /// (strided kernels; the padding holds NaN and must come back unchanged).
+  int64_t batch = 1, pad = 0;
+  /// The epilogue (C = alpha op(A) op(B) + beta C + bias), for kernels that
+  /// have one: alpha 1, beta 0 and bias "zeros" when not set; bias "zeros",
+  /// "random" (N(0, 1)) or a float32 .npy of N values.
+  std::optional<float> alpha, beta;
+  std::optional<std::string> bias;
+  /// fp8 kernels' per-tensor scales (1 when not set).
+  std::optional<float> scaleA, scaleB;
+  /// MXFP8 kernels' E8M0 block scales: empty or "random" (2^-6..2^6), or a
+  /// uint8 .npy.
+  std::string scalesA, scalesB;
+  /// A and B: empty or "random" (N(0, 1)), "zeros", "range" ((row + col) %
+  /// 16 - 8) or a .npy.
+  std::string inputA, inputB;
+  /// Where the inputs are also written (<prefix>a.npy, ...), empty: nowhere.
+  std::string saveInputsPrefix;
+  /// TestKind::expected: C's expected values (float32 .npy).
+  std::string expectedFile;
+  /// Where C is written (float32 .npy), empty: nowhere.
+  std::string outputFile;
+  /// hip: also run and time the product through a vendor library.
+  Baseline baseline = Baseline::none;
+};
+
+/// Fails with why `config` poses no GEMM a kernel could serve (sizes,
+/// batch, padding, scalars, the test), before any kernel is looked at.
+llvm::Error checkGemmConfig(const GemmConfig &config);
 
 /// What a GEMM kernel's argument types say it computes: (A, B, C), (A, B,
 /// C, bias, alpha, beta) or, fp8, (A, B, C, scale_a, scale_b); A and B bf16
@@ -91,10 +125,11 @@ struct GemmProblem : KernelArguments {
   bool isBuffer(unsigned arg) const override;
 };
 
-/// The problem the options pose to a kernel of `signature` named `kernel`;
-/// 0, or exit status 2 after printing why the kernel cannot serve it.
-int makeGemmProblem(const GemmShape &shape, const GemmSignature &signature,
-                    StringRef kernel, GemmProblem &problem);
+/// The problem `config` poses to a kernel of `signature` named `kernel`, or
+/// why the kernel cannot serve it.
+llvm::Error makeGemmProblem(const GemmConfig &config,
+                            const GemmSignature &signature, StringRef kernel,
+                            GemmProblem &problem);
 
 /// A run's inputs: A and B as the reference reads them (per batch, A M x K
 /// and B N x K, bf16 bits or fp8 codes), C's initial values, the bias or
@@ -107,11 +142,14 @@ struct GemmInputs {
   /// MXFP8: the E8M0 codes of SA (M x KB) and SB (N x KB), KB = ceil(K / 32).
   std::vector<uint8_t> scalesA, scalesB;
   std::vector<std::vector<uint8_t>> buffers;
+  /// What was written where (GemmConfig::saveInputsPrefix), one line each.
+  std::vector<std::string> saved;
 };
 
-/// Draws or reads the inputs (--a, --b, --bias, --seed, the test); 0, or
-/// exit status 2 after printing why.
-int makeGemmInputs(const GemmProblem &problem, GemmInputs &inputs);
+/// Draws or reads the inputs `config` asks for (A, B, bias, block scales,
+/// the seed, the test), and saves them when it says so.
+llvm::Error makeGemmInputs(const GemmConfig &config,
+                           const GemmProblem &problem, GemmInputs &inputs);
 
 /// How C compares with what the test expects of it.
 struct GemmCheck {
@@ -119,12 +157,17 @@ struct GemmCheck {
   int64_t bad = 0;     // elements outside the tolerance
   int64_t checked = 0; // elements looked at (--check-sample)
   int64_t paddingWrites = 0; // elements of C's padding the kernel changed
+  /// The first wrong elements, one line each.
+  static constexpr size_t kShownMismatches = 5;
+  std::vector<std::string> mismatches;
 };
 
-/// Checks C (the kernel's C buffer) against the test: A itself (identity),
-/// `other`'s C bit for bit (compare), `expected` (batch x M x N), or the
-/// fp64 reference; and that C's padding is unchanged.
-GemmCheck checkGemm(const GemmProblem &problem, const GemmInputs &inputs,
+/// Checks C (the kernel's C buffer) against the test of `config`: A itself
+/// (identity), `other`'s C bit for bit (compare), `expected` (batch x M x
+/// N), or the fp64 reference (all of C, or its check sample); and that C's
+/// padding is unchanged.
+GemmCheck checkGemm(const RunConfig &config, const GemmProblem &problem,
+                    const GemmInputs &inputs,
                     const std::vector<uint8_t> &c,
                     const std::vector<uint8_t> *other,
                     const std::vector<float> &expected);
@@ -136,10 +179,10 @@ double decodeAB(const GemmSignature &signature, uint16_t code);
 double readC(const GemmProblem &problem, const std::vector<uint8_t> &c,
              int64_t b, int64_t m, int64_t n);
 
-/// The problem the options and `shape` pose to kernel `kernel` of argument
-/// types `types`; 0, or exit status 2 after printing why it cannot serve it.
-int readGemmProblem(StringRef kernel, ArrayRef<Type> types,
-                    const GemmShape &shape, GemmProblem &problem);
+/// The problem `config` poses to kernel `kernel` of argument types `types`
+/// (read as --dtype says), or why it cannot serve it.
+llvm::Error readGemmProblem(const GemmConfig &config, StringRef kernel,
+                            ArrayRef<Type> types, GemmProblem &problem);
 
 /// What one compile-and-run of a GEMM kernel produced.
 struct GemmRun {
@@ -151,9 +194,36 @@ struct GemmRun {
   double compileSeconds = 0, runSeconds = 0;
 };
 
-/// hk-run's GEMM workload: compiles the kernel, runs it on the inputs the
-/// options ask for and checks C (and the --baseline); the exit status.
-int runGemmWorkload(MLIRContext &context);
+/// The vendor library's run of the same product (GemmConfig::baseline).
+struct GemmBaseline {
+  /// "rocBLAS" or "hipBLASLt".
+  std::string library;
+  /// Why there is no baseline (the library does not cover the GEMM, or is
+  /// missing); empty when it ran.
+  std::string skipped;
+  std::optional<GemmCheck> check;
+  /// Its timing, when its C passed the check.
+  std::optional<hip::Timing> timing;
+};
+
+/// What the GEMM workload found.
+struct GemmResult {
+  GemmRun run;
+  GemmProblem problem;
+  GemmCheck check;
+  std::optional<GemmBaseline> baseline;
+  /// The inputs written (GemmConfig::saveInputsPrefix), one line each.
+  std::vector<std::string> saved;
+  /// Elements wrong, C's padding writes included.
+  int64_t wrong() const { return check.bad + check.paddingWrites; }
+  bool passed() const { return wrong() == 0; }
+};
+
+/// The GEMM workload: compiles the kernel (and the compared one), runs it on
+/// the inputs `config` asks for, checks C, writes it when asked, and runs
+/// the baseline.
+llvm::Expected<GemmResult> runGemmWorkload(MLIRContext &context,
+                                           const GemmConfig &config);
 
 } // namespace mlir::hk::run
 

@@ -12,7 +12,7 @@
 #ifndef HK_HARNESS_LAUNCH_H
 #define HK_HARNESS_LAUNCH_H
 
-#include "HK/Harness/Options.h"
+#include "HK/Harness/RunConfig.h"
 
 #include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Simulator.h"
@@ -23,6 +23,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <array>
@@ -66,18 +67,18 @@ public:
 };
 
 /// Reads the problem a workload poses to kernel `name` of argument types
-/// `types` and points `arguments` at it; 0, or exit status 2 after
-/// printing why the kernel cannot serve it.
-using ProblemReader = llvm::function_ref<int(
+/// `types` and points `arguments` at it, or fails with why the kernel
+/// cannot serve it.
+using ProblemReader = llvm::function_ref<llvm::Error(
     StringRef name, ArrayRef<Type> types, const KernelArguments *&arguments)>;
 
-/// Checks the static sizes in `types` against the problem's; 0, or exit
-/// status 2 after printing the first that differs.
-int checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
-                       const KernelArguments &arguments);
+/// Fails with the first static size in `types` that differs from the
+/// problem's.
+llvm::Error checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
+                               const KernelArguments &arguments);
 
 /// Which kernel of a run is being compiled: the one under test, or the
-/// other version of --test=compare.
+/// other version of TestKind::compare.
 enum class Version { tested, compared };
 
 /// Work counted and time taken by one launch.
@@ -91,36 +92,60 @@ struct LaunchStats {
 /// its diagnostics reported against it while it lives, and its kernel.
 struct ParsedKernel {
   std::unique_ptr<llvm::SourceMgr> sourceMgr;
+  /// The diagnostics, when RunConfig::diagnostics is null.
+  std::unique_ptr<std::string> captured;
+  std::unique_ptr<llvm::raw_string_ostream> capturedStream;
   std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  bool reported = false;
   OwningOpRef<ModuleOp> module;
-  /// The kernel named --kernel, or the only one; null after printing why
-  /// the source does not parse or has no such kernel.
+  /// The kernel named RunConfig::kernelName, or the only one.
   gpu::GPUFuncOp kernel;
+
+  /// The error of a step whose diagnostics went to this source's handler.
+  llvm::Error diagnosedError() const;
 };
 
-ParsedKernel parseKernel(MLIRContext &context, StringRef path);
+/// Parses the hk source `path` and selects its kernel, or fails with why.
+llvm::Expected<ParsedKernel> parseKernel(MLIRContext &context,
+                                         const RunConfig &config,
+                                         StringRef path);
 
-int compileModule(MLIRContext &context, ModuleOp module,
-                  PreparedKernel &run, Version version);
+/// Compiles `parsed` for the backend into `run.image`. The compared version
+/// is the plain baseline with RunConfig::compareStages stages when that is
+/// set; otherwise both get the same schedule.
+llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
+                          ParsedKernel &parsed, PreparedKernel &run,
+                          Version version);
 
-/// Prepares the kernel of the hk source `path` (--kernel, or its only one)
-/// for the problem `readProblem` poses, checked against its launch shape.
-int prepareFromSource(MLIRContext &context, StringRef path,
-                      ProblemReader readProblem, PreparedKernel &run,
-                      Version version);
+/// Prepares the kernel of the hk source `path` for the problem
+/// `readProblem` poses, checked against its launch shape.
+llvm::Expected<PreparedKernel> prepareFromSource(MLIRContext &context,
+                                                 const RunConfig &config,
+                                                 StringRef path,
+                                                 ProblemReader readProblem,
+                                                 Version version);
 
 /// The same for a kernel compiled by `hk-compile --launch=<path>`.
-int prepareFromLaunch(MLIRContext &context, StringRef path,
-                      ProblemReader readProblem, PreparedKernel &run);
+llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
+                                                 const RunConfig &config,
+                                                 StringRef path,
+                                                 ProblemReader readProblem);
 
 /// prepareFromLaunch for a `.json` path, else prepareFromSource.
-int prepareKernel(MLIRContext &context, StringRef path,
-                  ProblemReader readProblem, PreparedKernel &run,
-                  Version version);
+llvm::Expected<PreparedKernel> prepareKernel(MLIRContext &context,
+                                             const RunConfig &config,
+                                             StringRef path,
+                                             ProblemReader readProblem,
+                                             Version version);
 
-int launchKernel(const PreparedKernel &kernel,
-                 std::vector<std::vector<uint8_t>> &buffers,
-                 const std::vector<bool> &outputs, LaunchStats &stats);
+/// Runs `kernel` on the backend. `buffers` are the kernel's memory arguments
+/// (indexed by AbiArgument::buffer); they hold the results afterwards (on
+/// hip, those marked in `outputs`). A race the simulator finds is a
+/// RunError of kind failed; no GPU, of kind unavailable.
+llvm::Expected<LaunchStats>
+launchKernel(const RunConfig &config, const PreparedKernel &kernel,
+             std::vector<std::vector<uint8_t>> &buffers,
+             const std::vector<bool> &outputs);
 
 } // namespace mlir::hk::run
 

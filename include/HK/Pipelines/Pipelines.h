@@ -84,8 +84,9 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Chip> chip{
       *this, "chip", llvm::cl::desc("the chip to compile for (required)"),
       chipOptionValues()};
-#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
-  PassOptions::Option<TYPE> FIELD{*this, NAME, __VA_ARGS__};
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \
+  PassOptions::Option<TYPE> FIELD{*this, NAME, llvm::cl::init(DEFAULT),        \
+                                  __VA_ARGS__};
 #include "HK/Pipelines/ScheduleOptions.def"
   PassOptions::Option<bool> tidyLlvm{
       *this, "tidy-llvm",
@@ -113,6 +114,16 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
 /// without what it needs).
 llvm::Error checkPipelineOptions(const HKPipelineOptions &options);
 
+/// The schedule knobs of HKPipelineOptions as plain values, with the same
+/// defaults, for a program that sets them without a command line.
+struct ScheduleSettings {
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \
+  TYPE FIELD = DEFAULT;
+#include "HK/Pipelines/ScheduleOptions.def"
+  /// Copies the knobs into `options`.
+  void applyTo(HKPipelineOptions &options) const;
+};
+
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options
 /// (--stages, --unroll, --direct-lds, --mma-priority, --schedule,
 /// --workgroup-order, --dtype, --verify-lds), declared with them in
@@ -121,12 +132,17 @@ llvm::Error checkPipelineOptions(const HKPipelineOptions &options);
 struct ScheduleCLOptions {
   explicit ScheduleCLOptions(llvm::cl::OptionCategory &category)
       : category(category) {}
+  /// The knobs' values.
+  ScheduleSettings settings() const;
   /// Copies the knobs into `options`.
-  void applyTo(HKPipelineOptions &options) const;
+  void applyTo(HKPipelineOptions &options) const {
+    settings().applyTo(options);
+  }
 
   llvm::cl::OptionCategory &category;
-#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
-  llvm::cl::opt<TYPE> FIELD{FLAG, llvm::cl::cat(category), __VA_ARGS__};
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \
+  llvm::cl::opt<TYPE> FIELD{FLAG, llvm::cl::cat(category),                     \
+                            llvm::cl::init(DEFAULT), __VA_ARGS__};
 #include "HK/Pipelines/ScheduleOptions.def"
 };
 

@@ -18,6 +18,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -41,10 +42,11 @@ llvm::Error checkInputNesting(llvm::StringRef text, llvm::StringRef name,
 
 /// parseSourceFile<ModuleOp> of `path` ("-": stdin) after checking its
 /// nesting: a missing file or a too deeply nested input is reported on
-/// stderr and gives null, like a parse error.
-OwningOpRef<ModuleOp> parseCheckedSourceFile(llvm::StringRef path,
-                                             llvm::SourceMgr &sourceMgr,
-                                             MLIRContext *context);
+/// `errors` and gives null, like a parse error.
+OwningOpRef<ModuleOp>
+parseCheckedSourceFile(llvm::StringRef path, llvm::SourceMgr &sourceMgr,
+                       MLIRContext *context,
+                       llvm::raw_ostream &errors = llvm::errs());
 
 } // namespace hk
 } // namespace mlir
