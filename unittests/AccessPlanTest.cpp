@@ -21,9 +21,9 @@ using Runs = std::vector<Run>;
 
 TEST(AccessPlanTest, ReferenceFragmentsAreOneRead) {
   TileLayout gfx950{256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
-  EXPECT_EQ(planFragmentAccess(MmaLayout::Mfma16x16x32, FragmentRole::a,
-                               gfx950),
-            (Runs{{0, 8}}));
+  EXPECT_EQ(
+      planFragmentAccess(MmaLayout::Mfma16x16x32, FragmentRole::a, gfx950),
+      (Runs{{0, 8}}));
   TileLayout gfx1201{128, 64, 2, Swizzle::st_16x32,
                      ColumnPermutation::block4_0213};
   EXPECT_EQ(planFragmentAccess(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::b,
@@ -33,26 +33,25 @@ TEST(AccessPlanTest, ReferenceFragmentsAreOneRead) {
 
 TEST(AccessPlanTest, UnpermutedGfx1201FragmentsAreTwoReads) {
   TileLayout tile{128, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
-  EXPECT_EQ(planFragmentAccess(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::a,
-                               tile),
-            (Runs{{0, 4}, {4, 4}}));
+  EXPECT_EQ(
+      planFragmentAccess(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::a, tile),
+      (Runs{{0, 4}, {4, 4}}));
 }
 
 TEST(AccessPlanTest, CopyChunks) {
   // A 16-byte chunk of a row is one store under st_16x32...
-  EXPECT_EQ(planChunkAccess({256, 64, 2, Swizzle::st_16x32,
-                             ColumnPermutation::identity},
-                            8),
-            (Runs{{0, 8}}));
+  EXPECT_EQ(
+      planChunkAccess(
+          {256, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity}, 8),
+      (Runs{{0, 8}}));
   // ... two 8-byte stores under the block permutation ...
-  EXPECT_EQ(planChunkAccess({128, 64, 2, Swizzle::st_16x32,
-                             ColumnPermutation::block4_0213},
-                            8),
-            (Runs{{0, 4}, {4, 4}}));
+  EXPECT_EQ(
+      planChunkAccess(
+          {128, 64, 2, Swizzle::st_16x32, ColumnPermutation::block4_0213}, 8),
+      (Runs{{0, 4}, {4, 4}}));
   // ... and 8-byte pieces under st_16x16, which moves 8-byte groups.
-  EXPECT_EQ(planChunkAccess({64, 64, 2, Swizzle::st_16x16,
-                             ColumnPermutation::identity},
-                            8),
+  EXPECT_EQ(planChunkAccess(
+                {64, 64, 2, Swizzle::st_16x16, ColumnPermutation::identity}, 8),
             (Runs{{0, 4}, {4, 4}}));
 }
 
@@ -66,8 +65,8 @@ TEST(AccessPlanTest, TransposedReadsServeMfmaOperands) {
   EXPECT_EQ(transposedReadSource(FragmentRole::a, 20, 0), (Coord{9, 0}));
   for (FragmentRole role : {FragmentRole::a, FragmentRole::b})
     EXPECT_TRUE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, role));
-  EXPECT_FALSE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32,
-                                          FragmentRole::acc));
+  EXPECT_FALSE(
+      transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, FragmentRole::acc));
   // In an accumulator's k order (a_acc_k) lane group g reads k rows 4g..
   // and 16 + 4g..: lane 17 rows 4 and 20.
   EXPECT_EQ(transposedReadSource(FragmentRole::a_acc_k, 17, 0), (Coord{4, 4}));

@@ -44,8 +44,9 @@ TEST(AssemblyLoopTest, ClassifiesByMnemonicAndLdsOperand) {
   EXPECT_EQ(classifyInstruction("v_max_f32_dpp",
                                 "v1, v2, v3 quad_perm:[1,0,3,2] row_mask:0xf"),
             "cross_lane");
-  EXPECT_EQ(classifyInstruction("ds_swizzle_b32", "v1, v2 offset:swizzle(SWAP,1)"),
-            "cross_lane");
+  EXPECT_EQ(
+      classifyInstruction("ds_swizzle_b32", "v1, v2 offset:swizzle(SWAP,1)"),
+      "cross_lane");
   EXPECT_EQ(classifyInstruction("v_exp_f32_e32", "v1, v2"), "transcendental");
 }
 

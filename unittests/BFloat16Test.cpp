@@ -23,8 +23,7 @@ namespace {
 uint16_t reference(float f) {
   llvm::APFloat v(f);
   bool lost;
-  v.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
-            &lost);
+  v.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven, &lost);
   return static_cast<uint16_t>(v.bitcastToAPInt().getZExtValue());
 }
 

@@ -202,7 +202,8 @@ TEST(BankConflictsTest, TransposedAccesses) {
   TileLayout kMajor{64, 128, 2, Swizzle::st_16x32, ColumnPermutation::identity};
   FragmentAccess read{MmaLayout::Mfma16x16x32, FragmentRole::a, 4};
   read.transposed = true;
-  LdsInstrConflicts reads = only(getFragmentLoadConflicts(gfx950, kMajor, read));
+  LdsInstrConflicts reads =
+      only(getFragmentLoadConflicts(gfx950, kMajor, read));
   EXPECT_EQ(reads.mnemonic, "ds_read_b64_tr_b16");
   EXPECT_EQ(reads.bytes, 8u);
   EXPECT_EQ(reads.perWave, 8);

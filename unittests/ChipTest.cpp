@@ -81,15 +81,15 @@ TEST(ChipTest, LaneLayoutsMatchWaveSize) {
 TEST(ChipTest, OccupancyByRegistersMatchesLlc) {
   const ChipInfo &gfx950 = getChipInfo(Chip::gfx950);
   const std::pair<int64_t, int64_t> gfx950Table[] = {
-      {64, 8}, {72, 7}, {80, 6}, {96, 5}, {128, 4}, {168, 3}, {256, 2},
-      {257, 1}, {512, 1}};
+      {64, 8},  {72, 7},  {80, 6},  {96, 5}, {128, 4},
+      {168, 3}, {256, 2}, {257, 1}, {512, 1}};
   for (auto [vgprs, waves] : gfx950Table)
     EXPECT_EQ(estimateOccupancy(gfx950, vgprs, 32, 0, 256).byRegisters, waves)
         << vgprs << " registers";
   const ChipInfo &gfx1201 = getChipInfo(Chip::gfx1201);
   const std::pair<int64_t, int64_t> gfx1201Table[] = {
-      {96, 16}, {120, 12}, {144, 10}, {168, 9}, {192, 8},
-      {216, 7}, {240, 6}, {256, 5}};
+      {96, 16}, {120, 12}, {144, 10}, {168, 9},
+      {192, 8}, {216, 7},  {240, 6},  {256, 5}};
   for (auto [vgprs, waves] : gfx1201Table)
     EXPECT_EQ(estimateOccupancy(gfx1201, vgprs, 32, 0, 256).byRegisters, waves)
         << vgprs << " registers";
@@ -98,12 +98,12 @@ TEST(ChipTest, OccupancyByRegistersMatchesLlc) {
 TEST(ChipTest, OccupancyByLdsAndSgprs) {
   // 40 KiB per 256-lane workgroup: 4 workgroups per CU on gfx950 (4 waves
   // each over 4 SIMDs), 3 per WGP on gfx1201 (8 waves each).
-  EXPECT_EQ(estimateOccupancy(getChipInfo(Chip::gfx950), 64, 32, 40960, 256)
-                .byLds,
-            4);
-  EXPECT_EQ(estimateOccupancy(getChipInfo(Chip::gfx1201), 64, 32, 40960, 256)
-                .byLds,
-            6);
+  EXPECT_EQ(
+      estimateOccupancy(getChipInfo(Chip::gfx950), 64, 32, 40960, 256).byLds,
+      4);
+  EXPECT_EQ(
+      estimateOccupancy(getChipInfo(Chip::gfx1201), 64, 32, 40960, 256).byLds,
+      6);
   // The reference gfx950 kernel, double-buffered: 128 KiB, 512 lanes.
   Occupancy o =
       estimateOccupancy(getChipInfo(Chip::gfx950), 256, 40, 131072, 512);
@@ -113,9 +113,9 @@ TEST(ChipTest, OccupancyByLdsAndSgprs) {
   EXPECT_EQ(estimateOccupancy(getChipInfo(Chip::gfx950), 64, 102, 0, 256)
                 .wavesPerSimd,
             7);
-  EXPECT_EQ(estimateOccupancy(getChipInfo(Chip::gfx1201), 64, 102, 0, 256)
-                .bySgprs,
-            16);
+  EXPECT_EQ(
+      estimateOccupancy(getChipInfo(Chip::gfx1201), 64, 102, 0, 256).bySgprs,
+      16);
 }
 
 TEST(ChipTest, SupportedChips) {

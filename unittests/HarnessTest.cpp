@@ -53,7 +53,9 @@ std::pair<RunError::Kind, std::string> errorOf(llvm::Expected<T> result) {
   std::pair<RunError::Kind, std::string> got{RunError::Kind::badInput, ""};
   llvm::handleAllErrors(
       result.takeError(),
-      [&](const RunError &e) { got = {e.kind, e.message}; },
+      [&](const RunError &e) {
+        got = {e.kind, e.message};
+      },
       [&](const llvm::ErrorInfoBase &e) {
         ADD_FAILURE() << "not a RunError: " << e.message();
       });
@@ -93,10 +95,10 @@ TEST_F(HarnessTest, GemmCheckFindsAWrongC) {
   llvm::Expected<GemmResult> second = runGemmWorkload(context, other);
   ASSERT_TRUE(static_cast<bool>(second)) << llvm::toString(second.takeError());
   GemmInputs inputs;
-  ASSERT_FALSE(static_cast<bool>(
-      makeGemmInputs(config, first->problem, inputs)));
-  GemmCheck check = checkGemm(config.run, first->problem, inputs,
-                              second->run.c, nullptr, {});
+  ASSERT_FALSE(
+      static_cast<bool>(makeGemmInputs(config, first->problem, inputs)));
+  GemmCheck check =
+      checkGemm(config.run, first->problem, inputs, second->run.c, nullptr, {});
   EXPECT_GT(check.bad, 256 * 256 / 2);
   EXPECT_EQ(check.mismatches.size(), GemmCheck::kShownMismatches);
 }
@@ -138,8 +140,7 @@ TEST_F(HarnessTest, KernelsThatCannotServeAreRefused) {
   generic.run.inputFile = example("gemm_bf16_gfx950.mlir");
   generic.arguments = {"random:64x64"};
   std::tie(kind, message) = errorOf(runGeneric(context, generic));
-  EXPECT_NE(message.find("takes 3 arguments, --arg gives 1"),
-            std::string::npos)
+  EXPECT_NE(message.find("takes 3 arguments, --arg gives 1"), std::string::npos)
       << message;
 }
 
@@ -167,9 +168,8 @@ TEST_F(HarnessTest, DiagnosticsComeBackInTheError) {
   config.run.diagnostics = &stream;
   llvm::Expected<GemmResult> result = runGemmWorkload(context, config);
   ASSERT_FALSE(static_cast<bool>(result));
-  llvm::handleAllErrors(result.takeError(), [&](const RunError &e) {
-    EXPECT_TRUE(e.reported);
-  });
+  llvm::handleAllErrors(result.takeError(),
+                        [&](const RunError &e) { EXPECT_TRUE(e.reported); });
   EXPECT_NE(written.find("targets gfx950"), std::string::npos) << written;
 }
 

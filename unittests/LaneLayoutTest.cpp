@@ -21,25 +21,24 @@ using namespace mlir::hk;
 
 namespace {
 
-const MmaLayout kLayouts[] = {MmaLayout::Mfma16x16x32,
-                              MmaLayout::Wmma16x16x16Gfx12,
-                              MmaLayout::Mfma16x16x128F8,
-                              MmaLayout::Wmma16x16x16F8Gfx12};
+const MmaLayout kLayouts[] = {
+    MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12,
+    MmaLayout::Mfma16x16x128F8, MmaLayout::Wmma16x16x16F8Gfx12};
 const FragmentRole kRoles[] = {FragmentRole::a, FragmentRole::b,
                                FragmentRole::acc};
 
 TEST(LaneLayoutTest, FragmentShapes) {
-  FragmentShape a950 = getFragmentShape(MmaLayout::Mfma16x16x32,
-                                        FragmentRole::a);
+  FragmentShape a950 =
+      getFragmentShape(MmaLayout::Mfma16x16x32, FragmentRole::a);
   EXPECT_EQ(a950.rows, 16);
   EXPECT_EQ(a950.cols, 32);
   EXPECT_EQ(a950.elemsPerLane, 8);
   EXPECT_EQ(a950.waveSize, 64);
-  EXPECT_EQ(getFragmentShape(MmaLayout::Mfma16x16x32, FragmentRole::acc)
-                .elemsPerLane,
-            4);
-  FragmentShape b1201 = getFragmentShape(MmaLayout::Wmma16x16x16Gfx12,
-                                         FragmentRole::b);
+  EXPECT_EQ(
+      getFragmentShape(MmaLayout::Mfma16x16x32, FragmentRole::acc).elemsPerLane,
+      4);
+  FragmentShape b1201 =
+      getFragmentShape(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::b);
   EXPECT_EQ(b1201.rows, 16);
   EXPECT_EQ(b1201.cols, 16);
   EXPECT_EQ(b1201.elemsPerLane, 8);
@@ -53,25 +52,25 @@ TEST(LaneLayoutTest, FragmentShapes) {
 // #f8-lanes-gfx1201): 32 bytes per lane on gfx950, k 16g..16g+15 then
 // 64+16g..; 8 contiguous bytes on gfx1201.
 TEST(LaneLayoutTest, Fp8Layouts) {
-  FragmentShape a950 = getFragmentShape(MmaLayout::Mfma16x16x128F8,
-                                        FragmentRole::a);
+  FragmentShape a950 =
+      getFragmentShape(MmaLayout::Mfma16x16x128F8, FragmentRole::a);
   EXPECT_EQ(a950.cols, 128);
   EXPECT_EQ(a950.elemsPerLane, 32);
-  EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::a,
-                               37, 0),
-            (Coord{5, 32}));
-  EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::b,
-                               37, 17),
-            (Coord{5, 32 + 64 + 1}));
-  EXPECT_EQ(getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::acc,
-                               37, 3),
-            (Coord{11, 5}));
-  FragmentShape a1201 = getFragmentShape(MmaLayout::Wmma16x16x16F8Gfx12,
-                                         FragmentRole::a);
+  EXPECT_EQ(
+      getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::a, 37, 0),
+      (Coord{5, 32}));
+  EXPECT_EQ(
+      getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::b, 37, 17),
+      (Coord{5, 32 + 64 + 1}));
+  EXPECT_EQ(
+      getFragmentElement(MmaLayout::Mfma16x16x128F8, FragmentRole::acc, 37, 3),
+      (Coord{11, 5}));
+  FragmentShape a1201 =
+      getFragmentShape(MmaLayout::Wmma16x16x16F8Gfx12, FragmentRole::a);
   EXPECT_EQ(a1201.elemsPerLane, 8);
   EXPECT_EQ(a1201.waveSize, 32);
-  EXPECT_EQ(getFragmentElement(MmaLayout::Wmma16x16x16F8Gfx12,
-                               FragmentRole::a, 21, 6),
+  EXPECT_EQ(getFragmentElement(MmaLayout::Wmma16x16x16F8Gfx12, FragmentRole::a,
+                               21, 6),
             (Coord{5, 14}));
 }
 
@@ -118,8 +117,8 @@ TEST(LaneLayoutTest, SpecExamples) {
       getFragmentElement(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::b, 20, 5),
       (Coord{4, 13}));
   // gfx1201 accumulator: lane 16 holds m = 8..15 of column 0.
-  EXPECT_EQ(getFragmentElement(MmaLayout::Wmma16x16x16Gfx12,
-                               FragmentRole::acc, 16, 7),
+  EXPECT_EQ(getFragmentElement(MmaLayout::Wmma16x16x16Gfx12, FragmentRole::acc,
+                               16, 7),
             (Coord{15, 0}));
 }
 
@@ -188,9 +187,11 @@ TEST(LaneLayoutTest, RowAndColumnVectorsFollowTheAccumulator) {
     // lanes hk.reduce's cross-lane steps combine.
     std::map<int64_t, int> lanesOfColumn, lanesOfRow;
     for (int64_t lane = 0; lane < acc.waveSize; ++lane) {
-      ++lanesOfColumn[getFragmentElement(layout, FragmentRole::col, lane, 0).col];
+      ++lanesOfColumn[getFragmentElement(layout, FragmentRole::col, lane, 0)
+                          .col];
       for (int64_t i = 0; i < acc.elemsPerLane; ++i)
-        ++lanesOfRow[getFragmentElement(layout, FragmentRole::row, lane, i).row];
+        ++lanesOfRow[getFragmentElement(layout, FragmentRole::row, lane, i)
+                         .row];
     }
     for (auto [c, n] : lanesOfColumn)
       EXPECT_EQ(n, acc.waveSize / 16) << c;

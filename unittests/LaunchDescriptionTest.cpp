@@ -26,14 +26,13 @@ LaunchDescription gemmDescription() {
   d.llvmIr = "gemm.ll";
   LaunchDescription::Kernel k;
   k.name = "gemm";
-  k.argTypes = {"memref<?x?xbf16>", "memref<?x?xbf16, strided<[?, 1]>>",
-                "f32"};
+  k.argTypes = {"memref<?x?xbf16>", "memref<?x?xbf16, strided<[?, 1]>>", "f32"};
   k.kernargs = {{{Kind::pointer, 0}, "bf16"}, {{Kind::size, 0, 0}, ""},
                 {{Kind::size, 0, 1}, ""},     {{Kind::pointer, 1}, "bf16"},
                 {{Kind::stride, 1, 0}, ""},   {{Kind::value, 2}, "f32"}};
   k.block = {{256, 1, 1}};
-  k.launch = LaunchDescription::Launch{
-      {{0, 0, 256, true}, {1, 0, 128, false}}, {{0, 1, 64, false}}};
+  k.launch = LaunchDescription::Launch{{{0, 0, 256, true}, {1, 0, 128, false}},
+                                       {{0, 1, 64, false}}};
   d.kernels.push_back(k);
   return d;
 }

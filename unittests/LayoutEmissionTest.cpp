@@ -15,8 +15,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
 
 #include "gtest/gtest.h"
 
@@ -68,9 +68,9 @@ TEST_F(LayoutEmissionTest, PhysicalOffsetMatchesTileLayout) {
                  stringifyColumnPermutation(tile.permutation).str());
     for (int64_t r = 0; r < tile.rows; ++r)
       for (int64_t c = 0; c < tile.cols; ++c)
-        ASSERT_EQ(folded(emitPhysicalOffset(builder, loc, tile, index(r),
-                                            index(c))),
-                  tile.physicalOffset(r, c))
+        ASSERT_EQ(
+            folded(emitPhysicalOffset(builder, loc, tile, index(r), index(c))),
+            tile.physicalOffset(r, c))
             << r << ", " << c;
   }
 }
@@ -95,9 +95,9 @@ TEST_F(LayoutEmissionTest, FragmentElementMatchesLaneLayout) {
   for (MmaLayout layout :
        {MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12,
         MmaLayout::Mfma16x16x128F8, MmaLayout::Wmma16x16x16F8Gfx12}) {
-    for (FragmentRole role : {FragmentRole::a, FragmentRole::b,
-                              FragmentRole::acc, FragmentRole::row,
-                              FragmentRole::col}) {
+    for (FragmentRole role :
+         {FragmentRole::a, FragmentRole::b, FragmentRole::acc,
+          FragmentRole::row, FragmentRole::col}) {
       FragmentShape shape = getFragmentShape(layout, role);
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         for (int64_t i = 0; i < shape.elemsPerLane; ++i) {

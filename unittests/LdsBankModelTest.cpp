@@ -58,18 +58,19 @@ TEST(LdsBankModelTest, PhasesCoverTheWaveOnce) {
 TEST(LdsBankModelTest, BroadcastAndConflicts) {
   const ChipInfo &gfx950 = getChipInfo(Chip::gfx950);
   // Every lane reading the same word: a broadcast, 1 way.
-  EXPECT_EQ(getLdsConflictWays(gfx950, 4, std::vector<std::optional<uint64_t>>(
-                                              64, uint64_t(128))),
-            1u);
+  EXPECT_EQ(
+      getLdsConflictWays(
+          gfx950, 4, std::vector<std::optional<uint64_t>>(64, uint64_t(128))),
+      1u);
   // Lanes 256 bytes apart hit one bank at 64 different words.
   std::vector<std::optional<uint64_t>> strided(64);
   for (unsigned l = 0; l < 64; ++l)
     strided[l] = l * 256;
   EXPECT_EQ(getLdsConflictWays(gfx950, 4, strided), 64u);
   // No active lane, no access.
-  EXPECT_EQ(getLdsConflictWays(gfx950, 16,
-                               std::vector<std::optional<uint64_t>>(64)),
-            0u);
+  EXPECT_EQ(
+      getLdsConflictWays(gfx950, 16, std::vector<std::optional<uint64_t>>(64)),
+      0u);
 }
 
 // docs/Hardware.md#lds-banks: the MFMA fragment reads of an st_16x32 tile are

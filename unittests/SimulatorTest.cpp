@@ -448,7 +448,8 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
   %off = shl i32 %tid, 2
   %m0 = getelementptr i8, ptr addrspace(3) @lds, i32 %base
   call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %rsrc, ptr addrspace(3) %m0, i32 4, i32 %off, i32 0, i32 0, i32 0)
-  )" + std::string(wait) + R"(
+  )" + std::string(wait) +
+                     R"(
   call void @llvm.amdgcn.s.barrier()
   %other = xor i32 %off, 256
   %src = getelementptr i8, ptr addrspace(3) @lds, i32 %other
@@ -484,8 +485,7 @@ TEST(SimulatorTest, DirectToLdsLoadLandsAtItsWait) {
   }
   // A workgroup-scope release fence drains the wave's loads, as the
   // backend makes it (amdgpu.lds_barrier).
-  KernelRun fenced =
-      runDmaThenRead("fence syncscope(\"workgroup\") release");
+  KernelRun fenced = runDmaThenRead("fence syncscope(\"workgroup\") release");
   EXPECT_EQ(fenced.error, "");
 }
 

@@ -19,7 +19,7 @@ using namespace mlir::hk;
 
 namespace {
 
-const Swizzle kSwizzles[] = {Swizzle::none,     Swizzle::st_16x16,
+const Swizzle kSwizzles[] = {Swizzle::none,      Swizzle::st_16x16,
                              Swizzle::st_16x32,  Swizzle::st_32x16,
                              Swizzle::st_32x32,  Swizzle::st_8x64,
                              Swizzle::st_16x128, Swizzle::st_16x128_b64};
@@ -83,9 +83,9 @@ TEST(SwizzleTest, St8x64ElementFormula) {
   TileLayout layout{128, 64, 2, Swizzle::st_8x64, ColumnPermutation::identity};
   for (int64_t r = 0; r < 128; ++r)
     for (int64_t c = 0; c < 64; ++c)
-      ASSERT_EQ(layout.physicalOffset(r, c),
-                (r / 8) * 512 + (r % 8) * 64 + (((c / 8) ^ (r % 8)) * 8) +
-                    c % 8)
+      ASSERT_EQ(layout.physicalOffset(r, c), (r / 8) * 512 + (r % 8) * 64 +
+                                                 (((c / 8) ^ (r % 8)) * 8) +
+                                                 c % 8)
           << r << "," << c;
 }
 

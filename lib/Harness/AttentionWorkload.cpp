@@ -93,7 +93,7 @@ llvm::Error checkAttentionConfig(const AttentionConfig &config) {
   if (problem.elements(argQ) > (int64_t(1) << 28) ||
       problem.elements(argK) > (int64_t(1) << 28))
     return badInput("--attention: Q, K and V must each hold at most 2^28 "
-                "elements (hk-run's host buffers)");
+                    "elements (hk-run's host buffers)");
   TestKind test = config.run.test;
   if (test != TestKind::random && test != TestKind::compare)
     return badInput("the attention workload runs --test=random (against an "
@@ -109,8 +109,8 @@ llvm::Error checkAttentionKernel(StringRef name, ArrayRef<Type> types,
                                  const AttentionProblem &problem) {
   auto wrong = [&](const Twine &why) {
     return badInput("'" + name + "' is not an attention kernel: " + why +
-                " (it takes Q, K, V, O: memref<?x?x?xDxbf16>, LSE: "
-                "memref<?x?x?xf32>, causal: i32)");
+                    " (it takes Q, K, V, O: memref<?x?x?xDxbf16>, LSE: "
+                    "memref<?x?x?xf32>, causal: i32)");
   };
   if (types.size() != 6)
     return wrong("it takes " + Twine(types.size()) + " arguments, not 6");
@@ -289,10 +289,11 @@ struct AttentionRun {
   LaunchStats stats;
 };
 
-static llvm::Expected<AttentionRun>
-runOnce(MLIRContext &context, const RunConfig &config, StringRef path,
-        Version version, const AttentionProblem &problem,
-        const AttentionInputs &inputs) {
+static llvm::Expected<AttentionRun> runOnce(MLIRContext &context,
+                                            const RunConfig &config,
+                                            StringRef path, Version version,
+                                            const AttentionProblem &problem,
+                                            const AttentionInputs &inputs) {
   auto read = [&](StringRef name, ArrayRef<Type> types,
                   const KernelArguments *&arguments) {
     arguments = &problem;

@@ -50,8 +50,8 @@ llvm::Error checkGemmConfig(const GemmConfig &config) {
   float alpha = config.alpha.value_or(1.0f), beta = config.beta.value_or(0.0f);
   float scaleA = config.scaleA.value_or(1.0f),
         scaleB = config.scaleB.value_or(1.0f);
-  if (!std::isfinite(alpha) || !std::isfinite(beta) ||
-      !std::isfinite(scaleA) || !std::isfinite(scaleB))
+  if (!std::isfinite(alpha) || !std::isfinite(beta) || !std::isfinite(scaleA) ||
+      !std::isfinite(scaleB))
     return badInput("--alpha, --beta, --scale-a and --scale-b must be finite");
   if (run.test != TestKind::identity)
     return llvm::Error::success();

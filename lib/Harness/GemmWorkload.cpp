@@ -12,8 +12,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -57,9 +57,8 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
   for (unsigned i = 0; i < 3; ++i) {
     auto m = dyn_cast<MemRefType>(types[i]);
     if (!m || (m.getRank() != 2 && m.getRank() != 3))
-      return notGemm(llvm::formatv("argument #{0} is not a 2-D or 3-D memref",
-                                   i)
-                         .str());
+      return notGemm(
+          llvm::formatv("argument #{0} is not a 2-D or 3-D memref", i).str());
     matrices.push_back(m);
   }
   s.rank = matrices[0].getRank();
@@ -80,9 +79,9 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
   if (a != matrices[1].getElementType())
     return notGemm("A and B hold different types");
   if (isa<Float8E4M3FNType, Float8E5M2Type>(a))
-    s.abElement = !fp8Format.empty() ? fp8Format.str()
+    s.abElement = !fp8Format.empty()         ? fp8Format.str()
                   : isa<Float8E4M3FNType>(a) ? "e4m3"
-                                              : "e5m2";
+                                             : "e5m2";
   else if (!a.isBF16())
     return notGemm("A and B must hold bf16, f8E4M3FN or f8E5M2");
   auto e8m0Matrix = [](Type t) {
@@ -133,7 +132,7 @@ std::optional<int64_t> GemmProblem::extent(unsigned arg, int64_t dim) const {
     return shape.N;
   if ((arg == argBias || arg == argBias + 1) && signature.blockScales &&
       (dim == 0 || dim == 1))
-    return dim == 1 ? llvm::divideCeil(shape.K, kScaleBlockK)
+    return dim == 1         ? llvm::divideCeil(shape.K, kScaleBlockK)
            : arg == argBias ? shape.M
                             : shape.N;
   if (arg > argC || dim < 0 || dim >= signature.rank)
@@ -342,16 +341,16 @@ static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
         llvm::join(llvm::map_range(array->shape,
                                    [](int64_t n) { return std::to_string(n); }),
                    ", "),
-        llvm::join(llvm::map_range(want,
-                                   [](int64_t n) { return std::to_string(n); }),
-                   ", ")));
+        llvm::join(
+            llvm::map_range(want, [](int64_t n) { return std::to_string(n); }),
+            ", ")));
   int64_t n = count * rows * cols;
   StringRef codes = s.fp8() ? "|u1" : "<u2";
   if (array->dtype == codes) {
     for (int64_t i = 0; i < n; ++i)
-      out[i] = s.fp8() ? array->data[i]
-                       : uint16_t(array->data[2 * i] | array->data[2 * i + 1]
-                                                           << 8);
+      out[i] = s.fp8()
+                   ? array->data[i]
+                   : uint16_t(array->data[2 * i] | array->data[2 * i + 1] << 8);
   } else if (array->dtype == "<f4") {
     for (int64_t i = 0; i < n; ++i) {
       float f;
@@ -364,7 +363,8 @@ static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
       out[i] = *code;
     }
   } else {
-    return error("'" + path + "' holds " + array->dtype + "; hk-run reads "
+    return error("'" + path + "' holds " + array->dtype +
+                 "; hk-run reads "
                  "float32 (<f4) or " +
                  (s.fp8() ? s.abElement + " bytes (uint8, |u1)"
                           : std::string("bf16 bits (<u2)")));
@@ -390,7 +390,8 @@ static uint16_t drawAB(const GemmSignature &s, Rng &rng) {
     return *encodeAB(s, sign * largest * (0.5 + 0.5 * unit(rng)));
   }
   if (kind < 0.15) {
-    double smallest = llvm::APFloat::getSmallestNormalized(sem).convertToDouble();
+    double smallest =
+        llvm::APFloat::getSmallestNormalized(sem).convertToDouble();
     return *encodeAB(s, sign * smallest * unit(rng));
   }
   return *encodeAB(s, normal(rng));
@@ -443,16 +444,16 @@ static llvm::Error saveInputs(StringRef prefix, const GemmProblem &p,
       return e;
     in.saved.push_back(llvm::formatv(
         "wrote {0} ({1}, {2} {3}) to {4}", what,
-        llvm::join(llvm::map_range(shape,
-                                   [](int64_t n) { return std::to_string(n); }),
-                   " x "),
+        llvm::join(
+            llvm::map_range(shape, [](int64_t n) { return std::to_string(n); }),
+            " x "),
         codes,
         codes == "bf16" ? "bits as uint16 (<u2)" : "codes as uint8 (|u1)",
         path));
     return llvm::Error::success();
   };
-  for (auto [arg, stored, name] : {std::tuple{argA, &storedA, "A"},
-                                   std::tuple{argB, &storedB, "B"}}) {
+  for (auto [arg, stored, name] :
+       {std::tuple{argA, &storedA, "A"}, std::tuple{argB, &storedB, "B"}}) {
     auto [rows, cols] = p.storedSize(arg);
     std::vector<int64_t> shape = {rows, cols};
     if (p.batch > 1)
@@ -497,11 +498,9 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
   std::vector<uint16_t> storedA = transposed(in.a, B, M, K, p.shape.transposeA);
   std::vector<uint16_t> storedB =
       transposed(in.b, B, N, K, !p.shape.transposeB);
-  if (llvm::Error e =
-          fillMatrices(s, config.inputA, B, rowsA, colsA, storedA))
+  if (llvm::Error e = fillMatrices(s, config.inputA, B, rowsA, colsA, storedA))
     return e;
-  if (llvm::Error e =
-          fillMatrices(s, config.inputB, B, rowsB, colsB, storedB))
+  if (llvm::Error e = fillMatrices(s, config.inputB, B, rowsB, colsB, storedB))
     return e;
   in.a = transposed(storedA, B, rowsA, colsA, p.shape.transposeA);
   in.b = transposed(storedB, B, rowsB, colsB, !p.shape.transposeB);
@@ -567,12 +566,12 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
       std::memcpy(out, &code, s.abBytes()); // little-endian
     });
   };
-  in.buffers = {abMatrix(argA, storedA), abMatrix(argB, storedB),
-                layOut(p, argC, [&](int64_t b, int64_t m, int64_t n,
-                                    uint8_t *out) {
-                  if (readsC)
-                    encodeC(p.signature, in.c0[(b * M + m) * N + n], out);
-                })};
+  in.buffers = {
+      abMatrix(argA, storedA), abMatrix(argB, storedB),
+      layOut(p, argC, [&](int64_t b, int64_t m, int64_t n, uint8_t *out) {
+        if (readsC)
+          encodeC(p.signature, in.c0[(b * M + m) * N + n], out);
+      })};
   if (p.signature.epilogue) {
     std::vector<uint8_t> biasBytes(N * 4);
     std::memcpy(biasBytes.data(), in.bias.data(), N * 4);
@@ -604,8 +603,7 @@ static double roundingBound(const GemmSignature &s, double magnitude) {
 }
 
 GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
-                    const GemmInputs &in,
-                    const std::vector<uint8_t> &c,
+                    const GemmInputs &in, const std::vector<uint8_t> &c,
                     const std::vector<uint8_t> *other,
                     const std::vector<float> &expected) {
   int64_t M = p.shape.M, N = p.shape.N, K = p.shape.K;
@@ -634,8 +632,8 @@ GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
       ok = std::memcmp(c.data() + offset, want, s.cBytes()) == 0;
     } else if (other) {
       ref = decodeC(s, other->data() + offset);
-      ok = std::memcmp(c.data() + offset, other->data() + offset,
-                       s.cBytes()) == 0;
+      ok = std::memcmp(c.data() + offset, other->data() + offset, s.cBytes()) ==
+           0;
     } else {
       double terms = 0;
       if (testKind == TestKind::expected) {
@@ -654,9 +652,8 @@ GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
           product += x;
           magnitude += std::fabs(x);
         }
-        double cTerm = p.beta != 0.0f
-                           ? double(p.beta) * in.c0[(b * M + m) * N + n]
-                           : 0.0;
+        double cTerm =
+            p.beta != 0.0f ? double(p.beta) * in.c0[(b * M + m) * N + n] : 0.0;
         ref = double(p.alpha) * scale * product + cTerm + in.bias[n];
         terms = std::fabs(double(p.alpha) * scale * product) +
                 std::fabs(cTerm) + std::fabs(in.bias[n]);
@@ -665,8 +662,7 @@ GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
               std::fabs(scale) * std::ldexp(double(K + 1), -24) * magnitude;
       }
       ok = std::fabs(value - ref) <= roundingBound(s, std::fabs(ref)) +
-                                         productError +
-                                         std::ldexp(terms, -22);
+                                         productError + std::ldexp(terms, -22);
     }
     double err = std::fabs(value - ref);
     if (std::isnan(value))
@@ -715,6 +711,5 @@ GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
   }
   return r;
 }
-
 
 } // namespace mlir::hk::run

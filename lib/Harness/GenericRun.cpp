@@ -235,9 +235,9 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
 /// The launch shape: the configured grid, else hk.launch evaluated on the
 /// arguments' shapes.
 static llvm::Error readLaunchShape(const GenericConfig &config,
-                                  gpu::GPUFuncOp kernel,
-                                  const GenericArguments &args,
-                                  PreparedKernel &prepared) {
+                                   gpu::GPUFuncOp kernel,
+                                   const GenericArguments &args,
+                                   PreparedKernel &prepared) {
   auto block = kernel.getKnownBlockSizeAttr();
   if (!block)
     return badInput("'" + prepared.name + "' needs known_block_size");
@@ -340,8 +340,7 @@ compareMemory(MLIRContext &context, const GenericConfig &config,
   const RunConfig &rc = config.run;
   if (rc.compareWith.empty())
     return badInput("--test=compare needs --compare=<file.mlir>");
-  llvm::Expected<ParsedKernel> other =
-      parseKernel(context, rc, rc.compareWith);
+  llvm::Expected<ParsedKernel> other = parseKernel(context, rc, rc.compareWith);
   if (!other)
     return other.takeError();
   PreparedKernel second = prepared;
@@ -351,8 +350,7 @@ compareMemory(MLIRContext &context, const GenericConfig &config,
     return std::move(e);
   std::vector<std::vector<uint8_t>> theirs = inputs;
   std::vector<bool> outputs(theirs.size(), true);
-  llvm::Expected<LaunchStats> stats =
-      launchKernel(rc, second, theirs, outputs);
+  llvm::Expected<LaunchStats> stats = launchKernel(rc, second, theirs, outputs);
   if (!stats)
     return stats.takeError();
   std::vector<int64_t> differing;

@@ -11,14 +11,14 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"
-#include "HK/Tools/InputLimits.h"
 #include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Simulator.h"
+#include "HK/Tools/InputLimits.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,9 +50,10 @@ static llvm::Error applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,
       std::optional<int64_t> size =
           t.arg < 0 ? std::nullopt : problem.extent(t.arg, t.dim);
       if (!size || t.factor < 1)
-        return badInput(llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
-                                  "is not a size of its arguments",
-                                  kernel, t.arg, t.dim));
+        return badInput(
+            llvm::formatv("'{0}' has a launch term arg{1}[{2}] that "
+                          "is not a size of its arguments",
+                          kernel, t.arg, t.dim));
       if (!t.accepts(*size))
         return badInput(llvm::formatv(
             "size {0} (dimension {1} of argument #{2}) is not a multiple of "
@@ -76,8 +77,8 @@ llvm::Error checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
       std::optional<int64_t> size = arguments.extent(i, d);
       if (!ShapedType::isDynamic(fixed) && size && fixed != *size)
         return badInput(llvm::formatv("argument #{0} of '{1}' has {2} in "
-                                  "dimension {3}, the sizes give {4}",
-                                  i, kernel, fixed, d, *size));
+                                      "dimension {3}, the sizes give {4}",
+                                      i, kernel, fixed, d, *size));
     }
   }
   return llvm::Error::success();
@@ -110,8 +111,8 @@ static llvm::Error buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
     }
     if (!value)
       return badInput(llvm::formatv("'{0}' takes an argument (#{1}) the "
-                                "workload does not know",
-                                kernel, e.arg));
+                                    "workload does not know",
+                                    kernel, e.arg));
     abi.push_back({-1, static_cast<uint64_t>(*value)});
   }
   return llvm::Error::success();
@@ -119,9 +120,8 @@ static llvm::Error buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
 
 /// The kernel of `module` named `name`, or its only kernel when `name` is
 /// empty.
-static llvm::Expected<gpu::GPUFuncOp> selectKernel(ModuleOp module,
-                                                   StringRef path,
-                                                   StringRef name) {
+static llvm::Expected<gpu::GPUFuncOp>
+selectKernel(ModuleOp module, StringRef path, StringRef name) {
   SmallVector<gpu::GPUFuncOp> kernels;
   module.walk([&](gpu::GPUFuncOp f) {
     if (f.isKernel() && (name.empty() || f.getName() == name))
@@ -144,14 +144,12 @@ static llvm::Expected<gpu::GPUFuncOp> selectKernel(ModuleOp module,
 }
 
 llvm::Error ParsedKernel::diagnosedError() const {
-  return llvm::make_error<RunError>(RunError::Kind::badInput,
-                                    captured ? *captured : std::string(),
-                                    reported);
+  return llvm::make_error<RunError>(
+      RunError::Kind::badInput, captured ? *captured : std::string(), reported);
 }
 
-llvm::Expected<ParsedKernel> parseKernel(MLIRContext &context,
-                                         const RunConfig &config,
-                                         StringRef path) {
+llvm::Expected<ParsedKernel>
+parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
   ParsedKernel parsed;
   parsed.sourceMgr = std::make_unique<llvm::SourceMgr>();
   parsed.reported = config.diagnostics != nullptr;
@@ -164,8 +162,7 @@ llvm::Expected<ParsedKernel> parseKernel(MLIRContext &context,
       parsed.reported ? *config.diagnostics : *parsed.capturedStream;
   parsed.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
       *parsed.sourceMgr, &context, os);
-  parsed.module =
-      parseCheckedSourceFile(path, *parsed.sourceMgr, &context, os);
+  parsed.module = parseCheckedSourceFile(path, *parsed.sourceMgr, &context, os);
   if (!parsed.module)
     return parsed.diagnosedError();
   llvm::Expected<gpu::GPUFuncOp> kernel =
@@ -205,11 +202,9 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
   return llvm::Error::success();
 }
 
-llvm::Expected<PreparedKernel> prepareFromSource(MLIRContext &context,
-                                                 const RunConfig &config,
-                                                 StringRef path,
-                                                 ProblemReader readProblem,
-                                                 Version version) {
+llvm::Expected<PreparedKernel>
+prepareFromSource(MLIRContext &context, const RunConfig &config, StringRef path,
+                  ProblemReader readProblem, Version version) {
   llvm::Expected<ParsedKernel> parsed = parseKernel(context, config, path);
   if (!parsed)
     return parsed.takeError();
@@ -227,10 +222,10 @@ llvm::Expected<PreparedKernel> prepareFromSource(MLIRContext &context,
       kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
   if (!block || !launch)
     return badInput("'" + run.name +
-                "' needs known_block_size and hk.launch to be launched");
-  if (llvm::Error e = applyLaunchTerms(run.name, launch.getGrid(),
-                                       launch.getDivisible(), *problem,
-                                       run.grid))
+                    "' needs known_block_size and hk.launch to be launched");
+  if (llvm::Error e =
+          applyLaunchTerms(run.name, launch.getGrid(), launch.getDivisible(),
+                           *problem, run.grid))
     return std::move(e);
   run.block = {block[0], block[1], block[2]};
 
@@ -281,7 +276,7 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
   auto image = llvm::MemoryBuffer::getFile(imagePath, /*IsText=*/false);
   if (!image)
     return badInput("cannot read '" + imagePath +
-                "': " + image.getError().message());
+                    "': " + image.getError().message());
   run.image = (*image)->getBuffer().str();
   run.imageIsBitcode = false; // sim reads the LLVM IR as text
 
@@ -294,23 +289,26 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
       kernel = &k;
   }
   if (!kernel)
-    return badInput(kernelName.empty()
-                    ? llvm::formatv("'{0}' describes {1} kernels; choose one "
-                                    "with --kernel",
-                                    path, description.kernels.size())
-                          .str()
-                    : llvm::formatv("'{0}' has no kernel named '{1}' (its "
-                                    "kernels: {2})",
-                                    path, kernelName, names)
-                          .str());
+    return badInput(
+        kernelName.empty()
+            ? llvm::formatv("'{0}' describes {1} kernels; choose one "
+                            "with --kernel",
+                            path, description.kernels.size())
+                  .str()
+            : llvm::formatv("'{0}' has no kernel named '{1}' (its "
+                            "kernels: {2})",
+                            path, kernelName, names)
+                  .str());
   run.name = kernel->name;
   run.block = *kernel->block;
   SmallVector<Type> argTypes;
   for (const std::string &text : kernel->argTypes) {
     Type type = parseType(text, &context);
     if (!type)
-      return bad("'" + run.name + "' has an argument type that does not "
-                 "parse: " + text);
+      return bad("'" + run.name +
+                 "' has an argument type that does not "
+                 "parse: " +
+                 text);
     argTypes.push_back(type);
   }
   if (argTypes.empty())
@@ -335,11 +333,9 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
   return std::move(run);
 }
 
-llvm::Expected<PreparedKernel> prepareKernel(MLIRContext &context,
-                                             const RunConfig &config,
-                                             StringRef path,
-                                             ProblemReader readProblem,
-                                             Version version) {
+llvm::Expected<PreparedKernel>
+prepareKernel(MLIRContext &context, const RunConfig &config, StringRef path,
+              ProblemReader readProblem, Version version) {
   return path.ends_with(".json")
              ? prepareFromLaunch(context, config, path, readProblem)
              : prepareFromSource(context, config, path, readProblem, version);
@@ -365,7 +361,7 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
       module = llvm::parseAssemblyString(kernel.image, diag, llvmContext);
       if (!module)
         return badInput("the kernel's LLVM IR does not parse: " +
-                    diag.getMessage());
+                        diag.getMessage());
     }
     sim::GlobalMemory memory;
     std::vector<uint64_t> addresses;
@@ -402,8 +398,8 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
       }
       if (arg.value > UINT32_MAX)
         return badInput(llvm::formatv("argument value {0} does not fit the 32 "
-                                  "bits the hip backend passes",
-                                  arg.value));
+                                      "bits the hip backend passes",
+                                      arg.value));
       arguments.push_back({nullptr, false, static_cast<uint32_t>(arg.value)});
     }
     llvm::Expected<hip::Timing> timed =
@@ -420,9 +416,9 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
           },
           [&](const llvm::ErrorInfoBase &e) { message = e.message(); });
       if (unavailable)
-        return llvm::make_error<RunError>(
-            RunError::Kind::unavailable,
-            message + "; --backend=sim runs anywhere");
+        return llvm::make_error<RunError>(RunError::Kind::unavailable,
+                                          message +
+                                              "; --backend=sim runs anywhere");
       return badInput(message);
     }
     stats.timing = *timed;

@@ -27,13 +27,12 @@ struct RunCLOptions {
       llvm::cl::Positional, llvm::cl::Required, llvm::cl::cat(toolOptions),
       llvm::cl::desc("<hk GEMM source (.mlir), or the launch description "
                      "(.json) of a kernel compiled by hk-compile>")};
-  llvm::cl::opt<Chip> chipOption{"chip", llvm::cl::Required,
-                                        llvm::cl::cat(toolOptions),
-                                        llvm::cl::desc("the chip to compile for"),
-                                        chipOptionValues()};
-  llvm::cl::list<int64_t>
-      sizes{"size", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
-            llvm::cl::desc("GEMM: M,N,K of C[M,N] = op(A)[M,K] op(B)[K,N]")};
+  llvm::cl::opt<Chip> chipOption{
+      "chip", llvm::cl::Required, llvm::cl::cat(toolOptions),
+      llvm::cl::desc("the chip to compile for"), chipOptionValues()};
+  llvm::cl::list<int64_t> sizes{
+      "size", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
+      llvm::cl::desc("GEMM: M,N,K of C[M,N] = op(A)[M,K] op(B)[K,N]")};
   llvm::cl::list<std::string> genericArgs{
       "arg", llvm::cl::cat(toolOptions),
       llvm::cl::desc("any kernel: one per argument, in order: an integer, or "
@@ -41,19 +40,19 @@ struct RunCLOptions {
                      "flat index mod 256), out:SHAPE (unset) or a .npy file; "
                      "SHAPE like 64x64"),
       llvm::cl::value_desc("spec")};
-  llvm::cl::list<int64_t>
-      gridOption{"grid", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("any kernel: the grid, when it has no "
-                                "hk.launch")};
+  llvm::cl::list<int64_t> gridOption{
+      "grid", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
+      llvm::cl::desc("any kernel: the grid, when it has no "
+                     "hk.launch")};
   llvm::cl::list<std::string> expectations{
       "expect", llvm::cl::cat(toolOptions),
       llvm::cl::desc("any kernel: memref argument I must match the .npy after "
                      "the run (within one rounding of its element type)"),
       llvm::cl::value_desc("I:file.npy")};
-  llvm::cl::list<std::string>
-      saves{"save", llvm::cl::cat(toolOptions),
-            llvm::cl::desc("any kernel: write memref argument I"),
-            llvm::cl::value_desc("I:file.npy")};
+  llvm::cl::list<std::string> saves{
+      "save", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("any kernel: write memref argument I"),
+      llvm::cl::value_desc("I:file.npy")};
   llvm::cl::opt<TestKind> testKind{
       "test", llvm::cl::init(TestKind::random), llvm::cl::cat(toolOptions),
       llvm::cl::desc("the inputs and the check"),
@@ -73,25 +72,25 @@ struct RunCLOptions {
                      "A is M x K, t for K x M; t for B is N x K (hk's own), n "
                      "for K x N"),
       llvm::cl::value_desc("nt|nn|tn|tt")};
-  llvm::cl::opt<int64_t>
-      batchOption{"batch", llvm::cl::init(1), llvm::cl::cat(toolOptions),
-                  llvm::cl::desc("GEMM: the batch count, for kernels taking "
-                                 "3-D (batch-first) A, B and C")};
+  llvm::cl::opt<int64_t> batchOption{
+      "batch", llvm::cl::init(1), llvm::cl::cat(toolOptions),
+      llvm::cl::desc("GEMM: the batch count, for kernels taking "
+                     "3-D (batch-first) A, B and C")};
   llvm::cl::opt<int64_t> padOption{
       "pad", llvm::cl::init(0), llvm::cl::cat(toolOptions),
       llvm::cl::desc("GEMM: pad every row of A, B and C by this many elements "
                      "(leading dimension = row length + pad), for kernels "
                      "taking strided memrefs; the padding holds NaN, and C's "
                      "must come back unchanged")};
-  llvm::cl::opt<float>
-      alphaOption{"alpha", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
-                  llvm::cl::desc("GEMM with an epilogue: alpha of C = alpha "
-                                 "op(A) op(B) + beta C + bias")};
-  llvm::cl::opt<float>
-      betaOption{"beta", llvm::cl::init(0.0f), llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("GEMM with an epilogue: beta (C starts as "
-                                "N(0, 1) values when it is not 0, as NaN when "
-                                "it is: BLAS reads no C then)")};
+  llvm::cl::opt<float> alphaOption{
+      "alpha", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
+      llvm::cl::desc("GEMM with an epilogue: alpha of C = alpha "
+                     "op(A) op(B) + beta C + bias")};
+  llvm::cl::opt<float> betaOption{
+      "beta", llvm::cl::init(0.0f), llvm::cl::cat(toolOptions),
+      llvm::cl::desc("GEMM with an epilogue: beta (C starts as "
+                     "N(0, 1) values when it is not 0, as NaN when "
+                     "it is: BLAS reads no C then)")};
   llvm::cl::opt<float> scaleAOption{
       "scale-a", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
       llvm::cl::desc("fp8 GEMM: the per-tensor scale of A (C = scale_a scale_b "
@@ -116,16 +115,15 @@ struct RunCLOptions {
                      "(the default), random (N(0, 1)) or a float32 .npy of N "
                      "values"),
       llvm::cl::value_desc("zeros|random|file.npy")};
-  llvm::cl::opt<std::string>
-      inputA{"a", llvm::cl::cat(toolOptions),
-             llvm::cl::desc("A: random (N(0, 1), the default), zeros, range "
-                            "((row + col) % 16 - 8) or a .npy (M x K, float32 "
-                            "rounded to bf16, or uint16 bf16 bits)"),
-             llvm::cl::value_desc("random|zeros|range|file.npy")};
-  llvm::cl::opt<std::string>
-      inputB{"b", llvm::cl::cat(toolOptions),
-             llvm::cl::desc("B (N x K), like --a"),
-             llvm::cl::value_desc("random|zeros|range|file.npy")};
+  llvm::cl::opt<std::string> inputA{
+      "a", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("A: random (N(0, 1), the default), zeros, range "
+                     "((row + col) % 16 - 8) or a .npy (M x K, float32 "
+                     "rounded to bf16, or uint16 bf16 bits)"),
+      llvm::cl::value_desc("random|zeros|range|file.npy")};
+  llvm::cl::opt<std::string> inputB{
+      "b", llvm::cl::cat(toolOptions), llvm::cl::desc("B (N x K), like --a"),
+      llvm::cl::value_desc("random|zeros|range|file.npy")};
   llvm::cl::opt<std::string> saveInputsPrefix{
       "save-inputs", llvm::cl::cat(toolOptions),
       llvm::cl::desc("GEMM: also write the inputs to <prefix>a.npy and "
@@ -134,11 +132,11 @@ struct RunCLOptions {
                      "<prefix>scales_b.npy (E8M0 bytes); --a, --b and "
                      "--scales-a/--scales-b read them back"),
       llvm::cl::value_desc("prefix")};
-  llvm::cl::opt<std::string>
-      expectedFile{"expected", llvm::cl::cat(toolOptions),
-                   llvm::cl::desc("expected C (M x N, float32 .npy) for "
-                                  "--test=expected"),
-                   llvm::cl::value_desc("file.npy")};
+  llvm::cl::opt<std::string> expectedFile{
+      "expected", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("expected C (M x N, float32 .npy) for "
+                     "--test=expected"),
+      llvm::cl::value_desc("file.npy")};
   llvm::cl::opt<Backend> backend{
       "backend", llvm::cl::init(Backend::sim), llvm::cl::cat(toolOptions),
       llvm::cl::desc("where the kernel runs"),
@@ -149,11 +147,11 @@ struct RunCLOptions {
                      "an AMD GPU through libamdhip64.so (exit status 3 when "
                      "there is no HIP runtime or no GPU)"))};
   llvm::cl::opt<int> warmup{"warmup", llvm::cl::init(3),
-                                   llvm::cl::cat(toolOptions),
-                                   llvm::cl::desc("hip: untimed launches")};
-  llvm::cl::opt<int>
-      iterations{"iterations", llvm::cl::init(10), llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("hip: timed launches (the median is reported)")};
+                            llvm::cl::cat(toolOptions),
+                            llvm::cl::desc("hip: untimed launches")};
+  llvm::cl::opt<int> iterations{
+      "iterations", llvm::cl::init(10), llvm::cl::cat(toolOptions),
+      llvm::cl::desc("hip: timed launches (the median is reported)")};
   llvm::cl::list<int64_t> attentionSizes{
       "attention", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
       llvm::cl::desc("run the attention workload (AttentionWorkload.h): "
@@ -196,22 +194,23 @@ struct RunCLOptions {
                                   "fp8 GEMMs with per-tensor scales: "
                                   "hipblasLtMatmul from libhipblaslt.so "
                                   "(likewise)"))};
-  llvm::cl::opt<bool>
-      emitJson{"json", llvm::cl::cat(toolOptions),
-               llvm::cl::desc("print the summary as one JSON object")};
-  llvm::cl::opt<std::string>
-      outputFile{"out", llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("write C to a .npy (float32)"),
-                 llvm::cl::value_desc("file.npy")};
-  llvm::cl::opt<std::string>
-      kernelName{"kernel", llvm::cl::cat(toolOptions),
-                 llvm::cl::desc("the kernel to run, when the source has several"),
-                 llvm::cl::value_desc("name")};
+  llvm::cl::opt<bool> emitJson{
+      "json", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("print the summary as one JSON object")};
+  llvm::cl::opt<std::string> outputFile{
+      "out", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("write C to a .npy (float32)"),
+      llvm::cl::value_desc("file.npy")};
+  llvm::cl::opt<std::string> kernelName{
+      "kernel", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("the kernel to run, when the source has several"),
+      llvm::cl::value_desc("name")};
   llvm::cl::opt<std::string> compareWith{
       "compare", llvm::cl::cat(toolOptions),
-      llvm::cl::desc("for --test=compare: another hk source computing the same "
-                     "GEMM (e.g. another pipeline variant); C must match it bit "
-                     "for bit"),
+      llvm::cl::desc(
+          "for --test=compare: another hk source computing the same "
+          "GEMM (e.g. another pipeline variant); C must match it bit "
+          "for bit"),
       llvm::cl::value_desc("file.mlir")};
   ScheduleCLOptions schedule{toolOptions};
   llvm::cl::opt<unsigned> compareStages{
@@ -222,12 +221,12 @@ struct RunCLOptions {
                      "without it the other version gets the same pipeline "
                      "options")};
   llvm::cl::opt<unsigned> seed{"seed", llvm::cl::init(1),
-                                      llvm::cl::cat(toolOptions),
-                                      llvm::cl::desc("random seed")};
-  llvm::cl::opt<uint64_t>
-      stepLimit{"step-limit", llvm::cl::init(uint64_t(1) << 28),
-                llvm::cl::cat(toolOptions),
-                llvm::cl::desc("wave instructions one wave may execute")};
+                               llvm::cl::cat(toolOptions),
+                               llvm::cl::desc("random seed")};
+  llvm::cl::opt<uint64_t> stepLimit{
+      "step-limit", llvm::cl::init(uint64_t(1) << 28),
+      llvm::cl::cat(toolOptions),
+      llvm::cl::desc("wave instructions one wave may execute")};
 };
 } // namespace
 

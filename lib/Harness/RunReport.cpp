@@ -31,21 +31,21 @@ void printSimulatorCounters(llvm::raw_ostream &out,
       "{3}\n",
       counters.globalBytesRead, counters.globalBytesWritten,
       counters.ldsBytesRead, counters.ldsBytesWritten);
-  auto histogram = [&](StringRef what,
-                      const std::map<unsigned, std::map<unsigned, uint64_t>>
-                          &h) {
-    for (auto &[bytes, ways] : h) {
-      uint64_t total = 0;
-      std::string parts;
-      for (auto &[w, count] : ways) {
-        total += count;
-        parts += llvm::formatv("{0}{1}-way {2}", parts.empty() ? "" : ", ", w,
-                               count);
-      }
-      out << llvm::formatv("  LDS {0} of {1} bytes/lane: {2} ({3})\n", what,
-                           bytes, total, parts);
-    }
-  };
+  auto histogram =
+      [&](StringRef what,
+          const std::map<unsigned, std::map<unsigned, uint64_t>> &h) {
+        for (auto &[bytes, ways] : h) {
+          uint64_t total = 0;
+          std::string parts;
+          for (auto &[w, count] : ways) {
+            total += count;
+            parts += llvm::formatv("{0}{1}-way {2}", parts.empty() ? "" : ", ",
+                                   w, count);
+          }
+          out << llvm::formatv("  LDS {0} of {1} bytes/lane: {2} ({3})\n", what,
+                               bytes, total, parts);
+        }
+      };
   histogram("reads", counters.ldsReads);
   histogram("writes", counters.ldsWrites);
   std::string classes;
@@ -55,9 +55,8 @@ void printSimulatorCounters(llvm::raw_ostream &out,
   out << "  wave instructions by class: " << classes << "\n";
 }
 
-void addCountersJson(llvm::json::Object &report,
-                     const sim::Counters &counters, double compileSeconds,
-                     double runSeconds) {
+void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
+                     double compileSeconds, double runSeconds) {
   llvm::json::Object lds;
   for (auto [name, h] : {std::pair{"reads", &counters.ldsReads},
                          std::pair{"writes", &counters.ldsWrites}}) {

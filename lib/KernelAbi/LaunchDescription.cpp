@@ -22,8 +22,7 @@ using namespace mlir::hk;
 //===----------------------------------------------------------------------===//
 
 /// `value` as MLIR prints it.
-template <typename T>
-static std::string print(T value) {
+template <typename T> static std::string print(T value) {
   std::string text;
   raw_string_ostream(text) << value;
   return text;
@@ -164,13 +163,13 @@ static Error readKernargs(const json::Object &o,
     return malformed("'" + kernel.name + "' has no kernargs");
   for (const json::Value &v : *kernargs) {
     const json::Object *a = v.getAsObject();
-    std::optional<StringRef> kindName =
-        a ? a->getString("kind") : std::nullopt;
+    std::optional<StringRef> kindName = a ? a->getString("kind") : std::nullopt;
     std::optional<int64_t> arg = a ? a->getInteger("arg") : std::nullopt;
     if (!kindName || !arg)
       return malformed("a kernarg of '" + kernel.name +
                        "' without a kind and an arg");
-    std::optional<KernelAbiEntry::Kind> kind = symbolizeKernelAbiKind(*kindName);
+    std::optional<KernelAbiEntry::Kind> kind =
+        symbolizeKernelAbiKind(*kindName);
     if (!kind)
       return malformed("a kernarg of '" + kernel.name + "' of unknown kind '" +
                        *kindName + "'");

@@ -293,8 +293,8 @@ struct HipblasLtApi {
                                     HipblasLtHeuristicResult *, int *);
   hipblasStatus (*matmul)(void *, void *, const void *, const void *, void *,
                           const void *, void *, const void *, const void *,
-                          void *, void *, void *, const HipblasLtAlgo *,
-                          void *, size_t, void *);
+                          void *, void *, void *, const HipblasLtAlgo *, void *,
+                          size_t, void *);
 };
 
 Expected<const HipblasLtApi *> loadHipblasLt() {
@@ -445,11 +445,11 @@ Expected<Timing> mlir::hk::hip::rocblasGemm(const std::vector<uint8_t> &a,
   int opA = transposeA ? kRocblasOperationTranspose : kRocblasOperationNone;
   int64_t ldb = transposeB ? k : n, lda = transposeA ? m : k;
   auto launch = [&]() -> Error {
-    rocblasStatus status = blas.gemmEx(
-        handle, opB, opA, n, m, k, &alpha, db, kRocblasBf16, ldb, da,
-        kRocblasBf16, lda, &beta, dc,
-        kRocblasBf16, n, dc, kRocblasBf16, n, kRocblasF32, kRocblasAlgoStandard,
-        /*solution_index=*/0, /*flags=*/0);
+    rocblasStatus status =
+        blas.gemmEx(handle, opB, opA, n, m, k, &alpha, db, kRocblasBf16, ldb,
+                    da, kRocblasBf16, lda, &beta, dc, kRocblasBf16, n, dc,
+                    kRocblasBf16, n, kRocblasF32, kRocblasAlgoStandard,
+                    /*solution_index=*/0, /*flags=*/0);
     return libraryStatus(status, "rocblas_gemm_ex");
   };
   return finishLibraryRun(hip, std::move(e), launch, dc, c,
@@ -532,9 +532,12 @@ Expected<Timing> mlir::hk::hip::hipblasLtFp8Gemm(
   call(lt.descSetAttribute(desc, kDescBScalePointer, &scaleOfB,
                            sizeof(scaleOfB)),
        "setting B_SCALE_POINTER");
-  call(lt.layoutCreate(&layouts[0], fp8, k, n, k), "hipblasLtMatrixLayoutCreate");
-  call(lt.layoutCreate(&layouts[1], fp8, k, m, k), "hipblasLtMatrixLayoutCreate");
-  call(lt.layoutCreate(&layouts[2], out, n, m, n), "hipblasLtMatrixLayoutCreate");
+  call(lt.layoutCreate(&layouts[0], fp8, k, n, k),
+       "hipblasLtMatrixLayoutCreate");
+  call(lt.layoutCreate(&layouts[1], fp8, k, m, k),
+       "hipblasLtMatrixLayoutCreate");
+  call(lt.layoutCreate(&layouts[2], out, n, m, n),
+       "hipblasLtMatrixLayoutCreate");
   call(lt.preferenceCreate(&pref), "hipblasLtMatmulPreferenceCreate");
   uint64_t workspaceBytes = kWorkspaceBytes;
   call(lt.preferenceSetAttribute(pref, kPrefMaxWorkspaceBytes, &workspaceBytes,

@@ -45,8 +45,7 @@ struct MatrixForm {
   /// k of element i of lane `lane`'s operand.
   unsigned kOf(unsigned lane, unsigned i) const {
     if (!fp8)
-      return wmma ? (lane / 16) * 4 + i % 4 + 8 * (i / 4)
-                  : (lane / 16) * 8 + i;
+      return wmma ? (lane / 16) * 4 + i % 4 + 8 * (i / 4) : (lane / 16) * 8 + i;
     return wmma ? (lane / 16) * 8 + i
                 : (lane / 16) * 16 + 64 * (i / 16) + i % 16;
   }
@@ -62,7 +61,8 @@ static float decode(Format format, const uint8_t *p, unsigned i) {
     static const auto tables = [] {
       std::array<std::array<float, 256>, 2> t;
       for (unsigned c = 0; c < 256; ++c) {
-        t[0][c] = APFloat(APFloat::Float8E4M3FN(), APInt(8, c)).convertToFloat();
+        t[0][c] =
+            APFloat(APFloat::Float8E4M3FN(), APInt(8, c)).convertToFloat();
         t[1][c] = APFloat(APFloat::Float8E5M2(), APInt(8, c)).convertToFloat();
       }
       return t;

@@ -23,8 +23,7 @@ struct DiagnosticCLOptions {
 
 static DiagnosticCLOptions *options = nullptr;
 
-void mlir::hk::registerDiagnosticCLOptions(
-    llvm::cl::OptionCategory &category) {
+void mlir::hk::registerDiagnosticCLOptions(llvm::cl::OptionCategory &category) {
   static DiagnosticCLOptions registered(category);
   options = &registered;
 }

@@ -13,8 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 llvm::Error mlir::hk::checkInputNesting(llvm::StringRef text,
-                                        llvm::StringRef name,
-                                        unsigned limit) {
+                                        llvm::StringRef name, unsigned limit) {
   unsigned depth = 0, line = 1;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
@@ -48,16 +47,14 @@ llvm::Error mlir::hk::checkInputNesting(llvm::StringRef text,
   return llvm::Error::success();
 }
 
-mlir::OwningOpRef<mlir::ModuleOp>
-mlir::hk::parseCheckedSourceFile(llvm::StringRef path,
-                                 llvm::SourceMgr &sourceMgr,
-                                 MLIRContext *context,
-                                 llvm::raw_ostream &errors) {
+mlir::OwningOpRef<mlir::ModuleOp> mlir::hk::parseCheckedSourceFile(
+    llvm::StringRef path, llvm::SourceMgr &sourceMgr, MLIRContext *context,
+    llvm::raw_ostream &errors) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!file) {
     errors << "error: could not open input file '" << path
-                 << "': " << file.getError().message() << "\n";
+           << "': " << file.getError().message() << "\n";
     return nullptr;
   }
   if (llvm::Error tooDeep = checkInputNesting((*file)->getBuffer(), path)) {

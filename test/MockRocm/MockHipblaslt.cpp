@@ -129,8 +129,8 @@ int hipblasLtMatmulAlgoGetHeuristic(void *handle, void *, void *, void *,
   *found = 1;
   return kSuccess;
 }
-int hipblasLtMatmul(void *handle, void *desc, const void *alpha,
-                    const void *a, void *aLayout, const void *b, void *bLayout,
+int hipblasLtMatmul(void *handle, void *desc, const void *alpha, const void *a,
+                    void *aLayout, const void *b, void *bLayout,
                     const void *beta, const void *c, void *cLayout, void *d,
                     void *dLayout, const void *, void *, size_t, void *) {
   auto *ds = static_cast<Desc *>(desc);

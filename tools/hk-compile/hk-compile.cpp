@@ -74,9 +74,10 @@ static llvm::cl::opt<std::string>
                llvm::cl::value_desc("file"));
 static ScheduleCLOptions schedule(toolOptions);
 // -O2 as in every compiler driver (and -O=2).
-static llvm::cl::opt<unsigned> optLevel(
-    "O", llvm::cl::init(3), llvm::cl::Prefix, llvm::cl::cat(toolOptions),
-    llvm::cl::desc("LLVM optimization level of the device code, 0-3"));
+static llvm::cl::opt<unsigned>
+    optLevel("O", llvm::cl::init(3), llvm::cl::Prefix,
+             llvm::cl::cat(toolOptions),
+             llvm::cl::desc("LLVM optimization level of the device code, 0-3"));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "hk-compile") << message << "\n";

@@ -38,7 +38,8 @@ int main(int argc, char **argv) {
   mlir::hk::registerAllDialects(registry);
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "hk optimizer driver\n", registry);
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   // Listing dialects or passes reads no input.
   if (config.shouldShowDialects() || config.shouldListPasses())
     return mlir::asMainReturnCode(
@@ -60,8 +61,8 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry,
-                                     config)))
+  if (mlir::failed(
+          mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
     return 1;
   out->keep();
   return 0;

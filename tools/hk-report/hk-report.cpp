@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Report/AssemblyLoop.h"
-#include "HK/Target/Chip.h"
 #include "HK/Report/CodeObject.h"
+#include "HK/Target/Chip.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -46,10 +46,20 @@ static cl::opt<std::string> loopBodyFile(
              "with its class in a comment (input for llvm-mca)"));
 
 /// The order classes are printed in: the loop's work first.
-static const char *const kClassOrder[] = {
-    "mma",          "lds_read", "lds_write", "global_load", "direct_lds_load",
-    "global_store", "barrier",  "wait",      "setprio",     "cross_lane",
-    "transcendental", "salu",   "valu",      "other"};
+static const char *const kClassOrder[] = {"mma",
+                                          "lds_read",
+                                          "lds_write",
+                                          "global_load",
+                                          "direct_lds_load",
+                                          "global_store",
+                                          "barrier",
+                                          "wait",
+                                          "setprio",
+                                          "cross_lane",
+                                          "transcendental",
+                                          "salu",
+                                          "valu",
+                                          "other"};
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-report") << message << "\n";

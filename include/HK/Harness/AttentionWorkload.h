@@ -107,8 +107,8 @@ struct AttentionResult {
 
 /// The attention workload: compiles the kernel (and the compared one), runs
 /// it on random inputs and checks O and LSE.
-llvm::Expected<AttentionResult> runAttentionWorkload(
-    MLIRContext &context, const AttentionConfig &config);
+llvm::Expected<AttentionResult>
+runAttentionWorkload(MLIRContext &context, const AttentionConfig &config);
 
 } // namespace mlir::hk::run
 

@@ -148,14 +148,14 @@ struct GemmInputs {
 
 /// Draws or reads the inputs `config` asks for (A, B, bias, block scales,
 /// the seed, the test), and saves them when it says so.
-llvm::Error makeGemmInputs(const GemmConfig &config,
-                           const GemmProblem &problem, GemmInputs &inputs);
+llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &problem,
+                           GemmInputs &inputs);
 
 /// How C compares with what the test expects of it.
 struct GemmCheck {
   double maxAbs = 0, maxRel = 0;
-  int64_t bad = 0;     // elements outside the tolerance
-  int64_t checked = 0; // elements looked at (--check-sample)
+  int64_t bad = 0;           // elements outside the tolerance
+  int64_t checked = 0;       // elements looked at (--check-sample)
   int64_t paddingWrites = 0; // elements of C's padding the kernel changed
   /// The first wrong elements, one line each.
   static constexpr size_t kShownMismatches = 5;
@@ -167,8 +167,7 @@ struct GemmCheck {
 /// N), or the fp64 reference (all of C, or its check sample); and that C's
 /// padding is unchanged.
 GemmCheck checkGemm(const RunConfig &config, const GemmProblem &problem,
-                    const GemmInputs &inputs,
-                    const std::vector<uint8_t> &c,
+                    const GemmInputs &inputs, const std::vector<uint8_t> &c,
                     const std::vector<uint8_t> *other,
                     const std::vector<float> &expected);
 

@@ -106,9 +106,8 @@ struct ParsedKernel {
 };
 
 /// Parses the hk source `path` and selects its kernel, or fails with why.
-llvm::Expected<ParsedKernel> parseKernel(MLIRContext &context,
-                                         const RunConfig &config,
-                                         StringRef path);
+llvm::Expected<ParsedKernel>
+parseKernel(MLIRContext &context, const RunConfig &config, StringRef path);
 
 /// Compiles `parsed` for the backend into `run.image`. The compared version
 /// is the plain baseline with RunConfig::compareStages stages when that is
@@ -119,11 +118,9 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
 
 /// Prepares the kernel of the hk source `path` for the problem
 /// `readProblem` poses, checked against its launch shape.
-llvm::Expected<PreparedKernel> prepareFromSource(MLIRContext &context,
-                                                 const RunConfig &config,
-                                                 StringRef path,
-                                                 ProblemReader readProblem,
-                                                 Version version);
+llvm::Expected<PreparedKernel>
+prepareFromSource(MLIRContext &context, const RunConfig &config, StringRef path,
+                  ProblemReader readProblem, Version version);
 
 /// The same for a kernel compiled by `hk-compile --launch=<path>`.
 llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
@@ -132,11 +129,9 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
                                                  ProblemReader readProblem);
 
 /// prepareFromLaunch for a `.json` path, else prepareFromSource.
-llvm::Expected<PreparedKernel> prepareKernel(MLIRContext &context,
-                                             const RunConfig &config,
-                                             StringRef path,
-                                             ProblemReader readProblem,
-                                             Version version);
+llvm::Expected<PreparedKernel>
+prepareKernel(MLIRContext &context, const RunConfig &config, StringRef path,
+              ProblemReader readProblem, Version version);
 
 /// Runs `kernel` on the backend. `buffers` are the kernel's memory arguments
 /// (indexed by AbiArgument::buffer); they hold the results afterwards (on

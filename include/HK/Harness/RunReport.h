@@ -32,9 +32,8 @@ void printSimulatorCounters(llvm::raw_ostream &out,
                             double compileSeconds, double runSeconds);
 
 /// Adds the same figures to `report` as JSON fields.
-void addCountersJson(llvm::json::Object &report,
-                     const sim::Counters &counters, double compileSeconds,
-                     double runSeconds);
+void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
+                     double compileSeconds, double runSeconds);
 
 /// The GEMM's summary (sizes, grid, timing or counters, errors, PASS or
 /// FAIL), as text or JSON.

@@ -150,9 +150,9 @@ struct ScheduleCLOptions {
 /// hk-attach-target, hk-remap-workgroups (workgroup-order=xcd, over the
 /// chip's XCDs), hk-lower-grid-dims, hk-multi-buffer (stages) or, with
 /// schedule=ping-pong, hk-direct-lds-fill and hk-schedule-ping-pong,
-/// hk-verify-lds (unless verify-lds=false), convert-hk-to-amdgpu, canonicalize/cse,
-/// convert-scf-to-cf, hk-lower-kernel-abi, convert-gpu-to-rocdl,
-/// reconcile-unrealized-casts, canonicalize/cse.
+/// hk-verify-lds (unless verify-lds=false), convert-hk-to-amdgpu,
+/// canonicalize/cse, convert-scf-to-cf, hk-lower-kernel-abi,
+/// convert-gpu-to-rocdl, reconcile-unrealized-casts, canonicalize/cse.
 void buildHKToROCDLPipeline(OpPassManager &pm,
                             const HKPipelineOptions &options);
 

@@ -70,21 +70,18 @@ llvm::Expected<Timing> rocblasGemm(const std::vector<uint8_t> &a,
                                    const std::vector<uint8_t> &b,
                                    std::vector<uint8_t> &c, int64_t m,
                                    int64_t n, int64_t k, bool transposeA,
-                                   bool transposeB, int warmup,
-                                   int iterations);
+                                   bool transposeB, int warmup, int iterations);
 
 /// C[M,N] = scale_a scale_b A[M,K] B[N,K]^T for OCP fp8 A and B (e4m3, or
 /// e5m2 when `e5m2`; the codes as bytes), C bf16 or, with `f32Output`, f32,
 /// through hipBLASLt's hipblasLtMatmul (fp32 compute, per-tensor scales on
 /// the device), loaded at run time from libhipblaslt.so; measured like
 /// rocblasGemm. An UnavailableError if HIP, a GPU or hipBLASLt is missing.
-llvm::Expected<Timing> hipblasLtFp8Gemm(const std::vector<uint8_t> &a,
-                                        const std::vector<uint8_t> &b,
-                                        std::vector<uint8_t> &c, int64_t m,
-                                        int64_t n, int64_t k, bool e5m2,
-                                        bool f32Output, float scaleA,
-                                        float scaleB, int warmup,
-                                        int iterations);
+llvm::Expected<Timing>
+hipblasLtFp8Gemm(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b,
+                 std::vector<uint8_t> &c, int64_t m, int64_t n, int64_t k,
+                 bool e5m2, bool f32Output, float scaleA, float scaleB,
+                 int warmup, int iterations);
 
 } // namespace mlir::hk::hip
 

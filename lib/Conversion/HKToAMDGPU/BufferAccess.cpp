@@ -31,9 +31,8 @@ static Value addIndex(OpBuilder &b, Location loc, Value x, Value y) {
 
 Value BufferRegion::byteOffset(OpBuilder &b, Location loc, Value row,
                                Value col) const {
-  Value elements =
-      addIndex(b, loc, mulIndex(b, loc, row, rowStride),
-               mulIndex(b, loc, col, colStride));
+  Value elements = addIndex(b, loc, mulIndex(b, loc, row, rowStride),
+                            mulIndex(b, loc, col, colStride));
   return b.createOrFold<arith::IndexCastUIOp>(
       loc, b.getI32Type(),
       mulIndex(b, loc, elements, constIndex(b, loc, elementBytes)));
@@ -53,8 +52,7 @@ Value BufferRegion::maskOffset(OpBuilder &b, Location loc, Value offset,
   Value inside = b.createOrFold<arith::CmpIOp>(
       loc, arith::CmpIPredicate::sle, end,
       b.createOrFold<arith::IndexCastOp>(loc, i32, colsLeft));
-  Value masked =
-      arith::ConstantIntOp::create(b, loc, i32, kMaskedByteOffset);
+  Value masked = arith::ConstantIntOp::create(b, loc, i32, kMaskedByteOffset);
   return b.createOrFold<arith::SelectOp>(loc, inside, offset, masked);
 }
 

@@ -152,10 +152,11 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
         for (Value row : rows)
           run.push_back(vector::ExtractOp::create(rewriter, loc, row,
                                                   ArrayRef<int64_t>{j}));
-        Value offset = addIndex(
-            rewriter, loc, base,
-            emitPhysicalOffset(rewriter, loc, layout,
-                               addIndex(rewriter, loc, tileRow, c(j)), tileCol));
+        Value offset =
+            addIndex(rewriter, loc, base,
+                     emitPhysicalOffset(rewriter, loc, layout,
+                                        addIndex(rewriter, loc, tileRow, c(j)),
+                                        tileCol));
         vector::StoreOp::create(
             rewriter, loc,
             vector::FromElementsOp::create(rewriter, loc, runType, run),
@@ -169,8 +170,8 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
 
   /// The copy's source region as a raw buffer, masked (range clamped to
   /// 2^31, rule R1) unless the region lies inside.
-  BufferRegion sourceRegion(CopyToSharedOp op, OpAdaptor adaptor,
-                            OpBuilder &b, const TileLayout &layout) const {
+  BufferRegion sourceRegion(CopyToSharedOp op, OpAdaptor adaptor, OpBuilder &b,
+                            const TileLayout &layout) const {
     return makeBufferRegion(b, op.getLoc(), adaptor.getSource(),
                             adaptor.getRow(), adaptor.getCol(),
                             layout.elementBytes, chip.rawBufferResourceFlags,
@@ -190,12 +191,13 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     auto yieldLoads = [&](bool wide) {
       return [&, wide](OpBuilder &b, Location loc) {
         scf::YieldOp::create(
-            b, loc, loadChunks(b, loc, source, coords, chunkType, bounds, wide));
+            b, loc,
+            loadChunks(b, loc, source, coords, chunkType, bounds, wide));
       };
     };
-    auto choice = scf::IfOp::create(
-        b, loc, source.rowsAreChunked(b, loc, kChunkBytes), yieldLoads(true),
-        yieldLoads(false));
+    auto choice =
+        scf::IfOp::create(b, loc, source.rowsAreChunked(b, loc, kChunkBytes),
+                          yieldLoads(true), yieldLoads(false));
     return SmallVector<Value>(choice.getResults());
   }
 
@@ -203,10 +205,11 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   /// one 16-byte load per chunk (`wide`), or one load per element. With
   /// `partial` bounds the columns past the matrix are masked (rule R1); rows
   /// past it are out of the resource's range either way.
-  static SmallVector<Value>
-  loadChunks(OpBuilder &b, Location loc, const BufferRegion &source,
-             ArrayRef<std::pair<Value, Value>> coords, VectorType chunkType,
-             BoundsMode bounds, bool wide) {
+  static SmallVector<Value> loadChunks(OpBuilder &b, Location loc,
+                                       const BufferRegion &source,
+                                       ArrayRef<std::pair<Value, Value>> coords,
+                                       VectorType chunkType, BoundsMode bounds,
+                                       bool wide) {
     Value zero = constI32(b, loc, 0);
     int64_t vec = chunkType.getNumElements();
     Type elementType = chunkType.getElementType();

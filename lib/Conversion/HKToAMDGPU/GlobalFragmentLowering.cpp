@@ -107,8 +107,8 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     Value values = adaptor.getFragment();
     if (destElement != type.getElementType())
       values = arith::TruncFOp::create(
-          rewriter, loc,
-          cast<VectorType>(values.getType()).clone(destElement), values);
+          rewriter, loc, cast<VectorType>(values.getType()).clone(destElement),
+          values);
     // A row (col) vector goes to a 1-D destination seen as N x 1 (1 x N).
     Value dest = adaptor.getDest();
     if (destType.getRank() == 1)
@@ -145,18 +145,19 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
         rewriter, loc, dest, waveUniform(rewriter, loc, adaptor.getRow()),
         waveUniform(rewriter, loc, adaptor.getCol()), elementBytes(destType),
         chip.rawBufferResourceFlags, /*masked=*/true);
-    elements.forEach(
-        rewriter, loc, type, zero, zero, [&](int64_t index, Value r, Value c) {
-          auto [dr, dc] = place(r, c);
-          ROCDL::RawPtrBufferStoreOp::create(
-              rewriter, loc,
-              vector::ExtractOp::create(rewriter, loc, values,
-                                        ArrayRef<int64_t>{index}),
-              region.resource, region.maskedByteOffset(rewriter, loc, dr, dc, 1),
-              region.origin, /*aux=*/constI32(rewriter, loc, 0),
-              /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
-              /*tbaa=*/nullptr);
-        });
+    elements.forEach(rewriter, loc, type, zero, zero,
+                     [&](int64_t index, Value r, Value c) {
+                       auto [dr, dc] = place(r, c);
+                       ROCDL::RawPtrBufferStoreOp::create(
+                           rewriter, loc,
+                           vector::ExtractOp::create(rewriter, loc, values,
+                                                     ArrayRef<int64_t>{index}),
+                           region.resource,
+                           region.maskedByteOffset(rewriter, loc, dr, dc, 1),
+                           region.origin, /*aux=*/constI32(rewriter, loc, 0),
+                           /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+                           /*tbaa=*/nullptr);
+                     });
     rewriter.eraseOp(op);
     return success();
   }
@@ -214,9 +215,9 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
       Type i32 = rewriter.getI32Type();
       Value rowsLeft = arith::IndexCastOp::create(
           rewriter, loc, i32,
-          arith::SubIOp::create(
-              rewriter, loc, memref::DimOp::create(rewriter, loc, source, 0),
-              row0));
+          arith::SubIOp::create(rewriter, loc,
+                                memref::DimOp::create(rewriter, loc, source, 0),
+                                row0));
       Value masked = constI32(rewriter, loc, kMaskedByteOffset);
       elements.forEach(
           rewriter, loc, type, zero, zero,
@@ -227,8 +228,8 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
             Value inside = arith::CmpIOp::create(
                 rewriter, loc, arith::CmpIPredicate::slt,
                 arith::IndexCastOp::create(rewriter, loc, i32, row), rowsLeft);
-            offset = arith::SelectOp::create(rewriter, loc, inside, offset,
-                                             masked);
+            offset =
+                arith::SelectOp::create(rewriter, loc, inside, offset, masked);
             // E8M0 has no LLVM type: its byte is loaded as an i8.
             Type loaded = LLVM::isCompatibleType(sourceElement)
                               ? sourceElement
@@ -239,11 +240,10 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
                 /*aux=*/constI32(rewriter, loc, 0),
                 /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
                 /*tbaa=*/nullptr);
-            values[index] =
-                loaded == sourceElement
-                    ? value
-                    : arith::BitcastOp::create(rewriter, loc, sourceElement,
-                                               value);
+            values[index] = loaded == sourceElement
+                                ? value
+                                : arith::BitcastOp::create(
+                                      rewriter, loc, sourceElement, value);
           });
     }
     Value result = vector::FromElementsOp::create(

@@ -51,15 +51,13 @@ using namespace mlir::hk::detail;
 /// workgroup size (copies and lane ids), and for copies a tile that splits
 /// evenly into the workgroup's 16-byte chunks. Emits the reason on failure
 /// when `emitErrors` is set.
-LogicalResult mlir::hk::detail::checkLowerable(Operation *op,
-                                              bool emitErrors) {
+LogicalResult mlir::hk::detail::checkLowerable(Operation *op, bool emitErrors) {
   auto error = [&](auto &&...parts) {
     if (emitErrors)
       (op->emitOpError() << ... << parts);
     return failure();
   };
-  if (!isa<CopyToSharedOp, LoadFragmentOp, ReadFragmentOp, StoreFragmentOp>(
-          op))
+  if (!isa<CopyToSharedOp, LoadFragmentOp, ReadFragmentOp, StoreFragmentOp>(op))
     return success();
   DenseI32ArrayAttr block = getKnownBlockSize(op);
   if (!block)
@@ -144,7 +142,6 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
     return success();
   }
 };
-
 
 } // namespace
 
@@ -261,12 +258,12 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
         rewriter, loc,
         mulIndex(rewriter, loc, group, transposedReadGroupStride(role)),
         rewriter.createOrFold<arith::DivUIOp>(loc, inGroup, c(4)));
-    Value sourceCol = mulIndex(
-        rewriter, loc, rewriter.createOrFold<arith::RemUIOp>(loc, inGroup, c(4)),
-        kTransposedReadElems);
-    Value result =
-        emptyVector(rewriter, loc,
-                    getTypeConverter()->convertType<VectorType>(type));
+    Value sourceCol =
+        mulIndex(rewriter, loc,
+                 rewriter.createOrFold<arith::RemUIOp>(loc, inGroup, c(4)),
+                 kTransposedReadElems);
+    Value result = emptyVector(
+        rewriter, loc, getTypeConverter()->convertType<VectorType>(type));
     // The first read's offset; the others are that plus a constant where
     // the layout moves every lane's source by the same amount (true of
     // st_16x32), which the backend folds into the read's offset field.
@@ -332,8 +329,8 @@ struct MmaLowering : ChipLowering<MmaOp> {
     // Block scales: one byte per lane per (row fragment, k chunk), taken 4
     // to a register and picked by index (op_sel), as amdgpu.scaled_mfma
     // takes them.
-    auto scalesOf = [&](Value lanes, int64_t fragment)
-        -> std::pair<Value, int32_t> {
+    auto scalesOf = [&](Value lanes,
+                        int64_t fragment) -> std::pair<Value, int32_t> {
       int64_t size = cast<VectorType>(lanes.getType()).getNumElements();
       int64_t first = fragment / 4 * 4;
       SmallVector<int64_t> mask;
@@ -357,8 +354,10 @@ struct MmaLowering : ChipLowering<MmaOp> {
           case MmaLayout::Mfma16x16x32:
           case MmaLayout::Mfma16x16x128F8:
             if (scaled) {
-              auto [sa, ia] = scalesOf(adaptor.getScales()[0], i * kChunks + kk);
-              auto [sb, ib] = scalesOf(adaptor.getScales()[1], j * kChunks + kk);
+              auto [sa, ia] =
+                  scalesOf(adaptor.getScales()[0], i * kChunks + kk);
+              auto [sb, ib] =
+                  scalesOf(adaptor.getScales()[1], j * kChunks + kk);
               c = amdgpu::ScaledMFMAOp::create(
                   rewriter, loc, cType, rewriter.getI32IntegerAttr(mma.m),
                   rewriter.getI32IntegerAttr(mma.n),

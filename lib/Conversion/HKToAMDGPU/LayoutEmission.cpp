@@ -127,8 +127,9 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
   if (role == FragmentRole::scale)
     return {low, high};
   if (role == FragmentRole::row)
-    return {emitFragmentElement(b, loc, layout, FragmentRole::acc, lane, i).first,
-            m.c(0)};
+    return {
+        emitFragmentElement(b, loc, layout, FragmentRole::acc, lane, i).first,
+        m.c(0)};
   if (role == FragmentRole::col)
     return {m.c(0), low};
   if (hasAccumulatorK(role)) {

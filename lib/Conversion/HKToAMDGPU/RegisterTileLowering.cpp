@@ -128,13 +128,13 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
     Type i32 = b.getI32Type();
     Value bits = arith::BitcastOp::create(b, loc, i32, x);
     auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
-    Value swapped =
-        across32 ? ROCDL::Permlane32SwapOp::create(b, loc, pair, bits, bits,
-                                                   false, false)
-                       .getResult()
-                 : ROCDL::Permlane16SwapOp::create(b, loc, pair, bits, bits,
-                                                   false, false)
-                       .getResult();
+    Value swapped = across32
+                        ? ROCDL::Permlane32SwapOp::create(b, loc, pair, bits,
+                                                          bits, false, false)
+                              .getResult()
+                        : ROCDL::Permlane16SwapOp::create(b, loc, pair, bits,
+                                                          bits, false, false)
+                              .getResult();
     auto half = [&](int64_t i) {
       Value v = LLVM::ExtractValueOp::create(b, loc, swapped, i);
       return arith::BitcastOp::create(b, loc, x.getType(), v);
@@ -159,9 +159,7 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
 
   /// The lanes holding one accumulator row: the 16 lanes of a DPP row.
   Value acrossRow(OpBuilder &b, Location loc, ReduceKind kind, Value x) const {
-    auto quad = [&](ArrayRef<int32_t> perm) {
-      return b.getI32ArrayAttr(perm);
-    };
+    auto quad = [&](ArrayRef<int32_t> perm) { return b.getI32ArrayAttr(perm); };
     struct Step {
       amdgpu::DPPPerm kind;
       Attribute argument;
@@ -193,7 +191,8 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
     if (!type || !instr)
       return failure();
     int64_t e = getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
-    int64_t rows = input.getNumFragmentRows(), cols = input.getNumFragmentCols();
+    int64_t rows = input.getNumFragmentRows(),
+            cols = input.getNumFragmentCols();
     Value v = adaptor.getInput();
     auto at = [&](int64_t fi, int64_t fj, int64_t i) {
       return extractElement(rewriter, loc, v, (fi * cols + fj) * e + i);
@@ -385,14 +384,14 @@ void mlir::hk::detail::populateRegisterTileLowering(
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<MapLowering, ReduceLowering, MaskLowering, AnyLowering,
-               ToOperandLowering>(
-      converter, ctx, chip);
+               ToOperandLowering>(converter, ctx, chip);
   patterns.add<TranscendentalLowering<math::Exp2Op>>(ctx, "llvm.amdgcn.exp2");
   patterns.add<TranscendentalLowering<math::Log2Op>>(ctx, "llvm.amdgcn.log");
 }
 
 void mlir::hk::detail::configureTranscendentalLegality(
     ConversionTarget &target) {
-  target.addDynamicallyLegalOp<math::Exp2Op, math::Log2Op>(
-      [](Operation *op) { return !isF32ScalarOrVector(op->getResult(0).getType()); });
+  target.addDynamicallyLegalOp<math::Exp2Op, math::Log2Op>([](Operation *op) {
+    return !isF32ScalarOrVector(op->getResult(0).getType());
+  });
 }

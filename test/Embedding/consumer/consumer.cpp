@@ -52,8 +52,8 @@ int main(int argc, char **argv) {
     if (auto mma = dyn_cast<hk::MmaOp>(op)) {
       for (Value v : {mma.getA(), mma.getB(), mma.getAcc()}) {
         auto type = cast<hk::FragmentType>(v.getType());
-        llvm::outs() << "fragment " << type << " on " << (*chip)->name
-                     << ": " << type.getLaneVectorType(**chip) << " per lane ("
+        llvm::outs() << "fragment " << type << " on " << (*chip)->name << ": "
+                     << type.getLaneVectorType(**chip) << " per lane ("
                      << type.findInstr(**chip)->mnemonic << ")\n";
       }
     }

@@ -22,8 +22,7 @@ namespace hk {
 
 /// Converts `!hk.fragment` to the per-lane vector of `chip` and
 /// `!hk.shared_tile` to a 1-D LDS memref of all its slots.
-void populateHKTypeConversions(TypeConverter &converter,
-                               const ChipInfo &chip);
+void populateHKTypeConversions(TypeConverter &converter, const ChipInfo &chip);
 
 /// The patterns lowering every hk op for `chip`. `converter` must hold the
 /// conversions of populateHKTypeConversions for the same chip.

@@ -37,9 +37,8 @@ std::pair<Value, Value> emitLogicalCoord(OpBuilder &b, Location loc,
 
 /// `getFragmentElement(layout, role, lane, i)` for a lane id value.
 std::pair<Value, Value> emitFragmentElement(OpBuilder &b, Location loc,
-                                            MmaLayout layout,
-                                            FragmentRole role, Value lane,
-                                            int64_t i);
+                                            MmaLayout layout, FragmentRole role,
+                                            Value lane, int64_t i);
 
 } // namespace mlir::hk
 

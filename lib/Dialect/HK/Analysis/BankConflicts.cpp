@@ -52,8 +52,7 @@ analyze(Operation *op, const ChipInfo &chip, gpu::GPUFuncOp func) {
       return load.emitOpError() << chip.name << " has no instruction for "
                                 << type << " to check bank conflicts of";
     FragmentAccess access{instr->layout, type.getRole(),
-                          type.getNumFragmentRows() *
-                              type.getNumFragmentCols(),
+                          type.getNumFragmentRows() * type.getNumFragmentCols(),
                           load.getTranspose()};
     return getFragmentLoadConflicts(chip, load.getTile().getType().getLayout(),
                                     access);

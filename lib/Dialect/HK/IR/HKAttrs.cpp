@@ -70,8 +70,8 @@ Attribute LaunchAttr::parse(AsmParser &parser, Type) {
       return {};
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), grid, divisible);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    grid, divisible);
 }
 
 static void printSizeTerms(AsmPrinter &printer, ArrayRef<SizeTerm> terms,
@@ -94,9 +94,9 @@ void LaunchAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-LogicalResult
-LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   ArrayRef<SizeTerm> grid, ArrayRef<SizeTerm> divisible) {
+LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<SizeTerm> grid,
+                                 ArrayRef<SizeTerm> divisible) {
   if (grid.empty() || grid.size() > 3)
     return emitError() << "grid needs 1 to 3 dimensions, got " << grid.size();
   for (ArrayRef<SizeTerm> terms : {grid, divisible})
@@ -138,8 +138,7 @@ LogicalResult LaunchAttr::verifyFor(Operation *kernel) const {
       if (t.dim >= memref.getRank())
         return kernel->emitOpError()
                << "'hk.launch' refers to dimension " << t.dim
-               << " of argument #" << t.arg << " of rank "
-               << memref.getRank();
+               << " of argument #" << t.arg << " of rank " << memref.getRank();
     }
   }
   return success();

@@ -30,16 +30,15 @@ static FailureOr<const ChipInfo *> chipOfGpuModule(Operation *op,
       continue;
     std::optional<Chip> chip = symbolizeChip(rocdl.getChip());
     if (!chip)
-      return op->emitOpError() << "gpu.module '" << module.getName()
-                               << "' targets chip '" << rocdl.getChip()
-                               << "', which hk does not support (supported: "
-                               << describeSupportedChips() << ")";
+      return op->emitOpError()
+             << "gpu.module '" << module.getName() << "' targets chip '"
+             << rocdl.getChip() << "', which hk does not support (supported: "
+             << describeSupportedChips() << ")";
     const ChipInfo *info = &getChipInfo(*chip);
     if (found && found != info)
-      return op->emitOpError()
-             << "hk ops need a single chip, but gpu.module '"
-             << module.getName() << "' targets " << found->name << " and "
-             << info->name;
+      return op->emitOpError() << "hk ops need a single chip, but gpu.module '"
+                               << module.getName() << "' targets "
+                               << found->name << " and " << info->name;
     found = info;
   }
   return found;

@@ -40,9 +40,9 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == getLaunchAttrName()) {
     auto launch = dyn_cast<LaunchAttr>(attr.getValue());
     if (!launch)
-      return op->emitError() << "'" << getLaunchAttrName()
-                             << "' must be a #hk.launch attribute, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << getLaunchAttrName()
+             << "' must be a #hk.launch attribute, got " << attr.getValue();
     return launch.verifyFor(op);
   }
   if (attr.getName() == getRemainderAttrName()) {

@@ -75,10 +75,10 @@ static LogicalResult verifySlot(Operation *op, Value slot,
 /// Checks that the `regionRows x regionCols` region at (`row`, `col`) lies
 /// inside a `rows x cols` extent, for the offsets and extents that are
 /// known; `what` names the extent in messages. A null `row` skips the rows.
-static LogicalResult verifyRegionInBounds(
-    Operation *op, StringRef what, Value row, Value col, int64_t regionRows,
-    int64_t regionCols, int64_t rows, int64_t cols,
-    BoundsMode bounds = BoundsMode::inside) {
+static LogicalResult
+verifyRegionInBounds(Operation *op, StringRef what, Value row, Value col,
+                     int64_t regionRows, int64_t regionCols, int64_t rows,
+                     int64_t cols, BoundsMode bounds = BoundsMode::inside) {
   struct Dim {
     StringRef name;
     Value offset;
@@ -182,7 +182,8 @@ LogicalResult CopyToSharedOp::verify() {
                          << source;
   if (getDirect() && masksColumns(getBounds()))
     return emitOpError() << "a direct fill cannot take 'bounds "
-                         << stringifyBoundsMode(getBounds()) << "': "
+                         << stringifyBoundsMode(getBounds())
+                         << "': "
                             "columns past the source are zeroed on the "
                             "register path only (use partial_rows with "
                             "whole K tiles, see hk-peel-partial-tiles)";
@@ -234,11 +235,11 @@ LogicalResult CopyToSharedOp::verify() {
                               "this tile's layout does not keep (LDS element "
                            << where << ")";
   }
-  return verifyRegionInBounds(
-      *this, "source", getRow(), getCol(),
-      transpose ? tile.getCols() : tile.getRows(),
-      transpose ? tile.getRows() : tile.getCols(), source.getDimSize(0),
-      source.getDimSize(1), getBounds());
+  return verifyRegionInBounds(*this, "source", getRow(), getCol(),
+                              transpose ? tile.getCols() : tile.getRows(),
+                              transpose ? tile.getRows() : tile.getCols(),
+                              source.getDimSize(0), source.getDimSize(1),
+                              getBounds());
 }
 
 //===----------------------------------------------------------------------===//
@@ -247,8 +248,7 @@ LogicalResult CopyToSharedOp::verify() {
 
 /// What a transposed fragment read needs: gfx950's ds_read_b64_tr_b16, an
 /// operand layout it serves, 4-element runs of a tile row in one place.
-static LogicalResult verifyTransposedRead(LoadFragmentOp op,
-                                          FragmentType frag,
+static LogicalResult verifyTransposedRead(LoadFragmentOp op, FragmentType frag,
                                           SharedTileType tile) {
   FailureOr<const ChipInfo *> chip = resolveChip(op);
   if (failed(chip))
@@ -289,9 +289,8 @@ LogicalResult LoadFragmentOp::verify() {
   bool transpose = getTranspose();
   int64_t regionRows = transpose ? frag.getCols() : frag.getRows();
   int64_t regionCols = transpose ? frag.getRows() : frag.getCols();
-  if (failed(verifyRegionInBounds(*this, "tile", getRow(), getCol(),
-                                  regionRows, regionCols, tile.getRows(),
-                                  tile.getCols())))
+  if (failed(verifyRegionInBounds(*this, "tile", getRow(), getCol(), regionRows,
+                                  regionCols, tile.getRows(), tile.getCols())))
     return failure();
   if (transpose && failed(verifyTransposedRead(*this, frag, tile)))
     return failure();
@@ -426,16 +425,15 @@ LogicalResult StoreFragmentOp::verify() {
                          << stringifyBoundsMode(getBounds()) << "'";
   // A vector is a row (col) of a 1-D destination read as N x 1 (1 x N).
   bool rows = frag.getRole() == FragmentRole::row;
-  int64_t destRows = vector ? (rows ? dest.getDimSize(0) : 1)
-                            : dest.getDimSize(0);
-  int64_t destCols = vector ? (rows ? 1 : dest.getDimSize(0))
-                            : dest.getDimSize(1);
+  int64_t destRows =
+      vector ? (rows ? dest.getDimSize(0) : 1) : dest.getDimSize(0);
+  int64_t destCols =
+      vector ? (rows ? 1 : dest.getDimSize(0)) : dest.getDimSize(1);
   bool transpose = getTranspose();
-  if (failed(verifyRegionInBounds(
-          *this, "destination", getRow(), getCol(),
-          transpose ? frag.getCols() : frag.getRows(),
-          transpose ? frag.getRows() : frag.getCols(), destRows, destCols,
-          getBounds())))
+  if (failed(verifyRegionInBounds(*this, "destination", getRow(), getCol(),
+                                  transpose ? frag.getCols() : frag.getRows(),
+                                  transpose ? frag.getRows() : frag.getCols(),
+                                  destRows, destCols, getBounds())))
     return failure();
   return verifyChipHasMma(*this, frag);
 }
@@ -449,8 +447,8 @@ LogicalResult StoreFragmentOp::verify() {
 static std::string formatFragmentShape(FragmentType type) {
   return (stringifyFragmentRole(type.getRole()) + " " +
           std::to_string(type.getRows()) + "x" +
-          std::to_string(type.getCols()) + " mma = " +
-          formatMma(type.getMmaShape()))
+          std::to_string(type.getCols()) +
+          " mma = " + formatMma(type.getMmaShape()))
       .str();
 }
 
@@ -720,11 +718,11 @@ LogicalResult ReadFragmentOp::verify() {
                          << source;
   // A row vector is one row of the fragment's width, read by every row.
   bool row = source.getRank() == 1;
-  if (failed(verifyRegionInBounds(
-          *this, "source", row ? Value() : getIndices()[0], getIndices().back(),
-          row ? 1 : frag.getRows(), frag.getCols(),
-          row ? 1 : source.getDimSize(0), source.getDimSize(row ? 0 : 1),
-          getBounds())))
+  if (failed(
+          verifyRegionInBounds(*this, "source", row ? Value() : getIndices()[0],
+                               getIndices().back(), row ? 1 : frag.getRows(),
+                               frag.getCols(), row ? 1 : source.getDimSize(0),
+                               source.getDimSize(row ? 0 : 1), getBounds())))
     return failure();
   return verifyChipHasMma(*this, frag);
 }

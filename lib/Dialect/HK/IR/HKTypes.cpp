@@ -38,8 +38,8 @@ static ParseResult parseMatrixShape(AsmParser &parser, int64_t &rows,
       parser.parseType(elementType))
     return failure();
   if (dims.size() != 2)
-    return parser.emitError(loc) << "expected a 2-D shape, got "
-                                 << dims.size() << " dimensions";
+    return parser.emitError(loc)
+           << "expected a 2-D shape, got " << dims.size() << " dimensions";
   rows = dims[0];
   cols = dims[1];
   return success();
@@ -61,8 +61,7 @@ Type SharedTileType::parse(AsmParser &parser) {
   auto permutation =
       ColumnPermutationAttr::get(ctx, ColumnPermutation::identity);
   int64_t slots = 1;
-  if (parser.parseLess() ||
-      parseMatrixShape(parser, rows, cols, elementType) ||
+  if (parser.parseLess() || parseMatrixShape(parser, rows, cols, elementType) ||
       parser.parseComma() || parser.parseAttribute(swizzle))
     return {};
   while (succeeded(parser.parseOptionalComma())) {
@@ -157,19 +156,18 @@ Type FragmentType::parse(AsmParser &parser) {
       parser.parseGreater())
     return {};
   if (mma.size() != 3) {
-    parser.emitError(mmaLoc) << "expected an MMA shape MxNxK, got "
-                             << mma.size() << " dimensions";
+    parser.emitError(mmaLoc)
+        << "expected an MMA shape MxNxK, got " << mma.size() << " dimensions";
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), *role, rows, cols, elementType,
-                    mma[0], mma[1], mma[2]);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *role, rows, cols, elementType, mma[0], mma[1], mma[2]);
 }
 
 void FragmentType::print(AsmPrinter &printer) const {
-  printer << "<" << stringifyFragmentRole(getRole()) << ", " << getRows()
-          << "x" << getCols() << "x" << getElementType() << ", mma = "
-          << getMmaM() << "x" << getMmaN() << "x" << getMmaK() << ">";
+  printer << "<" << stringifyFragmentRole(getRole()) << ", " << getRows() << "x"
+          << getCols() << "x" << getElementType() << ", mma = " << getMmaM()
+          << "x" << getMmaN() << "x" << getMmaK() << ">";
 }
 
 /// Fragment (rows, cols) of `role` for an m x n x k MMA.
@@ -194,10 +192,10 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
   llvm_unreachable("covered switch over FragmentRole");
 }
 
-LogicalResult
-FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
-                     FragmentRole role, int64_t rows, int64_t cols,
-                     Type elementType, int64_t m, int64_t n, int64_t k) {
+LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   FragmentRole role, int64_t rows,
+                                   int64_t cols, Type elementType, int64_t m,
+                                   int64_t n, int64_t k) {
   if (m <= 0 || n <= 0 || k <= 0)
     return emitError() << "MMA shape " << m << "x" << n << "x" << k
                        << " must be positive";
@@ -228,8 +226,7 @@ FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << elementType;
   if ((role == FragmentRole::row && cols != 1) ||
       (role == FragmentRole::col && rows != 1))
-    return emitError() << "a '" << stringifyFragmentRole(role)
-                       << "' vector is "
+    return emitError() << "a '" << stringifyFragmentRole(role) << "' vector is "
                        << (role == FragmentRole::row ? "Rx1" : "1xC")
                        << ", got " << rows << "x" << cols;
   auto [fragRows, fragCols] = fragmentDims(role, m, n, k);

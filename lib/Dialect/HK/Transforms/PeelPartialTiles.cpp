@@ -116,8 +116,7 @@ static Value isMultiple(OpBuilder &b, Location loc, Value value,
 /// passes the requirement to the memref it views, so that it holds or not
 /// for every block alike (a batch's view is offset by the block's id).
 static void requireChunkedLayout(OpBuilder &b, Location loc, Value source,
-                                 int64_t vec,
-                                 function_ref<void(Value)> require,
+                                 int64_t vec, function_ref<void(Value)> require,
                                  bool viewed = false) {
   auto type = cast<MemRefType>(source.getType());
   if (auto view = source.getDefiningOp<memref::SubViewOp>()) {

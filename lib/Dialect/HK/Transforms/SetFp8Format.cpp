@@ -35,8 +35,8 @@ struct SetFp8FormatPass : hk::impl::SetFp8FormatBase<SetFp8FormatPass> {
       target = Float8E5M2Type::get(ctx);
     if (!target) {
       getOperation().emitError()
-          << "hk-set-fp8-format: format must be e4m3 or e5m2, got '"
-          << format << "'";
+          << "hk-set-fp8-format: format must be e4m3 or e5m2, got '" << format
+          << "'";
       return signalPassFailure();
     }
     AttrTypeReplacer replacer;

@@ -21,11 +21,11 @@ using namespace mlir::hk;
 /// enumerated by `forEachInstance`, element i + 1 is stored right after
 /// element i inside a run, and runs are split further until each run's first
 /// element is aligned to the run length (a power of two).
-static std::vector<Run> planRuns(
-    int64_t count,
-    const std::function<void(const std::function<void(
-                                 const std::vector<int64_t> &)> &)>
-        &forEachInstance) {
+static std::vector<Run>
+planRuns(int64_t count,
+         const std::function<
+             void(const std::function<void(const std::vector<int64_t> &)> &)>
+             &forEachInstance) {
   // breakBefore[i]: element i cannot continue the run of element i - 1.
   std::vector<bool> breakBefore(count, false);
   breakBefore[0] = true;
@@ -128,8 +128,7 @@ Coord mlir::hk::transposedReadSource(FragmentRole role, int64_t lane,
           4 * (inGroup % 4)};
 }
 
-bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout,
-                                          FragmentRole role) {
+bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout, FragmentRole role) {
   if (layout != MmaLayout::Mfma16x16x32 || !isOperandRole(role))
     return false;
   FragmentShape shape = getFragmentShape(layout, role);

@@ -35,8 +35,8 @@ MmaShape mlir::hk::getMmaShape(MmaLayout layout) {
 
 FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
   MmaShape s = getMmaShape(layout);
-  bool wave64 = layout == MmaLayout::Mfma16x16x32 ||
-                layout == MmaLayout::Mfma16x16x128F8;
+  bool wave64 =
+      layout == MmaLayout::Mfma16x16x32 || layout == MmaLayout::Mfma16x16x128F8;
   int64_t waveSize = wave64 ? 64 : 32;
   switch (role) {
   case FragmentRole::a:

@@ -67,8 +67,7 @@ struct Timeline {
           if (read != reads.end())
             used = read->second.back();
         }
-        if (used < 0 || used >= i ||
-            events[used].kind != SyncEvent::Kind::Read)
+        if (used < 0 || used >= i || events[used].kind != SyncEvent::Kind::Read)
           error = "a use of region " + std::to_string(ev.region) +
                   " (generation " + std::to_string(ev.generation) +
                   ") comes before any read of it";
@@ -234,9 +233,8 @@ walkDependencies(const Model &model, int slots,
         // A fill replacing a slot's contents needs event `q` of group `o`
         // issued before that group's barrier `j` and complete (counter `vm`)
         // by it; `unordered` says why when no barrier orders them.
-        auto completeBefore =
-            [&](size_t o, int q, int j, bool vm,
-                llvm::function_ref<std::string()> unordered)
+        auto completeBefore = [&](size_t o, int q, int j, bool vm,
+                                  llvm::function_ref<std::string()> unordered)
             -> std::optional<SyncViolation> {
           const Timeline &other = groups[o];
           if (j < 0 || q > other.barrierAt[j])
@@ -277,15 +275,15 @@ walkDependencies(const Model &model, int slots,
                                    std::to_string(w) +
                                    " issues that fill after it",
                                w, fill->second, j, Missing::barrier);
-            bool vm = writer.events[fill->second].counter ==
-                      SyncEvent::Counter::vm;
+            bool vm =
+                writer.events[fill->second].counter == SyncEvent::Counter::vm;
             if (!writer.completedBy(fill->second, barrier, vm, waits)) {
               std::optional<std::string> why =
                   onUnmet(writer, fill->second, barrier, vm);
               if (why)
-                return missingWait(violation(*why, w, fill->second, j,
-                                             Missing::wait),
-                                   writer, fill->second, barrier, vm);
+                return missingWait(
+                    violation(*why, w, fill->second, j, Missing::wait), writer,
+                    fill->second, barrier, vm);
             }
           }
           continue;
@@ -342,8 +340,8 @@ std::optional<SyncViolation> check(const Model &model, int slots,
                                    const std::vector<WaitCounts> &waits) {
   return walkDependencies(
       model, slots, waits,
-      [](const Timeline &t, int op, int, bool vm)
-          -> std::optional<std::string> {
+      [](const Timeline &t, int op, int,
+         bool vm) -> std::optional<std::string> {
         return "the " + describe(t.events[op]) + " is not complete (" +
                (vm ? "vmcnt" : "lgkmcnt") +
                ") at the barrier that must publish or release it";

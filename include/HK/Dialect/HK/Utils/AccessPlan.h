@@ -1,4 +1,5 @@
-//===- AccessPlan.h - how a lane's elements map onto LDS accesses -*- C++ -*-===//
+//===- AccessPlan.h - how a lane's elements map onto LDS accesses -*- C++
+//-*-===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //

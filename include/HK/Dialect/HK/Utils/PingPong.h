@@ -105,8 +105,8 @@ struct PingPongPlan {
 };
 
 /// The event lists of both wave groups (early, late) for `tiles` K tiles.
-ScheduleRun expandPingPong(const PingPongShape &shape,
-                           const PingPongPlan &plan, int64_t tiles);
+ScheduleRun expandPingPong(const PingPongShape &shape, const PingPongPlan &plan,
+                           int64_t tiles);
 
 /// The tile counts the waits are derived over: every prologue, steady state
 /// and ending the schedule has appears in one of them.
