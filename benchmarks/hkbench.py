@@ -27,6 +27,11 @@ REFERENCE_DIR = os.environ.get(
     os.path.join(os.path.dirname(ROOT), "shared", "reference"))
 # The bf16 GEMM's main loop, 2 K tiles per iteration.
 HIPKITTENS_LOOP = os.path.join(REFERENCE_DIR, "hipkittens-gfx950-loop.s")
+# The fp8 GEMM loops: name -> (file, K tiles of 128 in the file).
+HIPKITTENS_FP8 = {
+    "fp8-8wave": ("hipkittens-gfx950-fp8-8wave-loop.s", 31),
+    "fp8-4wave": ("hipkittens-gfx950-fp8-4wave-loop.s", 31),
+}
 # The attention forward loops: name -> (file, KV tiles in the file). A tile
 # is one wave's 32 queries x 64 keys x d, hk's gfx950 tile too.
 HIPKITTENS_ATTENTION = {
@@ -135,6 +140,23 @@ def fp8_variants(chip):
         out.append(Variant(chip, "mxfp8-e4m3-stages2", stages=2, direct=True,
                            kernel="gemm_mxfp8", dtype="e4m3"))
     return out
+
+
+def fp8_schedule_variants():
+    """gfx950's fp8 GEMMs with the schedules that matter for speed, each
+    with the HipKittens loop of the same tiling (HIPKITTENS_FP8) or None."""
+    def fp8(name, kernel, **kw):
+        return Variant("gfx950", name, stages=2, direct=True, kernel=kernel,
+                       dtype="e4m3", **kw)
+    return [
+        (fp8("fp8-8wave-stages2+direct", "gemm_fp8"), "fp8-8wave"),
+        (fp8("fp8-8wave-ping-pong", "gemm_fp8", schedule="ping-pong"),
+         "fp8-8wave"),
+        (fp8("fp8-4wave-stages2+direct", "gemm_fp8_4wave"), "fp8-4wave"),
+        (fp8("fp8-4wave-ping-pong", "gemm_fp8_4wave", schedule="ping-pong"),
+         "fp8-4wave"),
+        (fp8("mxfp8-stages2+direct", "gemm_mxfp8"), None),
+    ]
 
 
 def unrolled(unroll):

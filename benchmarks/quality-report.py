@@ -19,6 +19,11 @@ reader sees what each pass buys. For each variant:
     run, and each variant's ratio to them: the bf16 GEMM's main loop, and
     the attention forward loops (d 128, d 64, causal d 128) per KV tile of
     equal work (one wave's 32 queries x 64 keys);
+  * gfx950's fp8 GEMMs (8-wave and 4-wave, double-buffered and ping-pong,
+    MXFP8) next to HipKittens' fp8 loops, with llvm-mca at the fp8 MFMA
+    rate and in its raw model (which charges an fp8 MFMA as a bf16 one,
+    docs/Hardware.md#fp8-rate), with their ratios, spills and v_accvgpr
+    moves;
   * the FlashAttention forward kernels (d 64 and 128, both chips,
     synchronous, double-buffered and double-buffered unrolled by 2; on
     gfx950 also the ping-pong schedule):
@@ -28,6 +33,7 @@ reader sees what each pass buys. For each variant:
 
     benchmarks/quality-report.py [--only gfx950/hipkittens ...]
                                  [--hipkittens-loop FILE] [--attention-only]
+                                 [--fp8-only]
     benchmarks/quality-report.py --kernel k.hsaco k.s [--k-tiles-per-iteration U]
 
 Writes benchmarks/results/quality-report.{json,md} and variants.svg; with
@@ -102,13 +108,45 @@ def without_permlane_swaps(lines):
     return out
 
 
-def mca(chip, body, tiles_per_iteration):
-    """llvm-mca's estimate for one wave running the loop body alone."""
+# llvm-mca 22's gfx950 model holds the MFMA pipe 4 cycles for an fp8
+# v_mfma(_scale)_f32_16x16x128_f8f6f4, as for a bf16 16x16x32 with a quarter
+# of its MACs; at fp8's rate (twice bf16's per MAC) it is 8
+# (docs/Hardware.md#fp8-rate). At the fp8 rate each is measured as
+# v_mfma_f32_16x16x4_f32 (8 cycles in the same model) on the same
+# accumulators, reading the last register of each fp8 operand; the other
+# operand registers' and the block scales' reads are not modelled.
+FP8_MFMA = re.compile(
+    r"^(\s*)v_mfma(?:_scale)?_f32_16x16x128_f8f6f4\s+([av]\[\d+:\d+\]),\s*"
+    r"([av])\[\d+:(\d+)\],\s*([av])\[\d+:(\d+)\],\s*([av]\[\d+:\d+\])"
+    r"[^;]*(;.*)?$")
+
+
+def at_fp8_rate(lines):
+    out = []
+    for line in lines:
+        m = FP8_MFMA.match(line)
+        if not m:
+            out.append(line)
+            continue
+        indent, d, a, a_last, b, b_last, c, comment = m.groups()
+        out.append(f"{indent}v_mfma_f32_16x16x4_f32 {d}, {a}{a_last}, "
+                   f"{b}{b_last}, {c}" + (f"\t{comment}" if comment else ""))
+    return out
+
+
+def mca(chip, body, tiles_per_iteration, fp8_rate=False):
+    """llvm-mca's estimate for one wave running the loop body alone; with
+    `fp8_rate`, its fp8 MFMAs at their real cost (at_fp8_rate)."""
     # hk-report writes each instruction's class after it (`\t; mma`).
     with open(body) as f:
         lines = without_permlane_swaps(
             [line.strip() for line in f if line.strip()])
-    measured = body + ".mca.s"
+    if fp8_rate:
+        rewritten = at_fp8_rate(lines)
+        if rewritten == lines:
+            hkbench.fail(f"{body}: no fp8 MFMA to measure at the fp8 rate")
+        lines = rewritten
+    measured = body + (".fp8-rate" if fp8_rate else "") + ".mca.s"
     with open(measured, "w") as f:
         f.write("\n".join(lines) + "\n")
     try:
@@ -136,7 +174,7 @@ def mca(chip, body, tiles_per_iteration):
             "ipc": round(summary["IPC"], 3)}
 
 
-def hipkittens_reference(path, tiles=2):
+def hipkittens_reference(path, tiles=2, fp8_rate=False):
     """llvm-mca's estimate for a HipKittens gfx950 loop covering `tiles`
     tiles (the GEMM's: 2 K tiles per iteration), with its MFMAs marked as
     hk-report marks hk's; None, said on stderr, when the file is absent."""
@@ -153,9 +191,78 @@ def hipkittens_reference(path, tiles=2):
                     mark = "\t; mma" if line.strip().startswith("v_mfma") \
                         else "\t; other"
                     out.write(line.rstrip("\n") + mark + "\n")
-        result = mca("gfx950", body, tiles)
+        result = mca("gfx950", body, tiles, fp8_rate)
     result["source"] = os.path.basename(path)
     return result
+
+
+def hipkittens_fp8():
+    """name -> {"raw", "fp8_rate"}: llvm-mca's estimates per K tile of
+    HipKittens' fp8 GEMM loops (hkbench.HIPKITTENS_FP8), those present."""
+    out = {}
+    for name, (file, tiles) in hkbench.HIPKITTENS_FP8.items():
+        path = os.path.join(hkbench.REFERENCE_DIR, file)
+        raw = hipkittens_reference(path, tiles)
+        if raw:
+            out[name] = {"raw": raw, "fp8_rate": hipkittens_reference(
+                path, tiles, fp8_rate=True)}
+    return out
+
+
+def accvgpr_moves(mix):
+    """Copies between AGPRs and VGPRs per K tile in a loop mix."""
+    return sum(n for m, n in mix.get("valu", {}).get("by_mnemonic", {}).items()
+               if m.startswith("v_accvgpr"))
+
+
+def fp8_rows(references):
+    """gfx950's fp8 GEMM variants (hkbench.fp8_schedule_variants()): the
+    llvm-mca estimate raw and at the fp8 rate, each with its ratio to the
+    HipKittens loop of the same tiling in `references` (hipkittens_fp8())."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for v, ref in hkbench.fp8_schedule_variants():
+            report, launch, body = compile_variant(v, tmp)
+            tiles = v.k_tiles_per_iteration
+            mix = loop_mix(report, tiles)
+            row = {"variant": v.describe(),
+                   "resources": report["kernels"][0],
+                   "loop_per_k_tile": mix,
+                   "accvgpr_moves_per_k_tile": accvgpr_moves(mix),
+                   "llvm_mca": mca(v.chip, body, tiles),
+                   "llvm_mca_fp8_rate": mca(v.chip, body, tiles, True),
+                   "simulator": simulate(v, launch)}
+            ratios = ""
+            if ref in references:
+                for key, label in (("llvm_mca", "raw"),
+                                   ("llvm_mca_fp8_rate", "fp8_rate")):
+                    theirs = references[ref][label]["cycles_per_k_tile"]
+                    row[key]["ratio_to_hipkittens"] = round(
+                        row[key]["cycles_per_k_tile"] / theirs, 3)
+                    row[key]["hipkittens"] = ref
+                ratios = (f", {row['llvm_mca_fp8_rate']['ratio_to_hipkittens']:g}"
+                          f" x HipKittens' {ref} (raw "
+                          f"{row['llvm_mca']['ratio_to_hipkittens']:g} x)")
+            rows.append(row)
+            rate, raw = row["llvm_mca_fp8_rate"], row["llvm_mca"]
+            print(f"{v.key:<34} {rate['cycles_per_k_tile']:g} cycles/K tile "
+                  f"at the fp8 rate (MMA {100 * rate['mma_share']:.0f}%"
+                  f"{ratios}); raw model {raw['cycles_per_k_tile']:g} "
+                  f"(MMA {100 * raw['mma_share']:.0f}%), "
+                  f"{row['resources']['vgprs']} VGPRs, "
+                  f"{row['resources']['vgpr_spills']} spills, "
+                  f"{accvgpr_moves(row['loop_per_k_tile']):g} v_accvgpr "
+                  "moves/K tile")
+    return rows
+
+
+def print_fp8_references(references):
+    for name, r in references.items():
+        print(f"{'gfx950/HipKittens ' + name:<34} "
+              f"{r['fp8_rate']['cycles_per_k_tile']:g} cycles/K tile at the "
+              f"fp8 rate (MMA {100 * r['fp8_rate']['mma_share']:.0f}%); raw "
+              f"model {r['raw']['cycles_per_k_tile']:g} "
+              f"(MMA {100 * r['raw']['mma_share']:.0f}%)")
 
 
 def hipkittens_attention():
@@ -346,8 +453,10 @@ def table(rows, loop, tile, classes, mca_rows, sim_rows):
             return ", ".join(f"{fmt(n)} {m}"
                              for m, n in sorted(e["by_mnemonic"].items()))
         row(f"loop/{tile}: {cls}", get)
-    for label, key in mca_rows:
-        row(f"llvm-mca {label}", lambda r, key=key: r["llvm_mca"].get(key))
+    for label, key, *field in mca_rows:
+        source = field[0] if field else "llvm_mca"
+        row(f"llvm-mca {label}",
+            lambda r, key=key, source=source: r[source].get(key))
     for label, key in sim_rows:
         row(f"sim: {label}", lambda r, key=key: r["simulator"][key])
     return "\n".join(lines) + "\n"
@@ -374,6 +483,32 @@ def markdown(rows, reference=None):
          ("LDS B written /WG/K tile", "lds_bytes_written_per_k_tile"),
          ("FLOP per global byte",
           "arithmetic_intensity_flop_per_global_byte")])
+
+
+def fp8_markdown(rows, references):
+    lines = []
+    for name, r in references.items():
+        lines.append(f"HipKittens' {name} loop ({r['raw']['source']}), same "
+                     f"llvm-mca run: {r['fp8_rate']['cycles_per_k_tile']:g} "
+                     "cycles per K tile at the fp8 rate (MMA share "
+                     f"{r['fp8_rate']['mma_share']:g}), "
+                     f"{r['raw']['cycles_per_k_tile']:g} raw (MMA share "
+                     f"{r['raw']['mma_share']:g}).")
+    head = "\n".join(lines) + "\n\n" if lines else ""
+    rate = "llvm_mca_fp8_rate"
+    return head + table(
+        rows, "loop_per_k_tile", "K tile",
+        ["mma", "lds_read", "direct_lds_load", "global_load", "barrier",
+         "wait", "setprio", "salu", "valu"],
+        [("cycles/K tile at the fp8 rate", "cycles_per_k_tile", rate),
+         ("MMA share at the fp8 rate", "mma_share", rate),
+         ("cycles / HipKittens' at the fp8 rate", "ratio_to_hipkittens",
+          rate),
+         ("cycles/K tile, raw model", "cycles_per_k_tile"),
+         ("MMA share, raw model", "mma_share"),
+         ("cycles / HipKittens', raw model", "ratio_to_hipkittens")],
+        [("LDS read ways (mean)", "lds_read_mean_ways"),
+         ("global B read /WG/K tile", "global_bytes_read_per_k_tile")])
 
 
 def attention_markdown(rows, references):
@@ -482,6 +617,10 @@ def main():
     parser.add_argument("--attention-only", action="store_true",
                         help="report the attention kernels only (printed, "
                         "the full report left alone)")
+    parser.add_argument("--fp8-only", action="store_true",
+                        help="report gfx950's fp8 GEMMs only, at the fp8 "
+                        "MFMA rate and raw (printed, the full report left "
+                        "alone)")
     parser.add_argument("--k-tiles-per-iteration", type=int, default=1,
                         metavar="U", help="with --kernel: K tiles one "
                         "iteration of its main loop does (its unroll factor)")
@@ -493,6 +632,14 @@ def main():
             parser.error("--k-tiles-per-iteration must be at least 1")
         hkbench.setup()
         report_kernel(*args.kernel, args.k_tiles_per_iteration)
+        return
+    if args.fp8_only:
+        hkbench.setup()
+        references = hipkittens_fp8()
+        print_fp8_references(references)
+        rows = fp8_rows(references)
+        print()
+        print(fp8_markdown(rows, references), end="")
         return
     if args.attention_only:
         hkbench.setup()
@@ -540,6 +687,9 @@ def main():
         print()
         print(markdown(rows, reference), end="")
         return
+    fp8_references = hipkittens_fp8()
+    print_fp8_references(fp8_references)
+    fp8 = fp8_rows(fp8_references)
     attention_references = hipkittens_attention()
     print_attention_references(attention_references)
     attention = attention_rows(attention_references)
@@ -547,11 +697,16 @@ def main():
         "command": "benchmarks/quality-report.py",
         "llvm_mca_iterations": MCA_ITERATIONS,
         "hipkittens_reference": reference, "variants": rows,
+        "hipkittens_fp8": fp8_references, "fp8": fp8,
         "hipkittens_attention": attention_references,
         "attention": attention})
     md = os.path.join(hkbench.RESULTS, "quality-report.md")
     with open(md, "w") as f:
         f.write(markdown(rows, reference))
+        f.write("\nfp8 GEMMs on gfx950, llvm-mca at the fp8 MFMA rate (each "
+                "fp8 MFMA 8 cycles, docs/Hardware.md#fp8-rate) and in the raw "
+                "model (4):\n\n")
+        f.write(fp8_markdown(fp8, fp8_references))
         f.write("\nFlashAttention forward kernels (simulator: "
                 "B,Hq,Hkv,N = %d,%d,%d,%d, not causal):\n\n" % ATTENTION_SIM)
         f.write(attention_markdown(attention, attention_references))

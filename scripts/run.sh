@@ -36,11 +36,22 @@ reference_dir=${HK_REFERENCE_DIR:-$root/../shared/reference}
 # llvm-mca (one wave) cycles per tile of a loop body covering $3 tiles
 # (default 2). llvm-mca 22.1.8 hangs on some v_permlane*_swap right after
 # an s_nop, so each swap is measured as two v_mov_b32 on its registers.
+# With $4 = fp8, every fp8 MFMA is measured at its real cost: the model
+# charges v_mfma(_scale)_f32_16x16x128_f8f6f4 4 cycles, as a bf16 16x16x32
+# with a quarter of its MACs, and fp8 runs at twice bf16's rate per MAC, so
+# each becomes an 8-cycle v_mfma_f32_16x16x4_f32 on the same accumulators,
+# reading the last register of each operand (docs/Hardware.md#fp8-rate).
 mca_cycles() {
-  sed -E 's/v_permlane(16|32)_swap_b32(_e32)? (v[0-9]+), (v[0-9]+)/v_mov_b32 \3, \4\n\tv_mov_b32 \4, \3/' "$1" |
+  local rate='s/x/x/'
+  if [ "${4:-}" = fp8 ]; then
+    grep -q 'f32_16x16x128_f8f6f4' "$1" || { echo "hk: $1 has no fp8 MFMA" >&2; return 1; }
+    rate='s/v_mfma(_scale)?_f32_16x16x128_f8f6f4 ([av]\[[0-9]+:[0-9]+\]), ([av])\[[0-9]+:([0-9]+)\], ([av])\[[0-9]+:([0-9]+)\], ([av]\[[0-9]+:[0-9]+\])[^;]*/v_mfma_f32_16x16x4_f32 \2, \3\4, \5\6, \7 /'
+  fi
+  sed -E -e 's/v_permlane(16|32)_swap_b32(_e32)? (v[0-9]+), (v[0-9]+)/v_mov_b32 \3, \4\n\tv_mov_b32 \4, \3/' -e "$rate" "$1" |
     "$mca" -mtriple=amdgcn-amd-amdhsa -mcpu="$2" -iterations=100 |
     awk -v tiles="${3:-2}" '/^Total Cycles:/ {print $3 / (100 * tiles)}'
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 compile() { # chip name flags...
   local chip=$1 name=$2
   shift 2
@@ -75,9 +86,9 @@ else
   echo "hk: no HipKittens reference loops in $reference_dir (set HK_REFERENCE_DIR): comparison skipped"
 fi
 for pair in "ping-pong:$pp" "unroll2:$un"; do
-  ratio=""
-  [ -n "$theirs" ] && ratio="; ${theirs} for HipKittens' loop, ratio $(awk -v a="${pair#*:}" -v b="$theirs" 'BEGIN {printf "%.3f", a / b}')"
-  echo "hk: gfx950 $(echo "${pair%%:*}") main loop, llvm-mca: ${pair#*:} cycles per K tile$ratio"
+  versus=""
+  [ -n "$theirs" ] && versus="; ${theirs} for HipKittens' loop, ratio $(ratio "${pair#*:}" "$theirs")"
+  echo "hk: gfx950 $(echo "${pair%%:*}") main loop, llvm-mca: ${pair#*:} cycles per K tile$versus"
 done
 if awk -v a="$pp" -v b="$un" 'BEGIN {exit !(a <= b)}'; then
   best=ping-pong gfx950=("${pingpong[@]}") other=("${unrolled[@]}")
@@ -159,6 +170,37 @@ check "$root/examples/gemm_mxfp8_gfx950.mlir" --chip=gfx950 --stages=2 \
   --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
 check "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 --stages=2 \
   --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
+# gfx950's fp8 main loops in llvm-mca, at the fp8 MFMA rate and in the raw
+# model, next to HipKittens' fp8 loops (31 K tiles of 128 in each file).
+fp8_mca() { # label example reference-file (- for none) flags...
+  local label=$1 example=$2 ref=$3 tiles=1
+  shift 3
+  [[ " $* " == *" --schedule=ping-pong "* ]] && tiles=2
+  local name="$out/gfx950-$label"
+  "$build/bin/hk-compile" "$root/examples/$example" --chip=gfx950 --dtype=e4m3 "$@" \
+    -o "$name.hsaco" --asm="$name.s" &&
+    "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
+      --loop-body="$name.loop.s" >/dev/null || { status=1; return; }
+  local rate raw line
+  rate=$(mca_cycles "$name.loop.s" gfx950 $tiles fp8) && raw=$(mca_cycles "$name.loop.s" gfx950 $tiles) ||
+    { status=1; return; }
+  line="hk: gfx950 $label ($*) main loop, llvm-mca: $rate cycles per K tile at the fp8 rate ($raw in the raw model)"
+  if [ "$ref" = - ]; then
+    line+=" (no HipKittens loop of its kind to compare)"
+  elif [ -f "$reference_dir/$ref" ]; then
+    local theirs theirs_raw
+    theirs=$(mca_cycles "$reference_dir/$ref" gfx950 31 fp8)
+    theirs_raw=$(mca_cycles "$reference_dir/$ref" gfx950 31)
+    line+="; $theirs ($theirs_raw) for HipKittens' loop, ratio $(ratio "$rate" "$theirs") ($(ratio "$raw" "$theirs_raw") raw)"
+  else
+    line+="; no HipKittens loop $reference_dir/$ref (set HK_REFERENCE_DIR): comparison skipped"
+  fi
+  echo "$line"
+}
+fp8_mca fp8-8wave-ping-pong gemm_fp8_gfx950.mlir hipkittens-gfx950-fp8-8wave-loop.s "${pingpong[@]}"
+fp8_mca fp8-4wave gemm_fp8_4wave_gfx950.mlir hipkittens-gfx950-fp8-4wave-loop.s --stages=2 --direct-lds
+fp8_mca fp8-4wave-ping-pong gemm_fp8_4wave_gfx950.mlir hipkittens-gfx950-fp8-4wave-loop.s "${pingpong[@]}"
+fp8_mca mxfp8 gemm_mxfp8_gfx950.mlir - --stages=2 --direct-lds
 # Attention: each kernel compiled and reported, then checked at the shapes
 # issue 13 names.
 mkdir -p "$build/attention"
@@ -179,7 +221,7 @@ for chip in gfx950 gfx1201; do
     if [ "$chip" = gfx950 ] && [ -f "$theirs_attn" ]; then
       ours=$(mca_cycles "$name.loop.s" gfx950 2)
       theirs=$(mca_cycles "$theirs_attn" gfx950 4)
-      echo "hk: gfx950 attention d=$d K/V loop, llvm-mca: $ours cycles per KV tile; $theirs for HipKittens' loop, ratio $(awk -v a="$ours" -v b="$theirs" 'BEGIN {printf "%.3f", a / b}')"
+      echo "hk: gfx950 attention d=$d K/V loop, llvm-mca: $ours cycles per KV tile; $theirs for HipKittens' loop, ratio $(ratio "$ours" "$theirs")"
     elif [ "$chip" = gfx950 ]; then
       echo "hk: no HipKittens reference loop $theirs_attn (set HK_REFERENCE_DIR): attention d=$d comparison skipped"
     fi
