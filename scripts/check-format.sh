@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that every tracked C++ file is as clang-format (Debian 12's,
+# Checks that every tracked C and C++ file is as clang-format (Debian 12's,
 # version 14, with the repository's .clang-format) writes it; lists the files
 # that are not and exits 1. With --fix, formats them instead.
 #
@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/common.sh"
 install_missing clang-format || exit 1
 cd "$root" || exit 1
-mapfile -t files < <(git ls-files '*.cpp' '*.h')
+mapfile -t files < <(git ls-files '*.cpp' '*.h' '*.c')
 if [ "${#files[@]}" -eq 0 ]; then
   echo "hk: check-format: no tracked C++ files (not a git checkout?)" >&2
   exit 1

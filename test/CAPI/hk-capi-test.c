@@ -1,0 +1,171 @@
+/*===- hk-capi-test.c - hk through the MLIR C API, from C ---------*- C -*-===*\
+|*                                                                            *|
+|* Part of the hk project, under the Apache License v2.0 with LLVM            *|
+|* Exceptions.                                                                *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+/* What a compiler binding MLIR through C does with hk: a context with hk's
+ * dialects (through the registry, and through the dialect handle), hk's
+ * passes registered, an hk source parsed, hk-to-rocdl-pipeline run by name
+ * through MLIR's pass manager, and hkCompileModule to a code object.
+ *
+ *   hk-capi-test <source.mlir> <chip> <pipeline|compile|bad-options> [out]
+ *
+ * pipeline: prints the lowered module; compile: the code object's size and
+ * whether it is an ELF file, and writes it to `out` when given;
+ * bad-options: the diagnostic of a misspelt option. Exit status 0 when the
+ * step did what it should. */
+
+#include "HK-c/Dialects.h"
+#include "HK-c/Passes.h"
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void printToFile(MlirStringRef text, void *file) {
+  fwrite(text.data, 1, text.length, (FILE *)file);
+}
+
+static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
+                                         void *userData) {
+  (void)userData;
+  fprintf(stderr, "diagnostic: ");
+  mlirDiagnosticPrint(diagnostic, printToFile, stderr);
+  fprintf(stderr, "\n");
+  return mlirLogicalResultSuccess();
+}
+
+/* A growing byte buffer for hkCompileModule's output. */
+typedef struct {
+  char *data;
+  size_t size;
+} Buffer;
+
+static void appendToBuffer(MlirStringRef bytes, void *userData) {
+  Buffer *buffer = (Buffer *)userData;
+  char *grown = realloc(buffer->data, buffer->size + bytes.length);
+  if (!grown) {
+    fprintf(stderr, "out of memory\n");
+    exit(2);
+  }
+  memcpy(grown + buffer->size, bytes.data, bytes.length);
+  buffer->data = grown;
+  buffer->size += bytes.length;
+}
+
+static char *readFile(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = malloc((size_t)size + 1);
+  if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
+    free(text);
+    text = NULL;
+  }
+  if (text)
+    text[size] = '\0';
+  fclose(f);
+  return text;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: hk-capi-test <source.mlir> <chip> "
+                    "<pipeline|compile|bad-options> [out]\n");
+    return 2;
+  }
+  const char *out = argc == 5 ? argv[4] : NULL;
+  const char *path = argv[1], *chip = argv[2], *step = argv[3];
+  char *source = readFile(path);
+  if (!source) {
+    fprintf(stderr, "cannot read '%s'\n", path);
+    return 2;
+  }
+
+  MlirContext context = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  hkRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(context, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextAttachDiagnosticHandler(context, printDiagnostic, NULL, NULL);
+  /* The handle names and loads the same dialect. */
+  MlirDialectHandle handle = mlirGetDialectHandle__hk__();
+  MlirStringRef name = mlirDialectHandleGetNamespace(handle);
+  MlirDialect hk = mlirDialectHandleLoadDialect(handle, context);
+  printf("dialect handle: %.*s, loaded: %s\n", (int)name.length, name.data,
+         mlirDialectIsNull(hk) ? "no" : "yes");
+  hkRegisterAllPasses();
+
+  MlirModule module =
+      mlirModuleCreateParse(context, mlirStringRefCreateFromCString(source));
+  free(source);
+  if (mlirModuleIsNull(module)) {
+    fprintf(stderr, "'%s' does not parse\n", path);
+    mlirContextDestroy(context);
+    return 1;
+  }
+
+  int status = 1;
+  char options[64];
+  snprintf(options, sizeof options, "chip=%s", chip);
+  if (strcmp(step, "pipeline") == 0) {
+    char pipeline[128];
+    snprintf(pipeline, sizeof pipeline,
+             "builtin.module(hk-to-rocdl-pipeline{%s})", options);
+    MlirPassManager pm = mlirPassManagerCreate(context);
+    MlirLogicalResult parsed = mlirParsePassPipeline(
+        mlirPassManagerGetAsOpPassManager(pm),
+        mlirStringRefCreateFromCString(pipeline), printToFile, stderr);
+    if (mlirLogicalResultIsSuccess(parsed) &&
+        mlirLogicalResultIsSuccess(
+            mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)))) {
+      mlirOperationPrint(mlirModuleGetOperation(module), printToFile, stdout);
+      printf("\n");
+      status = 0;
+    }
+    mlirPassManagerDestroy(pm);
+  } else if (strcmp(step, "compile") == 0) {
+    Buffer object = {NULL, 0};
+    MlirLogicalResult compiled = hkCompileModule(
+        module, mlirStringRefCreateFromCString(options),
+        mlirStringRefCreateFromCString("bin"), appendToBuffer, &object);
+    if (mlirLogicalResultIsSuccess(compiled)) {
+      int elf = object.size > 4 && memcmp(object.data, "\177ELF", 4) == 0;
+      printf("code object: %zu bytes, %s\n", object.size,
+             elf ? "ELF" : "not ELF");
+      status = elf ? 0 : 1;
+      FILE *f = out ? fopen(out, "wb") : NULL;
+      if (out && (!f || fwrite(object.data, 1, object.size, f) != object.size))
+        status = 2;
+      if (f)
+        fclose(f);
+    }
+    free(object.data);
+  } else if (strcmp(step, "bad-options") == 0) {
+    Buffer object = {NULL, 0};
+    MlirLogicalResult compiled = hkCompileModule(
+        module, mlirStringRefCreateFromCString("chip=gfx950 stagez=2"),
+        mlirStringRefCreateFromCString("bin"), appendToBuffer, &object);
+    printf("bad options: %s, %zu bytes\n",
+           mlirLogicalResultIsSuccess(compiled) ? "accepted" : "refused",
+           object.size);
+    status = mlirLogicalResultIsFailure(compiled) && object.size == 0 ? 0 : 1;
+    free(object.data);
+  } else {
+    fprintf(stderr, "unknown step '%s'\n", step);
+    status = 2;
+  }
+  mlirModuleDestroy(module);
+  mlirContextDestroy(context);
+  return status;
+}
