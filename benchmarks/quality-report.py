@@ -95,17 +95,20 @@ PERMLANE_SWAP = re.compile(
     r"^(\s*)v_permlane(?:16|32)_swap_b32(?:_e32)?\s+(v\d+),\s*(v\d+)(.*)$")
 
 
-def without_permlane_swaps(lines):
+def rewrite(lines, pattern, replacement):
+    """`lines` with each line matching `pattern` replaced by the lines
+    `replacement` makes of its groups."""
     out = []
     for line in lines:
-        m = PERMLANE_SWAP.match(line)
-        if not m:
-            out.append(line)
-            continue
-        indent, a, b, rest = m.groups()
-        out += [f"{indent}v_mov_b32 {a}, {b}{rest}",
-                f"{indent}v_mov_b32 {b}, {a}{rest}"]
+        m = pattern.match(line)
+        out += replacement(*m.groups()) if m else [line]
     return out
+
+
+def without_permlane_swaps(lines):
+    return rewrite(lines, PERMLANE_SWAP, lambda indent, a, b, rest: [
+        f"{indent}v_mov_b32 {a}, {b}{rest}",
+        f"{indent}v_mov_b32 {b}, {a}{rest}"])
 
 
 # llvm-mca 22's gfx950 model holds the MFMA pipe 4 cycles for an fp8
@@ -122,16 +125,11 @@ FP8_MFMA = re.compile(
 
 
 def at_fp8_rate(lines):
-    out = []
-    for line in lines:
-        m = FP8_MFMA.match(line)
-        if not m:
-            out.append(line)
-            continue
-        indent, d, a, a_last, b, b_last, c, comment = m.groups()
-        out.append(f"{indent}v_mfma_f32_16x16x4_f32 {d}, {a}{a_last}, "
-                   f"{b}{b_last}, {c}" + (f"\t{comment}" if comment else ""))
-    return out
+    return rewrite(lines, FP8_MFMA,
+                   lambda indent, d, a, a_last, b, b_last, c, comment: [
+                       f"{indent}v_mfma_f32_16x16x4_f32 {d}, {a}{a_last}, "
+                       f"{b}{b_last}, {c}" +
+                       (f"\t{comment}" if comment else "")])
 
 
 def mca(chip, body, tiles_per_iteration, fp8_rate=False):
