@@ -47,47 +47,44 @@ ScheduleSettings mlir::hk::ScheduleCLOptions::settings() const {
   return settings;
 }
 
-/// Why `options` cannot be built, or an empty string.
-static std::string whyOptionsAreInvalid(const HKPipelineOptions &options) {
+llvm::Error mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
+  auto invalid = [](const llvm::Twine &why) {
+    return llvm::createStringError(why);
+  };
   StringRef fp8 = options.fp8Format;
   if (!fp8.empty() && fp8 != "e4m3" && fp8 != "e5m2")
-    return "dtype (fp8-format) must be e4m3 or e5m2, got '" + fp8.str() + "'";
+    return invalid("dtype (fp8-format) must be e4m3 or e5m2, got '" +
+                   fp8.str() + "'");
   if (options.optLevel > 3)
-    return "the optimization level (O) must be 0 to 3, got " +
-           std::to_string(options.optLevel);
+    return invalid("the optimization level (O) must be 0 to 3, got " +
+                   std::to_string(options.optLevel));
   if (options.schedule == Schedule::none)
-    return "";
+    return llvm::Error::success();
   std::string schedule = options.schedule == Schedule::pingPongHK
                              ? "schedule=ping-pong-hk"
                              : "schedule=ping-pong";
   const ChipInfo &chip = getChipInfo(options.chip);
   if (!chip.hasDirectToLds())
-    return schedule + " counts direct-to-LDS loads in its waits, and " +
-           std::string(chip.name) + " has none (gfx950 has)";
+    return invalid(schedule + " counts direct-to-LDS loads in its waits, and " +
+                   std::string(chip.name) + " has none (gfx950 has)");
   if (options.stages != 2)
-    return schedule +
-           " double-buffers its tiles: it needs stages=2, got "
-           "stages=" +
-           std::to_string(options.stages);
+    return invalid(schedule +
+                   " double-buffers its tiles: it needs stages=2, got "
+                   "stages=" +
+                   std::to_string(options.stages));
   if (!options.directLds)
-    return schedule + " counts direct-to-LDS loads in its waits: it needs "
-                      "direct-lds";
+    return invalid(schedule +
+                   " counts direct-to-LDS loads in its waits: it needs "
+                   "direct-lds");
   if (options.unroll != 1)
-    return schedule +
-           "'s loop body already covers two K tiles with "
-           "constant slots: it needs unroll=1, got unroll=" +
-           std::to_string(options.unroll);
+    return invalid(schedule +
+                   "'s loop body already covers two K tiles with "
+                   "constant slots: it needs unroll=1, got unroll=" +
+                   std::to_string(options.unroll));
   if (options.mmaPriority > 3)
-    return "mma-priority must be 0 to 3, got " +
-           std::to_string(options.mmaPriority);
-  return "";
-}
-
-llvm::Error mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
-  std::string why = whyOptionsAreInvalid(options);
-  if (why.empty())
-    return llvm::Error::success();
-  return llvm::createStringError(why);
+    return invalid("mma-priority must be 0 to 3, got " +
+                   std::to_string(options.mmaPriority));
+  return llvm::Error::success();
 }
 
 /// The passes of schedule=none: the program's order, double-buffered,
