@@ -144,22 +144,23 @@ selectKernel(ModuleOp module, StringRef path, StringRef name) {
 }
 
 llvm::Error ParsedKernel::diagnosedError() const {
-  return llvm::make_error<RunError>(
-      RunError::Kind::badInput, captured ? *captured : std::string(), reported);
+  // Without a capture the diagnostics went to RunConfig::diagnostics.
+  return llvm::make_error<RunError>(RunError::Kind::badInput,
+                                    captured ? *captured : std::string(),
+                                    /*reported=*/!captured);
 }
 
 llvm::Expected<ParsedKernel>
 parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
   ParsedKernel parsed;
   parsed.sourceMgr = std::make_unique<llvm::SourceMgr>();
-  parsed.reported = config.diagnostics != nullptr;
-  if (!parsed.reported) {
+  if (!config.diagnostics) {
     parsed.captured = std::make_unique<std::string>();
     parsed.capturedStream =
         std::make_unique<llvm::raw_string_ostream>(*parsed.captured);
   }
   llvm::raw_ostream &os =
-      parsed.reported ? *config.diagnostics : *parsed.capturedStream;
+      config.diagnostics ? *config.diagnostics : *parsed.capturedStream;
   parsed.diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
       *parsed.sourceMgr, &context, os);
   parsed.module = parseCheckedSourceFile(path, *parsed.sourceMgr, &context, os);

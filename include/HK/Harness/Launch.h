@@ -96,7 +96,6 @@ struct ParsedKernel {
   std::unique_ptr<std::string> captured;
   std::unique_ptr<llvm::raw_string_ostream> capturedStream;
   std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
-  bool reported = false;
   OwningOpRef<ModuleOp> module;
   /// The kernel named RunConfig::kernelName, or the only one.
   gpu::GPUFuncOp kernel;
