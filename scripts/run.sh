@@ -42,12 +42,12 @@ reference_dir=${HK_REFERENCE_DIR:-$root/../shared/reference}
 # each becomes an 8-cycle v_mfma_f32_16x16x4_f32 on the same accumulators,
 # reading the last register of each operand (docs/Hardware.md#fp8-rate).
 mca_cycles() {
-  local rate='s/x/x/'
+  local rate=()
   if [ "${4:-}" = fp8 ]; then
     grep -q 'f32_16x16x128_f8f6f4' "$1" || { echo "hk: $1 has no fp8 MFMA" >&2; return 1; }
-    rate='s/v_mfma(_scale)?_f32_16x16x128_f8f6f4 ([av]\[[0-9]+:[0-9]+\]), ([av])\[[0-9]+:([0-9]+)\], ([av])\[[0-9]+:([0-9]+)\], ([av]\[[0-9]+:[0-9]+\])[^;]*/v_mfma_f32_16x16x4_f32 \2, \3\4, \5\6, \7 /'
+    rate=(-e 's/v_mfma(_scale)?_f32_16x16x128_f8f6f4 ([av]\[[0-9]+:[0-9]+\]), ([av])\[[0-9]+:([0-9]+)\], ([av])\[[0-9]+:([0-9]+)\], ([av]\[[0-9]+:[0-9]+\])[^;]*/v_mfma_f32_16x16x4_f32 \2, \3\4, \5\6, \7 /')
   fi
-  sed -E -e 's/v_permlane(16|32)_swap_b32(_e32)? (v[0-9]+), (v[0-9]+)/v_mov_b32 \3, \4\n\tv_mov_b32 \4, \3/' -e "$rate" "$1" |
+  sed -E -e 's/v_permlane(16|32)_swap_b32(_e32)? (v[0-9]+), (v[0-9]+)/v_mov_b32 \3, \4\n\tv_mov_b32 \4, \3/' "${rate[@]}" "$1" |
     "$mca" -mtriple=amdgcn-amd-amdhsa -mcpu="$2" -iterations=100 |
     awk -v tiles="${3:-2}" '/^Total Cycles:/ {print $3 / (100 * tiles)}'
 }
