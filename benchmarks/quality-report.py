@@ -207,6 +207,24 @@ def hipkittens_fp8():
     return out
 
 
+def gemm_row(v, tmp, fp8_rate=False):
+    """A GEMM variant's row: resources, the main loop's mix per K tile,
+    llvm-mca's estimate (also at the fp8 rate, with the loop's v_accvgpr
+    moves, when `fp8_rate`), and the simulator's counters."""
+    report, launch, body = compile_variant(v, tmp)
+    tiles = v.k_tiles_per_iteration
+    mix = loop_mix(report, tiles)
+    row = {"variant": v.describe(),
+           "resources": report["kernels"][0],
+           "loop_per_k_tile": mix,
+           "llvm_mca": mca(v.chip, body, tiles)}
+    if fp8_rate:
+        row["accvgpr_moves_per_k_tile"] = accvgpr_moves(mix)
+        row["llvm_mca_fp8_rate"] = mca(v.chip, body, tiles, True)
+    row["simulator"] = simulate(v, launch)
+    return row
+
+
 def accvgpr_moves(mix):
     """Copies between AGPRs and VGPRs per K tile in a loop mix."""
     return sum(n for m, n in mix.get("valu", {}).get("by_mnemonic", {}).items()
@@ -220,16 +238,7 @@ def fp8_rows(references):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for v, ref in hkbench.fp8_schedule_variants():
-            report, launch, body = compile_variant(v, tmp)
-            tiles = v.k_tiles_per_iteration
-            mix = loop_mix(report, tiles)
-            row = {"variant": v.describe(),
-                   "resources": report["kernels"][0],
-                   "loop_per_k_tile": mix,
-                   "accvgpr_moves_per_k_tile": accvgpr_moves(mix),
-                   "llvm_mca": mca(v.chip, body, tiles),
-                   "llvm_mca_fp8_rate": mca(v.chip, body, tiles, True),
-                   "simulator": simulate(v, launch)}
+            row = gemm_row(v, tmp, fp8_rate=True)
             ratios = ""
             if ref in references:
                 for key, label in (("llvm_mca", "raw"),
@@ -249,9 +258,23 @@ def fp8_rows(references):
                   f"(MMA {100 * raw['mma_share']:.0f}%), "
                   f"{row['resources']['vgprs']} VGPRs, "
                   f"{row['resources']['vgpr_spills']} spills, "
-                  f"{accvgpr_moves(row['loop_per_k_tile']):g} v_accvgpr "
-                  "moves/K tile")
+                  f"{row['accvgpr_moves_per_k_tile']:g} v_accvgpr moves/K "
+                  "tile")
     return rows
+
+
+def fp8_section():
+    """HipKittens' fp8 loops (printed) and gfx950's fp8 rows beside them."""
+    references = hipkittens_fp8()
+    print_fp8_references(references)
+    return references, fp8_rows(references)
+
+
+def attention_section():
+    """HipKittens' attention loops (printed) and the attention rows."""
+    references = hipkittens_attention()
+    print_attention_references(references)
+    return references, attention_rows(references)
 
 
 def print_fp8_references(references):
@@ -631,22 +654,15 @@ def main():
         hkbench.setup()
         report_kernel(*args.kernel, args.k_tiles_per_iteration)
         return
-    if args.fp8_only:
-        hkbench.setup()
-        references = hipkittens_fp8()
-        print_fp8_references(references)
-        rows = fp8_rows(references)
-        print()
-        print(fp8_markdown(rows, references), end="")
-        return
-    if args.attention_only:
-        hkbench.setup()
-        references = hipkittens_attention()
-        print_attention_references(references)
-        rows = attention_rows(references)
-        print()
-        print(attention_markdown(rows, references), end="")
-        return
+    for only, section, markdown_of in (
+            (args.fp8_only, fp8_section, fp8_markdown),
+            (args.attention_only, attention_section, attention_markdown)):
+        if only:
+            hkbench.setup()
+            references, rows = section()
+            print()
+            print(markdown_of(rows, references), end="")
+            return
     unknown = set(args.only) - {v.key for v in every}
     if unknown:
         parser.error(f"unknown variant(s) {', '.join(sorted(unknown))}")
@@ -660,13 +676,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for v in chosen:
-            report, launch, body = compile_variant(v, tmp)
-            tiles = v.k_tiles_per_iteration
-            row = {"variant": v.describe(),
-                   "resources": report["kernels"][0],
-                   "loop_per_k_tile": loop_mix(report, tiles),
-                   "llvm_mca": mca(v.chip, body, tiles),
-                   "simulator": simulate(v, launch)}
+            row = gemm_row(v, tmp)
             ratio = ""
             if reference and v.chip == "gfx950":
                 row["llvm_mca"]["ratio_to_hipkittens"] = round(
@@ -685,12 +695,8 @@ def main():
         print()
         print(markdown(rows, reference), end="")
         return
-    fp8_references = hipkittens_fp8()
-    print_fp8_references(fp8_references)
-    fp8 = fp8_rows(fp8_references)
-    attention_references = hipkittens_attention()
-    print_attention_references(attention_references)
-    attention = attention_rows(attention_references)
+    fp8_references, fp8 = fp8_section()
+    attention_references, attention = attention_section()
     path = hkbench.write_json("quality-report.json", {
         "command": "benchmarks/quality-report.py",
         "llvm_mca_iterations": MCA_ITERATIONS,
