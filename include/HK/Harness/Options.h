@@ -53,7 +53,11 @@ llvm::Expected<RunCommand> parseCommandLine(int argc, const char *const *argv,
 
 /// The command the parsed options give, with the checks that belong to the
 /// command line (sizes given, a layout spelled right, no option the
-/// workload does not take); the workloads check the rest.
+/// workload does not take) and the workload's own configuration check
+/// (checkGemmConfig, checkAttentionConfig), so that a bad command is refused
+/// before any kernel is read, in the order hk-run always gave. The
+/// workloads check their configuration again for callers without a command
+/// line; the check is cheap.
 llvm::Expected<RunCommand> createFromCLOptions();
 
 } // namespace mlir::hk::run
