@@ -247,7 +247,7 @@ llvm::Expected<GemmResult> runGemmWorkload(MLIRContext &context,
   GemmInputs inputs;
   if (llvm::Error e = makeGemmInputs(config, problem, inputs))
     return std::move(e);
-  result.saved = inputs.saved;
+  result.saved = std::move(inputs.saved);
   std::vector<float> expected;
   if (rc.test == TestKind::expected) {
     llvm::Expected<std::vector<float>> read = readExpected(config, problem);
