@@ -34,7 +34,7 @@ config.substitutions.append(("%ccache", config.ccache or ""))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.hk_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["hk-opt", "hk-lsp-server", "hk-compile", "hk-report", "hk-run",
+    ["hk-opt", "hk-lsp-server", "hk-compile", "hk-report", "hk-run", "hk-gen",
      "hk-capi-test", "llvm-readelf"],
     tool_dirs)
 

@@ -157,7 +157,8 @@ static llvm::Expected<GemmRun> runCompared(MLIRContext &context,
     return second.takeError();
   const GemmSignature &s1 = problem.signature, &s2 = secondProblem.signature;
   if (s1.rank != s2.rank || s1.strided != s2.strided ||
-      s1.cElement != s2.cElement || s1.epilogue != s2.epilogue)
+      s1.cElement != s2.cElement || s1.bias != s2.bias ||
+      s1.alphaBeta != s2.alphaBeta)
     return badInput("'" + second->name + "' does not take the arguments '" +
                     testedName +
                     "' takes: --test=compare needs the same signature");
@@ -177,7 +178,7 @@ static GemmBaseline runBaseline(const GemmConfig &config,
   GemmBaseline result;
   result.library = rocblas ? "rocBLAS" : "hipBLASLt";
   bool unbatched =
-      problem.batch == 1 && problem.pad == 0 && !signature.epilogue;
+      problem.batch == 1 && problem.pad == 0 && !signature.epilogue();
   bool covered =
       rocblas
           ? unbatched && !signature.fp8() && signature.cElement == "bf16"

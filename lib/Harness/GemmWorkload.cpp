@@ -43,16 +43,14 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
   const char *expected =
       "A, B, C (bf16 or fp8, the same, and bf16, f16 or f32 memrefs, all 2-D "
       "or all 3-D with the batch first), optionally followed by bias (1-D f32 "
-      "memref), alpha and beta (f32), or for fp8 by scale_a and scale_b "
-      "(f32)";
+      "memref) and/or alpha and beta (f32), or for fp8 by scale_a and scale_b "
+      "(f32) or the block scales SA and SB";
   auto notGemm = [&](const llvm::Twine &why) {
     return error("not a GEMM kernel (" + llvm::Twine(expected) + "): " + why);
   };
-  if (types.size() < 3 || types.size() > 6 || types.size() == 4)
+  if (types.size() < 3 || types.size() > 6)
     return notGemm(llvm::formatv("it has {0} arguments", types.size()).str());
   GemmSignature s;
-  s.epilogue = types.size() == 6;
-  s.scaled = types.size() == 5;
   SmallVector<MemRefType> matrices;
   for (unsigned i = 0; i < 3; ++i) {
     auto m = dyn_cast<MemRefType>(types[i]);
@@ -89,14 +87,24 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
     return m && m.getRank() == 2 && m.getLayout().isIdentity() &&
            isa<Float8E8M0FNUType>(m.getElementType());
   };
-  if (s.scaled && e8m0Matrix(types[3]) && e8m0Matrix(types[4])) {
-    s.scaled = false;
-    s.blockScales = true;
+  // After C: fp8 kernels take their scales, the others an epilogue's
+  // arguments.
+  ArrayRef<Type> rest = types.drop_front(3);
+  if (s.fp8()) {
+    s.blockScales =
+        rest.size() == 2 && e8m0Matrix(rest[0]) && e8m0Matrix(rest[1]);
+    s.scaled = rest.size() == 2 && !s.blockScales;
+    if (!s.scaled && !s.blockScales)
+      return notGemm("fp8 kernels take scale_a and scale_b, or the block "
+                     "scales SA and SB, after C");
+  } else {
+    s.bias = !rest.empty() && isa<MemRefType>(rest[0]);
+    s.alphaBeta = rest.size() == (s.bias ? 3u : 2u);
+    if (rest.size() != (s.bias ? 1u : 0u) + (s.alphaBeta ? 2u : 0u))
+      return notGemm(e8m0Matrix(rest[0]) ? "block scales are for fp8 kernels"
+                                         : "the arguments after C are not a "
+                                           "bias and/or alpha and beta");
   }
-  if ((s.scaled || s.blockScales) != s.fp8())
-    return notGemm(s.fp8() ? "fp8 kernels take scale_a and scale_b, or the "
-                             "block scales SA and SB, after C"
-                           : "scales are for fp8 kernels");
   if (s.scaled && (!types[3].isF32() || !types[4].isF32()))
     return notGemm("scale_a and scale_b must be f32 (or SA and SB "
                    "memref<?x?xf8E8M0FNU> block scales)");
@@ -111,13 +119,18 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
     s.cElement = "f32";
   else
     return notGemm("C must hold bf16, f16 or f32");
-  if (s.epilogue) {
-    auto bias = dyn_cast<MemRefType>(types[3]);
-    if (!bias || bias.getRank() != 1 || !bias.getElementType().isF32() ||
-        !bias.getLayout().isIdentity() || !types[4].isF32() ||
-        !types[5].isF32())
-      return notGemm("arguments #3 to #5 must be memref<?xf32>, f32, f32");
+  if (s.bias) {
+    auto bias = cast<MemRefType>(types[argBias]);
+    if (bias.getRank() != 1 || !bias.getElementType().isF32() ||
+        !bias.getLayout().isIdentity())
+      return notGemm("the bias (argument #3) must be memref<?xf32>");
   }
+  if (s.alphaBeta &&
+      (!types[s.alphaArg()].isF32() || !types[s.alphaArg() + 1].isF32()))
+    return notGemm(llvm::formatv("alpha and beta (arguments #{0} and #{1}) "
+                                 "must be f32",
+                                 s.alphaArg(), s.alphaArg() + 1)
+                       .str());
   return s;
 }
 
@@ -128,7 +141,7 @@ std::pair<int64_t, int64_t> GemmProblem::storedSize(unsigned arg) const {
 }
 
 std::optional<int64_t> GemmProblem::extent(unsigned arg, int64_t dim) const {
-  if (arg == argBias && signature.epilogue && dim == 0)
+  if (arg == argBias && signature.bias && dim == 0)
     return shape.N;
   if ((arg == argBias || arg == argBias + 1) && signature.blockScales &&
       (dim == 0 || dim == 1))
@@ -144,7 +157,7 @@ std::optional<int64_t> GemmProblem::extent(unsigned arg, int64_t dim) const {
 }
 
 std::optional<int64_t> GemmProblem::stride(unsigned arg, int64_t dim) const {
-  if (arg == argBias && signature.epilogue && dim == 0)
+  if (arg == argBias && signature.bias && dim == 0)
     return 1;
   if (arg > argC || dim < 0 || dim >= signature.rank)
     return std::nullopt;
@@ -155,8 +168,9 @@ std::optional<int64_t> GemmProblem::stride(unsigned arg, int64_t dim) const {
 
 std::optional<uint64_t> GemmProblem::scalarBits(unsigned arg) const {
   float value;
-  if (signature.epilogue && (arg == 4 || arg == 5))
-    value = arg == 4 ? alpha : beta;
+  unsigned alphaArg = signature.alphaArg();
+  if (signature.alphaBeta && (arg == alphaArg || arg == alphaArg + 1))
+    value = arg == alphaArg ? alpha : beta;
   else if (signature.scaled && (arg == 3 || arg == 4))
     value = arg == 3 ? scaleA : scaleB;
   else
@@ -168,7 +182,10 @@ std::optional<uint64_t> GemmProblem::scalarBits(unsigned arg) const {
 
 bool GemmProblem::isBuffer(unsigned arg) const {
   // A, B, C, then the bias or the two block scales.
-  return arg <= argBias + (signature.blockScales ? 1 : 0);
+  if (arg <= argC)
+    return true;
+  return (arg == argBias && signature.bias) ||
+         (signature.blockScales && arg <= argBias + 1);
 }
 
 llvm::Error makeGemmProblem(const GemmConfig &config,
@@ -200,11 +217,14 @@ llvm::Error makeGemmProblem(const GemmConfig &config,
                                   "matrices (memref<...xbf16, strided<[?, "
                                   "1]>>); '{0}' takes row-major ones",
                                   kernel));
-  bool epilogueSet = config.alpha || config.beta || config.bias;
-  if (epilogueSet && !signature.epilogue)
-    return badInput(llvm::formatv("--alpha, --beta and --bias need a kernel "
-                                  "with an epilogue (bias, alpha, beta after "
-                                  "C); '{0}' has none",
+  if ((config.alpha || config.beta) && !signature.alphaBeta)
+    return badInput(llvm::formatv("--alpha and --beta need a kernel taking "
+                                  "alpha and beta (f32, after C and any "
+                                  "bias); '{0}' does not",
+                                  kernel));
+  if (config.bias && !signature.bias)
+    return badInput(llvm::formatv("--bias needs a kernel taking a bias "
+                                  "(memref<?xf32> after C); '{0}' does not",
                                   kernel));
   // The kernel's offsets are 32-bit: each batch's matrix must fit them.
   for (unsigned arg : {argA, argB, argC}) {
@@ -506,7 +526,7 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
   in.b = transposed(storedB, B, rowsB, colsB, !p.shape.transposeB);
 
   // C: N(0, 1) values when beta reads them, else NaN (BLAS reads no C).
-  bool readsC = p.signature.epilogue && p.beta != 0.0f;
+  bool readsC = p.signature.alphaBeta && p.beta != 0.0f;
   in.c0.assign(B * M * N, 0.0);
   if (readsC)
     for (double &x : in.c0) {
@@ -572,7 +592,7 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
         if (readsC)
           encodeC(p.signature, in.c0[(b * M + m) * N + n], out);
       })};
-  if (p.signature.epilogue) {
+  if (p.signature.bias) {
     std::vector<uint8_t> biasBytes(N * 4);
     std::memcpy(biasBytes.data(), in.bias.data(), N * 4);
     in.buffers.push_back(std::move(biasBytes));

@@ -80,8 +80,14 @@ struct GemmSignature {
   bool strided = false;
   /// C's element type: "bf16", "f16" or "f32".
   std::string cElement = "bf16";
-  /// bias (f32, one per column of C), alpha and beta (f32) follow C.
-  bool epilogue = false;
+  /// bias (f32, one per column of C) follows C.
+  bool bias = false;
+  /// alpha and beta (f32) follow C and the bias: C = alpha A B + beta C.
+  bool alphaBeta = false;
+
+  bool epilogue() const { return bias || alphaBeta; }
+  /// The argument holding alpha (beta follows it).
+  unsigned alphaArg() const { return bias ? 4 : 3; }
 
   int64_t cBytes() const { return cElement == "f32" ? 4 : 2; }
   bool fp8() const { return abElement != "bf16"; }

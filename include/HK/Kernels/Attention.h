@@ -1,0 +1,46 @@
+//===- Attention.h - attention kernels from a description -------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The FlashAttention-2 forward kernel (bf16, GQA, causal at run time, any
+// Nq and Nkv) built from a description: the chip and the head dimension.
+// hk-gen prints it; examples/attention_fwd_*.mlir are its output.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_KERNELS_ATTENTION_H
+#define HK_KERNELS_ATTENTION_H
+
+#include "HK/Target/Chip.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::hk::kernels {
+
+struct AttentionDescription {
+  Chip chip = Chip::gfx950;
+  /// d: 64 or 128.
+  int64_t headDim = 128;
+};
+
+/// `description` checked, or why no kernel serves it.
+llvm::Expected<AttentionDescription>
+resolveAttention(const AttentionDescription &description);
+
+/// Builds the forward kernel at `builder`'s insertion point (in a module).
+llvm::Expected<gpu::GPUModuleOp>
+buildAttentionKernel(OpBuilder &builder,
+                     const AttentionDescription &description);
+
+/// The comment heading the program hk-gen prints.
+std::string describeAttentionKernel(const AttentionDescription &resolved);
+
+} // namespace mlir::hk::kernels
+
+#endif // HK_KERNELS_ATTENTION_H

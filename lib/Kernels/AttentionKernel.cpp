@@ -1,0 +1,463 @@
+//===- AttentionKernel.cpp - the FlashAttention forward kernel ------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// FlashAttention-2 forward, computed transposed (S^T = K Q^T, O^T = V^T P^T)
+// so that a lane holds whole query columns: the softmax statistics are
+// column vectors and P^T is already the B operand of the second MMA. The
+// rescale of O is lazy (only when some query's maximum rose by more than
+// 2^8), and only the tiles past the causal diagonal or the end of the keys
+// pay for the mask.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Kernels/Attention.h"
+
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::kernels;
+
+namespace {
+/// What a resolved description implies.
+struct AttentionPlan {
+  AttentionDescription d;
+  const ChipInfo *chip;
+  MmaShape mma;
+  int64_t waves = 4;
+  /// Queries per wave and per workgroup, keys per KV tile.
+  int64_t queriesPerWave, queriesPerWorkgroup, keysPerTile;
+  /// gfx950 reads V transposed from LDS; gfx1201 transposes it in the copy.
+  bool transposedReads;
+};
+
+class AttentionEmitter {
+public:
+  AttentionEmitter(OpBuilder &b, const AttentionPlan &p)
+      : kb(b, *p.chip), p(p) {}
+  gpu::GPUModuleOp emit();
+
+private:
+  KernelBuilder kb;
+  const AttentionPlan &p;
+  MLIRContext *ctx() { return kb.getContext(); }
+  Type bf16() { return BFloat16Type::get(ctx()); }
+  Type f32() { return Float32Type::get(ctx()); }
+  FragmentType frag(FragmentRole role, int64_t rows, int64_t cols,
+                    Type element) {
+    return kb.fragment(role, rows, cols, element, p.mma);
+  }
+  FragmentType column() {
+    return frag(FragmentRole::col, 1, p.queriesPerWave, f32());
+  }
+  FragmentType scores() {
+    return frag(FragmentRole::acc, p.keysPerTile, p.queriesPerWave, f32());
+  }
+  FragmentType output() {
+    return frag(FragmentRole::acc, p.d.headDim, p.queriesPerWave, f32());
+  }
+  Value emitMask(Value s, Value k, Value qw);
+  std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
+  void emitLoopBody(scf::ForOp loop);
+  Value scalar(StringRef name, double value) { return kb.f32(name, value); }
+
+  // Values the loop body uses.
+  Value kh, vh, ks, vs, qf, qw, nkv, isCausal, kvMasked;
+  Value zero, minusInf, scale, minusScale, threshold;
+};
+} // namespace
+
+static llvm::Error refuse(const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "no attention kernel: " + why);
+}
+
+llvm::Expected<AttentionDescription>
+mlir::hk::kernels::resolveAttention(const AttentionDescription &description) {
+  if (description.headDim != 64 && description.headDim != 128)
+    return refuse("the head dimension must be 64 or 128, not " +
+                  llvm::Twine(description.headDim));
+  return description;
+}
+
+static AttentionPlan planAttention(const AttentionDescription &d) {
+  AttentionPlan p;
+  p.d = d;
+  p.chip = &getChipInfo(d.chip);
+  bool gfx950 = d.chip == Chip::gfx950;
+  p.mma = gfx950 ? MmaShape{16, 16, 32} : MmaShape{16, 16, 16};
+  p.queriesPerWave = gfx950 ? 32 : 16;
+  p.queriesPerWorkgroup = p.waves * p.queriesPerWave;
+  // gfx1201 at d = 128 halves the KV tile to stay within its LDS and VGPRs.
+  p.keysPerTile = gfx950 || d.headDim == 64 ? 64 : 32;
+  p.transposedReads = p.chip->transposedLdsReads;
+  return p;
+}
+
+gpu::GPUModuleOp AttentionEmitter::emit() {
+  int64_t d = p.d.headDim, dyn = ShapedType::kDynamic;
+  Type heads = MemRefType::get({dyn, dyn, dyn, d}, bf16());
+  std::string name = llvm::formatv("attention_fwd_bf16_d{0}", d).str();
+  kb.startKernel("hk_attention", name,
+                 {{"Q", heads},
+                  {"K", heads},
+                  {"V", heads},
+                  {"O", heads},
+                  {"LSE", MemRefType::get({dyn, dyn, dyn}, f32())},
+                  {"causal", kb.b.getI32Type()}},
+                 p.waves * p.chip->waveSize,
+                 {{0, 2, p.queriesPerWorkgroup, true},
+                  {0, 1, 1, false},
+                  {0, 0, 1, false}});
+  Value zeroI32 = kb.create<arith::ConstantIntOp>("zero_i32", 0, 32);
+  zero = scalar("zero", 0.0);
+  minusInf = scalar("minus_inf", -INFINITY);
+  // log2(e) / sqrt(d): the softmax scale folded into exp2.
+  double c = M_LOG2E / std::sqrt(double(d));
+  scale = scalar("scale", c);
+  minusScale = scalar("minus_scale", -c);
+  Value ln2 = scalar("ln2", M_LN2);
+  // The lazy rescale threshold, in the exp2 domain (2^8).
+  threshold = scalar("rescale_threshold", 8.0);
+
+  // This workgroup's (batch, head) and its heads' 2-D views.
+  Value batch = kb.create<gpu::BlockIdOp>("batch", gpu::Dimension::z);
+  Value head = kb.create<gpu::BlockIdOp>("head", gpu::Dimension::y);
+  Value qblock = kb.create<gpu::BlockIdOp>("qblock", gpu::Dimension::x);
+  Value q = kb.arg("Q"), k = kb.arg("K");
+  Value hq = kb.dim("Hq", q, 1), nq = kb.dim("Nq", q, 2);
+  Value hkv = kb.dim("Hkv", k, 1);
+  nkv = kb.dim("Nkv", k, 2);
+  Value group = kb.div("group", hq, hkv);
+  Value kvHead = kb.div("kv_head", head, group);
+  OpFoldResult zeroAttr = kb.b.getIndexAttr(0), one = kb.b.getIndexAttr(1);
+  auto headView = [&](StringRef name, Value source, Value h, Value rows) {
+    auto type = MemRefType::get({dyn, d}, bf16(),
+                                StridedLayoutAttr::get(ctx(), dyn, {d, 1}));
+    return kb.create<memref::SubViewOp>(
+        name, type, source, ArrayRef<OpFoldResult>{batch, h, zeroAttr, zeroAttr},
+        ArrayRef<OpFoldResult>{one, one, rows, kb.b.getIndexAttr(d)},
+        ArrayRef<OpFoldResult>{one, one, one, one});
+  };
+  Value qh = headView("Qh", q, head, nq);
+  kh = headView("Kh", k, kvHead, nkv);
+  vh = headView("Vh", kb.arg("V"), kvHead, nkv);
+  Value oh = headView("Oh", kb.arg("O"), head, nq);
+  Value lh = kb.create<memref::SubViewOp>(
+      "Lh",
+      MemRefType::get({dyn}, f32(), StridedLayoutAttr::get(ctx(), dyn, {1})),
+      kb.arg("LSE"), ArrayRef<OpFoldResult>{batch, head, zeroAttr},
+      ArrayRef<OpFoldResult>{one, one, nq}, ArrayRef<OpFoldResult>{one, one, one});
+
+  bool gfx950 = p.d.chip == Chip::gfx950;
+  ColumnPermutation perm = gfx950 ? ColumnPermutation::identity
+                                  : ColumnPermutation::block4_0213;
+  Value qs = kb.create<AllocSharedOp>(
+      "Qs", kb.sharedTile(p.queriesPerWorkgroup, d, bf16(), Swizzle::st_8x64,
+                          perm));
+  ks = kb.create<AllocSharedOp>(
+      "Ks", kb.sharedTile(p.keysPerTile, d, bf16(), Swizzle::st_8x64, perm));
+  // V as it is (read transposed) or V^T (written transposed, read plainly).
+  vs = kb.create<AllocSharedOp>(
+      "Vs", p.transposedReads
+                ? kb.sharedTile(p.keysPerTile, d, bf16(), Swizzle::st_8x64)
+                : kb.sharedTile(d, p.keysPerTile, bf16(),
+                                p.keysPerTile == 32 ? Swizzle::st_32x16
+                                                    : Swizzle::st_8x64));
+
+  // The workgroup's queries and this wave's (its B operand, kept in
+  // registers for the whole loop).
+  Value q0 = kb.mul("q0", qblock, kb.index(p.queriesPerWorkgroup));
+  Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
+  Value wave = kb.div("wave", tid, kb.index(p.chip->waveSize));
+  Value wq = kb.mul("wq", wave, kb.index(p.queriesPerWave));
+  qw = kb.add("qw", q0, wq);
+  kb.create<CopyToSharedOp>("", qh, q0, kb.index(0), qs, kb.index(0),
+                            /*direct=*/false, /*transpose=*/false,
+                            BoundsMode::partial);
+  kb.create<amdgpu::LDSBarrierOp>("");
+  qf = kb.create<LoadFragmentOp>(
+      "qf", frag(FragmentRole::b, p.queriesPerWave, d, bf16()), qs,
+      kb.index(0), wq, kb.index(0), /*transpose=*/false);
+
+  // Causal: no key past the workgroup's last query is needed.
+  isCausal = kb.create<arith::CmpIOp>("is_causal", arith::CmpIPredicate::ne,
+                                      kb.arg("causal"), zeroI32);
+  Value qEnd = kb.add("q_end", q0, kb.index(p.queriesPerWorkgroup));
+  Value kvCausal = kb.create<arith::MinUIOp>("kv_causal", nkv, qEnd);
+  Value kvEnd =
+      kb.create<arith::SelectOp>("kv_end", isCausal, kvCausal, nkv);
+  // No wave needs a mask on the tiles before kv_masked: they hold no key
+  // past Nkv and none past the workgroup's first query. hk-split-loops
+  // moves the tiles from there on out of the steady-state loop.
+  Value wholeTiles = kb.div("kv_whole_tiles", nkv, kb.index(p.keysPerTile));
+  Value whole = kb.mul("kv_whole", wholeTiles, kb.index(p.keysPerTile));
+  Value diagonal = kb.create<arith::MinUIOp>("kv_diagonal", q0, whole);
+  kvMasked =
+      kb.create<arith::SelectOp>("kv_masked", isCausal, diagonal, whole);
+
+  Value mInit = kb.create<FillFragmentOp>("m_init", column(), minusInf);
+  Value lInit = kb.create<FillFragmentOp>("l_init", column(), zero);
+  Value oInit = kb.create<FillFragmentOp>("o_init", output(), zero);
+  auto loop = kb.create<scf::ForOp>("state", kb.index(0), kvEnd,
+                                    kb.index(p.keysPerTile),
+                                    ValueRange{mInit, lInit, oInit});
+  emitLoopBody(loop);
+
+  // O = (O^T / l)^T in bf16, LSE = ln(2) (c m + log2 l).
+  Value out = kb.map("out", output(), {loop.getResult(2), loop.getResult(1)},
+                     {"x", "sum"}, [&](ValueRange x) -> Value {
+                       return kb.create<arith::DivFOp>("r", x[0], x[1]);
+                     });
+  kb.create<StoreFragmentOp>("", out, oh, qw, kb.index(0), /*transpose=*/true,
+                             BoundsMode::partial);
+  Value lse = kb.map("lse", column(), {loop.getResult(0), loop.getResult(1)},
+                     {"max", "sum"}, [&](ValueRange x) -> Value {
+                       Value lg = kb.create<math::Log2Op>("lg", x[1]);
+                       Value t = kb.create<math::FmaOp>("t", x[0], scale, lg);
+                       return kb.create<arith::MulFOp>("r", t, ln2);
+                     });
+  kb.create<StoreFragmentOp>("", lse, lh, kb.index(0), qw,
+                             /*transpose=*/false, BoundsMode::partial);
+  return kb.finishKernel();
+}
+
+Value AttentionEmitter::emitMask(Value s, Value k, Value qwStart) {
+  // Keys past Nkv (the tail) and, when causal, past the query get -inf;
+  // only tiles past kv_masked can hold them.
+  Value kNext = kb.add("k_next", k, kb.index(p.keysPerTile));
+  Value tail = kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt,
+                                        kNext, nkv);
+  Value kLast = kb.add("k_last", k, kb.index(p.keysPerTile - 1));
+  Value pastQuery = kb.create<arith::CmpIOp>(
+      "past_query", arith::CmpIPredicate::ugt, kLast, qwStart);
+  Value diagonal = kb.create<arith::AndIOp>("diagonal", isCausal, pastQuery);
+  Value waveNeeds = kb.create<arith::OrIOp>("wave_needs_mask", tail, diagonal);
+  Value inMaskTiles = kb.create<arith::CmpIOp>(
+      "in_mask_tiles", arith::CmpIPredicate::uge, k, kvMasked);
+  Value needsMask =
+      kb.create<arith::AndIOp>("needs_mask", inMaskTiles, waveNeeds);
+  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores()}, needsMask,
+                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(ifOp.thenBlock());
+  auto mask = kb.create<MaskOp>("masked", scores(), s, minusInf, k, qwStart);
+  {
+    OpBuilder::InsertionGuard inner(kb.b);
+    Type index = kb.b.getIndexType();
+    Block *block = kb.startBlock(mask.getBody(), {index, index},
+                                 {"key", "query"});
+    Value next = kb.add("next", block->getArgument(1), kb.index(1));
+    Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
+    Value end = kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
+    Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ult,
+                                          block->getArgument(0), end);
+    kb.create<YieldOp>("", keep);
+  }
+  kb.create<scf::YieldOp>("", mask.getResult());
+  kb.b.setInsertionPointToStart(ifOp.elseBlock());
+  kb.create<scf::YieldOp>("", s);
+  return ifOp.getResult(0);
+}
+
+std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
+                                                   Value tileMax) {
+  // The running maximum m stays as it is unless some query's tile maximum
+  // t exceeds it by more than 8 in the exp2 domain (one vote for the whole
+  // wave). A stale m keeps the probabilities below 2^8 and O, l and m
+  // consistent: the same sums, scaled by exp2(c (max - m)) until the final
+  // division.
+  auto any = kb.create<AnyOp>("rescale", kb.b.getI1Type(),
+                              ValueRange{tileMax, m});
+  {
+    OpBuilder::InsertionGuard guard(kb.b);
+    Block *block = kb.startBlock(any.getBody(), {f32(), f32()}, {"t", "old"});
+    Value rise = kb.create<arith::SubFOp>("rise", block->getArgument(0),
+                                          block->getArgument(1));
+    Value x = kb.create<arith::MulFOp>("x", rise, scale);
+    Value big = kb.create<arith::CmpFOp>("big", arith::CmpFPredicate::UGT, x,
+                                         threshold);
+    kb.create<YieldOp>("", big);
+  }
+  auto ifOp = kb.create<scf::IfOp>("m_new",
+                                   TypeRange{column(), column(), output()},
+                                   any.getResult(), /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(ifOp.thenBlock());
+  Value mMax = kb.map("m_max", column(), {m, tileMax}, {"a", "b"},
+                      [&](ValueRange x) -> Value {
+                        return kb.create<arith::MaximumFOp>("r", x[0], x[1]);
+                      });
+  // alpha = exp2(c (m - m')): 0 on the first tile (m = -inf).
+  Value alpha = kb.map("alpha", column(), {m, mMax}, {"old", "new"},
+                       [&](ValueRange x) -> Value {
+                         Value d = kb.create<arith::SubFOp>("d", x[0], x[1]);
+                         Value y = kb.create<arith::MulFOp>("x", d, scale);
+                         return kb.create<math::Exp2Op>("r", y);
+                       });
+  auto scaled = [&](StringRef name, Type type, Value v, StringRef arg) {
+    return kb.map(name, type, {v, alpha}, {arg, "al"},
+                  [&](ValueRange x) -> Value {
+                    return kb.create<arith::MulFOp>("r", x[0], x[1]);
+                  });
+  };
+  Value lAlpha = scaled("l_alpha", column(), l, "lo");
+  Value oAlpha = scaled("o_alpha", output(), o, "x");
+  kb.create<scf::YieldOp>("", ValueRange{mMax, lAlpha, oAlpha});
+  kb.b.setInsertionPointToStart(ifOp.elseBlock());
+  kb.create<scf::YieldOp>("", ValueRange{m, l, o});
+  return {ifOp.getResult(0), ifOp.getResult(1), ifOp.getResult(2)};
+}
+
+void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
+  int64_t d = p.d.headDim;
+  Value k = loop.getInductionVar();
+  k.setLoc(kb.loc("k"));
+  Value m = loop.getRegionIterArgs()[0], l = loop.getRegionIterArgs()[1],
+        o = loop.getRegionIterArgs()[2];
+  m.setLoc(kb.loc("m"));
+  l.setLoc(kb.loc("l"));
+  o.setLoc(kb.loc("o"));
+  OpBuilder::InsertionGuard guard(kb.b);
+  Value sInit;
+  {
+    // The zero scores, before the loop.
+    OpBuilder::InsertionGuard before(kb.b);
+    kb.b.setInsertionPoint(loop);
+    sInit = kb.create<FillFragmentOp>("s_init", scores(), zero);
+  }
+  kb.b.setInsertionPointToStart(loop.getBody());
+  kb.create<CopyToSharedOp>("", kh, k, kb.index(0), ks, kb.index(0),
+                            /*direct=*/false, /*transpose=*/false,
+                            BoundsMode::partial);
+  kb.create<CopyToSharedOp>("", vh, k, kb.index(0), vs, kb.index(0),
+                            /*direct=*/false,
+                            /*transpose=*/!p.transposedReads,
+                            BoundsMode::partial);
+  kb.create<amdgpu::LDSBarrierOp>("");
+
+  // S^T = K Q^T: rows are the tile's keys, columns this wave's queries.
+  Value kf = kb.create<LoadFragmentOp>(
+      "kf", frag(FragmentRole::a, p.keysPerTile, d, bf16()), ks, kb.index(0),
+      kb.index(0), kb.index(0), /*transpose=*/false);
+  Value s = kb.create<MmaOp>("s", scores(), kf, qf, sInit, ValueRange{});
+  Value sm = emitMask(s, k, qw);
+
+  // Online softmax, one statistic per query (column).
+  Value tileMax =
+      kb.create<ReduceOp>("tile_max", column(), ReduceKind::max, sm);
+  auto [mNew, lScaled, oScaled] = emitRescale(m, l, o, tileMax);
+  Value offset = kb.map("offset", column(), {mNew}, {"new"},
+                        [&](ValueRange x) -> Value {
+                          return kb.create<arith::MulFOp>("r", x[0],
+                                                          minusScale);
+                        });
+  Value probs = kb.map("p", scores(), {sm, offset}, {"x", "off"},
+                       [&](ValueRange x) -> Value {
+                         Value y =
+                             kb.create<math::FmaOp>("y", x[0], scale, x[1]);
+                         return kb.create<math::Exp2Op>("r", y);
+                       });
+  Value pSum = kb.create<ReduceOp>("p_sum", column(), ReduceKind::sum, probs);
+  Value lNew = kb.map("l_new", column(), {lScaled, pSum}, {"lo", "ps"},
+                      [&](ValueRange x) -> Value {
+                        return kb.create<arith::AddFOp>("r", x[0], x[1]);
+                      });
+
+  // O^T = O^T + V^T P^T (O^T rescaled above when m moved); P^T is the B
+  // operand where it is.
+  Value pf = kb.create<ToOperandOp>(
+      "pf", frag(FragmentRole::b_acc_k, p.queriesPerWave, p.keysPerTile,
+                 bf16()),
+      probs);
+  Value vt = kb.create<LoadFragmentOp>(
+      "vt", frag(FragmentRole::a_acc_k, d, p.keysPerTile, bf16()), vs,
+      kb.index(0), kb.index(0), kb.index(0),
+      /*transpose=*/p.transposedReads);
+  Value oNew = kb.create<MmaOp>("o_new", output(), vt, pf, oScaled,
+                                ValueRange{});
+  // Nobody refills K or V while another wave still reads them.
+  kb.create<amdgpu::LDSBarrierOp>("");
+  kb.create<scf::YieldOp>("", ValueRange{mNew, lNew, oNew});
+}
+
+llvm::Expected<gpu::GPUModuleOp> mlir::hk::kernels::buildAttentionKernel(
+    OpBuilder &builder, const AttentionDescription &description) {
+  llvm::Expected<AttentionDescription> resolved =
+      resolveAttention(description);
+  if (!resolved)
+    return resolved.takeError();
+  builder.getContext()
+      ->loadDialect<HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
+                    gpu::GPUDialect, math::MathDialect, memref::MemRefDialect,
+                    ROCDL::ROCDLDialect, scf::SCFDialect>();
+  OpBuilder::InsertionGuard guard(builder);
+  AttentionPlan plan = planAttention(*resolved);
+  gpu::GPUModuleOp kernel = AttentionEmitter(builder, plan).emit();
+  if (llvm::Error e = verifyKernel(kernel))
+    return std::move(e);
+  return kernel;
+}
+
+std::string
+mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
+  AttentionPlan p = planAttention(d);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t dim = d.headDim;
+  os << "FlashAttention-2 forward, bf16, head dim " << dim << ", for "
+     << p.chip->name << " (" << p.chip->family << ").\n\n";
+  os << "  O[b, h, q, :] = sum_k softmax_k(Q[b, h, q, :] . K[b, g, k, :] / "
+        "sqrt("
+     << dim << "))\n"
+     << "                  V[b, g, k, :],     g = h / (Hq / Hkv)   (GQA)\n"
+     << "  LSE[b, h, q]  = ln sum_k exp(Q[b, h, q, :] . K[b, g, k, :] / sqrt("
+     << dim << "))\n\n";
+  os << "Q, O [B, Hq, Nq, " << dim << "], K, V [B, Hkv, Nkv, " << dim
+     << "] bf16; LSE [B, Hq, Nq] f32. `causal` != 0 masks key k for query q "
+        "when k > q (top-left alignment: query q sees keys 0..q whatever Nq "
+        "and Nkv are). Any Nq, Nkv >= 1.\n\n";
+  os << "One workgroup of " << p.waves << " waves takes "
+     << p.queriesPerWorkgroup << " queries of one (batch, head); each wave "
+     << "owns " << p.queriesPerWave
+     << " of them. The computation runs transposed (S^T = K Q^T, O^T = V^T "
+        "P^T): a lane then holds whole query columns, the softmax "
+        "statistics are column vectors, and the probabilities P^T are "
+        "already the B operand of the second MMA (hk.to_operand moves no "
+        "data across lanes). "
+     << (p.transposedReads
+             ? "V is read transposed from LDS (ds_read_b64_tr_b16)."
+             : "The chip has no transposed LDS read, so V is written "
+               "transposed into LDS (hk.copy_to_shared ... transpose) and "
+               "read plainly.")
+     << " Per KV tile of " << p.keysPerTile << " keys:\n";
+  os << "  S^T = K Q^T (f32), masked (tail and diagonal tiles only); t = "
+        "colmax S^T\n"
+     << "  m' = max(m, t) if c (t - m) > 8 for some query of the wave, else "
+        "m' = m\n"
+     << "  (lazy rescale: the probabilities stay below 2^8)\n"
+     << "  P^T = exp2(c S^T - c m'), alpha = exp2(c m - c m') (1 when m' = "
+        "m),\n"
+     << "  c = log2(e)/sqrt(" << dim << ")\n"
+     << "  l = alpha l + colsum P^T; O^T = alpha O^T + V^T bf16(P^T)\n"
+     << "and at the end O = (O^T / l)^T, LSE = ln(2) (c m + log2 l).\n\n";
+  os << "Launch (recorded in hk.launch): grid (ceil(Nq / "
+     << p.queriesPerWorkgroup << "), Hq, B), block ("
+     << p.waves * p.chip->waveSize
+     << ", 1, 1). The K/V loop has the form hk-multi-buffer"
+     << (p.chip->directToLdsBytesPerLane ? " and hk-direct-lds-fill take "
+                                           "(--stages=2 --direct-lds)."
+                                         : " takes (--stages=2).");
+  return text;
+}

@@ -1,0 +1,232 @@
+//===- hk-gen.cpp - print an hk kernel from a description -----------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Prints the hk program of a kernel description (lib/Kernels):
+//
+//   hk-gen gemm --chip=gfx950 --layout=tn --c-type=bf16 --epilogue=bias
+//   hk-gen attention --chip=gfx1201 --head-dim=64
+//
+// The program opens with a comment saying what it computes and the command
+// that generated it; examples/ holds such output. Exit status 2 when the
+// description is refused, with the reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Kernels/Attention.h"
+#include "HK/Kernels/Gemm.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::kernels;
+
+static cl::OptionCategory toolOptions("hk-gen options");
+static cl::SubCommand gemmCommand("gemm", "a GEMM kernel");
+static cl::SubCommand attentionCommand("attention",
+                                       "a FlashAttention forward kernel");
+
+static cl::opt<Chip> chipOption(
+    "chip", cl::Required, cl::cat(toolOptions), cl::sub(gemmCommand),
+    cl::sub(attentionCommand), cl::desc("the chip"),
+    cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4 (MI350/MI355X)"),
+               clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4 (RX 9070)")));
+static cl::opt<std::string>
+    outputFile("o", cl::init("-"), cl::cat(toolOptions), cl::sub(gemmCommand),
+               cl::sub(attentionCommand), cl::value_desc("file"),
+               cl::desc("where to write the program (default: stdout)"));
+
+// GEMM.
+static cl::opt<ElementKind> abType(
+    "ab-type", cl::init(ElementKind::bf16), cl::cat(toolOptions),
+    cl::sub(gemmCommand), cl::desc("the element type of A and B"),
+    cl::values(clEnumValN(ElementKind::bf16, "bf16", "bf16"),
+               clEnumValN(ElementKind::f8e4m3, "e4m3", "OCP fp8 E4M3"),
+               clEnumValN(ElementKind::f8e5m2, "e5m2", "OCP fp8 E5M2")));
+static cl::opt<bool>
+    blockScales("block-scales", cl::cat(toolOptions), cl::sub(gemmCommand),
+                cl::desc("MXFP8: E8M0 scales per 32 k of each row of A and B "
+                         "(fp8 --ab-type, gfx950)"));
+static cl::opt<ElementKind>
+    cType("c-type", cl::init(ElementKind::bf16), cl::cat(toolOptions),
+          cl::sub(gemmCommand), cl::desc("the element type of C"),
+          cl::values(clEnumValN(ElementKind::bf16, "bf16", "bf16"),
+                     clEnumValN(ElementKind::f16, "f16", "f16"),
+                     clEnumValN(ElementKind::f32, "f32", "f32")));
+static cl::opt<std::string>
+    layoutOption("layout", cl::init("nt"), cl::cat(toolOptions),
+                 cl::sub(gemmCommand), cl::value_desc("nn|nt|tn|tt"),
+                 cl::desc("BLAS operand layout: A's letter, then B's (n: A "
+                          "M x K, B K x N; t: stored transposed)"));
+static cl::opt<bool> batched("batched", cl::cat(toolOptions),
+                             cl::sub(gemmCommand),
+                             cl::desc("3-D A, B and C, the batch first"));
+static cl::list<std::string>
+    epilogue("epilogue", cl::CommaSeparated, cl::cat(toolOptions),
+             cl::sub(gemmCommand), cl::value_desc("none|alpha-beta|bias,..."),
+             cl::desc("C = alpha A B + beta C (alpha-beta) and/or + bias[n]"));
+static cl::opt<std::string>
+    blockOption("block", cl::cat(toolOptions), cl::sub(gemmCommand),
+                cl::value_desc("MxN"),
+                cl::desc("the workgroup's tile of C (default: the chip's)"));
+static cl::opt<std::string>
+    wavesOption("waves", cl::cat(toolOptions), cl::sub(gemmCommand),
+                cl::value_desc("RxC"),
+                cl::desc("the workgroup's wave grid (default 2x4)"));
+static cl::opt<int64_t>
+    kTileOption("k-tile", cl::init(0), cl::cat(toolOptions),
+                cl::sub(gemmCommand),
+                cl::desc("K per trip of the K loop (default: 64 for bf16, "
+                         "128 for fp8)"));
+
+// Attention.
+static cl::opt<int64_t>
+    headDim("head-dim", cl::init(128), cl::cat(toolOptions),
+            cl::sub(attentionCommand), cl::desc("the head dimension d"));
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "hk-gen") << message << "\n";
+  return 2;
+}
+
+/// Parses "<a>x<b>" into two positive numbers.
+static bool parsePair(StringRef text, std::optional<int64_t> &first,
+                      std::optional<int64_t> &second) {
+  auto [a, b] = text.split('x');
+  int64_t x, y;
+  if (a.getAsInteger(10, x) || b.getAsInteger(10, y))
+    return false;
+  first = x;
+  second = y;
+  return true;
+}
+
+static Expected<GemmDescription> gemmFromOptions() {
+  GemmDescription d;
+  d.chip = chipOption;
+  d.operands = abType;
+  d.blockScales = blockScales;
+  d.result = cType;
+  d.batched = batched;
+  std::optional<GemmLayout> layout = parseGemmLayout(layoutOption);
+  if (!layout)
+    return createStringError("--layout must be nn, nt, tn or tt, not '" +
+                             layoutOption + "'");
+  d.layout = *layout;
+  for (StringRef part : epilogue) {
+    if (part == "alpha-beta")
+      d.epilogue.alphaBeta = true;
+    else if (part == "bias")
+      d.epilogue.bias = true;
+    else if (part != "none")
+      return createStringError("--epilogue takes none, alpha-beta and bias, "
+                               "not '" +
+                               part + "'");
+  }
+  if (!blockOption.empty() && !parsePair(blockOption, d.blockM, d.blockN))
+    return createStringError("--block must be <M>x<N>, not '" + blockOption +
+                             "'");
+  if (!wavesOption.empty() && !parsePair(wavesOption, d.waveRows, d.waveCols))
+    return createStringError("--waves must be <rows>x<cols>, not '" +
+                             wavesOption + "'");
+  if (kTileOption.getNumOccurrences())
+    d.kTile = kTileOption;
+  return d;
+}
+
+/// Prints `text` as a comment block.
+static void printComment(raw_ostream &os, StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (line.empty()) {
+      os << "//\n";
+      continue;
+    }
+    // Keep leading indentation (formulas); wrap prose at 77 columns.
+    size_t indent = line.find_first_not_of(' ');
+    std::string current;
+    for (StringRef word : llvm::split(line.drop_front(indent), ' ')) {
+      if (!current.empty() && indent + current.size() + 1 + word.size() > 77) {
+        os << "// " << std::string(indent, ' ') << current << "\n";
+        current.clear();
+      }
+      current += (current.empty() ? "" : " ") + word.str();
+    }
+    os << "// " << std::string(indent, ' ') << current << "\n";
+  }
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "hk-gen: print an hk kernel from a description\n");
+
+  MLIRContext context;
+  OpBuilder builder(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+  builder.setInsertionPointToStart(module->getBody());
+
+  std::string description;
+  Expected<gpu::GPUModuleOp> kernel = createStringError("no kernel");
+  if (gemmCommand) {
+    Expected<GemmDescription> gemm = gemmFromOptions();
+    if (!gemm)
+      return fail(toString(gemm.takeError()));
+    Expected<GemmDescription> resolved = resolveGemm(*gemm);
+    if (!resolved)
+      return fail(toString(resolved.takeError()));
+    description = describeGemmKernel(*resolved);
+    consumeError(kernel.takeError());
+    kernel = buildGemmKernel(builder, *resolved);
+  } else if (attentionCommand) {
+    AttentionDescription attention;
+    attention.chip = chipOption;
+    attention.headDim = headDim;
+    Expected<AttentionDescription> resolved = resolveAttention(attention);
+    if (!resolved)
+      return fail(toString(resolved.takeError()));
+    description = describeAttentionKernel(*resolved);
+    consumeError(kernel.takeError());
+    kernel = buildAttentionKernel(builder, *resolved);
+  } else {
+    return fail("name a kernel: hk-gen gemm ... or hk-gen attention ... "
+                "(--help lists the options)");
+  }
+  if (!kernel)
+    return fail(toString(kernel.takeError()));
+
+  std::string error;
+  std::unique_ptr<ToolOutputFile> output = openOutputFile(outputFile, &error);
+  if (!output)
+    return fail(error);
+  raw_ostream &os = output->os();
+  printComment(os, description);
+  os << "//\n";
+  // The command that regenerates the file, without where it was written.
+  SmallVector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "-o" || arg == "--o")
+      ++i;
+    else if (!arg.starts_with("-o=") && !arg.starts_with("--o="))
+      args.push_back(arg.str());
+  }
+  os << "// Generated by: hk-gen " << join(args, " ") << "\n"
+     << "// (lib/Kernels; change the generator, not this file)\n";
+  kernel->print(os, OpPrintingFlags().printNameLocAsPrefix());
+  os << "\n";
+  output->keep();
+  return 0;
+}
