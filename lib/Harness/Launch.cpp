@@ -171,6 +171,13 @@ parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
   if (!kernel)
     return kernel.takeError();
   parsed.kernel = *kernel;
+  // A host program (hk-linalg-to-kernels' output) holds more than the
+  // kernel: only the kernel's gpu.module is compiled and run.
+  auto kernelModule = (*kernel)->getParentOfType<gpu::GPUModuleOp>();
+  for (Operation &op :
+       llvm::make_early_inc_range(parsed.module->getBody()->getOperations()))
+    if (&op != kernelModule.getOperation())
+      op.erase();
   return std::move(parsed);
 }
 

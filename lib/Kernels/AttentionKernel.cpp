@@ -146,7 +146,8 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
     auto type = MemRefType::get({dyn, d}, bf16(),
                                 StridedLayoutAttr::get(ctx(), dyn, {d, 1}));
     return kb.create<memref::SubViewOp>(
-        name, type, source, ArrayRef<OpFoldResult>{batch, h, zeroAttr, zeroAttr},
+        name, type, source,
+        ArrayRef<OpFoldResult>{batch, h, zeroAttr, zeroAttr},
         ArrayRef<OpFoldResult>{one, one, rows, kb.b.getIndexAttr(d)},
         ArrayRef<OpFoldResult>{one, one, one, one});
   };
@@ -158,14 +159,15 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
       "Lh",
       MemRefType::get({dyn}, f32(), StridedLayoutAttr::get(ctx(), dyn, {1})),
       kb.arg("LSE"), ArrayRef<OpFoldResult>{batch, head, zeroAttr},
-      ArrayRef<OpFoldResult>{one, one, nq}, ArrayRef<OpFoldResult>{one, one, one});
+      ArrayRef<OpFoldResult>{one, one, nq},
+      ArrayRef<OpFoldResult>{one, one, one});
 
   bool gfx950 = p.d.chip == Chip::gfx950;
-  ColumnPermutation perm = gfx950 ? ColumnPermutation::identity
-                                  : ColumnPermutation::block4_0213;
+  ColumnPermutation perm =
+      gfx950 ? ColumnPermutation::identity : ColumnPermutation::block4_0213;
   Value qs = kb.create<AllocSharedOp>(
-      "Qs", kb.sharedTile(p.queriesPerWorkgroup, d, bf16(), Swizzle::st_8x64,
-                          perm));
+      "Qs",
+      kb.sharedTile(p.queriesPerWorkgroup, d, bf16(), Swizzle::st_8x64, perm));
   ks = kb.create<AllocSharedOp>(
       "Ks", kb.sharedTile(p.keysPerTile, d, bf16(), Swizzle::st_8x64, perm));
   // V as it is (read transposed) or V^T (written transposed, read plainly).
@@ -188,24 +190,22 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
                             BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
   qf = kb.create<LoadFragmentOp>(
-      "qf", frag(FragmentRole::b, p.queriesPerWave, d, bf16()), qs,
-      kb.index(0), wq, kb.index(0), /*transpose=*/false);
+      "qf", frag(FragmentRole::b, p.queriesPerWave, d, bf16()), qs, kb.index(0),
+      wq, kb.index(0), /*transpose=*/false);
 
   // Causal: no key past the workgroup's last query is needed.
   isCausal = kb.create<arith::CmpIOp>("is_causal", arith::CmpIPredicate::ne,
                                       kb.arg("causal"), zeroI32);
   Value qEnd = kb.add("q_end", q0, kb.index(p.queriesPerWorkgroup));
   Value kvCausal = kb.create<arith::MinUIOp>("kv_causal", nkv, qEnd);
-  Value kvEnd =
-      kb.create<arith::SelectOp>("kv_end", isCausal, kvCausal, nkv);
+  Value kvEnd = kb.create<arith::SelectOp>("kv_end", isCausal, kvCausal, nkv);
   // No wave needs a mask on the tiles before kv_masked: they hold no key
   // past Nkv and none past the workgroup's first query. hk-split-loops
   // moves the tiles from there on out of the steady-state loop.
   Value wholeTiles = kb.div("kv_whole_tiles", nkv, kb.index(p.keysPerTile));
   Value whole = kb.mul("kv_whole", wholeTiles, kb.index(p.keysPerTile));
   Value diagonal = kb.create<arith::MinUIOp>("kv_diagonal", q0, whole);
-  kvMasked =
-      kb.create<arith::SelectOp>("kv_masked", isCausal, diagonal, whole);
+  kvMasked = kb.create<arith::SelectOp>("kv_masked", isCausal, diagonal, whole);
 
   Value mInit = kb.create<FillFragmentOp>("m_init", column(), minusInf);
   Value lInit = kb.create<FillFragmentOp>("l_init", column(), zero);
@@ -237,8 +237,8 @@ Value AttentionEmitter::emitMask(Value s, Value k, Value qwStart) {
   // Keys past Nkv (the tail) and, when causal, past the query get -inf;
   // only tiles past kv_masked can hold them.
   Value kNext = kb.add("k_next", k, kb.index(p.keysPerTile));
-  Value tail = kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt,
-                                        kNext, nkv);
+  Value tail =
+      kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kNext, nkv);
   Value kLast = kb.add("k_last", k, kb.index(p.keysPerTile - 1));
   Value pastQuery = kb.create<arith::CmpIOp>(
       "past_query", arith::CmpIPredicate::ugt, kLast, qwStart);
@@ -256,8 +256,8 @@ Value AttentionEmitter::emitMask(Value s, Value k, Value qwStart) {
   {
     OpBuilder::InsertionGuard inner(kb.b);
     Type index = kb.b.getIndexType();
-    Block *block = kb.startBlock(mask.getBody(), {index, index},
-                                 {"key", "query"});
+    Block *block =
+        kb.startBlock(mask.getBody(), {index, index}, {"key", "query"});
     Value next = kb.add("next", block->getArgument(1), kb.index(1));
     Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
     Value end = kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
@@ -278,8 +278,8 @@ std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
   // wave). A stale m keeps the probabilities below 2^8 and O, l and m
   // consistent: the same sums, scaled by exp2(c (max - m)) until the final
   // division.
-  auto any = kb.create<AnyOp>("rescale", kb.b.getI1Type(),
-                              ValueRange{tileMax, m});
+  auto any =
+      kb.create<AnyOp>("rescale", kb.b.getI1Type(), ValueRange{tileMax, m});
   {
     OpBuilder::InsertionGuard guard(kb.b);
     Block *block = kb.startBlock(any.getBody(), {f32(), f32()}, {"t", "old"});
@@ -290,9 +290,9 @@ std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
                                          threshold);
     kb.create<YieldOp>("", big);
   }
-  auto ifOp = kb.create<scf::IfOp>("m_new",
-                                   TypeRange{column(), column(), output()},
-                                   any.getResult(), /*withElseRegion=*/true);
+  auto ifOp =
+      kb.create<scf::IfOp>("m_new", TypeRange{column(), column(), output()},
+                           any.getResult(), /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(kb.b);
   kb.b.setInsertionPointToStart(ifOp.thenBlock());
   Value mMax = kb.map("m_max", column(), {m, tileMax}, {"a", "b"},
@@ -358,17 +358,15 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   Value tileMax =
       kb.create<ReduceOp>("tile_max", column(), ReduceKind::max, sm);
   auto [mNew, lScaled, oScaled] = emitRescale(m, l, o, tileMax);
-  Value offset = kb.map("offset", column(), {mNew}, {"new"},
-                        [&](ValueRange x) -> Value {
-                          return kb.create<arith::MulFOp>("r", x[0],
-                                                          minusScale);
-                        });
-  Value probs = kb.map("p", scores(), {sm, offset}, {"x", "off"},
-                       [&](ValueRange x) -> Value {
-                         Value y =
-                             kb.create<math::FmaOp>("y", x[0], scale, x[1]);
-                         return kb.create<math::Exp2Op>("r", y);
-                       });
+  Value offset =
+      kb.map("offset", column(), {mNew}, {"new"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::MulFOp>("r", x[0], minusScale);
+      });
+  Value probs = kb.map(
+      "p", scores(), {sm, offset}, {"x", "off"}, [&](ValueRange x) -> Value {
+        Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);
+        return kb.create<math::Exp2Op>("r", y);
+      });
   Value pSum = kb.create<ReduceOp>("p_sum", column(), ReduceKind::sum, probs);
   Value lNew = kb.map("l_new", column(), {lScaled, pSum}, {"lo", "ps"},
                       [&](ValueRange x) -> Value {
@@ -378,15 +376,15 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   // O^T = O^T + V^T P^T (O^T rescaled above when m moved); P^T is the B
   // operand where it is.
   Value pf = kb.create<ToOperandOp>(
-      "pf", frag(FragmentRole::b_acc_k, p.queriesPerWave, p.keysPerTile,
-                 bf16()),
+      "pf",
+      frag(FragmentRole::b_acc_k, p.queriesPerWave, p.keysPerTile, bf16()),
       probs);
   Value vt = kb.create<LoadFragmentOp>(
       "vt", frag(FragmentRole::a_acc_k, d, p.keysPerTile, bf16()), vs,
       kb.index(0), kb.index(0), kb.index(0),
       /*transpose=*/p.transposedReads);
-  Value oNew = kb.create<MmaOp>("o_new", output(), vt, pf, oScaled,
-                                ValueRange{});
+  Value oNew =
+      kb.create<MmaOp>("o_new", output(), vt, pf, oScaled, ValueRange{});
   // Nobody refills K or V while another wave still reads them.
   kb.create<amdgpu::LDSBarrierOp>("");
   kb.create<scf::YieldOp>("", ValueRange{mNew, lNew, oNew});
@@ -394,8 +392,7 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
 
 llvm::Expected<gpu::GPUModuleOp> mlir::hk::kernels::buildAttentionKernel(
     OpBuilder &builder, const AttentionDescription &description) {
-  llvm::Expected<AttentionDescription> resolved =
-      resolveAttention(description);
+  llvm::Expected<AttentionDescription> resolved = resolveAttention(description);
   if (!resolved)
     return resolved.takeError();
   builder.getContext()

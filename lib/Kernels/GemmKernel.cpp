@@ -151,11 +151,12 @@ mlir::hk::kernels::resolveGemm(const GemmDescription &description) {
 
   MmaShape mma = getMmaShape(instr->layout);
   int64_t halves = gfx950 ? 2 : 1;
-  for (auto [name, value] : {std::pair<StringRef, int64_t>{"block-m", *d.blockM},
-                             {"block-n", *d.blockN},
-                             {"wave-rows", *d.waveRows},
-                             {"wave-cols", *d.waveCols},
-                             {"k-tile", *d.kTile}})
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"block-m", *d.blockM},
+        {"block-n", *d.blockN},
+        {"wave-rows", *d.waveRows},
+        {"wave-cols", *d.waveCols},
+        {"k-tile", *d.kTile}})
     if (value <= 0)
       return refuse(name + " must be positive, not " + llvm::Twine(value));
   int64_t waves = *d.waveRows * *d.waveCols;
@@ -248,8 +249,7 @@ public:
     return kb.verifyTypes({tileOf(p.aKMajor, p.tileM()),
                            tileOf(p.bKMajor, p.tileN()),
                            operandType(FragmentRole::a, p.waveM()),
-                           operandType(FragmentRole::b, p.waveN()),
-                           accType()});
+                           operandType(FragmentRole::b, p.waveN()), accType()});
   }
 
 private:
@@ -399,13 +399,13 @@ gpu::GPUModuleOp GemmEmitter::emit() {
   SmallVector<Value> accs = p.halves ? emitHalvesLoop() : emitSingleLoop();
   if (p.fp8 && !p.d.blockScales) {
     // C = scale_a * scale_b * (A B^T), in f32, rounded once to C's type.
-    scale = kb.create<arith::MulFOp>("scale", kb.arg("scale_a"),
-                                     kb.arg("scale_b"));
+    scale =
+        kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), kb.arg("scale_b"));
     if (!p.halves)
-      accs[0] = kb.map("d", accType(), accs[0], {"x"},
-                       [&](ValueRange x) -> Value {
-                         return kb.create<arith::MulFOp>("y", scale, x[0]);
-                       });
+      accs[0] =
+          kb.map("d", accType(), accs[0], {"x"}, [&](ValueRange x) -> Value {
+            return kb.create<arith::MulFOp>("y", scale, x[0]);
+          });
   }
   emitEpilogue(placeBlocks(accs));
   return kb.finishKernel();
@@ -413,8 +413,8 @@ gpu::GPUModuleOp GemmEmitter::emit() {
 
 SmallVector<WaveBlock> GemmEmitter::placeBlocks(ArrayRef<Value> accs) {
   if (!p.halves)
-    return {{accs[0], kb.add("cm", rowBase[0], wm),
-             kb.add("cn", colBase[0], wn)}};
+    return {
+        {accs[0], kb.add("cm", rowBase[0], wm), kb.add("cn", colBase[0], wn)}};
   if (!p.d.blockScales) {
     r[0] = kb.add("r0", rowBase[0], wm);
     r[1] = kb.add("r1", rowBase[1], wm);
@@ -429,8 +429,7 @@ SmallVector<WaveBlock> GemmEmitter::placeBlocks(ArrayRef<Value> accs) {
 
 /// The wave's place in the workgroup: (wm, wn), its first row of a tile of A
 /// and first column of a tile of B.
-static std::pair<Value, Value> wavePlace(KernelBuilder &kb,
-                                         const GemmPlan &p) {
+static std::pair<Value, Value> wavePlace(KernelBuilder &kb, const GemmPlan &p) {
   Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
   Value wave = kb.div("wave", tid, kb.index(p.chip->waveSize));
   Value waveRow = kb.div("wave_row", wave, kb.index(*p.d.waveCols));
@@ -468,8 +467,7 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
 
   FragmentType acc = accType();
   Value init = kb.create<FillFragmentOp>("init", acc, zero);
-  auto loop = kb.create<scf::ForOp>("acc", kb.index(0), k,
-                                    kb.index(*p.d.kTile),
+  auto loop = kb.create<scf::ForOp>("acc", kb.index(0), k, kb.index(*p.d.kTile),
                                     ValueRange{init, init, init, init});
   Block *body = loop.getBody();
   loop.getInductionVar().setLoc(kb.loc("k"));
@@ -519,9 +517,9 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
       if (p.d.blockScales)
         scales = {scalesA[i], scalesB[j]};
       std::string name = llvm::formatv("d{0}{1}", i, j).str();
-      out[2 * i + j] = kb.create<MmaOp>(name, acc, aFrag[i], bFrag[j],
-                                        body->getArgument(1 + 2 * i + j),
-                                        scales);
+      out[2 * i + j] =
+          kb.create<MmaOp>(name, acc, aFrag[i], bFrag[j],
+                           body->getArgument(1 + 2 * i + j), scales);
     };
     mma(0, 0);
     mma(0, 1);
@@ -547,8 +545,8 @@ SmallVector<Value> GemmEmitter::emitSingleLoop() {
 
   FragmentType acc = accType();
   Value init = kb.create<FillFragmentOp>("init", acc, zero);
-  auto loop = kb.create<scf::ForOp>("acc", kb.index(0), k,
-                                    kb.index(*p.d.kTile), ValueRange{init});
+  auto loop = kb.create<scf::ForOp>("acc", kb.index(0), k, kb.index(*p.d.kTile),
+                                    ValueRange{init});
   loop.getInductionVar().setLoc(kb.loc("k"));
   loop.getRegionIterArgs()[0].setLoc(kb.loc("c_k"));
   {
@@ -571,8 +569,7 @@ SmallVector<Value> GemmEmitter::emitSingleLoop() {
       Value aFrag = load("a", as, false, wm, kk, FragmentRole::a, p.waveM());
       Value bFrag = load("b", bs, false, wn, kk, FragmentRole::b, p.waveN());
       Value out = kb.create<MmaOp>("c_out", acc, aFrag, bFrag,
-                                   chunks.getRegionIterArgs()[0],
-                                   ValueRange{});
+                                   chunks.getRegionIterArgs()[0], ValueRange{});
       kb.create<scf::YieldOp>("", out);
     }
     kb.create<amdgpu::LDSBarrierOp>("");
@@ -596,8 +593,8 @@ void GemmEmitter::emitEpilogue(ArrayRef<WaveBlock> blocks) {
       Value d = !p.halves ? block.acc
                           : kb.map(indexed("d", i), acc, block.acc, {"x"},
                                    [&](ValueRange x) -> Value {
-                                     return kb.create<arith::MulFOp>(
-                                         "y", scale, x[0]);
+                                     return kb.create<arith::MulFOp>("y", scale,
+                                                                     x[0]);
                                    });
       store(d, block);
     }
@@ -612,9 +609,9 @@ void GemmEmitter::emitEpilogue(ArrayRef<WaveBlock> blocks) {
   for (auto [i, block] : llvm::enumerate(blocks)) {
     Value bias;
     if (p.d.epilogue.bias)
-      bias = kb.create<ReadFragmentOp>(indexed("bias", i), acc, kb.arg("bias"),
-                                       ValueRange{block.col},
-                                       BoundsMode::partial);
+      bias =
+          kb.create<ReadFragmentOp>(indexed("bias", i), acc, kb.arg("bias"),
+                                    ValueRange{block.col}, BoundsMode::partial);
     if (p.d.epilogue.alphaBeta) {
       emitBlasBlock(block, bias, readC);
     } else if (bias) {
@@ -629,7 +626,8 @@ void GemmEmitter::emitEpilogue(ArrayRef<WaveBlock> blocks) {
   }
 }
 
-void GemmEmitter::emitBlasBlock(const WaveBlock &block, Value bias, Value readC) {
+void GemmEmitter::emitBlasBlock(const WaveBlock &block, Value bias,
+                                Value readC) {
   FragmentType acc = accType();
   Value alpha = kb.arg("alpha"), beta = kb.arg("beta");
   auto ifOp = kb.create<scf::IfOp>("", readC, /*withElseRegion=*/true);
@@ -640,9 +638,8 @@ void GemmEmitter::emitBlasBlock(const WaveBlock &block, Value bias, Value readC)
   OpBuilder::InsertionGuard guard(kb.b);
   // alpha * acc + beta * C (+ bias).
   kb.b.setInsertionPointToStart(ifOp.thenBlock());
-  Value old = kb.create<ReadFragmentOp>("old", acc, c,
-                                        ValueRange{block.row, block.col},
-                                        BoundsMode::partial);
+  Value old = kb.create<ReadFragmentOp>(
+      "old", acc, c, ValueRange{block.row, block.col}, BoundsMode::partial);
   SmallVector<Value> inputs = {block.acc, old};
   SmallVector<StringRef> names = {"x", "y"};
   if (bias) {
@@ -695,8 +692,8 @@ std::string mlir::hk::kernels::describeGemmKernel(const GemmDescription &d) {
   std::string text;
   llvm::raw_string_ostream os(text);
   StringRef ab = d.blockScales ? "MXFP8" : p.fp8 ? "fp8" : "bf16";
-  os << "The " << ab << " GEMM for " << p.chip->name << " ("
-     << p.chip->family << ")";
+  os << "The " << ab << " GEMM for " << p.chip->name << " (" << p.chip->family
+     << ")";
   if (d.batched)
     os << ", batched";
   os << ", operand layout \"" << stringifyGemmLayout(d.layout) << "\".\n\n";
@@ -740,8 +737,8 @@ std::string mlir::hk::kernels::describeGemmKernel(const GemmDescription &d) {
 
   int64_t tileBytes = p.tileM() * *d.kTile * (p.fp8 ? 1 : 2);
   os << "One workgroup of " << p.waves() << " waves (" << *d.waveRows << " x "
-     << *d.waveCols << ", " << p.threads() << " lanes) computes a "
-     << *d.blockM << "x" << *d.blockN << " tile of C, " << *d.kTile
+     << *d.waveCols << ", " << p.threads() << " lanes) computes a " << *d.blockM
+     << "x" << *d.blockN << " tile of C, " << *d.kTile
      << " k per trip of the K loop. ";
   if (p.halves)
     os << "As in HipKittens, the K tiles of A and B are each held as two "
@@ -779,8 +776,8 @@ std::string mlir::hk::kernels::describeGemmKernel(const GemmDescription &d) {
           "and 12-15) is 8 contiguous bf16, one 16-byte LDS read, and the "
           "8 rows an RDNA4 phase of such reads touches lie in 8 different "
           "bank groups.";
-  int64_t accRegisters = (p.halves ? 4 : 1) * p.waveM() * p.waveN() /
-                         p.chip->waveSize;
+  int64_t accRegisters =
+      (p.halves ? 4 : 1) * p.waveM() * p.waveN() / p.chip->waveSize;
   if (accRegisters >= 256)
     os << " The " << accRegisters
        << " accumulator registers per lane do not fit beside the operands "

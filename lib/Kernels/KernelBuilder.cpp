@@ -56,8 +56,7 @@ KernelBuilder::startKernel(StringRef moduleName, StringRef kernelName,
   func = gpu::GPUFuncOp::create(b, b.getUnknownLoc(), kernelName,
                                 b.getFunctionType(types, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   func->setAttr(HKDialect::getLaunchAttrName(),
                 LaunchAttr::get(ctx, grid, /*divisible=*/{}));
   Block &entry = func.getBody().front();
@@ -152,14 +151,14 @@ llvm::Error KernelBuilder::verifyTypes(ArrayRef<Type> types) {
   for (Type type : types) {
     LogicalResult valid = success();
     if (auto tile = dyn_cast<SharedTileType>(type))
-      valid = SharedTileType::verify(
-          emitError, tile.getRows(), tile.getCols(), tile.getElementType(),
-          tile.getSwizzle(), tile.getPermutation(), tile.getSlots());
+      valid = SharedTileType::verify(emitError, tile.getRows(), tile.getCols(),
+                                     tile.getElementType(), tile.getSwizzle(),
+                                     tile.getPermutation(), tile.getSlots());
     else if (auto fragment = dyn_cast<FragmentType>(type))
       valid = FragmentType::verify(
-          emitError, fragment.getRole(), fragment.getRows(),
-          fragment.getCols(), fragment.getElementType(), fragment.getMmaM(),
-          fragment.getMmaN(), fragment.getMmaK());
+          emitError, fragment.getRole(), fragment.getRows(), fragment.getCols(),
+          fragment.getElementType(), fragment.getMmaM(), fragment.getMmaN(),
+          fragment.getMmaK());
     if (failed(valid))
       return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   }

@@ -1,4 +1,4 @@
-//===- KernelBuilder.h - building hk programs with readable names -*- C++ -*-===//
+//===- KernelBuilder.h - building hk programs by name -----------*- C++ -*-===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -87,10 +87,9 @@ public:
 
   FragmentType fragment(FragmentRole role, int64_t rows, int64_t cols,
                         Type element, MmaShape mma) const;
-  SharedTileType sharedTile(int64_t rows, int64_t cols, Type element,
-                            Swizzle swizzle,
-                            ColumnPermutation permutation =
-                                ColumnPermutation::identity) const;
+  SharedTileType
+  sharedTile(int64_t rows, int64_t cols, Type element, Swizzle swizzle,
+             ColumnPermutation permutation = ColumnPermutation::identity) const;
 
   /// Checks the invariants of hk types (what get() skips), with the first
   /// violation's message as the error.

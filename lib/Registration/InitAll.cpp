@@ -33,6 +33,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -51,9 +52,9 @@ using namespace mlir;
 void hk::registerAllDialects(DialectRegistry &registry) {
   registry.insert<hk::HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  ROCDL::ROCDLDialect, scf::SCFDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+                  memref::MemRefDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
+                  ub::UBDialect, vector::VectorDialect>();
   // What the upstream conversions to LLVM/ROCDL ask of each dialect.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);

@@ -47,12 +47,12 @@ static cl::opt<std::string>
                cl::desc("where to write the program (default: stdout)"));
 
 // GEMM.
-static cl::opt<ElementKind> abType(
-    "ab-type", cl::init(ElementKind::bf16), cl::cat(toolOptions),
-    cl::sub(gemmCommand), cl::desc("the element type of A and B"),
-    cl::values(clEnumValN(ElementKind::bf16, "bf16", "bf16"),
-               clEnumValN(ElementKind::f8e4m3, "e4m3", "OCP fp8 E4M3"),
-               clEnumValN(ElementKind::f8e5m2, "e5m2", "OCP fp8 E5M2")));
+static cl::opt<ElementKind>
+    abType("ab-type", cl::init(ElementKind::bf16), cl::cat(toolOptions),
+           cl::sub(gemmCommand), cl::desc("the element type of A and B"),
+           cl::values(clEnumValN(ElementKind::bf16, "bf16", "bf16"),
+                      clEnumValN(ElementKind::f8e4m3, "e4m3", "OCP fp8 E4M3"),
+                      clEnumValN(ElementKind::f8e5m2, "e5m2", "OCP fp8 E5M2")));
 static cl::opt<bool>
     blockScales("block-scales", cl::cat(toolOptions), cl::sub(gemmCommand),
                 cl::desc("MXFP8: E8M0 scales per 32 k of each row of A and B "
@@ -90,9 +90,9 @@ static cl::opt<int64_t>
                          "128 for fp8)"));
 
 // Attention.
-static cl::opt<int64_t>
-    headDim("head-dim", cl::init(128), cl::cat(toolOptions),
-            cl::sub(attentionCommand), cl::desc("the head dimension d"));
+static cl::opt<int64_t> headDim("head-dim", cl::init(128), cl::cat(toolOptions),
+                                cl::sub(attentionCommand),
+                                cl::desc("the head dimension d"));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-gen") << message << "\n";
@@ -170,8 +170,8 @@ static void printComment(raw_ostream &os, StringRef text) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(toolOptions);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "hk-gen: print an hk kernel from a description\n");
+  cl::ParseCommandLineOptions(
+      argc, argv, "hk-gen: print an hk kernel from a description\n");
 
   MLIRContext context;
   OpBuilder builder(&context);

@@ -68,4 +68,51 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "gpu::GPUModuleOp"> {
   ];
 }
 
+def HKLinalgToKernels : Pass<"hk-linalg-to-kernels", "::mlir::ModuleOp"> {
+  let summary = "Replace linalg matmuls on memrefs with launches of hk kernels";
+  let description = [{
+    Host code in, host code out: each `linalg.matmul` and
+    `linalg.batch_matmul` on memrefs whose element types, layout and
+    surroundings an hk kernel serves is replaced by a `gpu.launch_func` of a
+    GEMM built by the kernel library (include/HK/Kernels/Gemm.h) for
+    `chip`, outlined into a `gpu.module` of the module (one per distinct
+    kernel; the module becomes a `gpu.container_module`). The grid comes
+    from the kernel's `hk.launch`, the block from its `known_block_size`.
+
+    - Operands: A and B bf16, f8E4M3FN or f8E5M2 (the same), C bf16, f16 or
+      f32, static or dynamic sizes, contiguous row-major (any offset and
+      strides when batched and the rows are contiguous).
+    - Layouts: the default indexing maps and their forms with A and/or B
+      transposed (`indexing_maps`, as `linalg.matmul_transpose_a/b` print),
+      nn, nt, tn and tt.
+    - Accumulation: linalg adds into C. When C was last written by a
+      `linalg.fill` of zero in the same block, the kernel overwrites C;
+      otherwise it takes the alpha/beta epilogue with beta = 1. Products
+      accumulate in f32 and round once to C's type.
+    - Epilogue: a `linalg.generic` right after the matmul that adds a
+      broadcast f32 bias (one per column) to C in place becomes the
+      kernel's bias; one that multiplies C by an f32 scalar becomes alpha
+      (and beta).
+
+    What it cannot serve it leaves alone, with a remark saying why (the
+    kernel library's reason when a description is refused). The kernels are
+    compiled for the chip by `hk-to-binary-pipeline`, whose options choose
+    the schedule.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
+           "the chip the kernels are built for: gfx950 or gfx1201">,
+  ];
+  let dependentDialects = [
+    "::mlir::hk::HKDialect",
+    "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // HK_CONVERSION_PASSES_TD

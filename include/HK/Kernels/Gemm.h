@@ -70,8 +70,7 @@ std::optional<GemmLayout> parseGemmLayout(StringRef text);
 StringRef stringifyGemmLayout(GemmLayout layout);
 
 /// `description` with every default filled in, or why no kernel serves it.
-llvm::Expected<GemmDescription>
-resolveGemm(const GemmDescription &description);
+llvm::Expected<GemmDescription> resolveGemm(const GemmDescription &description);
 
 /// The kernel's function name: gemm_<operands>[_<W>wave][_<C>c][_batched],
 /// e.g. gemm_bf16, gemm_mxfp8, gemm_fp8_4wave, gemm_bf16_batched.
