@@ -76,10 +76,6 @@ struct GemmPlan {
 };
 } // namespace
 
-static bool isFp8(ElementKind kind) {
-  return kind == ElementKind::f8e4m3 || kind == ElementKind::f8e5m2;
-}
-
 static StringRef elementName(ElementKind kind) {
   switch (kind) {
   case ElementKind::bf16:

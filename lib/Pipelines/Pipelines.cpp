@@ -28,6 +28,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -205,10 +208,26 @@ FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
           .Case("bin", gpu::CompilationTarget::Binary)
           .Case("isa", gpu::CompilationTarget::Assembly)
           .Case("llvm", gpu::CompilationTarget::Offload)
+          .Case("llvm-text", gpu::CompilationTarget::Offload)
           .Default(std::nullopt);
   if (!target)
     return module.emitError() << "unknown serialization format '" << format
-                              << "' (bin, isa or llvm)";
+                              << "' (bin, isa, llvm or llvm-text)";
+  if (format == "llvm-text") {
+    FailureOr<std::string> bitcode = serializeGpuModule(module, "llvm");
+    if (failed(bitcode))
+      return failure();
+    llvm::LLVMContext llvmContext;
+    auto parsed = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(*bitcode, "llvm-ir"), llvmContext);
+    if (!parsed)
+      return module.emitError() << "cannot read back the LLVM IR: "
+                                << llvm::toString(parsed.takeError());
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    (*parsed)->print(os, nullptr);
+    return text;
+  }
   OwningOpRef<ModuleOp> copy = module.clone();
   gpu::TargetOptions options(getDefaultToolkitPath(), {}, "", "", *target);
   if (failed(gpu::transformGpuModulesToBinaries(*copy, nullptr, options)))

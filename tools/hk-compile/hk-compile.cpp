@@ -28,9 +28,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -153,19 +150,8 @@ int main(int argc, char **argv) {
       return 1;
   }
   if (!llvmIrFile.empty()) {
-    FailureOr<std::string> bitcode = serializeGpuModule(*module, "llvm");
-    if (failed(bitcode))
-      return 1;
-    llvm::LLVMContext llvmContext;
-    auto parsed = llvm::parseBitcodeFile(
-        llvm::MemoryBufferRef(*bitcode, "llvm-ir"), llvmContext);
-    if (!parsed)
-      return fail("cannot read back the LLVM IR: " +
-                  llvm::toString(parsed.takeError()));
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    (*parsed)->print(os, nullptr);
-    if (!writeFile(llvmIrFile, text))
+    FailureOr<std::string> text = serializeGpuModule(*module, "llvm-text");
+    if (failed(text) || !writeFile(llvmIrFile, *text))
       return 1;
   }
   if (!launchFile.empty()) {

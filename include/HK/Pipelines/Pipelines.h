@@ -168,7 +168,8 @@ std::string getDefaultToolkitPath();
 
 /// Serializes the (single) gpu.module of `module`, already lowered by
 /// buildHKToROCDLPipeline, to `format`: "bin" (code object), "isa"
-/// (assembly) or "llvm" (the LLVM bitcode handed to the AMDGPU backend).
+/// (assembly), "llvm" (the LLVM bitcode handed to the AMDGPU backend) or
+/// "llvm-text" (the same as text, what the simulator runs).
 /// `module` is left unchanged.
 FailureOr<std::string> serializeGpuModule(ModuleOp module, StringRef format);
 

@@ -26,6 +26,11 @@ namespace mlir::hk {
 /// Scalar element types as the target description spells them.
 enum class ElementKind { bf16, f16, f32, f8e4m3, f8e5m2 };
 
+/// The OCP fp8 formats (E4M3, E5M2).
+inline bool isFp8(ElementKind kind) {
+  return kind == ElementKind::f8e4m3 || kind == ElementKind::f8e5m2;
+}
+
 /// One matrix instruction of a chip.
 struct MmaInstr {
   /// ISA mnemonic, e.g. "v_mfma_f32_16x16x32_bf16".

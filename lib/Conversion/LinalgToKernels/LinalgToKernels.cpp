@@ -47,10 +47,6 @@ struct MatchedGemm {
 };
 } // namespace
 
-static bool isFp8(ElementKind kind) {
-  return kind == ElementKind::f8e4m3 || kind == ElementKind::f8e5m2;
-}
-
 static std::optional<ElementKind> operandKind(Type t) {
   if (t.isBF16())
     return ElementKind::bf16;
@@ -221,8 +217,7 @@ static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
           "(bufferize first)";
     return failure();
   }
-  FailureOr<GemmLayout> layout =
-      readLayout(op.getIndexingMapsArray(), batched);
+  FailureOr<GemmLayout> layout = readLayout(op.getIndexingMapsArray(), batched);
   if (failed(layout)) {
     why = "its indexing maps are not a (batched) matmul with A and B plain "
           "or transposed";
@@ -324,9 +319,9 @@ static std::string getKernelName(const GemmDescription &d) {
          (d.epilogue.bias ? "_bias" : "");
 }
 
-FailureOr<gpu::GPUFuncOp>
-LinalgToKernels::getKernel(const GemmDescription &d, SymbolTable &symbols,
-                           Location loc) {
+FailureOr<gpu::GPUFuncOp> LinalgToKernels::getKernel(const GemmDescription &d,
+                                                     SymbolTable &symbols,
+                                                     Location loc) {
   std::string key = getKernelName(d);
   auto it = kernels.find(key);
   if (it != kernels.end())
@@ -375,8 +370,8 @@ void LinalgToKernels::launch(MatchedGemm &g, gpu::GPUFuncOp kernel) {
     args.append({g.alpha, g.beta});
 
   // The grid from hk.launch: size / tile, rounded up for ceildiv terms.
-  auto launchAttr = kernel->getAttrOfType<LaunchAttr>(
-      HKDialect::getLaunchAttrName());
+  auto launchAttr =
+      kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
   llvm::SmallDenseMap<int64_t, Value> indices;
   auto index = [&](int64_t v) {
     Value &c = indices[v];
@@ -386,12 +381,11 @@ void LinalgToKernels::launch(MatchedGemm &g, gpu::GPUFuncOp kernel) {
   };
   SmallVector<Value, 3> grid;
   for (const SizeTerm &term : launchAttr.getGrid()) {
-    Value size =
-        memref::DimOp::create(b, loc, args[term.arg], index(term.dim));
+    Value size = memref::DimOp::create(b, loc, args[term.arg], index(term.dim));
     Value factor = index(term.factor);
-    grid.push_back(
-        term.roundUp ? Value(arith::CeilDivUIOp::create(b, loc, size, factor))
-                     : Value(arith::DivUIOp::create(b, loc, size, factor)));
+    grid.push_back(term.roundUp
+                       ? Value(arith::CeilDivUIOp::create(b, loc, size, factor))
+                       : Value(arith::DivUIOp::create(b, loc, size, factor)));
   }
   while (grid.size() < 3)
     grid.push_back(index(1));
