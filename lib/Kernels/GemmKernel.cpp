@@ -203,6 +203,15 @@ mlir::hk::kernels::resolveGemm(const GemmDescription &description) {
   return d;
 }
 
+MemRefType mlir::hk::kernels::getGemmMatrixType(Type element, bool batched) {
+  int64_t dyn = ShapedType::kDynamic;
+  if (!batched)
+    return MemRefType::get({dyn, dyn}, element);
+  return MemRefType::get(
+      {dyn, dyn, dyn}, element,
+      StridedLayoutAttr::get(element.getContext(), 0, {dyn, dyn, 1}));
+}
+
 std::string mlir::hk::kernels::getGemmKernelName(const GemmDescription &d) {
   std::string name = "gemm_";
   name += d.blockScales ? "mxfp8" : isFp8(d.operands) ? "fp8" : "bf16";
@@ -262,12 +271,17 @@ private:
   FragmentType accType() {
     return kb.fragment(FragmentRole::acc, p.waveM(), p.waveN(), f32(), p.mma);
   }
+  /// A's K dimension (of a batch's matrix).
+  int64_t kDimOfA() const { return p.aKMajor ? 0 : 1; }
   void copy(Value source, Value at, Value k, Value tile, bool kMajor);
   Value load(StringRef name, Value tile, bool kMajor, Value at, Value k,
              FragmentRole role, int64_t extent);
   SmallVector<Value> emitHalvesLoop();
   SmallVector<Value> emitSingleLoop();
   SmallVector<WaveBlock> placeBlocks(ArrayRef<Value> accs);
+  /// r and n: the rows and columns of C of gfx950's four blocks.
+  void placeHalves();
+  void store(Value value, const WaveBlock &block);
   void emitEpilogue(ArrayRef<WaveBlock> blocks);
   void emitBlasBlock(const WaveBlock &block, Value bias, Value readC);
 
@@ -287,10 +301,7 @@ private:
 SmallVector<std::pair<StringRef, Type>> GemmEmitter::arguments() {
   int64_t dyn = ShapedType::kDynamic;
   auto matrix = [&](Type element) -> Type {
-    if (!p.d.batched)
-      return MemRefType::get({dyn, dyn}, element);
-    auto strided = StridedLayoutAttr::get(ctx(), 0, {dyn, dyn, 1});
-    return MemRefType::get({dyn, dyn, dyn}, element, strided);
+    return getGemmMatrixType(element, p.d.batched);
   };
   SmallVector<std::pair<StringRef, Type>> args = {
       {"A", matrix(abType())},
@@ -369,12 +380,11 @@ gpu::GPUModuleOp GemmEmitter::emit() {
   a = kb.arg("A");
   bMat = kb.arg("B");
   c = kb.arg("C");
-  int64_t kDimA = p.aKMajor ? 0 : 1;
   if (p.d.batched) {
     // This workgroup's batch: 2-D views of its A, B and C.
     Value batch = kb.create<gpu::BlockIdOp>("batch", gpu::Dimension::z);
     Value m = kb.dim("M", a, 1 + (p.aKMajor ? 1 : 0));
-    k = kb.dim("K", a, 1 + kDimA);
+    k = kb.dim("K", a, 1 + kDimOfA());
     Value n = kb.dim("N", bMat, 1 + (p.bKMajor ? 1 : 0));
     auto view = [&](StringRef name, Value source, Value rows, Value cols) {
       int64_t dyn = ShapedType::kDynamic;
@@ -407,16 +417,19 @@ gpu::GPUModuleOp GemmEmitter::emit() {
   return kb.finishKernel();
 }
 
+void GemmEmitter::placeHalves() {
+  r[0] = kb.add("r0", rowBase[0], wm);
+  r[1] = kb.add("r1", rowBase[1], wm);
+  n[0] = kb.add("n0w", colBase[0], wn);
+  n[1] = kb.add("n1w", colBase[1], wn);
+}
+
 SmallVector<WaveBlock> GemmEmitter::placeBlocks(ArrayRef<Value> accs) {
   if (!p.halves)
     return {
         {accs[0], kb.add("cm", rowBase[0], wm), kb.add("cn", colBase[0], wn)}};
-  if (!p.d.blockScales) {
-    r[0] = kb.add("r0", rowBase[0], wm);
-    r[1] = kb.add("r1", rowBase[1], wm);
-    n[0] = kb.add("n0w", colBase[0], wn);
-    n[1] = kb.add("n1w", colBase[1], wn);
-  }
+  if (!p.d.blockScales)
+    placeHalves();
   return {{accs[0], r[0], n[0]},
           {accs[1], r[0], n[1]},
           {accs[2], r[1], n[0]},
@@ -450,16 +463,12 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
   col[1] = kb.add("col1", col[0], kb.index(p.tileN()));
   std::tie(wm, wn) = wavePlace(kb, p);
   if (!p.d.batched)
-    k = kb.dim("K", a, p.aKMajor ? 0 : 1);
+    k = kb.dim("K", a, kDimOfA());
 
   // The blocks' places in C, before the loop when the loop reads their
   // scales (after it otherwise, see placeBlocks).
-  if (p.d.blockScales) {
-    r[0] = kb.add("r0", row[0], wm);
-    r[1] = kb.add("r1", row[1], wm);
-    n[0] = kb.add("n0w", col[0], wn);
-    n[1] = kb.add("n1w", col[1], wn);
-  }
+  if (p.d.blockScales)
+    placeHalves();
 
   FragmentType acc = accType();
   Value init = kb.create<FillFragmentOp>("init", acc, zero);
@@ -537,7 +546,7 @@ SmallVector<Value> GemmEmitter::emitSingleLoop() {
   Value col0 = colBase[0] = kb.mul("col0", n0, kb.index(*p.d.blockN));
   std::tie(wm, wn) = wavePlace(kb, p);
   if (!p.d.batched)
-    k = kb.dim("K", a, p.aKMajor ? 0 : 1);
+    k = kb.dim("K", a, kDimOfA());
 
   FragmentType acc = accType();
   Value init = kb.create<FillFragmentOp>("init", acc, zero);
@@ -574,11 +583,12 @@ SmallVector<Value> GemmEmitter::emitSingleLoop() {
   return {loop.getResult(0)};
 }
 
+void GemmEmitter::store(Value value, const WaveBlock &block) {
+  kb.create<StoreFragmentOp>("", value, c, block.row, block.col,
+                             /*transpose=*/false, BoundsMode::partial);
+}
+
 void GemmEmitter::emitEpilogue(ArrayRef<WaveBlock> blocks) {
-  auto store = [&](Value value, const WaveBlock &block) {
-    kb.create<StoreFragmentOp>("", value, c, block.row, block.col,
-                               /*transpose=*/false, BoundsMode::partial);
-  };
   auto indexed = [&](StringRef base, size_t i) {
     return blocks.size() == 1 ? base.str() : (base + llvm::Twine(i)).str();
   };
@@ -627,10 +637,6 @@ void GemmEmitter::emitBlasBlock(const WaveBlock &block, Value bias,
   FragmentType acc = accType();
   Value alpha = kb.arg("alpha"), beta = kb.arg("beta");
   auto ifOp = kb.create<scf::IfOp>("", readC, /*withElseRegion=*/true);
-  auto finish = [&](Value d) {
-    kb.create<StoreFragmentOp>("", d, c, block.row, block.col,
-                               /*transpose=*/false, BoundsMode::partial);
-  };
   OpBuilder::InsertionGuard guard(kb.b);
   // alpha * acc + beta * C (+ bias).
   kb.b.setInsertionPointToStart(ifOp.thenBlock());
@@ -642,12 +648,15 @@ void GemmEmitter::emitBlasBlock(const WaveBlock &block, Value bias,
     inputs.push_back(bias);
     names.push_back("z");
   }
-  finish(kb.map("d", acc, inputs, names, [&](ValueRange x) -> Value {
-    Value ax = kb.create<arith::MulFOp>("ax", alpha, x[0]);
-    Value by = kb.create<arith::MulFOp>("by", beta, x[1]);
-    Value sum = kb.create<arith::AddFOp>(bias ? "sum" : "out", ax, by);
-    return bias ? kb.create<arith::AddFOp>("out", sum, x[2]) : sum;
-  }));
+  store(kb.map("d", acc, inputs, names,
+               [&](ValueRange x) -> Value {
+                 Value ax = kb.create<arith::MulFOp>("ax", alpha, x[0]);
+                 Value by = kb.create<arith::MulFOp>("by", beta, x[1]);
+                 Value sum =
+                     kb.create<arith::AddFOp>(bias ? "sum" : "out", ax, by);
+                 return bias ? kb.create<arith::AddFOp>("out", sum, x[2]) : sum;
+               }),
+        block);
   // alpha * acc (+ bias), C unread.
   kb.b.setInsertionPointToStart(ifOp.elseBlock());
   inputs = {block.acc};
@@ -656,10 +665,13 @@ void GemmEmitter::emitBlasBlock(const WaveBlock &block, Value bias,
     inputs.push_back(bias);
     names.push_back("z");
   }
-  finish(kb.map("d", acc, inputs, names, [&](ValueRange x) -> Value {
-    Value ax = kb.create<arith::MulFOp>(bias ? "ax" : "out", alpha, x[0]);
-    return bias ? kb.create<arith::AddFOp>("out", ax, x[1]) : ax;
-  }));
+  store(kb.map("d", acc, inputs, names,
+               [&](ValueRange x) -> Value {
+                 Value ax =
+                     kb.create<arith::MulFOp>(bias ? "ax" : "out", alpha, x[0]);
+                 return bias ? kb.create<arith::AddFOp>("out", ax, x[1]) : ax;
+               }),
+        block);
 }
 
 llvm::Expected<gpu::GPUModuleOp>

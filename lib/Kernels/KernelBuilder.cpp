@@ -125,28 +125,33 @@ SharedTileType KernelBuilder::sharedTile(int64_t rows, int64_t cols,
                              /*slots=*/1);
 }
 
-llvm::Error mlir::hk::kernels::verifyKernel(gpu::GPUModuleOp kernel) {
+namespace {
+/// Keeps the first diagnostic emitted on a context while it lives (and
+/// stops it from being printed).
+struct FirstDiagnostic {
+  explicit FirstDiagnostic(MLIRContext *ctx)
+      : handler(ctx, [this](Diagnostic &diag) {
+          if (message.empty())
+            message = diag.str();
+          return success();
+        }) {}
   std::string message;
-  ScopedDiagnosticHandler handler(kernel.getContext(), [&](Diagnostic &diag) {
-    if (message.empty())
-      message = diag.str();
-    return success();
-  });
+  ScopedDiagnosticHandler handler;
+};
+} // namespace
+
+llvm::Error mlir::hk::kernels::verifyKernel(gpu::GPUModuleOp kernel) {
+  FirstDiagnostic first(kernel.getContext());
   if (succeeded(verify(kernel)))
     return llvm::Error::success();
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "internal error: the generated kernel does "
                                  "not verify: " +
-                                     message);
+                                     first.message);
 }
 
 llvm::Error KernelBuilder::verifyTypes(ArrayRef<Type> types) {
-  std::string message;
-  ScopedDiagnosticHandler handler(getContext(), [&](Diagnostic &diag) {
-    if (message.empty())
-      message = diag.str();
-    return success();
-  });
+  FirstDiagnostic first(getContext());
   auto emitError = [&] { return mlir::emitError(b.getUnknownLoc()); };
   for (Type type : types) {
     LogicalResult valid = success();
@@ -160,7 +165,8 @@ llvm::Error KernelBuilder::verifyTypes(ArrayRef<Type> types) {
           fragment.getElementType(), fragment.getMmaM(), fragment.getMmaN(),
           fragment.getMmaK());
     if (failed(valid))
-      return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     first.message);
   }
   return llvm::Error::success();
 }

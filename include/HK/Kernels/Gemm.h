@@ -76,6 +76,11 @@ llvm::Expected<GemmDescription> resolveGemm(const GemmDescription &description);
 /// e.g. gemm_bf16, gemm_mxfp8, gemm_fp8_4wave, gemm_bf16_batched.
 std::string getGemmKernelName(const GemmDescription &resolved);
 
+/// The type a GEMM kernel takes A, B and C as: contiguous row-major
+/// (memref<?x?xT>), or with leading strides at run time when batched
+/// (memref<?x?x?xT, strided<[?, ?, 1]>>).
+MemRefType getGemmMatrixType(Type element, bool batched);
+
 /// Builds the kernel of `description` (resolved first) at `builder`'s
 /// insertion point, which must lie in a module. Loads the dialects it uses.
 llvm::Expected<gpu::GPUModuleOp>

@@ -40,32 +40,14 @@ struct MatchedGemm {
   Value a, b, c;
   /// The f32 bias (one per column of C), if an epilogue adds one.
   Value bias;
-  /// alpha and beta when the kernel takes them.
-  Value alpha, beta;
+  /// The f32 scalar an epilogue multiplies C by, if any.
+  Value scale;
+  /// Whether C holds zeros before the matmul.
+  bool zeroC = false;
   /// Epilogue ops folded into the kernel, erased with the matmul.
   SmallVector<Operation *> absorbed;
 };
 } // namespace
-
-static std::optional<ElementKind> operandKind(Type t) {
-  if (t.isBF16())
-    return ElementKind::bf16;
-  if (isa<Float8E4M3FNType>(t))
-    return ElementKind::f8e4m3;
-  if (isa<Float8E5M2Type>(t))
-    return ElementKind::f8e5m2;
-  return std::nullopt;
-}
-
-static std::optional<ElementKind> resultKind(Type t) {
-  if (t.isBF16())
-    return ElementKind::bf16;
-  if (t.isF16())
-    return ElementKind::f16;
-  if (t.isF32())
-    return ElementKind::f32;
-  return std::nullopt;
-}
 
 /// Whether `map` selects exactly `dims`, in order.
 static bool selects(AffineMap map, ArrayRef<unsigned> dims) {
@@ -195,17 +177,6 @@ static Value matchBias(Operation *op, Value c, unsigned rank) {
   return nullptr;
 }
 
-/// The kernel argument type of a matrix: contiguous row-major, or with
-/// leading strides when batched.
-static MemRefType kernelMatrixType(Type element, bool batched) {
-  int64_t dyn = ShapedType::kDynamic;
-  if (!batched)
-    return MemRefType::get({dyn, dyn}, element);
-  return MemRefType::get(
-      {dyn, dyn, dyn}, element,
-      StridedLayoutAttr::get(element.getContext(), 0, {dyn, dyn, 1}));
-}
-
 /// Reads `op` into a description and its operands, or says why not.
 static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
                                         std::string &why) {
@@ -228,20 +199,21 @@ static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
   g.c = op.getDpsInitOperand(0)->get();
   Type aType = getElementTypeOrSelf(g.a.getType());
   Type cType = getElementTypeOrSelf(g.c.getType());
-  std::optional<ElementKind> ab = operandKind(aType);
-  std::optional<ElementKind> result = resultKind(cType);
-  if (!ab || aType != getElementTypeOrSelf(g.b.getType())) {
+  std::optional<ElementKind> ab = getElementKind(aType);
+  std::optional<ElementKind> result = getElementKind(cType);
+  if (!ab || (*ab != ElementKind::bf16 && !isFp8(*ab)) ||
+      aType != getElementTypeOrSelf(g.b.getType())) {
     why = "A and B must both hold bf16, f8E4M3FN or f8E5M2";
     return failure();
   }
-  if (!result) {
+  if (!result || isFp8(*result)) {
     why = "C must hold bf16, f16 or f32";
     return failure();
   }
   for (auto [name, value, element] :
        {std::tuple{"A", g.a, aType}, {"B", g.b, aType}, {"C", g.c, cType}})
     if (!memref::CastOp::areCastCompatible(
-            value.getType(), kernelMatrixType(element, batched))) {
+            value.getType(), getGemmMatrixType(element, batched))) {
       why = std::string(name) +
             (batched ? " must have contiguous rows and offset 0"
                      : " must be a contiguous row-major memref");
@@ -254,12 +226,12 @@ static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
   d.result = *result;
   d.layout = *layout;
   d.batched = batched;
-  bool zeroC = followsZeroFill(op, g.c);
+  g.zeroC = followsZeroFill(op, g.c);
 
   // The epilogue: C *= s, then C += bias, each an optional generic.
   Operation *next = nextEffecting(op);
-  Value scale = matchScale(next, g.c);
-  if (scale) {
+  g.scale = matchScale(next, g.c);
+  if (g.scale) {
     g.absorbed.push_back(next);
     next = nextEffecting(next);
   }
@@ -268,29 +240,19 @@ static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
     g.absorbed.push_back(next);
   }
   d.epilogue.bias = bool(g.bias);
-  d.epilogue.alphaBeta = scale || !zeroC;
+  d.epilogue.alphaBeta = g.scale || !g.zeroC;
   if (isFp8(*ab) && d.epilogue.any()) {
-    why = !zeroC ? "an fp8 kernel overwrites C, and this matmul accumulates "
-                   "into a C that is not filled with zeros first"
-                 : "an fp8 kernel takes no epilogue";
+    why = !g.zeroC ? "an fp8 kernel overwrites C, and this matmul accumulates "
+                     "into a C that is not filled with zeros first"
+                   : "an fp8 kernel takes no epilogue";
     return failure();
   }
-  if (llvm::Expected<GemmDescription> resolved = resolveGemm(d); !resolved) {
+  llvm::Expected<GemmDescription> resolved = resolveGemm(d);
+  if (!resolved) {
     why = llvm::toString(resolved.takeError());
     return failure();
   }
-  // C = alpha A B + beta C: the scale multiplies both the product and what C
-  // held; C's old value counts once without a scale, not at all after a
-  // zero fill.
-  OpBuilder b(op);
-  if (d.epilogue.alphaBeta) {
-    Location loc = op.getLoc();
-    auto constant = [&](double v) -> Value {
-      return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-    };
-    g.alpha = scale ? scale : constant(1.0);
-    g.beta = zeroC ? constant(0.0) : g.alpha;
-  }
+  d = *resolved;
   return g;
 }
 
@@ -366,8 +328,16 @@ void LinalgToKernels::launch(MatchedGemm &g, gpu::GPUFuncOp kernel) {
   }
   if (g.bias)
     args.push_back(cast(g.bias, types[args.size()]));
-  if (g.alpha)
-    args.append({g.alpha, g.beta});
+  if (g.description.epilogue.alphaBeta) {
+    // C = alpha A B + beta C: the scale multiplies both the product and what
+    // C held; C's old value counts once without a scale, not at all after a
+    // zero fill.
+    auto constant = [&](double v) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+    };
+    Value alpha = g.scale ? g.scale : constant(1.0);
+    args.append({alpha, g.zeroC ? constant(0.0) : alpha});
+  }
 
   // The grid from hk.launch: size / tile, rounded up for ceildiv terms.
   auto launchAttr =
