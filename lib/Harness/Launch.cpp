@@ -188,15 +188,21 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
   PassManager pm(&context);
   HKPipelineOptions options;
   options.chip = config.chip;
-  if (version == Version::compared && config.compareStages)
+  ModuleOp module = *parsed.module;
+  if (version == Version::compared && config.compareStages) {
+    // The program compiled as asked, not with the schedule its gpu.module
+    // records (hk-linalg-to-kernels' hk.schedule).
     options.stages = *config.compareStages;
-  else
+    module.walk([](gpu::GPUModuleOp m) {
+      m->removeAttr(HKDialect::getScheduleAttrName());
+    });
+  } else {
     config.schedule.applyTo(options);
+  }
   options.tidyLlvm = false; // LLVM's pipeline does it for the code object
   if (llvm::Error invalid = checkPipelineOptions(options))
     return badInput(llvm::toString(std::move(invalid)));
   buildHKToROCDLPipeline(pm, options);
-  ModuleOp module = *parsed.module;
   if (failed(pm.run(module)))
     return parsed.diagnosedError();
   FailureOr<std::string> compiled = serializeGpuModule(

@@ -215,11 +215,13 @@ struct RunCLOptions {
   ScheduleCLOptions schedule{toolOptions};
   llvm::cl::opt<unsigned> compareStages{
       "compare-stages", llvm::cl::cat(toolOptions),
-      llvm::cl::desc("for --test=compare: compile the other version as the "
-                     "plain baseline with this many stages (no direct-LDS, "
-                     "priority or unrolling, row-major workgroup order); "
-                     "without it the other version gets the same pipeline "
-                     "options")};
+      llvm::cl::desc(
+          "for --test=compare: compile the other version as the "
+          "plain baseline with this many stages (no direct-LDS, "
+          "priority or unrolling, row-major workgroup order, "
+          "and not the schedule its gpu.module's hk.schedule "
+          "records); without it the other version gets the same pipeline "
+          "options")};
   llvm::cl::opt<unsigned> seed{"seed", llvm::cl::init(1),
                                llvm::cl::cat(toolOptions),
                                llvm::cl::desc("random seed")};

@@ -12,6 +12,7 @@
 #include "HK/Pipelines/Pipelines.h"
 
 #include "HK/Conversion/Passes.h"
+#include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Target/Chip.h"
 
@@ -40,6 +41,35 @@ using namespace mlir::hk;
 void mlir::hk::ScheduleSettings::applyTo(HKPipelineOptions &options) const {
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...) options.FIELD = FIELD;
 #include "HK/Pipelines/ScheduleOptions.def"
+}
+
+static std::string formatKnob(unsigned value) { return std::to_string(value); }
+static std::string formatKnob(bool value) { return value ? "true" : "false"; }
+static std::string formatKnob(const std::string &value) { return value; }
+static std::string formatKnob(Schedule value) {
+  switch (value) {
+  case Schedule::none:
+    return "none";
+  case Schedule::pingPong:
+    return "ping-pong";
+  case Schedule::pingPongHK:
+    return "ping-pong-hk";
+  }
+  llvm_unreachable("unknown schedule");
+}
+static std::string formatKnob(WorkgroupOrder value) {
+  return value == WorkgroupOrder::xcd ? "xcd" : "row-major";
+}
+
+std::string mlir::hk::ScheduleSettings::str() const {
+  ScheduleSettings defaults;
+  std::string text;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
+  if (FIELD != defaults.FIELD)                                                 \
+    text += (text.empty() ? "" : " ") + std::string(NAME) + "=" +              \
+            formatKnob(FIELD);
+#include "HK/Pipelines/ScheduleOptions.def"
+  return text;
 }
 
 ScheduleSettings mlir::hk::ScheduleCLOptions::settings() const {
@@ -109,15 +139,10 @@ static void addProgramOrderPasses(OpPassManager &gpu,
   }
 }
 
-void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
-                                      const HKPipelineOptions &options) {
-  StringRef chip = stringifyChip(options.chip);
-  AttachTargetOptions attach;
-  attach.chip = chip.str();
-  attach.optLevel = options.optLevel;
-  pm.addPass(createAttachTarget(attach));
-
-  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+/// The schedule knobs' passes, on one gpu.module: fp8 format, workgroup
+/// order, the K loops' schedule, the LDS proof.
+static void addSchedulePasses(OpPassManager &gpu,
+                              const HKPipelineOptions &options) {
   if (!options.fp8Format.empty()) {
     SetFp8FormatOptions fp8;
     fp8.format = options.fp8Format;
@@ -147,6 +172,127 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   }
   if (options.verifyLds)
     gpu.addPass(createVerifyLds());
+}
+
+namespace {
+/// Runs the schedule passes on a gpu.module with the pipeline's knobs, or
+/// with the knobs its hk.schedule attribute names: the pipeline is built
+/// before the IR is seen, so the choice is made here, per module, as a
+/// dynamic pipeline.
+class ScheduleKernelModule
+    : public PassWrapper<ScheduleKernelModule,
+                         OperationPass<gpu::GPUModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ScheduleKernelModule)
+
+  explicit ScheduleKernelModule(const HKPipelineOptions &pipeline) {
+    options.copyOptionValuesFrom(pipeline);
+  }
+  ScheduleKernelModule(const ScheduleKernelModule &other) : PassWrapper(other) {
+    options.copyOptionValuesFrom(other.options);
+  }
+
+  StringRef getArgument() const final { return "hk-schedule-kernel-module"; }
+  StringRef getDescription() const final {
+    return "The schedule passes of hk's pipelines, with a gpu.module's "
+           "hk.schedule knobs over the pipeline's";
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    // Every pass any schedule may run.
+    for (Schedule schedule :
+         {Schedule::none, Schedule::pingPong, Schedule::pingPongHK}) {
+      HKPipelineOptions variant;
+      variant.copyOptionValuesFrom(options);
+      variant.schedule = schedule;
+      variant.stages = 2;
+      variant.directLds = true;
+      variant.mmaPriority = 1;
+      variant.fp8Format = "e4m3";
+      variant.workgroupOrder = WorkgroupOrder::xcd;
+      OpPassManager pm(gpu::GPUModuleOp::getOperationName());
+      addSchedulePasses(pm, variant);
+      pm.getDependentDialects(registry);
+    }
+  }
+
+  void runOnOperation() override {
+    HKPipelineOptions chosen;
+    if (failed(chooseOptions(chosen)))
+      return signalPassFailure();
+    OpPassManager pm(gpu::GPUModuleOp::getOperationName());
+    addSchedulePasses(pm, chosen);
+    if (failed(runPipeline(pm, getOperation())))
+      signalPassFailure();
+  }
+
+private:
+  /// The pipeline's knobs with the module's hk.schedule over them. A knob
+  /// the pipeline sets (not its default) to another value than the module
+  /// asks for is an error: one of the two would be ignored.
+  LogicalResult chooseOptions(HKPipelineOptions &chosen) {
+    chosen.copyOptionValuesFrom(options);
+    gpu::GPUModuleOp module = getOperation();
+    auto attr =
+        module->getAttrOfType<StringAttr>(HKDialect::getScheduleAttrName());
+    if (!attr)
+      return success();
+    HKPipelineOptions asked;
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    if (failed(asked.parseFromString(attr.getValue(), os)))
+      return module.emitError()
+             << "'" << HKDialect::getScheduleAttrName() << "' = " << attr
+             << " is not a list of schedule options: "
+             << (errors.empty() ? StringRef("see the message above")
+                                : StringRef(errors).trim());
+    if (asked.chip.hasValue() || asked.tidyLlvm.hasValue() ||
+        asked.optLevel.hasValue() || asked.format.hasValue() ||
+        asked.toolkit.hasValue())
+      return module.emitError()
+             << "'" << HKDialect::getScheduleAttrName() << "' = " << attr
+             << " may only name schedule options (stages, unroll, "
+                "direct-lds, mma-priority, schedule, workgroup-order, "
+                "fp8-format, verify-lds)";
+    ScheduleSettings defaults;
+    std::string conflicts;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
+  if (asked.FIELD.hasValue()) {                                                \
+    if (options.FIELD.getValue() != defaults.FIELD &&                          \
+        options.FIELD.getValue() != asked.FIELD.getValue())                    \
+      conflicts += std::string(conflicts.empty() ? "" : ", ") + NAME;          \
+    chosen.FIELD = asked.FIELD.getValue();                                     \
+  }
+#include "HK/Pipelines/ScheduleOptions.def"
+    if (!conflicts.empty())
+      return module.emitError()
+             << "gpu.module '" << module.getName() << "' asks for schedule \""
+             << attr.getValue() << "\" ('" << HKDialect::getScheduleAttrName()
+             << "') and the pipeline for other values of " << conflicts
+             << ": drop the attribute or those options";
+    if (llvm::Error why = checkPipelineOptions(chosen))
+      return module.emitError()
+             << "gpu.module '" << module.getName() << "' asks for schedule \""
+             << attr.getValue() << "\" ('" << HKDialect::getScheduleAttrName()
+             << "'), which the pipeline's other options make impossible: "
+             << llvm::toString(std::move(why));
+    return success();
+  }
+
+  HKPipelineOptions options;
+};
+} // namespace
+
+void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
+                                      const HKPipelineOptions &options) {
+  StringRef chip = stringifyChip(options.chip);
+  AttachTargetOptions attach;
+  attach.chip = chip.str();
+  attach.optLevel = options.optLevel;
+  pm.addPass(createAttachTarget(attach));
+
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(std::make_unique<ScheduleKernelModule>(options));
   gpu.addPass(createConvertHKToAMDGPU());
   // Subviews (a batch's matrix) and reshapes become descriptor arithmetic.
   gpu.addPass(memref::createExpandStridedMetadataPass());
@@ -261,7 +407,7 @@ static void registerPipeline(StringRef name, StringRef description,
         build(pm, options);
         return success();
       },
-      [](function_ref<void(const detail::PassOptions &)> handler) {
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
         handler(HKPipelineOptions());
       });
 }

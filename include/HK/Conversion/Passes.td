@@ -95,13 +95,29 @@ def HKLinalgToKernels : Pass<"hk-linalg-to-kernels", "::mlir::ModuleOp"> {
       (and beta).
 
     What it cannot serve it leaves alone, with a remark saying why (the
-    kernel library's reason when a description is refused). The kernels are
-    compiled for the chip by `hk-to-binary-pipeline`, whose options choose
-    the schedule.
+    kernel library's reason when a description is refused).
+
+    With `schedule=fastest` (the default) each outlined `gpu.module`
+    records the schedule the kernel library finds fastest for its kernel
+    (`getFastestSchedule`, the one the main job measures fastest) in an
+    `hk.schedule` attribute, in pipeline-option syntax:
+
+    ```mlir
+    gpu.module @gemm_bf16_nt attributes {
+        hk.schedule = "stages=2 direct-lds=true schedule=ping-pong"} {
+    ```
+
+    `hk-to-rocdl-pipeline` and `hk-to-binary-pipeline` compile a module
+    with the knobs its `hk.schedule` names; a pipeline that sets one of
+    them to another value is refused. `schedule=none` records nothing: the
+    pipeline's options decide.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
            "the chip the kernels are built for: gfx950 or gfx1201">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"fastest\"",
+           "fastest: record each kernel's fastest schedule (hk.schedule) "
+           "for the pipelines; none: leave it to the pipeline's options">,
   ];
   let dependentDialects = [
     "::mlir::hk::HKDialect",

@@ -122,6 +122,10 @@ struct ScheduleSettings {
 #include "HK/Pipelines/ScheduleOptions.def"
   /// Copies the knobs into `options`.
   void applyTo(HKPipelineOptions &options) const;
+  /// The knobs that differ from their defaults, in pipeline-option syntax,
+  /// as a gpu.module's hk.schedule holds them ("stages=2 direct-lds=true
+  /// schedule=ping-pong"); empty when none does.
+  std::string str() const;
 };
 
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options

@@ -305,6 +305,12 @@ FailureOr<gpu::GPUFuncOp> LinalgToKernels::getKernel(const GemmDescription &d,
   // gemm_bf16_cf32_batched_tn_bias).
   auto func = *gpuModule.getOps<gpu::GPUFuncOp>().begin();
   func.setName(getKernelName(d));
+  if (schedule == "fastest") {
+    std::string knobs = getFastestSchedule(d).str();
+    if (!knobs.empty())
+      gpuModule->setAttr(HKDialect::getScheduleAttrName(),
+                         StringAttr::get(module.getContext(), knobs));
+  }
   kernels[key] = func;
   return func;
 }
@@ -375,6 +381,11 @@ void LinalgToKernels::runOnOperation() {
     module.emitError() << "hk-linalg-to-kernels: chip '" << chip
                        << "' is not one hk supports (supported: "
                        << describeSupportedChips() << ")";
+    return signalPassFailure();
+  }
+  if (schedule != "fastest" && schedule != "none") {
+    module.emitError() << "hk-linalg-to-kernels: schedule '" << schedule
+                       << "' is not one the pass knows (fastest or none)";
     return signalPassFailure();
   }
   SmallVector<linalg::LinalgOp> matmuls;

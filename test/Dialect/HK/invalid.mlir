@@ -104,8 +104,18 @@ module attributes {hk.chip = "gfx950"} {}
 
 // -----
 
-// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines 'hk.chip', 'hk.launch' and 'hk.remainder')}}
+// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines 'hk.chip', 'hk.launch', 'hk.remainder' and 'hk.schedule')}}
 module attributes {hk.tile = 1 : i64} {}
+
+// -----
+
+// expected-error @+1 {{'hk.schedule' is a string attribute of gpu.module holding pipeline options (e.g. "stages=2 unroll=2")}}
+module attributes {hk.schedule = "stages=2"} {}
+
+// -----
+
+// expected-error @+1 {{'hk.schedule' is a string attribute of gpu.module holding pipeline options (e.g. "stages=2 unroll=2")}}
+gpu.module @k attributes {hk.schedule = 2 : i64} {}
 
 // -----
 

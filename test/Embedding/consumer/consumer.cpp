@@ -11,9 +11,10 @@
 //
 // reads a linalg program, replaces its matmuls with launches of hk kernels
 // (hk-linalg-to-kernels), lowers each outlined kernel with the hk pipeline
-// and writes, per kernel, its code object, its LLVM IR and its launch
-// description (<out-dir>/<kernel>.{hsaco,ll,json}, what `hk-run` runs), and
-// the host program with the launches (<out-dir>/host.mlir).
+// at the fastest schedule the pass recorded on it (hk.schedule) and writes, per
+// kernel, its code object, its LLVM IR and its launch description
+// (<out-dir>/<kernel>.{hsaco,ll,json}, what `hk-run` runs), and the host
+// program with the launches (<out-dir>/host.mlir).
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,6 +11,7 @@
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -51,8 +52,17 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                              << "' is a unit attribute of scf.for";
     return success();
   }
+  if (attr.getName() == getScheduleAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()) || !isa<gpu::GPUModuleOp>(op))
+      return op->emitError()
+             << "'" << getScheduleAttrName()
+             << "' is a string attribute of gpu.module holding pipeline "
+                "options (e.g. \"stages=2 unroll=2\")";
+    return success();
+  }
   return op->emitError() << "unknown hk attribute '"
                          << attr.getName().getValue() << "' (hk defines '"
                          << getChipAttrName() << "', '" << getLaunchAttrName()
-                         << "' and '" << getRemainderAttrName() << "')";
+                         << "', '" << getRemainderAttrName() << "' and '"
+                         << getScheduleAttrName() << "')";
 }

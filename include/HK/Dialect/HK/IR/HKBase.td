@@ -54,6 +54,13 @@ def HK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLaunchAttrName() {
       return ::llvm::StringLiteral("hk.launch");
     }
+    /// Name of the string attribute of a gpu.module naming the schedule its
+    /// kernels are compiled with, in pipeline-option syntax
+    /// ("stages=2 unroll=2"); hk-linalg-to-kernels records it, hk's
+    /// pipelines apply it.
+    static constexpr ::llvm::StringLiteral getScheduleAttrName() {
+      return ::llvm::StringLiteral("hk.schedule");
+    }
 
   private:
     void registerAttributes();
