@@ -56,6 +56,7 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::amdgcn_s_waitcnt:
   case Intrinsic::amdgcn_s_setprio:
   case Intrinsic::amdgcn_sched_barrier:
+  case Intrinsic::amdgcn_sched_group_barrier:
   case Intrinsic::assume:
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:
@@ -202,6 +203,7 @@ Error Interpreter::executeSync(Wave &wave, const CallInst &call,
   // Scheduling and priority hints do not change values.
   case Intrinsic::amdgcn_s_setprio:
   case Intrinsic::amdgcn_sched_barrier:
+  case Intrinsic::amdgcn_sched_group_barrier:
   case Intrinsic::assume:
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:

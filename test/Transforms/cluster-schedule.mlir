@@ -21,7 +21,7 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
   // CHECK-NEXT: hk.yield %[[X]]
   // CHECK-NEXT: } : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
   // CHECK-NEXT: hk.barrier
-  // CHECK-NEXT: %[[L:.*]]:2 = hk.cluster interleaved {
+  // CHECK-NEXT: %[[L:.*]]:2 = hk.cluster interleaved alternating {
   // CHECK-NEXT: arith.addi
   // CHECK-NEXT: hk.load_fragment
   // CHECK-NEXT: arith.addi
@@ -42,7 +42,7 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
       %col = arith.addi %row, %c1 : index
       %nb = hk.load_fragment %t[%c0][%c0, %col] {__test_cluster__ = 1} : !tile -> !fb
       scf.yield %m, %na, %nb : !acc, !fa, !fb
-    } {__test_cluster_priorities__ = array<i32: 3, 0>, __test_cluster_interleaved__ = array<i32: 1>}
+    } {__test_cluster_priorities__ = array<i32: 3, 0>, __test_cluster_interleaved__ = array<i32: 1>, __test_cluster_alternating__ = array<i32: 1>}
     gpu.return
   }
 }

@@ -20,6 +20,6 @@
 // CHECK: hk.yield
 // CHECK: hk.barrier
 // CHECK-NEXT: hk.barrier
-// CHECK-NEXT: hk.cluster priority = 1 interleaved {
+// CHECK-NEXT: hk.cluster priority = 1 interleaved alternating {
 // CHECK-NEXT: hk.mma %[[S]]#4, %[[S]]#3, %[[S]]#1 : <a_acc_k, 64x64xbf16
 // CHECK: } {hk.remainder}

@@ -28,10 +28,11 @@
 // CHECK-NEXT: hk.yield
 // CHECK: scf.for {{.*}} -> (!hk.fragment<acc, {{.*}}>, !hk.fragment<acc, {{.*}}>, !hk.fragment<acc, {{.*}}>, !hk.fragment<acc, {{.*}}>, !hk.fragment<b, 32x64xbf16, mma = 16x16x32>, !hk.fragment<a, 64x64xbf16, mma = 16x16x32>)
 // Cluster 0 of tile 2i: its MMA, after it the fill of A1 for tile 2i + 1
-// and cluster 1's read (B1), interleaved. Fills come after the MMAs that
+// and cluster 1's read (B1), interleaved and alternating with the MFMAs
+// (hk.cluster alternating). Fills come after the MMAs that
 // used the reads: the waits count only DMA loads.
 // CHECK: hk.barrier
-// CHECK-NEXT: hk.cluster priority = 1 interleaved {
+// CHECK-NEXT: hk.cluster priority = 1 interleaved alternating {
 // CHECK-NEXT: hk.mma
 // CHECK: hk.copy_to_shared {{.*}} direct
 // CHECK: hk.load_fragment {{.*}} -> <b, 32x64xbf16

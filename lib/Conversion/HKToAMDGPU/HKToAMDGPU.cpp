@@ -517,7 +517,8 @@ struct ConvertHKToAMDGPUPass
                                                          target);
     configureHKToAMDGPUTarget(target, converter);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    emitAlternatingClusterGroups(module);
   }
 };
 } // namespace

@@ -16,9 +16,11 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -33,12 +35,16 @@ static void emitExecutionBarrier(OpBuilder &b, Location loc) {
   LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "wavefront");
 }
 
-static void emitSchedFence(OpBuilder &b, Location loc) {
-  amdgpu::SchedBarrierOp::create(
+static Operation *emitSchedFence(OpBuilder &b, Location loc) {
+  return amdgpu::SchedBarrierOp::create(
       b, loc,
       amdgpu::sched_barrier_opt_enumAttr::get(
           b.getContext(), amdgpu::sched_barrier_opt_enum::none));
 }
+
+/// Marks the opening fence of an alternating cluster until its body is
+/// lowered and its instructions can be counted.
+constexpr StringLiteral kAlternatingMark = "hk.alternating_cluster";
 
 /// Moves the body of `op` before it and replaces `op` by what it yields.
 static void inlineBody(ConversionPatternRewriter &rewriter, Operation *op,
@@ -72,7 +78,9 @@ struct ClusterLowering : OpConversionPattern<ClusterOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     int32_t priority = op.getPriority();
-    emitSchedFence(rewriter, loc);
+    Operation *fence = emitSchedFence(rewriter, loc);
+    if (op.getAlternating())
+      fence->setAttr(kAlternatingMark, rewriter.getUnitAttr());
     if (priority != 0)
       ROCDL::SetPrioOp::create(rewriter, loc,
                                rewriter.getI16IntegerAttr(priority));
@@ -130,6 +138,67 @@ struct StaggerLowering : OpConversionPattern<StaggerOp> {
   }
 };
 } // namespace
+
+// The instruction classes of llvm.amdgcn.sched.group.barrier's mask.
+constexpr int32_t kGroupMfma = 0x8;
+constexpr int32_t kGroupVmem = 0x10;
+constexpr int32_t kGroupDsRead = 0x100;
+
+/// Whether `op`, after the conversion, reads LDS into registers.
+static bool isLdsRead(Operation *op) {
+  auto load = dyn_cast<vector::LoadOp>(op);
+  return load && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
+                     cast<MemRefType>(load.getBase().getType()));
+}
+
+void mlir::hk::emitAlternatingClusterGroups(Operation *root) {
+  SmallVector<Operation *> fences;
+  root->walk([&](amdgpu::SchedBarrierOp fence) {
+    if (fence->removeAttr(kAlternatingMark))
+      fences.push_back(fence);
+  });
+  for (Operation *fence : fences) {
+    // The body runs to the closing fence (or to a fence between its memory
+    // ops, which an alternating cluster has none of).
+    // The memory instructions' classes in program order: LDS DMA writes the
+    // LDS that reads may read, so the backend keeps them in that order.
+    int64_t mfmas = 0;
+    SmallVector<int32_t> memory;
+    Operation *insertAfter = fence;
+    for (Operation *op = fence->getNextNode();
+         op && !isa<amdgpu::SchedBarrierOp>(op); op = op->getNextNode()) {
+      if (isa<ROCDL::SetPrioOp>(op) && insertAfter == fence)
+        insertAfter = op;
+      op->walk([&](Operation *inner) {
+        if (isa<amdgpu::MFMAOp, amdgpu::ScaledMFMAOp>(inner))
+          ++mfmas;
+        else if (isLdsRead(inner))
+          memory.push_back(kGroupDsRead);
+        else if (isa<ROCDL::RawPtrBufferLoadLdsOp>(inner))
+          memory.push_back(kGroupVmem);
+      });
+    }
+    if (memory.empty())
+      continue;
+    OpBuilder b(insertAfter->getContext());
+    b.setInsertionPointAfter(insertAfter);
+    Location loc = fence->getLoc();
+    auto group = [&](int32_t mask) {
+      ROCDL::SchedGroupBarrier::create(b, loc, mask, /*size=*/1,
+                                       /*groupId=*/0);
+    };
+    // One MFMA, then one memory instruction: each memory instruction issues
+    // in an MFMA's shadow; what the MFMAs cannot cover follows them.
+    size_t next = 0;
+    for (int64_t i = 0; i < mfmas; ++i) {
+      group(kGroupMfma);
+      if (next < memory.size())
+        group(memory[next++]);
+    }
+    for (; next < memory.size(); ++next)
+      group(memory[next]);
+  }
+}
 
 void mlir::hk::populateHKScheduleLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {

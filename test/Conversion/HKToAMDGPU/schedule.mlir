@@ -1,6 +1,7 @@
 // The schedule ops lower to upstream ops: hk.barrier to a barrier between
 // wavefront-scope fences (no memory wait), hk.cluster to its body fenced by
-// sched_barriers (one between consecutive memory ops) at its priority,
+// sched_barriers (one between consecutive memory ops) at its priority, an
+// alternating one with a sched_group_barrier per MFMA and memory instruction,
 // hk.stagger to a barrier before the body for the late waves and one after
 // it for the others.
 // RUN: hk-opt %s --convert-hk-to-amdgpu | FileCheck %s
@@ -66,6 +67,35 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
         %y = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !b
         hk.yield %d, %x, %y : !acc, !a, !b
       } : !acc, !a, !b
+      // An alternating cluster: after its priority, one group per MFMA,
+      // each but the last 12 followed by one of its 4 LDS reads, in program
+      // order, so each read issues in an MFMA's shadow.
+      // CHECK: amdgpu.sched_barrier allow = <none>
+      // CHECK-NEXT: rocdl.s.setprio 1
+      // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
+      // CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
+      // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
+      // CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
+      // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
+      // CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
+      // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
+      // CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
+      // CHECK-COUNT-12: rocdl.sched.group.barrier 8, 1, 0
+      // CHECK-NOT: rocdl.sched.group.barrier
+      // CHECK: rocdl.s.setprio 0
+      %o:2 = hk.cluster priority = 1 interleaved alternating {
+        %d = hk.mma %ab#0, %ab#1, %acc : !a, !b, !acc
+        %y = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !b
+        hk.yield %d, %y : !acc, !b
+      } : !acc, !b
+      // Without memory instructions there is nothing to alternate.
+      // CHECK: rocdl.s.setprio 1
+      // CHECK-NOT: rocdl.sched.group.barrier
+      // CHECK: rocdl.s.setprio 0
+      %q = hk.cluster priority = 1 alternating {
+        %d = hk.mma %ab#0, %ab#1, %acc : !a, !b, !acc
+        hk.yield %d : !acc
+      } : !acc
       hk.yield %m : !acc
     } : !acc
     // CHECK: %[[EARLY:.*]] = arith.xori %{{.*}}, %true

@@ -638,6 +638,21 @@ func.func @cluster_priority() {
 
 // -----
 
+!alt_tile = !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+!alt_a = !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+func.func @cluster_alternating(%t: !alt_tile) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.cluster' op is 'alternating' but not 'interleaved' with 2 memory operations: they cannot both keep their order and alternate with its MMAs}}
+  %r:2 = hk.cluster alternating {
+    %x = hk.load_fragment %t[%c0][%c0, %c0] : !alt_tile -> !alt_a
+    %y = hk.load_fragment %t[%c0][%c0, %c0] : !alt_tile -> !alt_a
+    hk.yield %x, %y : !alt_a, !alt_a
+  } : !alt_a, !alt_a
+  return
+}
+
+// -----
+
 func.func @cluster_barrier() {
   // expected-error @+1 {{'hk.cluster' op cannot hold a barrier: clusters are separated by barriers}}
   hk.cluster {

@@ -35,6 +35,12 @@ void populateHKToAMDGPUConversionPatterns(const TypeConverter &converter,
 void populateHKScheduleLoweringPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
 
+/// After the conversion: in each cluster lowered from an `alternating`
+/// hk.cluster, asks the backend to issue its MFMAs and memory instructions
+/// in turn (one rocdl.sched.group.barrier per instruction, after the
+/// cluster's opening fence and priority).
+void emitAlternatingClusterGroups(Operation *root);
+
 /// Marks hk illegal and every op whose types still mention hk types
 /// (including scf and function ops, whose structural conversions the
 /// patterns include) as needing conversion.

@@ -157,6 +157,17 @@ LogicalResult ClusterOp::verify() {
   if (priority < 0 || priority > 3)
     return emitOpError() << "priority must be 0 to 3 (s_setprio), got "
                          << priority;
+  if (getAlternating() && !getInterleaved()) {
+    int64_t memoryOps = 0;
+    getBody().walk([&](Operation *op) {
+      memoryOps += isa<LoadFragmentOp, CopyToSharedOp>(op);
+    });
+    if (memoryOps > 1)
+      return emitOpError() << "is 'alternating' but not 'interleaved' with "
+                           << memoryOps
+                           << " memory operations: they cannot both keep "
+                              "their order and alternate with its MMAs";
+  }
   if (failed(verifyYield(*this, getBody())))
     return failure();
   // Anything may be clustered but what separates or encloses clusters.

@@ -173,6 +173,8 @@ static ClusterOp wrapCluster(ArrayRef<Operation *> run, const ClusterSpec &spec,
       b, run.front()->getLoc(), ValueRange(escaping).getTypes(), spec.priority);
   if (spec.interleaved)
     cluster.setInterleaved(true);
+  if (spec.alternating)
+    cluster.setAlternating(true);
   moveIntoBody(run, cluster, escaping, liveOut);
   return cluster;
 }

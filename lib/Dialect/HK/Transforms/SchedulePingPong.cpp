@@ -330,8 +330,15 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
       ahead = sync.clusterLoads[c + 1];
     bool readsNext = plan.readAhead && c + 1 == n && nextReads;
     // Reads issued beside the MMA may interleave with it: no wait counts
-    // them (planPingPong refuses read-ahead otherwise).
-    recorder.open({int32_t(priority), !ahead.empty() || readsNext});
+    // them (planPingPong refuses read-ahead otherwise). Without elementwise
+    // work (a GEMM), the memory instructions alternate with its MFMAs, each
+    // in one's shadow (a cluster that is not interleaved holds at most its
+    // fill, one op).
+    bool interleaved = !ahead.empty() || readsNext;
+    bool withMemory =
+        interleaved || (fills && plan.fills == FillInterval::compute);
+    recorder.open({int32_t(priority), interleaved,
+                   withMemory && sync.kv.elementwise[c + 1].empty()});
     map.map(mma.getResult(), b.clone(*mma, map)->getResult(0));
     for (Operation *op : sync.kv.elementwise[c + 1])
       b.clone(*op, map);

@@ -9,6 +9,7 @@
 // scf::pipelineForLoop. On an scf.for:
 //   __test_cluster_priorities__ = array<i32: p0, p1, ...>  one per cluster
 //   __test_cluster_interleaved__ = array<i32: c, ...>     interleaved ones
+//   __test_cluster_alternating__ = array<i32: c, ...>     alternating ones
 //   __test_trips_per_body__ = n : i64                     (default 1)
 //   __test_stagger_wave_groups__                          (unit)
 // and on the ops of its body `__test_cluster__ = c : i64`. The attributes
@@ -30,6 +31,7 @@ using namespace mlir::hk;
 namespace {
 constexpr StringLiteral kPriorities = "__test_cluster_priorities__";
 constexpr StringLiteral kInterleaved = "__test_cluster_interleaved__";
+constexpr StringLiteral kAlternating = "__test_cluster_alternating__";
 constexpr StringLiteral kTrips = "__test_trips_per_body__";
 constexpr StringLiteral kStagger = "__test_stagger_wave_groups__";
 constexpr StringLiteral kCluster = "__test_cluster__";
@@ -54,15 +56,20 @@ struct TestClusterSchedulePass
     auto priorities = loop->getAttrOfType<DenseI32ArrayAttr>(kPriorities);
     for (int32_t p : priorities.asArrayRef())
       schedule.trip.clusters.push_back({p, /*interleaved=*/false});
-    if (Attribute attr = loop->getAttr(kInterleaved)) {
+    for (auto [name, flag] :
+         {std::pair(kInterleaved, &ClusterSpec::interleaved),
+          std::pair(kAlternating, &ClusterSpec::alternating)}) {
+      Attribute attr = loop->getAttr(name);
+      if (!attr)
+        continue;
       auto list = dyn_cast<DenseI32ArrayAttr>(attr);
       if (!list)
-        return loop.emitError() << kInterleaved << " must be an array<i32>";
+        return loop.emitError() << name << " must be an array<i32>";
       for (int32_t c : list.asArrayRef()) {
         if (c < 0 || size_t(c) >= schedule.trip.clusters.size())
-          return loop.emitError() << kInterleaved << " names cluster " << c
-                                  << " of " << schedule.trip.clusters.size();
-        schedule.trip.clusters[c].interleaved = true;
+          return loop.emitError() << name << " names cluster " << c << " of "
+                                  << schedule.trip.clusters.size();
+        schedule.trip.clusters[c].*flag = true;
       }
     }
     if (Attribute attr = loop->getAttr(kTrips)) {
@@ -72,7 +79,8 @@ struct TestClusterSchedulePass
       schedule.tripsPerBody = trips.getInt();
     }
     schedule.staggerWaveGroups = loop->hasAttr(kStagger);
-    for (StringRef name : {kPriorities, kInterleaved, kTrips, kStagger})
+    for (StringRef name :
+         {kPriorities, kInterleaved, kAlternating, kTrips, kStagger})
       loop->removeAttr(name);
     for (Operation &op : loop.getBody()->without_terminator()) {
       Attribute attr = op.removeAttr(kCluster);

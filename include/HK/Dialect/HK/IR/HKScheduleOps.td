@@ -78,8 +78,13 @@ def HK_ClusterOp : HK_Op<"cluster",
     backend may instead interleave the body's operations freely (its loads
     among its MMAs): for clusters whose memory operations no wait counts in
     order, such as one fill beside reads when only the fill is waited for,
-    or a whole MMA phase raised in priority (`hk-raise-mma-priority`). The
-    results are the values the body yields.
+    or a whole MMA phase raised in priority (`hk-raise-mma-priority`). With
+    `alternating` (which needs `interleaved` when the body holds more than
+    one memory op), the backend is asked to issue them in turn: one
+    MFMA, then one memory instruction (the LDS reads first, then the other
+    memory instructions), and so on, the rest of the MFMAs after; each
+    memory instruction then issues in the shadow of an MFMA instead of in a
+    run of its own. The results are the values the body yields.
 
     Barriers, waits and priority changes do not belong inside a cluster, at
     any depth: clusters are separated by them. Clusters do not nest, and
@@ -91,7 +96,9 @@ def HK_ClusterOp : HK_Op<"cluster",
     machine scheduler, no instruction), `rocdl.s.setprio <priority>` when
     the priority is not 0, the body with a `sched_barrier` between
     consecutive memory ops (none with `interleaved`), `rocdl.s.setprio 0`
-    and a closing `sched_barrier`.
+    and a closing `sched_barrier`; with `alternating`, one
+    `rocdl.sched.group.barrier` per MFMA and per memory instruction of the
+    body, in the order above, after the opening `s_setprio`.
 
     Example:
 
@@ -106,12 +113,12 @@ def HK_ClusterOp : HK_Op<"cluster",
     ```
   }];
   let arguments = (ins DefaultValuedAttr<I32Attr, "0">:$priority,
-                       UnitAttr:$interleaved);
+                       UnitAttr:$interleaved, UnitAttr:$alternating);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`priority` `=` $priority^)? (`interleaved` $interleaved^)?
-    attr-dict-with-keyword $body (`:` type($results)^)?
+    (`alternating` $alternating^)? attr-dict-with-keyword $body (`:` type($results)^)?
   }];
   let hasVerifier = 1;
 }

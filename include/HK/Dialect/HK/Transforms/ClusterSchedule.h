@@ -41,6 +41,9 @@ struct ClusterSpec {
   /// Whether the backend may interleave the body's memory operations
   /// (hk.cluster's `interleaved`).
   bool interleaved = false;
+  /// With `interleaved`: whether the backend is asked to issue its MFMAs and
+  /// memory instructions in turn (hk.cluster's `alternating`).
+  bool alternating = false;
 };
 
 /// A policy's decisions for the ops of one block.
