@@ -43,31 +43,31 @@ void mlir::hk::ScheduleSettings::applyTo(HKPipelineOptions &options) const {
 #include "HK/Pipelines/ScheduleOptions.def"
 }
 
-static std::string formatKnob(unsigned value) { return std::to_string(value); }
-static std::string formatKnob(bool value) { return value ? "true" : "false"; }
-static std::string formatKnob(const std::string &value) { return value; }
-static std::string formatKnob(Schedule value) {
-  switch (value) {
-  case Schedule::none:
-    return "none";
-  case Schedule::pingPong:
-    return "ping-pong";
-  case Schedule::pingPongHK:
-    return "ping-pong-hk";
-  }
-  llvm_unreachable("unknown schedule");
-}
-static std::string formatKnob(WorkgroupOrder value) {
-  return value == WorkgroupOrder::xcd ? "xcd" : "row-major";
+/// A knob's value as its pipeline option spells it; enums by the names the
+/// option declares (scheduleOptionValues and the like).
+template <typename T, typename Parser>
+static std::string
+formatKnob(mlir::detail::PassOptions::Option<T, Parser> &option) {
+  T value = option.getValue();
+  if constexpr (std::is_enum_v<T>)
+    return option.getParser().findArgStrForValue(value)->str();
+  else if constexpr (std::is_same_v<T, bool>)
+    return value ? "true" : "false";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return value;
+  else
+    return std::to_string(value);
 }
 
 std::string mlir::hk::ScheduleSettings::str() const {
   ScheduleSettings defaults;
+  HKPipelineOptions options;
+  applyTo(options);
   std::string text;
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
   if (FIELD != defaults.FIELD)                                                 \
     text += (text.empty() ? "" : " ") + std::string(NAME) + "=" +              \
-            formatKnob(FIELD);
+            formatKnob(options.FIELD);
 #include "HK/Pipelines/ScheduleOptions.def"
   return text;
 }
@@ -174,6 +174,15 @@ static void addSchedulePasses(OpPassManager &gpu,
     gpu.addPass(createVerifyLds());
 }
 
+/// The schedule knobs' pipeline names, as a list for messages.
+static std::string getScheduleKnobNames() {
+  std::string names;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
+  names += (names.empty() ? "" : ", ") + std::string(NAME);
+#include "HK/Pipelines/ScheduleOptions.def"
+  return names;
+}
+
 namespace {
 /// Runs the schedule passes on a gpu.module with the pipeline's knobs, or
 /// with the knobs its hk.schedule attribute names: the pipeline is built
@@ -251,9 +260,8 @@ private:
         asked.toolkit.hasValue())
       return module.emitError()
              << "'" << HKDialect::getScheduleAttrName() << "' = " << attr
-             << " may only name schedule options (stages, unroll, "
-                "direct-lds, mma-priority, schedule, workgroup-order, "
-                "fp8-format, verify-lds)";
+             << " may only name schedule options (" << getScheduleKnobNames()
+             << ")";
     ScheduleSettings defaults;
     std::string conflicts;
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \

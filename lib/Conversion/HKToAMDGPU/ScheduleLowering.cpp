@@ -158,10 +158,10 @@ void mlir::hk::emitAlternatingClusterGroups(Operation *root) {
       fences.push_back(fence);
   });
   for (Operation *fence : fences) {
-    // The body runs to the closing fence (or to a fence between its memory
-    // ops, which an alternating cluster has none of).
-    // The memory instructions' classes in program order: LDS DMA writes the
-    // LDS that reads may read, so the backend keeps them in that order.
+    // The body runs to the closing fence: an alternating cluster has no
+    // fence between memory ops. Its memory instructions' classes are kept in
+    // program order, as the backend keeps them (an LDS DMA may write what a
+    // later read reads).
     int64_t mfmas = 0;
     SmallVector<int32_t> memory;
     Operation *insertAfter = fence;

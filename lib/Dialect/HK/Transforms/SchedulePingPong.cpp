@@ -309,6 +309,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     if (!plan.readAhead)
       loads = sync.clusterLoads[c];
     bool fillWithMemory = fills && plan.fills == FillInterval::memory;
+    bool fillWithCompute = fills && plan.fills == FillInterval::compute;
     auto emitClusterFill = [&] {
       // Cluster c of this tile is cluster tile * n + c overall; its fill
       // is for tile + (c + lead) / n, region (c + lead) % n.
@@ -335,14 +336,13 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     // in one's shadow (a cluster that is not interleaved holds at most its
     // fill, one op).
     bool interleaved = !ahead.empty() || readsNext;
-    bool withMemory =
-        interleaved || (fills && plan.fills == FillInterval::compute);
     recorder.open({int32_t(priority), interleaved,
-                   withMemory && sync.kv.elementwise[c + 1].empty()});
+                   (interleaved || fillWithCompute) &&
+                       sync.kv.elementwise[c + 1].empty()});
     map.map(mma.getResult(), b.clone(*mma, map)->getResult(0));
     for (Operation *op : sync.kv.elementwise[c + 1])
       b.clone(*op, map);
-    if (fills && plan.fills == FillInterval::compute)
+    if (fillWithCompute)
       emitClusterFill();
     for (LoadFragmentOp load : ahead)
       map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
