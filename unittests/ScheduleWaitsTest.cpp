@@ -248,3 +248,54 @@ TEST(ScheduleWaitsTest, BarrierCountsMustMatchAcrossGroups) {
   EXPECT_EQ(v->event, -1);
   EXPECT_NE(v->message.find("barriers pair up wrongly"), std::string::npos);
 }
+
+TEST(ScheduleWaitsTest, RegisterLoadsCountOnVmcntOnly) {
+  // A fill of 2, then 3 loads into registers, a wait, a barrier and a read
+  // of the fill: vmcnt(3) leaves only the loads in flight, vmcnt(4) one of
+  // the fill's operations; no LDS count is involved.
+  std::vector<Ev> events = {Ev::fill(0, 0, 2), Ev::load(3), Ev::wait(0),
+                            Ev::barrier(), Ev::read(0, 0, 4)};
+  EXPECT_FALSE(findSyncViolation({{events}}, 1, {{3, WaitCounts::kNoWait}}));
+  std::optional<SyncViolation> v =
+      findSyncViolation({{events}}, 1, {{4, WaitCounts::kNoWait}});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->counter, Ev::Counter::vm);
+  EXPECT_EQ(v->covering, 3);
+  std::vector<WaitCounts> waits(1);
+  EXPECT_EQ(
+      message(computeScheduleWaits({{events}}, 1, CounterLimits(), waits)), "");
+  EXPECT_EQ(waits[0].vm, 3);
+  EXPECT_EQ(waits[0].lgkm, WaitCounts::kNoWait);
+}
+
+TEST(ScheduleWaitsTest, PingPongCountsRegisterLoads) {
+  // MXFP8's block scales: 3 loads per cluster for the next K tile. The
+  // derived waits hold and are tight, and leave the loads issued after a
+  // fill in flight on top of the fills (larger vm counts than without).
+  PingPongShape shape = hipKittensShape();
+  shape.registerLoads = {3, 3, 3, 3};
+  PingPongPlan p;
+  ASSERT_EQ(message(planPingPong(shape, CounterLimits(), p)), "");
+  PingPongPlan without = plan(FillInterval::compute);
+  EXPECT_EQ(p.lead, without.lead);
+  std::vector<ScheduleRun> runs = runsUpTo(shape, p, 32);
+  EXPECT_EQ(message(checkScheduleWaits(runs, 2, p.waits)), "");
+  bool looser = false;
+  for (int site = 0; site < p.numSites(); ++site) {
+    if (p.waits[site].vm == WaitCounts::kNoWait)
+      continue;
+    EXPECT_GE(p.waits[site].vm, without.waits[site].vm) << site;
+    looser |= p.waits[site].vm > without.waits[site].vm;
+    std::vector<WaitCounts> raised = p.waits;
+    raised[site].vm += 1;
+    EXPECT_NE(message(checkScheduleWaits(runs, 2, raised)), "")
+        << "site " << site << " vmcnt " << p.waits[site].vm
+        << " + 1 still passes";
+  }
+  EXPECT_TRUE(looser);
+  // Waits derived without the loads stay valid with them: a load only
+  // adds to what a wait completes.
+  EXPECT_EQ(message(checkScheduleWaits(runs, 2, without.waits)), "");
+  shape.registerLoads = {3, 3};
+  EXPECT_NE(message(planPingPong(shape, CounterLimits(), p)), "");
+}

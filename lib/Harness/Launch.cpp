@@ -191,8 +191,10 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
   ModuleOp module = *parsed.module;
   if (version == Version::compared && config.compareStages) {
     // The program compiled as asked, not with the schedule its gpu.module
-    // records (hk-linalg-to-kernels' hk.schedule).
+    // records (hk-linalg-to-kernels' hk.schedule). The fp8 format is kept:
+    // it changes what is computed, not how.
     options.stages = *config.compareStages;
+    options.fp8Format = config.schedule.fp8Format;
     module.walk([](gpu::GPUModuleOp m) {
       m->removeAttr(HKDialect::getScheduleAttrName());
     });

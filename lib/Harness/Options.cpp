@@ -220,8 +220,8 @@ struct RunCLOptions {
           "plain baseline with this many stages (no direct-LDS, "
           "priority or unrolling, row-major workgroup order, "
           "and not the schedule its gpu.module's hk.schedule "
-          "records); without it the other version gets the same pipeline "
-          "options")};
+          "records; --dtype still applies); without it the other version "
+          "gets the same pipeline options")};
   llvm::cl::opt<unsigned> seed{"seed", llvm::cl::init(1),
                                llvm::cl::cat(toolOptions),
                                llvm::cl::desc("random seed")};

@@ -64,6 +64,8 @@ llvm::Expected<KVLoop> mlir::hk::analyzeKVLoop(scf::ForOp loop) {
     if (auto mma = dyn_cast<MmaOp>(op)) {
       kv.mmas.push_back(mma);
       kv.elementwise.emplace_back();
+    } else if (auto read = dyn_cast<ReadFragmentOp>(op)) {
+      kv.registerReads.push_back(read);
     } else if (!isa<LoadFragmentOp>(op)) {
       kv.elementwise.back().push_back(op);
     }

@@ -88,8 +88,11 @@ bool isUnmodelledSync(Operation *op) {
   return llvm::any_of(op->getOperands(), inWorkgroupMemory);
 }
 
-/// True for the ops the model follows (MMAs for the loads they wait for).
+/// True for the ops the model follows (MMAs for the loads they wait for,
+/// register reads in clusters, whose loads a schedule's waits count).
 bool isModelledSync(Operation *op) {
+  if (isa<ReadFragmentOp>(op))
+    return op->getParentOfType<ClusterOp>() != nullptr;
   return isa<CopyToSharedOp, LoadFragmentOp, MmaOp, amdgpu::MemoryCounterWaitOp,
              StaggerOp>(op) ||
          isBarrier(op);
@@ -160,7 +163,8 @@ private:
       overflowed = origin;
     event.tag = tag(origin);
     if (event.kind == SyncEvent::Kind::Fill ||
-        event.kind == SyncEvent::Kind::Read)
+        event.kind == SyncEvent::Kind::Read ||
+        event.kind == SyncEvent::Kind::Load)
       event.unordered = unordered;
     events.push_back(event);
   }
@@ -251,6 +255,7 @@ private:
         .Case<StaggerOp>([&](StaggerOp stagger) { return runStagger(stagger); })
         .Case<CopyToSharedOp>([&](auto copy) { return runCopy(copy); })
         .Case<LoadFragmentOp>([&](auto load) { return runLoad(load); })
+        .Case<ReadFragmentOp>([&](auto read) { return runRegisterRead(read); })
         .Case<amdgpu::MemoryCounterWaitOp>([&](auto wait) {
           WaitCounts counts;
           if (std::optional<int32_t> load = wait.getLoad())
@@ -382,6 +387,19 @@ private:
       return failure();
     push(SyncEvent::read(*region, generation, *ops), load);
     values[load.getResult()] = Abstract::fragment(events.size() - 1);
+    return success();
+  }
+
+  /// A read of global memory into registers only moves vmcnt. Reads in a
+  /// region the model does not enter are not counted, which only makes
+  /// the waits complete more.
+  LogicalResult runRegisterRead(ReadFragmentOp read) {
+    FailureOr<int64_t> ops = opsOf(
+        read, [&] { return countRegisterLoadsPerLane(read, *input.chip); });
+    if (failed(ops))
+      return failure();
+    if (*ops)
+      push(SyncEvent::load(*ops), read);
     return success();
   }
 

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file implements MemoryOps.h: how many LDS reads a fragment load and
-// how many fill operations a copy issue per lane, as their lowerings emit
-// them; the schedule planner and hk-verify-lds count waits with them.
+// This file implements MemoryOps.h: how many LDS reads a fragment load, how
+// many fill operations a copy and how many loads a register read issue per
+// lane, as their lowerings emit them; the schedule planner and
+// hk-verify-lds count waits with them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,4 +55,16 @@ FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
   int64_t perChunk =
       copy.getDirect() ? 1 : int64_t(planChunkAccess(layout, vec).size());
   return chunks / threads * perChunk;
+}
+
+FailureOr<int64_t> mlir::hk::countRegisterLoadsPerLane(ReadFragmentOp read,
+                                                       const ChipInfo &chip) {
+  FragmentType type = read.getResult().getType();
+  VectorType lanes = type.getLaneVectorType(chip);
+  if (!lanes)
+    return read.emitOpError() << chip.name << " has no MMA for " << type;
+  if (read.getBounds() != BoundsMode::partial ||
+      read.getSource().getType().getRank() != 2)
+    return 0;
+  return lanes.getNumElements();
 }

@@ -48,11 +48,31 @@ struct SyncLoop {
   SmallVector<CopyToSharedOp> fills;
   /// Per MMA: the loads it is the first user of, in program order.
   SmallVector<SmallVector<LoadFragmentOp>> clusterLoads;
+  /// Per cluster: the indices into kv.registerReads its memory interval
+  /// issues for the next K tile, spread evenly in program order.
+  SmallVector<SmallVector<int>> clusterRegisterReads;
   DenseMap<Operation *, int> regionOfAlloc;
 };
 } // namespace
 
 static bool isZeroIndex(Value v) { return matchPattern(v, m_Zero()); }
+
+/// The ops of `loop`'s body that `root` depends on, `root` included.
+static llvm::SetVector<Operation *> bodySliceOf(scf::ForOp loop,
+                                                Operation *root) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> work = {root};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (def->getBlock() == loop.getBody())
+          work.push_back(def);
+  }
+  return slice;
+}
 
 /// Takes `loop` apart, or says (as an error on the loop) why it is not a
 /// loop the schedule applies to.
@@ -68,10 +88,22 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   sync.kv = std::move(*kv);
   Block *body = loop.getBody();
   for (Operation *op : sync.kv.computeSection)
-    if (!isa<LoadFragmentOp, MmaOp>(op) && !isMemoryEffectFree(op))
+    if (!isa<LoadFragmentOp, ReadFragmentOp, MmaOp>(op) &&
+        !isMemoryEffectFree(op))
       return refuse(Twine("the compute part may only hold fragment loads, "
-                          "MMAs and ops without memory effects, not '") +
+                          "register reads, MMAs and ops without memory "
+                          "effects, not '") +
                     op->getName().getStringRef() + "'");
+  // A register read is issued a K tile ahead, so what it reads may depend
+  // on the loop only through the K index.
+  for (ReadFragmentOp read : sync.kv.registerReads)
+    for (Operation *op : bodySliceOf(loop, read))
+      if (op != read.getOperation() && !isMemoryEffectFree(op))
+        return refuse(Twine("a register read (hk.read_fragment) depends on "
+                            "'") +
+                      op->getName().getStringRef() +
+                      "', but it is issued a K tile ahead: it may depend on "
+                      "the loop only through the K index");
 
   for (CopyToSharedOp copy : sync.kv.copies) {
     if (masksColumns(copy.getBounds()))
@@ -137,6 +169,11 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
     }
     sync.clusterLoads.push_back(std::move(first));
   }
+  int clusters = sync.kv.mmas.size();
+  int readCount = sync.kv.registerReads.size();
+  sync.clusterRegisterReads.resize(clusters);
+  for (int j = 0; j < readCount; ++j)
+    sync.clusterRegisterReads[int64_t(j) * clusters / readCount].push_back(j);
   sync.fills.resize(sync.kv.copies.size());
   for (CopyToSharedOp copy : sync.kv.copies) {
     auto it = sync.regionOfAlloc.find(copy.getTile().getDefiningOp());
@@ -180,6 +217,17 @@ describeShape(const SyncLoop &sync, const ChipInfo &chip, int64_t threads) {
       return failure();
     shape.fillOps.push_back(*ops);
   }
+  for (const SmallVector<int> &reads : sync.clusterRegisterReads) {
+    int ops = 0;
+    for (int j : reads) {
+      FailureOr<int64_t> n =
+          countRegisterLoadsPerLane(sync.kv.registerReads[j], chip);
+      if (failed(n))
+        return failure();
+      ops += *n;
+    }
+    shape.registerLoads.push_back(ops);
+  }
   return shape;
 }
 
@@ -222,40 +270,51 @@ private:
     amdgpu::MemoryCounterWaitOp::create(b, loc, count(w.vm), nullptr,
                                         count(w.lgkm), nullptr, nullptr);
   }
-  /// The fill of `region` for K tile `tile` into `slot`.
-  void emitFill(OpBuilder &b, int region, Value tile, int64_t slot) {
-    CopyToSharedOp copy = sync.fills[region];
-    // The copy and the pure ops of the fill section it depends on.
-    llvm::SetVector<Operation *> slice;
-    SmallVector<Operation *> work = {copy};
-    while (!work.empty()) {
-      Operation *op = work.pop_back_val();
-      if (!slice.insert(op))
-        continue;
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          if (def->getBlock() == sync.kv.loop.getBody())
-            work.push_back(def);
-    }
+  /// `root` and the pure ops of the loop body it depends on, cloned for K
+  /// tile `tile`; returns the clone of `root`.
+  Operation *cloneForTile(OpBuilder &b, Operation *root, Value tile) {
+    llvm::SetVector<Operation *> slice = bodySliceOf(sync.kv.loop, root);
     IRMapping map;
     map.map(sync.kv.loop.getInductionVar(), kOfTile(b, tile));
-    Value slotValue = index(b, slot);
-    for (Operation *op : sync.kv.fillSection)
-      if (slice.contains(op)) {
-        Operation *clone = b.clone(*op, map);
-        if (auto cloned = dyn_cast<CopyToSharedOp>(clone))
-          cloned.getSlotMutable().assign(slotValue);
-      }
+    Operation *clone = nullptr;
+    for (Operation &op : sync.kv.loop.getBody()->without_terminator())
+      if (slice.contains(&op))
+        clone = b.clone(op, map);
+    return clone;
   }
-  /// The clusters of K tile `tile`, reading `slot`; each issues its fill
-  /// when `fills` is set (the loop body). With read-ahead, `firstReads` are
-  /// the tile's first reads, issued before, and the loop body's last
-  /// cluster reads the next tile's (`nextReads`). Returns the accumulators
-  /// after the tile.
-  FailureOr<SmallVector<Value>>
-  emitTile(OpBuilder &b, Value tile, int64_t slot, ValueRange accs, bool fills,
-           function_ref<int(int, bool)> site, ValueRange firstReads = {},
-           SmallVectorImpl<Value> *nextReads = nullptr);
+  /// The fill of `region` for K tile `tile` into `slot`.
+  void emitFill(OpBuilder &b, int region, Value tile, int64_t slot) {
+    Value slotValue = index(b, slot);
+    auto copy = cast<CopyToSharedOp>(cloneForTile(b, sync.fills[region], tile));
+    copy.getSlotMutable().assign(slotValue);
+  }
+  /// Register read `j` (of kv.registerReads) for K tile `tile`.
+  Value emitRegisterRead(OpBuilder &b, int j, Value tile) {
+    return cloneForTile(b, sync.kv.registerReads[j], tile)->getResult(0);
+  }
+  /// Every register read for K tile `tile`, in program order.
+  SmallVector<Value> emitRegisterReads(OpBuilder &b, Value tile) {
+    SmallVector<Value> out;
+    for (int j = 0, e = sync.kv.registerReads.size(); j < e; ++j)
+      out.push_back(emitRegisterRead(b, j, tile));
+    return out;
+  }
+  /// What a K tile takes from the one before: with read-ahead its first
+  /// fragment reads, and its register reads (kv.registerReads' order).
+  struct Carried {
+    SmallVector<Value> firstReads;
+    SmallVector<Value> registerReads;
+  };
+  /// The clusters of K tile `tile`, reading `slot`, from `in`. With `next`
+  /// (the loop body), each cluster issues its fill and its register reads
+  /// for the next tile, and with read-ahead the last cluster reads the next
+  /// tile's first fragments, all returned in `next`. Returns the
+  /// accumulators after the tile.
+  FailureOr<SmallVector<Value>> emitTile(OpBuilder &b, Value tile, int64_t slot,
+                                         ValueRange accs,
+                                         function_ref<int(int, bool)> site,
+                                         const Carried &in,
+                                         Carried *next = nullptr);
   /// `load` cloned with `map`, reading `slot`.
   static Value cloneLoad(OpBuilder &b, LoadFragmentOp load, IRMapping &map,
                          Value slot) {
@@ -284,23 +343,31 @@ private:
 };
 } // namespace
 
-FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
-    OpBuilder &b, Value tile, int64_t slot, ValueRange accs, bool fills,
-    function_ref<int(int, bool)> site, ValueRange firstReads,
-    SmallVectorImpl<Value> *nextReads) {
+FailureOr<SmallVector<Value>>
+PingPongEmitter::emitTile(OpBuilder &b, Value tile, int64_t slot,
+                          ValueRange accs, function_ref<int(int, bool)> site,
+                          const Carried &in, Carried *next) {
   scf::ForOp loop = sync.kv.loop;
+  bool fills = next;
   // The tile is emitted in its final order; the recorder notes which
   // cluster each op is in, and the cluster mechanism forms them.
   ClusterRecorder recorder(b);
   IRMapping map;
   map.map(loop.getInductionVar(), kOfTile(b, tile));
   map.map(loop.getRegionIterArgs(), accs);
-  for (auto [load, value] : llvm::zip(sync.clusterLoads[0], firstReads))
+  for (auto [load, value] : llvm::zip(sync.clusterLoads[0], in.firstReads))
     map.map(load.getResult(), value);
+  for (auto [read, value] :
+       llvm::zip_equal(sync.kv.registerReads, in.registerReads))
+    map.map(read.getResult(), value);
   for (Operation *op : sync.kv.elementwise[0])
     b.clone(*op, map);
   Value slotValue = index(b, slot);
-  SmallVector<Value> next;
+  SmallVector<Value> nextReads;
+  SmallVector<Value> nextRegisterReads(sync.kv.registerReads.size());
+  Value nextTile;
+  if (fills)
+    nextTile = arith::AddIOp::create(b, loc, tile, index(b, 1));
   for (int c = 0; c < n; ++c) {
     // Memory: this MMA's first reads, then one fill.
     // With read-ahead, the reads of clusters after the first were issued by
@@ -320,6 +387,9 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     recorder.open({/*priority=*/0, /*interleaved=*/false});
     for (LoadFragmentOp load : loads)
       map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
+    if (fills)
+      for (int j : sync.clusterRegisterReads[c])
+        nextRegisterReads[j] = emitRegisterRead(b, j, nextTile);
     if (fillWithMemory)
       emitClusterFill();
     recorder.close();
@@ -329,7 +399,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     SmallVector<LoadFragmentOp> ahead;
     if (plan.readAhead && c + 1 < n)
       ahead = sync.clusterLoads[c + 1];
-    bool readsNext = plan.readAhead && c + 1 == n && nextReads;
+    bool readsNext = plan.readAhead && c + 1 == n && fills;
     // Reads issued beside the MMA may interleave with it: no wait counts
     // them (planPingPong refuses read-ahead otherwise). Without elementwise
     // work (a GEMM), the memory instructions alternate with its MFMAs, each
@@ -347,7 +417,7 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
     for (LoadFragmentOp load : ahead)
       map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
     if (readsNext)
-      next = emitFirstReads(b, (slot + 1) % 2);
+      nextReads = emitFirstReads(b, (slot + 1) % 2);
     recorder.close();
     emitWait(b, site(c, true));
     BarrierOp::create(b, loc);
@@ -357,11 +427,19 @@ FailureOr<SmallVector<Value>> PingPongEmitter::emitTile(
   for (Value v : yield.getOperands())
     out.push_back(map.lookupOrDefault(v));
   size_t accCount = out.size();
-  llvm::append_range(out, next);
+  if (fills) {
+    llvm::append_range(out, nextReads);
+    llvm::append_range(out, nextRegisterReads);
+  }
   if (failed(recorder.form(out)))
     return failure();
-  if (nextReads)
-    llvm::append_range(*nextReads, ArrayRef(out).drop_front(accCount));
+  if (fills) {
+    ArrayRef<Value> carried = ArrayRef(out).drop_front(accCount);
+    next->firstReads.assign(carried.begin(),
+                            carried.begin() + nextReads.size());
+    next->registerReads.assign(carried.begin() + nextReads.size(),
+                               carried.end());
+  }
   out.resize(accCount);
   return out;
 }
@@ -389,11 +467,12 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   OpBuilder t = OpBuilder::atBlockBegin(ifRuns.thenBlock());
   lastTile = arith::SubIOp::create(t, loc, tiles, index(t, 1));
 
-  // Prologue: the first `lead` fills.
+  // Prologue: the first `lead` fills, the first tile's register reads.
   for (int q = -plan.lead; q < 0; ++q) {
     auto [region, tile] = plan.fillOf(q);
     emitFill(t, region, index(t, tile), tile % 2);
   }
+  SmallVector<Value> firstRegisterReads = emitRegisterReads(t, index(t, 0));
   emitWait(t, PingPongPlan::kPrologueSite);
 
   // Waves of the second half of the workgroup run one barrier behind.
@@ -404,17 +483,28 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   BarrierOp::create(s, loc);
 
   // With read-ahead, the first tile's first reads (the loop carries each
-  // next tile's).
+  // next tile's, and its register reads).
   SmallVector<Value> inits(loop.getInits());
   size_t accCount = inits.size();
+  size_t readCount = 0;
   if (plan.readAhead) {
     ClusterRecorder recorder(s);
     recorder.open({/*priority=*/0, /*interleaved=*/false});
     SmallVector<Value> reads = emitFirstReads(s, 0);
     if (failed(recorder.form(reads)))
       return failure();
+    readCount = reads.size();
     llvm::append_range(inits, reads);
   }
+  llvm::append_range(inits, firstRegisterReads);
+  // The carried values after the accumulators of `values`.
+  auto carriedOf = [&](ValueRange values) {
+    values = values.drop_front(accCount);
+    Carried c;
+    llvm::append_range(c.firstReads, values.take_front(readCount));
+    llvm::append_range(c.registerReads, values.drop_front(readCount));
+    return c;
+  };
 
   // Two K tiles per iteration, slots 0 and 1.
   Value pairs = arith::DivSIOp::create(s, loc, tiles, index(s, 2));
@@ -426,20 +516,21 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
         arith::MulIOp::create(l, loc, pairLoop.getInductionVar(), index(l, 2));
     ValueRange args = pairLoop.getRegionIterArgs();
     SmallVector<Value> accs(args.take_front(accCount));
-    SmallVector<Value> reads(args.drop_front(accCount));
+    Carried carried = carriedOf(args);
     for (int half = 0; half < 2; ++half) {
       Value tile = arith::AddIOp::create(l, loc, first, index(l, half));
-      SmallVector<Value> next;
+      Carried next;
       FailureOr<SmallVector<Value>> out = emitTile(
-          l, tile, half, accs, /*fills=*/true,
+          l, tile, half, accs,
           [&](int c, bool after) { return plan.bodySite(half, c, after); },
-          reads, &next);
+          carried, &next);
       if (failed(out))
         return failure();
       accs = *out;
-      reads = next;
+      carried = std::move(next);
     }
-    llvm::append_range(accs, reads);
+    llvm::append_range(accs, carried.firstReads);
+    llvm::append_range(accs, carried.registerReads);
     scf::YieldOp::create(l, loc, accs);
   }
   ValueRange loopAccs = pairLoop.getResults().take_front(accCount);
@@ -452,9 +543,9 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   {
     OpBuilder o = OpBuilder::atBlockBegin(ifOdd.thenBlock());
     FailureOr<SmallVector<Value>> accs = emitTile(
-        o, lastTile, 0, loopAccs, /*fills=*/false,
+        o, lastTile, 0, loopAccs,
         [&](int c, bool after) { return plan.oddTileSite(c, after); },
-        pairLoop.getResults().drop_front(accCount));
+        carriedOf(pairLoop.getResults()));
     if (failed(accs))
       return failure();
     scf::YieldOp::create(o, loc, *accs);

@@ -18,6 +18,9 @@ using namespace mlir::hk;
 ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
                                      const PingPongPlan &plan, int64_t tiles) {
   int n = shape.clusters();
+  auto registerLoads = [&](int c) {
+    return shape.registerLoads.empty() ? 0 : shape.registerLoads[c];
+  };
   ScheduleRun run(2);
   for (int late = 0; late < 2; ++late) {
     std::vector<SyncEvent> &events = run[late];
@@ -35,6 +38,8 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
       for (int c = 0; c < n; ++c) {
         if (!plan.readAhead)
           reads(c, t);
+        if (withFills && registerLoads(c))
+          events.push_back(SyncEvent::load(registerLoads(c)));
         if (withFills && plan.fills == FillInterval::memory)
           fill(t * n + c);
         events.push_back(SyncEvent::wait(site(c, false)));
@@ -53,6 +58,11 @@ ScheduleRun mlir::hk::expandPingPong(const PingPongShape &shape,
     };
     for (int q = -plan.lead; q < 0; ++q)
       fill(q);
+    int firstLoads = 0;
+    for (int c = 0; c < n; ++c)
+      firstLoads += registerLoads(c);
+    if (firstLoads)
+      events.push_back(SyncEvent::load(firstLoads));
     events.push_back(SyncEvent::wait(PingPongPlan::kPrologueSite));
     if (late)
       events.push_back(SyncEvent::barrier());
@@ -86,6 +96,10 @@ llvm::Error mlir::hk::planPingPong(const PingPongShape &shape,
     return refuse("the loop body has no MMA");
   if (shape.uses.size() != shape.reads.size())
     return refuse("every cluster needs the list of regions its MMA uses");
+  if (!shape.registerLoads.empty() && int(shape.registerLoads.size()) != n)
+    return refuse("register loads are given for " +
+                  std::to_string(shape.registerLoads.size()) + " clusters of " +
+                  std::to_string(n));
   if (shape.regions() != n)
     return refuse("a ping-pong K tile fills one shared-tile region per "
                   "cluster, but the loop fills " +

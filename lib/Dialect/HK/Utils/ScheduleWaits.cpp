@@ -79,6 +79,7 @@ struct Timeline {
         barrierAt.push_back(i);
         break;
       case SyncEvent::Kind::Wait:
+      case SyncEvent::Kind::Load:
         break;
       }
       vm += countedOps(i, /*vm=*/true);
@@ -128,6 +129,8 @@ struct Timeline {
       return vm ? 0 : ev.ops;
     if (ev.kind == SyncEvent::Kind::Fill)
       return countsOn(k) == vm ? ev.ops : 0;
+    if (ev.kind == SyncEvent::Kind::Load)
+      return vm ? ev.ops : 0;
     return 0;
   }
 

@@ -47,7 +47,8 @@ struct KVTile {
 ///   scf.for ... {
 ///     <fill section: hk.copy_to_shared, the pure ops feeding them, waits>
 ///     <fill barrier>                  // publishes the tiles
-///     <compute section: fragment loads, MMAs, elementwise work>
+///     <compute section: fragment loads, register reads, MMAs,
+///      elementwise work>
 ///     <end barrier>                   // the tiles may be overwritten
 ///   }
 struct KVLoop {
@@ -66,10 +67,13 @@ struct KVLoop {
   llvm::MapVector<Operation *, KVTile> tiles;
   /// The compute section's MMAs (top level, in program order).
   SmallVector<MmaOp> mmas;
-  /// The compute section's ops that are neither fragment loads nor MMAs
-  /// (softmax, masks, rescales, address arithmetic), by the MMAs before
-  /// them: [0] before the first MMA, [c + 1] after MMA c; mmas.size() + 1
-  /// lists.
+  /// The compute section's reads of global memory into registers
+  /// (hk.read_fragment: an MXFP8 GEMM's block scales), in program order.
+  SmallVector<ReadFragmentOp> registerReads;
+  /// The compute section's other ops, neither fragment loads, register
+  /// reads nor MMAs (softmax, masks, rescales, address arithmetic), by the
+  /// MMAs before them: [0] before the first MMA, [c + 1] after MMA c;
+  /// mmas.size() + 1 lists.
   SmallVector<SmallVector<Operation *>> elementwise;
 
   /// The tile `alloc` is, or null if the loop does not fill it.

@@ -27,6 +27,15 @@ FailureOr<int64_t> countFragmentReadsPerLane(LoadFragmentOp load,
 /// loads (vmcnt) for a direct copy, LDS stores (lgkmcnt) otherwise.
 FailureOr<int64_t> countFillOpsPerLane(CopyToSharedOp copy, int64_t threads);
 
+/// Vector-memory loads (vmcnt) one lane surely issues for `read` on `chip`:
+/// one per element of its lane vector for a matrix read with `bounds
+/// partial` (a buffer load per element, each at its own masked offset);
+/// none otherwise, as the backend may merge or reuse plain loads. A wait
+/// that counts fewer operations than a wave issues only completes more, so
+/// counting too few is safe and counting too many is not.
+FailureOr<int64_t> countRegisterLoadsPerLane(ReadFragmentOp read,
+                                             const ChipInfo &chip);
+
 } // namespace mlir::hk
 
 #endif // HK_DIALECT_HK_ANALYSIS_MEMORYOPS_H

@@ -321,15 +321,22 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     `amdgpu.memory_counter_wait` counts.
 
     The loop must have the form hk-multi-buffer takes (copies, barrier,
-    fragment loads, MMAs and work without memory effects, barrier; the K/V
+    fragment loads, register reads, MMAs and work without memory effects,
+    barrier; the K/V
     loop analysis of `KVLoop.h`) with one copied shared tile (a "region")
     per `hk.mma`: the gfx950 GEMM splits A and B into two 128-row halves
     each and the wave's 128x64 accumulator into four 64x32 blocks; the
     attention loop has two, K for S = K Q^T and V for O^T += V^T P^T. An
     MMA operand not read from a region (Q kept in registers, P computed in
     the loop) is a value; work after an MMA (the softmax, the lazy rescale
-    with its `scf.if`) runs in that MMA's compute cluster, after it. Each MMA becomes a cluster: a memory part (the fragment reads
-    its MMA needs first, in program order), a barrier, the MMA at raised
+    with its `scf.if`) runs in that MMA's compute cluster, after it. Reads
+    of global memory into registers (`hk.read_fragment`: MXFP8's block
+    scales) are issued a K tile ahead, spread over the memory parts in
+    program order; the loop carries them, the first tile's follow the
+    prologue's fills, and the waits count their loads on vmcnt. Each MMA
+    becomes a cluster: a memory part (the fragment reads its MMA needs
+    first, in program order, then its share of the next tile's register
+    reads), a barrier, the MMA at raised
     `priority`, a barrier; each cluster also issues one fill, after its MMA
     (`fills=compute`, the default: the fill's instructions issue in the
     MFMAs' shadow) or with its reads (`fills=memory`, HipKittens'

@@ -9,7 +9,8 @@
 // shared tiles are split into n regions (one fill each), double-buffered.
 // Cluster q (counting over all K tiles) is
 //
-//   memory:  the fragment reads of its MMA that the tile has not read yet
+//   memory:  the fragment reads of its MMA that the tile has not read yet,
+//            its share of the next K tile's register reads
 //   wait, barrier
 //   compute: its MMA, at raised priority
 //   wait, barrier
@@ -64,6 +65,10 @@ struct PingPongShape {
   std::vector<std::vector<int>> uses;
   /// Per region: vector-memory operations of one wave's fill (vmcnt).
   std::vector<int> fillOps;
+  /// Per cluster (or empty: none): vector-memory loads into registers
+  /// (vmcnt) its memory interval issues for the next K tile, such as block
+  /// scales; the first tile's are issued after the prologue's fills.
+  std::vector<int> registerLoads;
 
   int clusters() const { return reads.size(); }
   int regions() const { return fillOps.size(); }

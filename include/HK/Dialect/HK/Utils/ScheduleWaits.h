@@ -7,9 +7,11 @@
 // The wait counts of a schedule, derived from its event order. A schedule is
 // given as the program of each group of waves (all waves of a group run the
 // same events), unrolled for one launch: asynchronous fills of shared-tile
-// regions (counted by vmcnt), LDS reads (counted by lgkmcnt), barriers and
-// the wait sites before them. Both counters complete in issue order per
-// wave. The j-th barrier a wave executes is the j-th of the workgroup.
+// regions (counted by vmcnt), LDS reads (counted by lgkmcnt), loads into
+// registers (counted by vmcnt, with no LDS dependency: the backend waits
+// for their registers itself), barriers and the wait sites before them. Both
+// counters complete in issue order per wave. The j-th barrier a wave executes
+// is the j-th of the workgroup.
 //
 // Every cross-wave dependency must hold for every pair of waves:
 //  - RAW: a read of (region, generation) after barrier j needs every wave's
@@ -42,7 +44,7 @@ namespace mlir::hk {
 
 /// One event of a wave's program.
 struct SyncEvent {
-  enum class Kind { Fill, Read, Use, Wait, Barrier };
+  enum class Kind { Fill, Read, Use, Wait, Barrier, Load };
   /// The counter an LDS write is waited for with: direct-to-LDS loads by
   /// vmcnt, LDS stores of registers (ds_write) by lgkmcnt.
   enum class Counter { vm, lgkm };
@@ -54,7 +56,8 @@ struct SyncEvent {
   /// so every earlier LDS operation is complete there too.
   int region = 0;
   int64_t generation = 0;
-  /// Fill: operations of its counter; Read: LDS operations (lgkmcnt).
+  /// Fill: operations of its counter; Read: LDS operations (lgkmcnt);
+  /// Load: vector-memory loads (vmcnt).
   int ops = 0;
   /// Wait: the static wait this is an instance of (an index into the waits).
   int site = -1;
@@ -84,6 +87,8 @@ struct SyncEvent {
   static SyncEvent read(int region, int64_t generation, int ops) {
     return {Kind::Read, region, generation, ops};
   }
+  /// Loads into registers, which only move vmcnt.
+  static SyncEvent load(int ops) { return {Kind::Load, 0, 0, ops}; }
   static SyncEvent use(int region, int64_t generation, int readEvent = -1) {
     SyncEvent e{Kind::Use, region, generation};
     e.readEvent = readEvent;
