@@ -2,8 +2,9 @@
 # The long correctness run: both reference GEMMs on the simulator for every
 # K tile count 1..32, at several workgroups in both dimensions (random test
 # against fp64; double-buffered, direct-to-LDS, unrolled and ping-pong
-# variants against synchronous, bit for bit; kernels with direct-to-LDS
-# loads run with both asynchronous completion orders), plus the
+# variants against synchronous, bit for bit, and MXFP8 with ping-pong;
+# kernels with direct-to-LDS loads run with both asynchronous completion
+# orders), plus the
 # identity test where N = K allows it; then a random-shape sweep: SHAPES
 # (default 200) shapes per chip with M, N, K drawn from 1..1100 (seeded, so
 # every run draws the same ones), after a fixed list of primes, sizes below
@@ -62,6 +63,11 @@ for tiles in $(seq 1 32); do
   run "$root/examples/gemm_bf16_gfx950.mlir" --chip=gfx950 --size=256,512,$k \
     --stages=2 --direct-lds --schedule=ping-pong-hk --test=compare \
     --compare="$root/examples/gemm_bf16_gfx950.mlir" --compare-stages=1 --seed=$tiles
+  # MXFP8 with ping-pong (block scales read a K tile ahead): same bits.
+  run "$root/examples/gemm_mxfp8_gfx950.mlir" --chip=gfx950 \
+    --size=512,512,$((tiles * 128)) --stages=2 --direct-lds \
+    --schedule=ping-pong --test=compare \
+    --compare="$root/examples/gemm_mxfp8_gfx950.mlir" --compare-stages=1 --seed=$tiles
   # gfx1201's main-job kernel, unrolled by 2 (rolled remainder).
   run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=256,512,$k \
     --stages=2 --unroll=2 --test=compare \
