@@ -299,3 +299,16 @@ TEST(ScheduleWaitsTest, PingPongCountsRegisterLoads) {
   shape.registerLoads = {3, 3};
   EXPECT_NE(message(planPingPong(shape, CounterLimits(), p)), "");
 }
+
+TEST(ScheduleWaitsTest, RegisterLoadsInUnorderedGroupsMayIssueFirst) {
+  // A fill and 3 register loads of one interleaved cluster: the loads may
+  // issue before the fill, so vmcnt(3) no longer covers it; vmcnt(0) does.
+  std::vector<Ev> events = {Ev::fill(0, 0, 2), Ev::load(3), Ev::wait(0),
+                            Ev::barrier(), Ev::read(0, 0, 4)};
+  events[0].unordered = events[1].unordered = 0;
+  std::optional<SyncViolation> v =
+      findSyncViolation({{events}}, 1, {{3, WaitCounts::kNoWait}});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->covering, 0);
+  EXPECT_FALSE(findSyncViolation({{events}}, 1, {{0, WaitCounts::kNoWait}}));
+}

@@ -126,3 +126,47 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// A block-scale read whose column the loop carries (not the K index): it
+// cannot be issued a K tile ahead.
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  gpu.func @carried_scale(%A: memref<?x?xf8E4M3FN>, %SA: memref<?x?xf8E8M0FNU>,
+                          %SB: memref<?x?xf8E8M0FNU>, %K: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    %t = hk.alloc_shared : !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>
+    %init = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x128>
+    // expected-error @+1 {{hk-schedule-ping-pong: a register read (hk.read_fragment) depends on a value the loop carries, but it is issued a K tile ahead: it may depend on the loop only through the K index}}
+    %r:2 = scf.for %k = %c0 to %K step %c128 iter_args(%c = %init, %j = %c0)
+        -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x128>, index) {
+      hk.copy_to_shared %A[%c0, %k], %t[%c0] direct bounds partial_rows
+          : memref<?x?xf8E4M3FN>, !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>
+      amdgpu.lds_barrier
+      %sa = hk.read_fragment %SA[%c0, %j] bounds partial
+          : memref<?x?xf8E8M0FNU> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+      %sb = hk.read_fragment %SB[%c0, %j] bounds partial
+          : memref<?x?xf8E8M0FNU> -> !hk.fragment<scale, 32x4xf8E8M0FNU, mma = 16x16x128>
+      %a = hk.load_fragment %t[%c0][%c0, %c0]
+          : !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>
+          -> !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>
+      %b = hk.load_fragment %t[%c0][%c0, %c0]
+          : !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>
+          -> !hk.fragment<b, 32x128xf8E4M3FN, mma = 16x16x128>
+      %d = hk.mma %a, %b, %c scales(%sa, %sb)
+          : !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<b, 32x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<acc, 64x32xf32, mma = 16x16x128>,
+            !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+            !hk.fragment<scale, 32x4xf8E8M0FNU, mma = 16x16x128>
+      %jn = arith.addi %j, %c4 : index
+      amdgpu.lds_barrier
+      scf.yield %d, %jn : !hk.fragment<acc, 64x32xf32, mma = 16x16x128>, index
+    }
+    gpu.return
+  }
+}

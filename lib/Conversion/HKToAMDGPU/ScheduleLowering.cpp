@@ -89,7 +89,8 @@ struct ClusterLowering : OpConversionPattern<ClusterOp> {
     Block &block = op.getBody().front();
     Operation *previousMemoryOp = nullptr;
     for (Operation &inner : block.without_terminator()) {
-      if (op.getInterleaved() || !isa<LoadFragmentOp, CopyToSharedOp>(inner))
+      if (op.getInterleaved() ||
+          !isa<LoadFragmentOp, ReadFragmentOp, CopyToSharedOp>(inner))
         continue;
       if (previousMemoryOp) {
         OpBuilder::InsertionGuard guard(rewriter);

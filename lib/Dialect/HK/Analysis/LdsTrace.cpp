@@ -89,7 +89,8 @@ bool isUnmodelledSync(Operation *op) {
 }
 
 /// True for the ops the model follows (MMAs for the loads they wait for,
-/// register reads in clusters, whose loads a schedule's waits count).
+/// register reads in clusters, whose loads a schedule's waits count; the
+/// trace counts every register read in the regions it enters).
 bool isModelledSync(Operation *op) {
   if (isa<ReadFragmentOp>(op))
     return op->getParentOfType<ClusterOp>() != nullptr;

@@ -14,6 +14,9 @@
 #include "HK/Dialect/HK/Analysis/MemoryOps.h"
 #include "HK/Dialect/HK/Utils/AccessPlan.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 using namespace mlir::hk;
 
@@ -57,13 +60,48 @@ FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
   return chunks / threads * perChunk;
 }
 
+/// Whether `value` reaches an MMA's operand, through the results of the
+/// regions that yield it (clusters, staggers, loops and their carried
+/// values, branches).
+static bool reachesMma(Value value) {
+  SmallVector<Value> work = {value};
+  llvm::SmallPtrSet<void *, 8> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v.getAsOpaquePointer()).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      unsigned index = use.getOperandNumber();
+      if (isa<MmaOp>(user))
+        return true;
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        if (OpResult result = loop.getTiedLoopResult(&use)) {
+          work.push_back(result);
+          work.push_back(loop.getTiedLoopRegionIterArg(&use));
+        }
+        continue;
+      }
+      if (!user->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      Operation *parent = user->getParentOp();
+      if (index < parent->getNumResults())
+        work.push_back(parent->getResult(index));
+      if (auto loop = dyn_cast<scf::ForOp>(parent))
+        work.push_back(loop.getRegionIterArgs()[index]);
+    }
+  }
+  return false;
+}
+
 FailureOr<int64_t> mlir::hk::countRegisterLoadsPerLane(ReadFragmentOp read,
                                                        const ChipInfo &chip) {
   FragmentType type = read.getResult().getType();
   VectorType lanes = type.getLaneVectorType(chip);
   if (!lanes)
     return read.emitOpError() << chip.name << " has no MMA for " << type;
-  if (read.getBounds() != BoundsMode::partial ||
+  if (!reachesMma(read.getResult()) ||
+      read.getBounds() != BoundsMode::partial ||
       read.getSource().getType().getRank() != 2)
     return 0;
   return lanes.getNumElements();

@@ -95,15 +95,23 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
                           "effects, not '") +
                     op->getName().getStringRef() + "'");
   // A register read is issued a K tile ahead, so what it reads may depend
-  // on the loop only through the K index.
+  // on the loop only through the K index: pure ops of the body, without
+  // regions, on the induction variable and values from outside.
   for (ReadFragmentOp read : sync.kv.registerReads)
-    for (Operation *op : bodySliceOf(loop, read))
-      if (op != read.getOperation() && !isMemoryEffectFree(op))
-        return refuse(Twine("a register read (hk.read_fragment) depends on "
-                            "'") +
-                      op->getName().getStringRef() +
-                      "', but it is issued a K tile ahead: it may depend on "
+    for (Operation *op : bodySliceOf(loop, read)) {
+      auto carried = [&](Value v) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        return arg && arg.getOwner() == body && arg != loop.getInductionVar();
+      };
+      bool pure = op == read.getOperation() ||
+                  (isMemoryEffectFree(op) && op->getNumRegions() == 0);
+      std::string what = !pure ? "'" + op->getName().getStringRef().str() + "'"
+                               : std::string("a value the loop carries");
+      if (!pure || llvm::any_of(op->getOperands(), carried))
+        return refuse("a register read (hk.read_fragment) depends on " + what +
+                      ", but it is issued a K tile ahead: it may depend on "
                       "the loop only through the K index");
+    }
 
   for (CopyToSharedOp copy : sync.kv.copies) {
     if (masksColumns(copy.getBounds()))
@@ -472,7 +480,16 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
     auto [region, tile] = plan.fillOf(q);
     emitFill(t, region, index(t, tile), tile % 2);
   }
-  SmallVector<Value> firstRegisterReads = emitRegisterReads(t, index(t, 0));
+  // In a cluster, whose fence keeps them after the fills the wait counts
+  // them behind.
+  SmallVector<Value> firstRegisterReads;
+  if (!sync.kv.registerReads.empty()) {
+    ClusterRecorder recorder(t);
+    recorder.open({/*priority=*/0, /*interleaved=*/false});
+    firstRegisterReads = emitRegisterReads(t, index(t, 0));
+    if (failed(recorder.form(firstRegisterReads)))
+      return failure();
+  }
   emitWait(t, PingPongPlan::kPrologueSite);
 
   // Waves of the second half of the workgroup run one barrier behind.

@@ -29,8 +29,9 @@ FailureOr<int64_t> countFillOpsPerLane(CopyToSharedOp copy, int64_t threads);
 
 /// Vector-memory loads (vmcnt) one lane surely issues for `read` on `chip`:
 /// one per element of its lane vector for a matrix read with `bounds
-/// partial` (a buffer load per element, each at its own masked offset);
-/// none otherwise, as the backend may merge or reuse plain loads. A wait
+/// partial` (a buffer load per element, each at its own masked offset)
+/// that an MMA uses (so the backend keeps it); none otherwise, as the
+/// backend may merge, reuse or drop plain or unused loads. A wait
 /// that counts fewer operations than a wave issues only completes more, so
 /// counting too few is safe and counting too many is not.
 FailureOr<int64_t> countRegisterLoadsPerLane(ReadFragmentOp read,
