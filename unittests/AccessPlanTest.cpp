@@ -58,21 +58,52 @@ TEST(AccessPlanTest, CopyChunks) {
 TEST(AccessPlanTest, TransposedReadsServeMfmaOperands) {
   // Lanes 0-3 read row 0, columns 0-15 of the first 4 x 16 block; lane 17
   // row 8 (+ 4 for the second read), columns 4-7; lane 20 row 9.
-  EXPECT_EQ(transposedReadSource(FragmentRole::a, 0, 0), (Coord{0, 0}));
-  EXPECT_EQ(transposedReadSource(FragmentRole::a, 3, 0), (Coord{0, 12}));
-  EXPECT_EQ(transposedReadSource(FragmentRole::a, 17, 0), (Coord{8, 4}));
-  EXPECT_EQ(transposedReadSource(FragmentRole::a, 17, 1), (Coord{12, 4}));
-  EXPECT_EQ(transposedReadSource(FragmentRole::a, 20, 0), (Coord{9, 0}));
+  EXPECT_EQ(
+      transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a, 0, 0),
+      (Coord{0, 0}));
+  EXPECT_EQ(
+      transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a, 3, 0),
+      (Coord{0, 12}));
+  EXPECT_EQ(
+      transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a, 17, 0),
+      (Coord{8, 4}));
+  EXPECT_EQ(
+      transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a, 17, 1),
+      (Coord{12, 4}));
+  EXPECT_EQ(
+      transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a, 20, 0),
+      (Coord{9, 0}));
   for (FragmentRole role : {FragmentRole::a, FragmentRole::b})
     EXPECT_TRUE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, role));
   EXPECT_FALSE(
       transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, FragmentRole::acc));
   // In an accumulator's k order (a_acc_k) lane group g reads k rows 4g..
   // and 16 + 4g..: lane 17 rows 4 and 20.
-  EXPECT_EQ(transposedReadSource(FragmentRole::a_acc_k, 17, 0), (Coord{4, 4}));
-  EXPECT_EQ(transposedReadSource(FragmentRole::a_acc_k, 17, 1), (Coord{20, 4}));
+  EXPECT_EQ(transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a_acc_k,
+                                 17, 0),
+            (Coord{4, 4}));
+  EXPECT_EQ(transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a_acc_k,
+                                 17, 1),
+            (Coord{20, 4}));
   for (FragmentRole role : {FragmentRole::a_acc_k, FragmentRole::b_acc_k})
     EXPECT_TRUE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, role));
+  // 32x32x16: lanes 16-31 read the block's columns 16-31 and lanes 32-63
+  // the next k rows, 8 on in the MMA's k order (HipKittens' V^T addresses,
+  // docs/hardware/AttentionFacts.md#attn-hipkittens), 4 on in an
+  // accumulator's with the second read 8 rows further.
+  MmaLayout mfma32 = MmaLayout::Mfma32x32x16;
+  EXPECT_EQ(transposedReadSource(mfma32, FragmentRole::a, 17, 0),
+            (Coord{0, 20}));
+  EXPECT_EQ(transposedReadSource(mfma32, FragmentRole::a, 37, 1),
+            (Coord{13, 4}));
+  EXPECT_EQ(transposedReadSource(mfma32, FragmentRole::a_acc_k, 53, 0),
+            (Coord{5, 20}));
+  EXPECT_EQ(transposedReadSource(mfma32, FragmentRole::a_acc_k, 53, 1),
+            (Coord{13, 20}));
+  for (FragmentRole role : {FragmentRole::a, FragmentRole::b,
+                            FragmentRole::a_acc_k, FragmentRole::b_acc_k})
+    EXPECT_TRUE(transposedReadsMatchLayout(mfma32, role));
+  EXPECT_FALSE(transposedReadsMatchLayout(mfma32, FragmentRole::acc));
   // gfx1201's operand layout holds k 0-3 and 8-11 in a lane: not what two
   // transposed reads give.
   EXPECT_FALSE(transposedReadsMatchLayout(MmaLayout::Wmma16x16x16Gfx12,

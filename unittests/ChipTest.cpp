@@ -30,7 +30,14 @@ TEST(ChipTest, Gfx950) {
   EXPECT_EQ(mfma->mnemonic, "v_mfma_f32_16x16x32_bf16");
   EXPECT_EQ(chip.findMma({16, 16, 16}, ElementKind::bf16, ElementKind::f32),
             nullptr);
-  EXPECT_EQ(chip.describeMmaShapes(), "16x16x32, 16x16x128");
+  const MmaInstr *mfma32 =
+      chip.findMma({32, 32, 16}, ElementKind::bf16, ElementKind::f32);
+  ASSERT_NE(mfma32, nullptr);
+  EXPECT_EQ(mfma32->mnemonic, "v_mfma_f32_32x32x16_bf16");
+  EXPECT_EQ(mfma32->layout, MmaLayout::Mfma32x32x16);
+  EXPECT_EQ(chip.findMma({32, 32, 16}, ElementKind::f8e4m3, ElementKind::f32),
+            nullptr);
+  EXPECT_EQ(chip.describeMmaShapes(), "16x16x32, 32x32x16, 16x16x128");
   // fp8 at the f8f6f4 rate only, never the half-rate 16x16x32 forms.
   for (ElementKind fp8 : {ElementKind::f8e4m3, ElementKind::f8e5m2}) {
     const MmaInstr *f8 = chip.findMma({16, 16, 128}, fp8, ElementKind::f32);
@@ -53,6 +60,8 @@ TEST(ChipTest, Gfx1201) {
   ASSERT_NE(wmma, nullptr);
   EXPECT_EQ(wmma->mnemonic, "v_wmma_f32_16x16x16_bf16");
   EXPECT_EQ(chip.findMma({16, 16, 32}, ElementKind::bf16, ElementKind::f32),
+            nullptr);
+  EXPECT_EQ(chip.findMma({32, 32, 16}, ElementKind::bf16, ElementKind::f32),
             nullptr);
   const MmaInstr *fp8 =
       chip.findMma({16, 16, 16}, ElementKind::f8e4m3, ElementKind::f32);

@@ -21,11 +21,13 @@ using namespace mlir::hk;
 
 namespace {
 
-const MmaLayout kLayouts[] = {
-    MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12,
-    MmaLayout::Mfma16x16x128F8, MmaLayout::Wmma16x16x16F8Gfx12};
+const MmaLayout kLayouts[] = {MmaLayout::Mfma16x16x32, MmaLayout::Mfma32x32x16,
+                              MmaLayout::Wmma16x16x16Gfx12,
+                              MmaLayout::Mfma16x16x128F8,
+                              MmaLayout::Wmma16x16x16F8Gfx12};
 const FragmentRole kRoles[] = {FragmentRole::a, FragmentRole::b,
-                               FragmentRole::acc};
+                               FragmentRole::acc, FragmentRole::a_acc_k,
+                               FragmentRole::b_acc_k};
 
 TEST(LaneLayoutTest, FragmentShapes) {
   FragmentShape a950 =
@@ -72,6 +74,35 @@ TEST(LaneLayoutTest, Fp8Layouts) {
   EXPECT_EQ(getFragmentElement(MmaLayout::Wmma16x16x16F8Gfx12, FragmentRole::a,
                                21, 6),
             (Coord{5, 14}));
+}
+
+// v_mfma_f32_32x32x16_bf16 (docs/hardware/AttentionFacts.md#attn-mfma32):
+// A and B give lane l row l % 32 and k 8 (l / 32) .. + 7; the accumulator
+// gives lane l column l % 32 and rows 8 (i / 4) + 4 (l / 32) + i % 4.
+TEST(LaneLayoutTest, Mfma32x32x16) {
+  MmaLayout mfma32 = MmaLayout::Mfma32x32x16;
+  FragmentShape a = getFragmentShape(mfma32, FragmentRole::a);
+  EXPECT_EQ(a.rows, 32);
+  EXPECT_EQ(a.cols, 16);
+  EXPECT_EQ(a.elemsPerLane, 8);
+  EXPECT_EQ(a.waveSize, 64);
+  FragmentShape acc = getFragmentShape(mfma32, FragmentRole::acc);
+  EXPECT_EQ(acc.rows, 32);
+  EXPECT_EQ(acc.cols, 32);
+  EXPECT_EQ(acc.elemsPerLane, 16);
+  EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::a, 37, 2), (Coord{5, 10}));
+  EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::b, 31, 7), (Coord{31, 7}));
+  EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::acc, 0, 5), (Coord{9, 0}));
+  EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::acc, 40, 15),
+            (Coord{31, 8}));
+  // An accumulator-k operand: 16 k per fragment, a lane's k the rows of its
+  // accumulator elements 0-7 (HipKittens' P^T as the B operand).
+  EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::b_acc_k, 40, 5),
+            (Coord{8, 13}));
+  for (int64_t lane = 0; lane < 64; ++lane)
+    for (int64_t i = 0; i < 8; ++i)
+      EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::a_acc_k, lane, i).col,
+                getFragmentElement(mfma32, FragmentRole::acc, lane, i).row);
 }
 
 // (lane, i) over the whole wave covers each element of the fragment exactly
@@ -165,9 +196,7 @@ TEST(LaneLayoutTest, Gfx1201BlockPermutationMakesFragmentsContiguous) {
 // of the lane's accumulator elements: reductions and broadcasts move no
 // data between a lane's accumulator and its vectors.
 TEST(LaneLayoutTest, RowAndColumnVectorsFollowTheAccumulator) {
-  for (MmaLayout layout :
-       {MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12,
-        MmaLayout::Mfma16x16x128F8, MmaLayout::Wmma16x16x16F8Gfx12}) {
+  for (MmaLayout layout : kLayouts) {
     FragmentShape acc = getFragmentShape(layout, FragmentRole::acc);
     FragmentShape row = getFragmentShape(layout, FragmentRole::row);
     FragmentShape col = getFragmentShape(layout, FragmentRole::col);
@@ -183,8 +212,9 @@ TEST(LaneLayoutTest, RowAndColumnVectorsFollowTheAccumulator) {
         EXPECT_EQ(getFragmentElement(layout, FragmentRole::col, lane, 0).col,
                   a.col);
       }
-    // Each column is held by waveSize / 16 lanes and each row by 16: the
-    // lanes hk.reduce's cross-lane steps combine.
+    // Each column is held by waveSize / width lanes and each row by width
+    // (16, or 32 at 32x32x16): the lanes hk.reduce's cross-lane steps
+    // combine.
     std::map<int64_t, int> lanesOfColumn, lanesOfRow;
     for (int64_t lane = 0; lane < acc.waveSize; ++lane) {
       ++lanesOfColumn[getFragmentElement(layout, FragmentRole::col, lane, 0)
@@ -193,10 +223,11 @@ TEST(LaneLayoutTest, RowAndColumnVectorsFollowTheAccumulator) {
         ++lanesOfRow[getFragmentElement(layout, FragmentRole::row, lane, i)
                          .row];
     }
+    int64_t width = getLaneGroupWidth(layout);
     for (auto [c, n] : lanesOfColumn)
-      EXPECT_EQ(n, acc.waveSize / 16) << c;
+      EXPECT_EQ(n, acc.waveSize / width) << c;
     for (auto [r, n] : lanesOfRow)
-      EXPECT_EQ(n, 16) << r;
+      EXPECT_EQ(n, width) << r;
   }
 }
 

@@ -93,11 +93,13 @@ TEST_F(LayoutEmissionTest, LogicalCoordMatchesTileLayout) {
 
 TEST_F(LayoutEmissionTest, FragmentElementMatchesLaneLayout) {
   for (MmaLayout layout :
-       {MmaLayout::Mfma16x16x32, MmaLayout::Wmma16x16x16Gfx12,
-        MmaLayout::Mfma16x16x128F8, MmaLayout::Wmma16x16x16F8Gfx12}) {
+       {MmaLayout::Mfma16x16x32, MmaLayout::Mfma32x32x16,
+        MmaLayout::Wmma16x16x16Gfx12, MmaLayout::Mfma16x16x128F8,
+        MmaLayout::Wmma16x16x16F8Gfx12}) {
     for (FragmentRole role :
          {FragmentRole::a, FragmentRole::b, FragmentRole::acc,
-          FragmentRole::row, FragmentRole::col}) {
+          FragmentRole::row, FragmentRole::col, FragmentRole::a_acc_k,
+          FragmentRole::b_acc_k}) {
       FragmentShape shape = getFragmentShape(layout, role);
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         for (int64_t i = 0; i < shape.elemsPerLane; ++i) {

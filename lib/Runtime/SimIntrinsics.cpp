@@ -98,6 +98,7 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::amdgcn_permlanex16:
     return sim.executeCrossLane(wave, call, id);
   case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
+  case Intrinsic::amdgcn_mfma_f32_32x32x16_bf16:
   case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
   case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:
   case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_fp8:

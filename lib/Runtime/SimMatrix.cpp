@@ -4,15 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// D = C + A * B^T for one 16 x 16 tile of the wave, with A and B held as the
-// instruction's lane layout gives them: bf16 (docs/Hardware.md#lane-layouts)
-// and fp8 (docs/hardware/Fp8Facts.md#f8-lanes-gfx950, #f8-lanes-gfx1201),
-// and the block scales of the MXFP8 MFMA (docs/hardware/Fp8Facts.md#mxfp8). The
-// layouts are written out here rather than taken from HK/Dialect/HK/Utils on
-// purpose: the simulator is the oracle for the compiler's use of those
-// utilities. Products of bf16 and of fp8 are exact in f32; they are
-// accumulated into C in ascending k, in f32 (a scaled MFMA sums each 32-k
-// block in f32, scales it, then accumulates).
+// D = C + A * B^T for one 16 x 16 (or 32 x 32) tile of the wave, with A and B
+// held as the instruction's lane layout gives them: bf16
+// (docs/Hardware.md#lane-layouts) and fp8
+// (docs/hardware/Fp8Facts.md#f8-lanes-gfx950, #f8-lanes-gfx1201), and the block
+// scales of the MXFP8 MFMA (docs/hardware/Fp8Facts.md#mxfp8). The layouts are
+// written out here rather than taken from HK/Dialect/HK/Utils on purpose: the
+// simulator is the oracle for the compiler's use of those utilities. Products
+// of bf16 and of fp8 are exact in f32; they are accumulated into C in ascending
+// k, in f32 (a scaled MFMA sums each 32-k block in f32, scales it, then
+// accumulates).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,13 +42,26 @@ struct MatrixForm {
   unsigned elems = 0;
   Format a = Format::bf16, b = Format::bf16;
   bool fp8 = false;
+  /// M = N of the tile: 16, or 32 for v_mfma_f32_32x32x16_bf16.
+  unsigned size = 16;
 
   /// k of element i of lane `lane`'s operand.
   unsigned kOf(unsigned lane, unsigned i) const {
+    if (size == 32)
+      return (lane / 32) * 8 + i;
     if (!fp8)
       return wmma ? (lane / 16) * 4 + i % 4 + 8 * (i / 4) : (lane / 16) * 8 + i;
     return wmma ? (lane / 16) * 8 + i
                 : (lane / 16) * 16 + 64 * (i / 16) + i % 16;
+  }
+  /// Accumulator elements per lane.
+  unsigned accPerLane() const { return size == 32 ? 16 : wmma ? 8 : 4; }
+  /// Row of accumulator element i of lane `lane` (its column is
+  /// lane % size): at 32x32 each half of the wave holds 4 of every 8 rows.
+  unsigned accRow(unsigned lane, unsigned i) const {
+    if (size == 32)
+      return 8 * (i / 4) + 4 * (lane / 32) + i % 4;
+    return (lane / 16) * accPerLane() + i;
   }
 };
 } // namespace
@@ -103,6 +117,14 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call,
                      "MFMA broadcast controls (cbsz/abid/blgp) are not "
                      "modelled");
     break;
+  case Intrinsic::amdgcn_mfma_f32_32x32x16_bf16:
+    form = {false, 16, 8, Format::bf16, Format::bf16, false, 32};
+    for (unsigned i = 3; i < 6; ++i)
+      if (!cast<ConstantInt>(call.getArgOperand(i))->isZero())
+        return error(wave, call,
+                     "MFMA broadcast controls (cbsz/abid/blgp) are not "
+                     "modelled");
+    break;
   case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
     form = {true, 16, 8, Format::bf16, Format::bf16, false};
     break;
@@ -142,23 +164,23 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call,
   if ((form.wmma && lanes != 32) || (!form.wmma && lanes != 64))
     return error(wave, call, "matrix instruction for another wave size");
 
-  float a[16][128], b[16][128], c[16][16];
+  float a[32][128], b[32][128], c[32][32];
   // MXFP8: scale exponents of (row, 32-k block), from lane block * 16 + row,
   // byte op_sel of its scale register (docs/hardware/Fp8Facts.md#mxfp8).
   uint8_t scaleA[16][4] = {}, scaleB[16][4] = {};
-  unsigned accPerLane = form.wmma ? 8 : 4;
+  unsigned size = form.size, accPerLane = form.accPerLane();
   for (unsigned lane : wave.active) {
     const uint8_t *pa = operand(wave, call.getArgOperand(0), lane);
     const uint8_t *pb = operand(wave, call.getArgOperand(1), lane);
     const uint8_t *pc = operand(wave, call.getArgOperand(2), lane);
     for (unsigned i = 0; i < form.elems; ++i) {
-      a[lane % 16][form.kOf(lane, i)] = decode(form.a, pa, i);
-      b[lane % 16][form.kOf(lane, i)] = decode(form.b, pb, i);
+      a[lane % size][form.kOf(lane, i)] = decode(form.a, pa, i);
+      b[lane % size][form.kOf(lane, i)] = decode(form.b, pb, i);
     }
     for (unsigned i = 0; i < accPerLane; ++i) {
       float v;
       std::memcpy(&v, pc + 4 * i, 4);
-      c[(lane / 16) * accPerLane + i][lane % 16] = v;
+      c[form.accRow(lane, i)][lane % size] = v;
     }
     if (scaled) {
       auto byte = [&](unsigned opselArg, unsigned scaleArg) -> uint8_t {
@@ -178,8 +200,8 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call,
   auto e8m0 = [](uint8_t e) -> float {
     return e == 255 ? NAN : std::ldexp(1.0f, int(e) - 127);
   };
-  for (unsigned m = 0; m < 16; ++m)
-    for (unsigned n = 0; n < 16; ++n) {
+  for (unsigned m = 0; m < size; ++m)
+    for (unsigned n = 0; n < size; ++n) {
       float acc = c[m][n];
       if (!scaled) {
         for (int64_t k = 0; k < form.K; ++k)
@@ -197,7 +219,7 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call,
   for (unsigned lane : wave.active) {
     uint8_t *out = result(wave, &call, lane);
     for (unsigned i = 0; i < accPerLane; ++i)
-      std::memcpy(out + 4 * i, &c[(lane / 16) * accPerLane + i][lane % 16], 4);
+      std::memcpy(out + 4 * i, &c[form.accRow(lane, i)][lane % size], 4);
   }
   return Error::success();
 }

@@ -100,6 +100,7 @@ static std::string classify(const Instruction &inst) {
     if (Function *f = call->getCalledFunction()) {
       switch (f->getIntrinsicID()) {
       case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
+      case Intrinsic::amdgcn_mfma_f32_32x32x16_bf16:
       case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
       case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:
       case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_fp8:

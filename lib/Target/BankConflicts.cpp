@@ -88,7 +88,7 @@ mlir::hk::getFragmentLoadConflicts(const ChipInfo &chip, const TileLayout &tile,
       for (int64_t c0 = 0; c0 + shape.rows <= tile.cols; c0 += shape.rows)
         for (int64_t s = 0; s < 2; ++s) {
           for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-            Coord c = transposedReadSource(access.role, lane, s);
+            Coord c = transposedReadSource(access.layout, access.role, lane, s);
             addresses[lane] =
                 tile.physicalOffset(r0 + c.row, c0 + c.col) * tile.elementBytes;
           }

@@ -20,13 +20,20 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-// Sources: AMD CDNA4 ISA guide (MFMA 16x16x32 bf16/f16, 160 KiB LDS, 64
-// banks), AMD RDNA4 ISA guide (WMMA 16x16x16 bf16/f16 wave32, 64 KiB LDS per
-// workgroup, split barriers) and docs/Hardware.md#targets.
+// Sources: AMD CDNA4 ISA guide (MFMA 16x16x32 and 32x32x16 bf16/f16, 160 KiB
+// LDS, 64 banks), AMD RDNA4 ISA guide (WMMA 16x16x16 bf16/f16 wave32, 64 KiB
+// LDS per workgroup, split barriers) and docs/Hardware.md#targets.
 static const MmaInstr kGfx950Mmas[] = {
     {"v_mfma_f32_16x16x32_bf16", MmaLayout::Mfma16x16x32, ElementKind::bf16,
      ElementKind::f32},
     {"v_mfma_f32_16x16x32_f16", MmaLayout::Mfma16x16x32, ElementKind::f16,
+     ElementKind::f32},
+    // Twice the MACs of 16x16x32 in twice the cycles; a 32-lane column of
+    // the accumulator takes one permlane32 swap to reduce
+    // (docs/hardware/AttentionFacts.md#attn-mfma32).
+    {"v_mfma_f32_32x32x16_bf16", MmaLayout::Mfma32x32x16, ElementKind::bf16,
+     ElementKind::f32},
+    {"v_mfma_f32_32x32x16_f16", MmaLayout::Mfma32x32x16, ElementKind::f16,
      ElementKind::f32},
     // The f8f6f4 MFMA at twice the bf16 rate
     // (docs/hardware/Fp8Facts.md#f8-rates); the CDNA3-style 16x16x32 fp8

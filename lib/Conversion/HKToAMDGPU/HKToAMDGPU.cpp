@@ -155,15 +155,16 @@ namespace {
 /// moves every lane's source, if it is the same for every lane and every
 /// position a `regionRows x regionCols` load can take in the tile.
 static std::optional<int64_t>
-transposedReadDisplacement(const TileLayout &layout, FragmentRole role,
-                           const FragmentShape &shape, int64_t regionRows,
-                           int64_t regionCols, int64_t dr, int64_t dc) {
+transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
+                           FragmentRole role, const FragmentShape &shape,
+                           int64_t regionRows, int64_t regionCols, int64_t dr,
+                           int64_t dc) {
   std::optional<int64_t> delta;
   // Loads sit at multiples of the fragment's k (rows) and m (columns).
   for (int64_t r0 = 0; r0 + regionRows <= layout.rows; r0 += shape.cols)
     for (int64_t c0 = 0; c0 + regionCols <= layout.cols; c0 += shape.rows)
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-        Coord src = transposedReadSource(role, lane, 0);
+        Coord src = transposedReadSource(mma, role, lane, 0);
         int64_t d =
             layout.physicalOffset(r0 + src.row + dr, c0 + src.col + dc) -
             layout.physicalOffset(r0 + src.row, c0 + src.col);
@@ -254,14 +255,21 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     Value inGroup = rewriter.createOrFold<arith::RemUIOp>(loc, lane, c(16));
     Value group = rewriter.createOrFold<arith::DivUIOp>(loc, lane, c(16));
     FragmentRole role = type.getRole();
-    Value sourceRow = addIndex(
-        rewriter, loc,
-        mulIndex(rewriter, loc, group, transposedReadGroupStride(role)),
-        rewriter.createOrFold<arith::DivUIOp>(loc, inGroup, c(4)));
-    Value sourceCol =
+    TransposedReadPattern pattern =
+        getTransposedReadPattern(instr.layout, role);
+    Value rowGroup = rewriter.createOrFold<arith::DivUIOp>(
+        loc, group, c(pattern.columnGroups));
+    Value columnGroup = rewriter.createOrFold<arith::RemUIOp>(
+        loc, group, c(pattern.columnGroups));
+    Value sourceRow =
+        addIndex(rewriter, loc,
+                 mulIndex(rewriter, loc, rowGroup, pattern.groupRowStride),
+                 rewriter.createOrFold<arith::DivUIOp>(loc, inGroup, c(4)));
+    Value sourceCol = addIndex(
+        rewriter, loc, mulIndex(rewriter, loc, columnGroup, 16),
         mulIndex(rewriter, loc,
                  rewriter.createOrFold<arith::RemUIOp>(loc, inGroup, c(4)),
-                 kTransposedReadElems);
+                 kTransposedReadElems));
     Value result = emptyVector(
         rewriter, loc, getTypeConverter()->convertType<VectorType>(type));
     // The first read's offset; the others are that plus a constant where
@@ -282,10 +290,11 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
         Value fragment = emptyVector(rewriter, loc, laneType);
         for (int64_t s = 0; s < 2; ++s) {
           // The fragment's (m, k) origin is the tile's (k, m).
-          int64_t dr = fj * shape.cols + s * transposedReadStride(role);
+          int64_t dr = fj * shape.cols + s * pattern.readRowStride;
           int64_t dc = fi * shape.rows;
-          std::optional<int64_t> delta = transposedReadDisplacement(
-              layout, role, shape, regionRows, regionCols, dr, dc);
+          std::optional<int64_t> delta =
+              transposedReadDisplacement(layout, instr.layout, role, shape,
+                                         regionRows, regionCols, dr, dc);
           Value offset = delta ? addIndex(rewriter, loc, first, c(*delta))
                                : offsetAt(dr, dc);
           Value part = amdgpu::TransposeLoadOp::create(
@@ -352,6 +361,7 @@ struct MmaLowering : ChipLowering<MmaOp> {
           Type cType = c.getType();
           switch (instr->layout) {
           case MmaLayout::Mfma16x16x32:
+          case MmaLayout::Mfma32x32x16:
           case MmaLayout::Mfma16x16x128F8:
             if (scaled) {
               auto [sa, ia] =

@@ -122,8 +122,9 @@ std::pair<Value, Value>
 mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
                               FragmentRole role, Value lane, int64_t i) {
   IndexMath m{b, loc};
-  Value low = m.rem(lane, 16);
-  Value high = m.div(lane, 16);
+  int64_t width = getLaneGroupWidth(layout);
+  Value low = m.rem(lane, width);
+  Value high = m.div(lane, width);
   if (role == FragmentRole::scale)
     return {low, high};
   if (role == FragmentRole::row)
@@ -137,12 +138,16 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
     Value accRow =
         emitFragmentElement(b, loc, layout, FragmentRole::acc, lane, i % e)
             .first;
-    return {low, m.add(accRow, 16 * (i / e))};
+    return {low, m.add(accRow, width * (i / e))};
   }
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)
       return {m.add(m.mul(high, 4), i), low};
+    return {low, m.add(m.mul(high, 8), i)};
+  case MmaLayout::Mfma32x32x16:
+    if (role == FragmentRole::acc)
+      return {m.add(m.mul(high, 4), 8 * (i / 4) + i % 4), low};
     return {low, m.add(m.mul(high, 8), i)};
   case MmaLayout::Wmma16x16x16Gfx12:
     if (role == FragmentRole::acc)

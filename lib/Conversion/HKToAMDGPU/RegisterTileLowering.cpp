@@ -142,11 +142,14 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
     return combine(b, loc, kind, half(0), half(1));
   }
 
-  /// The lanes holding one accumulator column: the 16-lane groups l / 16.
-  Value acrossGroups(OpBuilder &b, Location loc, ReduceKind kind,
-                     Value x) const {
+  /// The lanes holding one accumulator column: the lane groups l / width
+  /// (four of 16 lanes, or at 32x32 two of 32).
+  Value acrossGroups(OpBuilder &b, Location loc, ReduceKind kind, Value x,
+                     MmaLayout layout) const {
     if (chip.waveSize == 64) {
       x = swapAndCombine(b, loc, kind, x, /*across32=*/true);
+      if (getLaneGroupWidth(layout) == 32)
+        return x;
       return swapAndCombine(b, loc, kind, x, /*across32=*/false);
     }
     // wave32: lane l reads lane l ^ 16 (identity selects of the other row).
@@ -157,8 +160,10 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
     return combine(b, loc, kind, x, partner);
   }
 
-  /// The lanes holding one accumulator row: the 16 lanes of a DPP row.
-  Value acrossRow(OpBuilder &b, Location loc, ReduceKind kind, Value x) const {
+  /// The lanes holding one accumulator row: the 16 lanes of a DPP row (at
+  /// 32x32, two DPP rows, then a permlane16 swap).
+  Value acrossRow(OpBuilder &b, Location loc, ReduceKind kind, Value x,
+                  MmaLayout layout) const {
     auto quad = [&](ArrayRef<int32_t> perm) { return b.getI32ArrayAttr(perm); };
     struct Step {
       amdgpu::DPPPerm kind;
@@ -178,6 +183,8 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
           /*row_mask=*/nullptr, /*bank_mask=*/nullptr, b.getBoolAttr(true));
       x = combine(b, loc, kind, x, moved);
     }
+    if (getLaneGroupWidth(layout) == 32)
+      return swapAndCombine(b, loc, kind, x, /*across32=*/false);
     return x;
   }
 
@@ -205,8 +212,9 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
         for (int64_t fi = 0; fi < rows; ++fi)
           for (int64_t i = 0; i < e; ++i)
             own.push_back(at(fi, fj, i));
-        results.push_back(
-            acrossGroups(rewriter, loc, kind, tree(rewriter, loc, kind, own)));
+        results.push_back(acrossGroups(rewriter, loc, kind,
+                                       tree(rewriter, loc, kind, own),
+                                       instr->layout));
       }
     } else {
       for (int64_t fi = 0; fi < rows; ++fi)
@@ -214,8 +222,9 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
           SmallVector<Value> own;
           for (int64_t fj = 0; fj < cols; ++fj)
             own.push_back(at(fi, fj, i));
-          results.push_back(
-              acrossRow(rewriter, loc, kind, tree(rewriter, loc, kind, own)));
+          results.push_back(acrossRow(rewriter, loc, kind,
+                                      tree(rewriter, loc, kind, own),
+                                      instr->layout));
         }
     }
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, results);
@@ -238,18 +247,22 @@ struct ToOperandLowering : ChipLowering<ToOperandOp> {
       return failure();
     int64_t e = getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
     FragmentShape operand = getFragmentShape(instr->layout, result.getRole());
-    // Operand element i of B fragment (rb, cb) is element i % e of
-    // accumulator fragment (cb * k / 16 + i / e, rb) (LaneLayout.h).
-    int64_t accPerChunk = result.getMmaK() / 16;
-    if (operand.elemsPerLane != accPerChunk * e)
+    // A lane's k in the operand follow its accumulator elements down the
+    // rows (LaneLayout.h): element i of B fragment (rb, cb) is the lane's
+    // element g = cb * n + i (n per operand fragment) of accumulator column
+    // rb, that is element g % e of accumulator fragment (g / e, rb). One
+    // operand fragment spans whole accumulator fragments (16x16x32) or an
+    // accumulator fragment whole operand fragments (32x32x16).
+    int64_t n = operand.elemsPerLane;
+    if (n % e != 0 && e % n != 0)
       return op.emitOpError() << chip.name << "'s " << result
                               << " is not made of whole accumulator fragments";
     SmallVector<int64_t> mask;
     for (int64_t rb = 0; rb < result.getNumFragmentRows(); ++rb)
       for (int64_t cb = 0; cb < result.getNumFragmentCols(); ++cb)
-        for (int64_t i = 0; i < operand.elemsPerLane; ++i) {
-          int64_t fi = cb * accPerChunk + i / e, fj = rb;
-          mask.push_back((fi * input.getNumFragmentCols() + fj) * e + i % e);
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t g = cb * n + i, fi = g / e, fj = rb;
+          mask.push_back((fi * input.getNumFragmentCols() + fj) * e + g % e);
         }
     Value v = adaptor.getInput();
     Value moved = vector::ShuffleOp::create(rewriter, loc, v, v, mask);

@@ -498,11 +498,35 @@ func.func @mma_acc_shape(%a: !hk.fragment<a, 32x32xbf16, mma = 16x16x32>,
 
 // -----
 
+// 32x32x16 is gfx950's (v_mfma_f32_32x32x16_bf16): gfx1201 has no such WMMA.
+func.func @mma32_chip(%a: !hk.fragment<a, 32x16xbf16, mma = 32x32x16>,
+                      %b: !hk.fragment<b, 32x16xbf16, mma = 32x32x16>,
+                      %c: !hk.fragment<acc, 32x32xf32, mma = 32x32x16>)
+    attributes {hk.chip = #hk.chip<gfx1201>} {
+  // expected-error @+1 {{'hk.mma' op gfx1201 has no 32x32x16 'bf16' MMA (its MMA shapes: 16x16x16)}}
+  %r = hk.mma %a, %b, %c : !hk.fragment<a, 32x16xbf16, mma = 32x32x16>, !hk.fragment<b, 32x16xbf16, mma = 32x32x16>, !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
+  return
+}
+
+// -----
+
+// gfx950's 32x32 fp8 MFMA (32x32x64 f8f6f4) is not one hk emits.
+func.func @mma32_fp8(%a: !hk.fragment<a, 32x16xf8E4M3FN, mma = 32x32x16>)
+    attributes {hk.chip = #hk.chip<gfx950>} {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xf8E4M3FN, #hk.swizzle<none>>
+  // expected-error @+1 {{'hk.load_fragment' op gfx950 has no 32x32x16 'f8E4M3FN' MMA (its MMA shapes: 16x16x32, 32x32x16, 16x16x128)}}
+  %f = hk.load_fragment %t[%c0][%c0, %c0] : !hk.shared_tile<64x64xf8E4M3FN, #hk.swizzle<none>> -> !hk.fragment<a, 32x16xf8E4M3FN, mma = 32x32x16>
+  return
+}
+
+// -----
+
 func.func @mma_chip(%a: !hk.fragment<a, 16x16xbf16, mma = 16x16x16>,
                     %b: !hk.fragment<b, 16x16xbf16, mma = 16x16x16>,
                     %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>)
     attributes {hk.chip = #hk.chip<gfx950>} {
-  // expected-error @+1 {{'hk.mma' op gfx950 has no 16x16x16 'bf16' MMA (its MMA shapes: 16x16x32, 16x16x128)}}
+  // expected-error @+1 {{'hk.mma' op gfx950 has no 16x16x16 'bf16' MMA (its MMA shapes: 16x16x32, 32x32x16, 16x16x128)}}
   %r = hk.mma %a, %b, %c : !hk.fragment<a, 16x16xbf16, mma = 16x16x16>, !hk.fragment<b, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
   return
 }
@@ -522,7 +546,7 @@ func.func @fill_type(%x: f16) {
 // -----
 
 func.func @fill_chip(%x: f32) attributes {hk.chip = #hk.chip<gfx950>} {
-  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x16 MMA accumulating f32 (its MMA shapes: 16x16x32, 16x16x128)}}
+  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x16 MMA accumulating f32 (its MMA shapes: 16x16x32, 32x32x16, 16x16x128)}}
   %f = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
   return
 }
@@ -949,7 +973,7 @@ func.func @fp8_shape_gfx1201(%a: !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x12
 // The half-rate CDNA3-style 16x16x32 fp8 MFMA is not used on gfx950.
 func.func @fp8_half_rate() attributes {hk.chip = #hk.chip<gfx950>} {
   %z = arith.constant 0.0 : f8E4M3FN
-  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x32 'f8E4M3FN' MMA (its MMA shapes: 16x16x32, 16x16x128)}}
+  // expected-error @+1 {{'hk.fill_fragment' op gfx950 has no 16x16x32 'f8E4M3FN' MMA (its MMA shapes: 16x16x32, 32x32x16, 16x16x128)}}
   %a = hk.fill_fragment %z : !hk.fragment<a, 16x32xf8E4M3FN, mma = 16x16x32>
   return
 }

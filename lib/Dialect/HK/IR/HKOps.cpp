@@ -258,11 +258,12 @@ static LogicalResult verifyTransposedRead(LoadFragmentOp op, FragmentType frag,
            << (*chip)->name
            << " has no transposed LDS reads (ds_read_b64_tr_b16 is gfx950's); "
               "fill the tile with 'hk.copy_to_shared ... transpose' instead";
+  MmaShape mma = frag.getMmaShape();
   if (frag.getElementType().getIntOrFloatBitWidth() != 16 ||
-      frag.getMmaShape().k != 32)
-    return op.emitOpError()
-           << "transposed reads serve 16-bit MFMA 16x16x32 operands, got "
-           << frag;
+      (mma != MmaShape{16, 16, 32} && mma != MmaShape{32, 32, 16}))
+    return op.emitOpError() << "transposed reads serve 16-bit MFMA 16x16x32 "
+                               "and 32x32x16 operands, got "
+                            << frag;
   int64_t where = 0;
   if (!chunksAreRowContiguous(tile.getLayout(), kTransposedReadElems, &where))
     return op.emitOpError()

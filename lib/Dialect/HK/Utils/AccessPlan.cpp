@@ -112,24 +112,29 @@ bool mlir::hk::chunksAreRowContiguous(const TileLayout &tile,
   return true;
 }
 
-int64_t mlir::hk::transposedReadStride(FragmentRole role) {
-  return hasAccumulatorK(role) ? 16 : kTransposedReadElems;
+TransposedReadPattern mlir::hk::getTransposedReadPattern(MmaLayout layout,
+                                                         FragmentRole role) {
+  bool accK = hasAccumulatorK(role);
+  if (layout == MmaLayout::Mfma32x32x16)
+    return accK ? TransposedReadPattern{kTransposedReadElems, 8, 2}
+                : TransposedReadPattern{8, kTransposedReadElems, 2};
+  return accK ? TransposedReadPattern{kTransposedReadElems, 16, 1}
+              : TransposedReadPattern{8, kTransposedReadElems, 1};
 }
 
-int64_t mlir::hk::transposedReadGroupStride(FragmentRole role) {
-  return hasAccumulatorK(role) ? kTransposedReadElems : 8;
-}
-
-Coord mlir::hk::transposedReadSource(FragmentRole role, int64_t lane,
-                                     int64_t s) {
-  int64_t inGroup = lane % 16;
-  return {transposedReadGroupStride(role) * (lane / 16) + inGroup / 4 +
-              transposedReadStride(role) * s,
-          4 * (inGroup % 4)};
+Coord mlir::hk::transposedReadSource(MmaLayout layout, FragmentRole role,
+                                     int64_t lane, int64_t s) {
+  TransposedReadPattern p = getTransposedReadPattern(layout, role);
+  int64_t group = lane / 16, inGroup = lane % 16;
+  return {p.groupRowStride * (group / p.columnGroups) + inGroup / 4 +
+              p.readRowStride * s,
+          16 * (group % p.columnGroups) + 4 * (inGroup % 4)};
 }
 
 bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout, FragmentRole role) {
-  if (layout != MmaLayout::Mfma16x16x32 || !isOperandRole(role))
+  if ((layout != MmaLayout::Mfma16x16x32 &&
+       layout != MmaLayout::Mfma32x32x16) ||
+      !isOperandRole(role))
     return false;
   FragmentShape shape = getFragmentShape(layout, role);
   if (shape.elemsPerLane != 2 * kTransposedReadElems)
@@ -142,7 +147,8 @@ bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout, FragmentRole role) {
         // which source lane group + 4e + (j % 16) / 4 read at position
         // (j % 16) % 4.
         int64_t j = lane % 16;
-        Coord source = transposedReadSource(role, group + 4 * e + j / 4, s);
+        Coord source =
+            transposedReadSource(layout, role, group + 4 * e + j / 4, s);
         Coord tile{source.row, source.col + j % 4};
         // The tile is K-major: its (row, col) is the fragment's (col, row).
         Coord expected = getFragmentElement(layout, role, lane, 4 * s + e);

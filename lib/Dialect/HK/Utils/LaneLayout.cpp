@@ -24,6 +24,8 @@ MmaShape mlir::hk::getMmaShape(MmaLayout layout) {
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     return {16, 16, 32};
+  case MmaLayout::Mfma32x32x16:
+    return {32, 32, 16};
   case MmaLayout::Wmma16x16x16Gfx12:
   case MmaLayout::Wmma16x16x16F8Gfx12:
     return {16, 16, 16};
@@ -33,11 +35,22 @@ MmaShape mlir::hk::getMmaShape(MmaLayout layout) {
   llvm_unreachable("covered switch over MmaLayout");
 }
 
+int64_t mlir::hk::getWaveSize(MmaLayout layout) {
+  switch (layout) {
+  case MmaLayout::Mfma16x16x32:
+  case MmaLayout::Mfma32x32x16:
+  case MmaLayout::Mfma16x16x128F8:
+    return 64;
+  case MmaLayout::Wmma16x16x16Gfx12:
+  case MmaLayout::Wmma16x16x16F8Gfx12:
+    return 32;
+  }
+  llvm_unreachable("covered switch over MmaLayout");
+}
+
 FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
   MmaShape s = getMmaShape(layout);
-  bool wave64 =
-      layout == MmaLayout::Mfma16x16x32 || layout == MmaLayout::Mfma16x16x128F8;
-  int64_t waveSize = wave64 ? 64 : 32;
+  int64_t waveSize = getWaveSize(layout);
   switch (role) {
   case FragmentRole::a:
   case FragmentRole::a_acc_k:
@@ -71,16 +84,22 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
     return {getFragmentElement(layout, FragmentRole::acc, lane, i).row, 0};
   if (role == FragmentRole::col)
     return {0, getFragmentElement(layout, FragmentRole::acc, lane, 0).col};
+  int64_t width = getLaneGroupWidth(layout);
   if (hasAccumulatorK(role)) {
     int64_t e = getFragmentShape(layout, FragmentRole::acc).elemsPerLane;
     Coord acc = getFragmentElement(layout, FragmentRole::acc, lane, i % e);
-    return {lane % 16, 16 * (i / e) + acc.row};
+    return {lane % width, width * (i / e) + acc.row};
   }
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)
       return {(lane / 16) * 4 + i, lane % 16};
     return {lane % 16, (lane / 16) * 8 + i};
+  case MmaLayout::Mfma32x32x16:
+    // Each half of the wave holds 4 of every 8 accumulator rows.
+    if (role == FragmentRole::acc)
+      return {8 * (i / 4) + 4 * (lane / 32) + i % 4, lane % 32};
+    return {lane % 32, (lane / 32) * 8 + i};
   case MmaLayout::Wmma16x16x16Gfx12:
     if (role == FragmentRole::acc)
       return {(lane / 16) * 8 + i, lane % 16};

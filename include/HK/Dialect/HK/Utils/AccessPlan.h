@@ -64,17 +64,29 @@ inline constexpr int64_t kTransposedCopyRun = 4;
 /// the block.
 inline constexpr int64_t kTransposedReadElems = 4;
 
-/// The (row, col) of a K-major tile block (rows k, columns m or n of one
-/// 16 x 32 a/b fragment) whose 4 elements lane `lane` reads in transposed
-/// read `s` (0 or 1) of an MFMA 16x16x32 operand fragment of `role`: rows
-/// 8 (l / 16) + 4 s + (l % 16) / 4 in the MMA's k order, 4 (l / 16) + 16 s
-/// + (l % 16) / 4 in an accumulator's (a_acc_k, b_acc_k).
-Coord transposedReadSource(FragmentRole role, int64_t lane, int64_t s);
+/// Where the lanes of a transposed read of an MFMA operand fragment find
+/// their 4 elements in the K-major tile block (rows k, columns m or n): lane
+/// l of group g = l / 16 reads row
+///   groupRowStride (g / columnGroups) + readRowStride s + (l % 16) / 4
+/// and columns 16 (g % columnGroups) + 4 (l % 4) .. + 3 in read s (0 or 1).
+/// 16x16x32: every group reads the fragment's 16 columns, rows 8 g + 4 s
+/// (MMA k order) or 4 g + 16 s (an accumulator's, a_acc_k and b_acc_k);
+/// 32x32x16: groups 0-1 and 2-3 read the 32 columns, rows 8 (g / 2) + 4 s
+/// or 4 (g / 2) + 8 s.
+struct TransposedReadPattern {
+  int64_t groupRowStride = 0;
+  int64_t readRowStride = 0;
+  int64_t columnGroups = 1;
+};
 
-/// How far the source rows of read 1 are from those of read 0, and of lane
-/// group g + 1 from group g, in transposedReadSource.
-int64_t transposedReadStride(FragmentRole role);
-int64_t transposedReadGroupStride(FragmentRole role);
+/// The pattern for `role` under `layout` (an MFMA layout).
+TransposedReadPattern getTransposedReadPattern(MmaLayout layout,
+                                               FragmentRole role);
+
+/// The (row, col) of the K-major tile block whose 4 elements lane `lane`
+/// reads in transposed read `s`, as getTransposedReadPattern gives it.
+Coord transposedReadSource(MmaLayout layout, FragmentRole role, int64_t lane,
+                           int64_t s);
 
 /// Whether two transposed reads per fragment at transposedReadSource give
 /// every lane the elements the lane layout assigns it (elements 4s .. 4s+3

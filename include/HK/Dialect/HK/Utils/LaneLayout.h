@@ -59,6 +59,8 @@ struct MmaShape {
 enum class MmaLayout {
   /// CDNA3/4 `v_mfma_f32_16x16x32_{bf16,f16}`, wave64.
   Mfma16x16x32,
+  /// CDNA4 `v_mfma_f32_32x32x16_{bf16,f16}`, wave64.
+  Mfma32x32x16,
   /// RDNA4 (gfx12) `v_wmma_f32_16x16x16_{bf16,f16}`, wave32.
   Wmma16x16x16Gfx12,
   /// CDNA4 `v_mfma_f32_16x16x128_f8f6f4` on fp8, wave64.
@@ -81,12 +83,23 @@ inline constexpr int64_t kScaleBlock = 32;
 /// The MMA shape of a layout.
 MmaShape getMmaShape(MmaLayout layout);
 
+/// Lanes of the wave that runs the layout's instruction: 64 (MFMA) or 32.
+int64_t getWaveSize(MmaLayout layout);
+
+/// Lanes holding the rows of an operand (and the columns of an
+/// accumulator): a lane's row is l % this, its group l / this.
+inline int64_t getLaneGroupWidth(MmaLayout layout) {
+  return getMmaShape(layout).m;
+}
+
 /// The fragment shape of `role` under `layout`.
 FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 
 /// Position inside the fragment of element `i` of lane `lane`:
 ///   Mfma16x16x32     a/b: (l % 16, (l / 16) * 8 + i)
 ///                    acc: ((l / 16) * 4 + i, l % 16)
+///   Mfma32x32x16     a/b: (l % 32, (l / 32) * 8 + i)
+///                    acc: (8 (i / 4) + 4 (l / 32) + i % 4, l % 32)
 ///   Wmma16x16x16Gfx12 a/b: (l % 16, (l / 16) * 4 + i % 4 + 8 * (i / 4))
 ///                    acc: ((l / 16) * 8 + i, l % 16)
 ///   Mfma16x16x128F8  a/b: (l % 16, (l / 16) * 16 + 64 * (i / 16) + i % 16)
@@ -95,10 +108,12 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 ///                    acc: as Wmma16x16x16Gfx12
 ///   scale (block scales, Mfma16x16x128F8): (l % 16, l / 16)
 ///   row: (acc row of element i, 0); col: (0, acc column of the lane)
-///   a_acc_k, b_acc_k: (l % 16, 16 (i / E) + acc row of element i % E),
-///                    E the accumulator's elements per lane: a lane's k are
-///                    the rows of its accumulator elements, 16 k per
-///                    accumulator fragment
+///   a_acc_k, b_acc_k: (l % M, M (i / E) + acc row of element i % E),
+///                    M x M the accumulator fragment, E its elements per
+///                    lane: a lane's k are the rows of its accumulator
+///                    elements, M k per accumulator fragment (at 32x32x16 an
+///                    operand fragment's 16 k are half an accumulator's
+///                    rows: elements 0-7 hold rows 0-15 in both halves)
 Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
                          int64_t i);
 

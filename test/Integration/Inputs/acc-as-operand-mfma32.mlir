@@ -1,0 +1,49 @@
+// Test input: acc-as-operand-gfx950.mlir with v_mfma_f32_32x32x16_bf16
+// (mma = 32x32x16), 32 queries:
+//   S = A B^T                  (32 x 32, A 32 x 32, B 32 x 32)
+//   O = V^T S                  (32 x 32, V 32 x 32 stored kv-major)
+// S becomes a b_acc_k operand (hk.to_operand: elements 0-7 of the
+// accumulator for k 0-15, 8-15 for k 16-31); V^T an a_acc_k operand read
+// transposed from LDS in the same k order.
+gpu.module @acc_as_operand [#rocdl.target<chip = "gfx950">] {
+  gpu.func @acc_as_operand(%A: memref<32x32xbf16>, %B: memref<32x32xbf16>,
+                           %V: memref<32x32xbf16>, %O: memref<32x32xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %As = hk.alloc_shared : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+    %Bs = hk.alloc_shared : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+    %Vs = hk.alloc_shared : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+    hk.copy_to_shared %A[%c0, %c0], %As[%c0]
+        : memref<32x32xbf16>, !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+    hk.copy_to_shared %B[%c0, %c0], %Bs[%c0]
+        : memref<32x32xbf16>, !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+    hk.copy_to_shared %V[%c0, %c0], %Vs[%c0]
+        : memref<32x32xbf16>, !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+    amdgpu.lds_barrier
+    %a = hk.load_fragment %As[%c0][%c0, %c0]
+        : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+        -> !hk.fragment<a, 32x32xbf16, mma = 32x32x16>
+    %b = hk.load_fragment %Bs[%c0][%c0, %c0]
+        : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+        -> !hk.fragment<b, 32x32xbf16, mma = 32x32x16>
+    %init = hk.fill_fragment %zero : !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
+    %s = hk.mma %a, %b, %init
+        : !hk.fragment<a, 32x32xbf16, mma = 32x32x16>,
+          !hk.fragment<b, 32x32xbf16, mma = 32x32x16>,
+          !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
+    %p = hk.to_operand %s
+        : !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
+        -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 32x32x16>
+    %vt = hk.load_fragment %Vs[%c0][%c0, %c0] transpose
+        : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
+        -> !hk.fragment<a_acc_k, 32x32xbf16, mma = 32x32x16>
+    %o = hk.mma %vt, %p, %init
+        : !hk.fragment<a_acc_k, 32x32xbf16, mma = 32x32x16>,
+          !hk.fragment<b_acc_k, 32x32xbf16, mma = 32x32x16>,
+          !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
+    hk.store_fragment %o, %O[%c0, %c0]
+        : !hk.fragment<acc, 32x32xf32, mma = 32x32x16>, memref<32x32xf32>
+    gpu.return
+  }
+}
