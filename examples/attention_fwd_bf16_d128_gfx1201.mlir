@@ -14,7 +14,8 @@
 // column vectors, and the probabilities P^T are already the B operand of the
 // second MMA (hk.to_operand moves no data across lanes). The chip has no
 // transposed LDS read, so V is written transposed into LDS (hk.copy_to_shared
-// ... transpose) and read plainly. Per KV tile of 32 keys:
+// ... transpose) and read plainly. Each MMA is v_wmma_f32_16x16x16_bf16. Per KV
+// tile of 32 keys:
 //   S^T = K Q^T (f32), masked (tail and diagonal tiles only); t = colmax S^T
 //   m' = max(m, t) if c (t - m) > 8 for some query of the wave, else m' = m
 //   (lazy rescale: the probabilities stay below 2^8)

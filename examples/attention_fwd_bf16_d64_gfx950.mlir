@@ -13,7 +13,8 @@
 // P^T): a lane then holds whole query columns, the softmax statistics are
 // column vectors, and the probabilities P^T are already the B operand of the
 // second MMA (hk.to_operand moves no data across lanes). V is read transposed
-// from LDS (ds_read_b64_tr_b16). Per KV tile of 64 keys:
+// from LDS (ds_read_b64_tr_b16). Each MMA is v_mfma_f32_32x32x16_bf16. Per KV
+// tile of 64 keys:
 //   S^T = K Q^T (f32), masked (tail and diagonal tiles only); t = colmax S^T
 //   m' = max(m, t) if c (t - m) > 8 for some query of the wave, else m' = m
 //   (lazy rescale: the probabilities stay below 2^8)
@@ -58,17 +59,17 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %Vh = memref.subview %V[%batch, %kv_head, 0, 0] [1, 1, %Nkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
     %Oh = memref.subview %O[%batch, %head, 0, 0] [1, 1, %Nq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
     %Lh = memref.subview %LSE[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
-    %Qs = hk.alloc_shared : <128x64xbf16, #hk.swizzle<st_8x64>>
-    %Ks = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_8x64>>
-    %Vs = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_8x64>>
+    %Qs = hk.alloc_shared : <128x64xbf16, #hk.swizzle<st_16x64>>
+    %Ks = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_16x64>>
+    %Vs = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_16x32>>
     %q0 = arith.muli %qblock, %c128 : index
     %tid = gpu.thread_id  x
     %wave = arith.divui %tid, %c64 : index
     %wq = arith.muli %wave, %c32 : index
     %qw = arith.addi %q0, %wq : index
-    hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <128x64xbf16, #hk.swizzle<st_8x64>>
+    hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <128x64xbf16, #hk.swizzle<st_16x64>>
     amdgpu.lds_barrier
-    %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <128x64xbf16, #hk.swizzle<st_8x64>> -> <b, 32x64xbf16, mma = 16x16x32>
+    %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <128x64xbf16, #hk.swizzle<st_16x64>> -> <b, 32x64xbf16, mma = 32x32x16>
     %is_causal = arith.cmpi ne, %causal, %zero_i32 : i32
     %q_end = arith.addi %q0, %c128 : index
     %kv_causal = arith.minui %Nkv, %q_end : index
@@ -77,16 +78,16 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %kv_whole = arith.muli %kv_whole_tiles, %c64 : index
     %kv_diagonal = arith.minui %q0, %kv_whole : index
     %kv_masked = arith.select %is_causal, %kv_diagonal, %kv_whole : index
-    %m_init = hk.fill_fragment %minus_inf : <col, 1x32xf32, mma = 16x16x32>
-    %l_init = hk.fill_fragment %zero : <col, 1x32xf32, mma = 16x16x32>
-    %o_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 16x16x32>
-    %s_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 16x16x32>
-    %state:3 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_init, %l = %l_init, %o = %o_init) -> (!hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
-      hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
-      hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
+    %m_init = hk.fill_fragment %minus_inf : <col, 1x32xf32, mma = 32x32x16>
+    %l_init = hk.fill_fragment %zero : <col, 1x32xf32, mma = 32x32x16>
+    %o_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
+    %s_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
+    %state:3 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_init, %l = %l_init, %o = %o_init) -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x64>>
+      hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x32>>
       amdgpu.lds_barrier
-      %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <a, 64x64xbf16, mma = 16x16x32>
-      %s = hk.mma %kf, %qf, %s_init : <a, 64x64xbf16, mma = 16x16x32>, <b, 32x64xbf16, mma = 16x16x32>, <acc, 64x32xf32, mma = 16x16x32>
+      %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
+      %s = hk.mma %kf, %qf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
       %k_next = arith.addi %k, %c64 : index
       %tail = arith.cmpi ugt, %k_next, %Nkv : index
       %k_last = arith.addi %k, %c63 : index
@@ -95,8 +96,8 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
       %wave_needs_mask = arith.ori %tail, %diagonal : i1
       %in_mask_tiles = arith.cmpi uge, %k, %kv_masked : index
       %needs_mask = arith.andi %in_mask_tiles, %wave_needs_mask : i1
-      %sm = scf.if %needs_mask -> (!hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
-        %masked = hk.mask %s, %minus_inf at[%k, %qw] : <acc, 64x32xf32, mma = 16x16x32> {
+      %sm = scf.if %needs_mask -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+        %masked = hk.mask %s, %minus_inf at[%k, %qw] : <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%key: index, %query: index):
           %next = arith.addi %query, %c1 : index
           %causal_end = arith.minui %next, %Nkv : index
@@ -104,82 +105,82 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
           %keep = arith.cmpi ult, %key, %end : index
           hk.yield %keep : i1
         }
-        scf.yield %masked : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+        scf.yield %masked : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       } else {
-        scf.yield %s : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+        scf.yield %s : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       }
-      %tile_max = hk.reduce max %sm : <acc, 64x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32>
-      %rescale = hk.any %tile_max, %m : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> {
+      %tile_max = hk.reduce max %sm : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
+      %rescale = hk.any %tile_max, %m : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> {
       ^bb0(%t: f32, %old: f32):
         %rise = arith.subf %t, %old : f32
         %x = arith.mulf %rise, %scale : f32
         %big = arith.cmpf ugt, %x, %rescale_threshold : f32
         hk.yield %big : i1
       }
-      %m_new:3 = scf.if %rescale -> (!hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>) {
-        %m_max = hk.map %m, %tile_max : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32> {
+      %m_new:3 = scf.if %rescale -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+        %m_max = hk.map %m, %tile_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
         ^bb0(%a: f32, %b: f32):
           %r = arith.maximumf %a, %b : f32
           hk.yield %r : f32
         }
-        %alpha = hk.map %m, %m_max : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32> {
+        %alpha = hk.map %m, %m_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
         ^bb0(%old: f32, %new: f32):
           %d = arith.subf %old, %new : f32
           %x = arith.mulf %d, %scale : f32
           %r = math.exp2 %x : f32
           hk.yield %r : f32
         }
-        %l_alpha = hk.map %l, %alpha : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32> {
+        %l_alpha = hk.map %l, %alpha : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
         ^bb0(%lo: f32, %al: f32):
           %r = arith.mulf %lo, %al : f32
           hk.yield %r : f32
         }
-        %o_alpha = hk.map %o, %alpha : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <acc, 64x32xf32, mma = 16x16x32> {
+        %o_alpha = hk.map %o, %alpha : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%x: f32, %al: f32):
           %r = arith.mulf %x, %al : f32
           hk.yield %r : f32
         }
-        scf.yield %m_max, %l_alpha, %o_alpha : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+        scf.yield %m_max, %l_alpha, %o_alpha : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       } else {
-        scf.yield %m, %l, %o : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+        scf.yield %m, %l, %o : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       }
-      %offset = hk.map %m_new#0 : !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32> {
+      %offset = hk.map %m_new#0 : !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
       ^bb0(%new: f32):
         %r = arith.mulf %new, %minus_scale : f32
         hk.yield %r : f32
       }
-      %p = hk.map %sm, %offset : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <acc, 64x32xf32, mma = 16x16x32> {
+      %p = hk.map %sm, %offset : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
       ^bb0(%x: f32, %off: f32):
         %y = math.fma %x, %scale, %off : f32
         %r = math.exp2 %y : f32
         hk.yield %r : f32
       }
-      %p_sum = hk.reduce sum %p : <acc, 64x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32>
-      %l_new = hk.map %m_new#1, %p_sum : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32> {
+      %p_sum = hk.reduce sum %p : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
+      %l_new = hk.map %m_new#1, %p_sum : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
       ^bb0(%lo: f32, %ps: f32):
         %r = arith.addf %lo, %ps : f32
         hk.yield %r : f32
       }
-      %pf = hk.to_operand %p : <acc, 64x32xf32, mma = 16x16x32> -> <b_acc_k, 32x64xbf16, mma = 16x16x32>
-      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_8x64>> -> <a_acc_k, 64x64xbf16, mma = 16x16x32>
-      %o_new = hk.mma %vt, %pf, %m_new#2 : <a_acc_k, 64x64xbf16, mma = 16x16x32>, <b_acc_k, 32x64xbf16, mma = 16x16x32>, <acc, 64x32xf32, mma = 16x16x32>
+      %pf = hk.to_operand %p : <acc, 64x32xf32, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
+      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 64x64xbf16, mma = 32x32x16>
+      %o_new = hk.mma %vt, %pf, %m_new#2 : <a_acc_k, 64x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
       amdgpu.lds_barrier
-      scf.yield %m_new#0, %l_new, %o_new : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+      scf.yield %m_new#0, %l_new, %o_new : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
     }
-    %out = hk.map %state#2, %state#1 : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <acc, 64x32xf32, mma = 16x16x32> {
+    %out = hk.map %state#2, %state#1 : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
     ^bb0(%x: f32, %sum: f32):
       %r = arith.divf %x, %sum : f32
       hk.yield %r : f32
     }
-    hk.store_fragment %out, %Oh[%qw, %c0] transpose bounds partial : <acc, 64x32xf32, mma = 16x16x32>, memref<?x64xbf16, strided<[64, 1], offset: ?>>
-    %lse = hk.map %state#0, %state#1 : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x32xf32, mma = 16x16x32> -> <col, 1x32xf32, mma = 16x16x32> {
+    hk.store_fragment %out, %Oh[%qw, %c0] transpose bounds partial : <acc, 64x32xf32, mma = 32x32x16>, memref<?x64xbf16, strided<[64, 1], offset: ?>>
+    %lse = hk.map %state#0, %state#1 : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
     ^bb0(%max: f32, %sum: f32):
       %lg = math.log2 %sum : f32
       %t = math.fma %max, %scale, %lg : f32
       %r = arith.mulf %t, %ln2 : f32
       hk.yield %r : f32
     }
-    hk.store_fragment %lse, %Lh[%c0, %qw] bounds partial : <col, 1x32xf32, mma = 16x16x32>, memref<?xf32, strided<[1], offset: ?>>
+    hk.store_fragment %lse, %Lh[%c0, %qw] bounds partial : <col, 1x32xf32, mma = 32x32x16>, memref<?xf32, strided<[1], offset: ?>>
     gpu.return
   }
 }

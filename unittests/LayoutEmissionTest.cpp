@@ -59,6 +59,7 @@ TEST_F(LayoutEmissionTest, PhysicalOffsetMatchesTileLayout) {
       {64, 64, 2, Swizzle::st_16x16, ColumnPermutation::identity},
       {64, 32, 2, Swizzle::st_32x16, ColumnPermutation::block4_0213},
       {64, 64, 2, Swizzle::st_32x32, ColumnPermutation::identity},
+      {32, 128, 2, Swizzle::st_16x64, ColumnPermutation::identity},
       {32, 48, 4, Swizzle::none, ColumnPermutation::block4_0213},
       {32, 128, 1, Swizzle::st_16x128, ColumnPermutation::identity},
       {32, 128, 1, Swizzle::st_16x128_b64, ColumnPermutation::identity},

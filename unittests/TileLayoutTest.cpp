@@ -19,10 +19,10 @@ using namespace mlir::hk;
 
 namespace {
 
-const Swizzle kSwizzles[] = {Swizzle::none,      Swizzle::st_16x16,
-                             Swizzle::st_16x32,  Swizzle::st_32x16,
-                             Swizzle::st_32x32,  Swizzle::st_8x64,
-                             Swizzle::st_16x128, Swizzle::st_16x128_b64};
+const Swizzle kSwizzles[] = {
+    Swizzle::none,      Swizzle::st_16x16,      Swizzle::st_16x32,
+    Swizzle::st_32x16,  Swizzle::st_32x32,      Swizzle::st_8x64,
+    Swizzle::st_16x128, Swizzle::st_16x128_b64, Swizzle::st_16x64};
 
 // Every byte offset of a sub-tile maps inside the sub-tile, each target is
 // hit exactly once, and applying the swizzle twice is the identity.
@@ -140,9 +140,9 @@ TEST(TileLayoutTest, PhysicalOffsetIsBijection) {
       }
     }
   }
-  // 5 swizzles x 2 permutations x 6 shapes, all valid, and st_8x64 with the
-  // 4 shapes whose columns are a multiple of 64.
-  EXPECT_EQ(checked, 68);
+  // 5 swizzles x 2 permutations x 6 shapes, all valid, and st_8x64 and
+  // st_16x64 with the 4 shapes whose columns are a multiple of 64.
+  EXPECT_EQ(checked, 76);
 }
 
 TEST(TileLayoutTest, UniformDisplacementOfDirectFillIterations) {

@@ -88,7 +88,25 @@ mlir::hk::kernels::resolveAttention(const AttentionDescription &description) {
   if (description.headDim != 64 && description.headDim != 128)
     return refuse("the head dimension must be 64 or 128, not " +
                   llvm::Twine(description.headDim));
-  return description;
+  AttentionDescription d = description;
+  const ChipInfo &chip = getChipInfo(d.chip);
+  if (!d.mma)
+    d.mma =
+        d.chip == Chip::gfx950 ? MmaShape{32, 32, 16} : MmaShape{16, 16, 16};
+  const MmaInstr *instr =
+      chip.findMma(*d.mma, ElementKind::bf16, ElementKind::f32);
+  // S^T's 64 keys and the queries of a wave are whole fragments of either
+  // shape; a k of 16 or 32 divides both d and the KV tile.
+  if (!instr)
+    return refuse(llvm::formatv("{0} has no bf16 MMA of shape {1}x{2}x{3} "
+                                "(its shapes: {4})",
+                                chip.name, d.mma->m, d.mma->n, d.mma->k,
+                                chip.describeMmaShapes())
+                      .str());
+  if (d.mma->m != d.mma->n)
+    return refuse("the MMA must be square (M = N), as S^T's rows are the "
+                  "MMA's M and O^T's are its N");
+  return d;
 }
 
 static AttentionPlan planAttention(const AttentionDescription &d) {
@@ -96,7 +114,7 @@ static AttentionPlan planAttention(const AttentionDescription &d) {
   p.d = d;
   p.chip = &getChipInfo(d.chip);
   bool gfx950 = d.chip == Chip::gfx950;
-  p.mma = gfx950 ? MmaShape{16, 16, 32} : MmaShape{16, 16, 16};
+  p.mma = *d.mma;
   p.queriesPerWave = gfx950 ? 32 : 16;
   p.queriesPerWorkgroup = p.waves * p.queriesPerWave;
   // gfx1201 at d = 128 halves the KV tile to stay within its LDS and VGPRs.
@@ -165,15 +183,20 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   bool gfx950 = p.d.chip == Chip::gfx950;
   ColumnPermutation perm =
       gfx950 ? ColumnPermutation::identity : ColumnPermutation::block4_0213;
+  // A 32x32x16 operand read takes 16 rows per phase: st_8x64 repeats its
+  // pattern every 8 (2-way), st_16x64 every 16.
+  Swizzle operands = p.mma.m == 32 ? Swizzle::st_16x64 : Swizzle::st_8x64;
   Value qs = kb.create<AllocSharedOp>(
-      "Qs",
-      kb.sharedTile(p.queriesPerWorkgroup, d, bf16(), Swizzle::st_8x64, perm));
+      "Qs", kb.sharedTile(p.queriesPerWorkgroup, d, bf16(), operands, perm));
   ks = kb.create<AllocSharedOp>(
-      "Ks", kb.sharedTile(p.keysPerTile, d, bf16(), Swizzle::st_8x64, perm));
+      "Ks", kb.sharedTile(p.keysPerTile, d, bf16(), operands, perm));
   // V as it is (read transposed) or V^T (written transposed, read plainly).
+  // A half-wave phase of the 32x32x16 transposed reads takes 64 bytes of 4
+  // rows: st_16x32 spreads them, st_8x64 leaves them 2-way.
+  Swizzle transposed = p.mma.m == 32 ? Swizzle::st_16x32 : Swizzle::st_8x64;
   vs = kb.create<AllocSharedOp>(
       "Vs", p.transposedReads
-                ? kb.sharedTile(p.keysPerTile, d, bf16(), Swizzle::st_8x64)
+                ? kb.sharedTile(p.keysPerTile, d, bf16(), transposed)
                 : kb.sharedTile(d, p.keysPerTile, bf16(),
                                 p.keysPerTile == 32 ? Swizzle::st_32x16
                                                     : Swizzle::st_8x64));
@@ -438,6 +461,9 @@ mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
              : "The chip has no transposed LDS read, so V is written "
                "transposed into LDS (hk.copy_to_shared ... transpose) and "
                "read plainly.")
+     << " Each MMA is "
+     << p.chip->findMma(p.mma, ElementKind::bf16, ElementKind::f32)->mnemonic
+     << "."
      << " Per KV tile of " << p.keysPerTile << " keys:\n";
   os << "  S^T = K Q^T (f32), masked (tail and diagonal tiles only); t = "
         "colmax S^T\n"

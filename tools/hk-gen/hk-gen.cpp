@@ -93,6 +93,11 @@ static cl::opt<int64_t>
 static cl::opt<int64_t> headDim("head-dim", cl::init(128), cl::cat(toolOptions),
                                 cl::sub(attentionCommand),
                                 cl::desc("the head dimension d"));
+static cl::opt<std::string>
+    mmaOption("mma", cl::cat(toolOptions), cl::sub(attentionCommand),
+              cl::value_desc("MxNxK"),
+              cl::desc("the bf16 MMA shape (gfx950: 32x32x16, the default, "
+                       "or 16x16x32; gfx1201: 16x16x16)"));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-gen") << message << "\n";
@@ -167,6 +172,17 @@ static Expected<Generated> generateAttention(OpBuilder &builder) {
   AttentionDescription attention;
   attention.chip = chipOption;
   attention.headDim = headDim;
+  if (!mmaOption.empty()) {
+    SmallVector<StringRef> parts;
+    StringRef(mmaOption).split(parts, 'x');
+    MmaShape shape;
+    if (parts.size() != 3 || parts[0].getAsInteger(10, shape.m) ||
+        parts[1].getAsInteger(10, shape.n) ||
+        parts[2].getAsInteger(10, shape.k))
+      return createStringError("--mma must be MxNxK, e.g. 32x32x16, not '" +
+                               mmaOption + "'");
+    attention.mma = shape;
+  }
   Expected<AttentionDescription> resolved = resolveAttention(attention);
   if (!resolved)
     return resolved.takeError();

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The FlashAttention-2 forward kernel (bf16, GQA, causal at run time, any
-// Nq and Nkv) built from a description: the chip and the head dimension.
+// Nq and Nkv) built from a description: the chip, the head dimension and
+// the MMA shape.
 // hk-gen prints it; examples/attention_fwd_*.mlir are its output.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +28,10 @@ struct AttentionDescription {
   Chip chip = Chip::gfx950;
   /// d: 64 or 128.
   int64_t headDim = 128;
+  /// The bf16 matrix instruction's shape, one the chip has (gfx950:
+  /// 32x32x16, the default, or 16x16x32; gfx1201: 16x16x16). Unset: the
+  /// chip's default, filled in by resolveAttention.
+  std::optional<MmaShape> mma;
 };
 
 /// `description` checked, or why no kernel serves it.

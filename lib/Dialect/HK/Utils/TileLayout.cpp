@@ -30,6 +30,8 @@ SwizzleParams mlir::hk::getSwizzleParams(Swizzle swizzle) {
     return {32, 32, 2048, 10, 4, 2};
   case Swizzle::st_8x64:
     return {8, 64, 1024, 7, 4, 2};
+  case Swizzle::st_16x64:
+    return {16, 64, 2048, 8, 4, 2};
   case Swizzle::st_16x128:
     return {16, 128, 2048, 8, 4, 1};
   case Swizzle::st_16x128_b64:

@@ -29,12 +29,13 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     ```
     swizzle-attr ::= `#hk.swizzle<` (`none` | `st_16x16` | `st_16x32`
                                      | `st_32x16` | `st_32x32` | `st_8x64`
-                                     | `st_16x128` | `st_16x128_b64`) `>`
+                                     | `st_16x64` | `st_16x128`
+                                     | `st_16x128_b64`) `>`
     ```
 
     A shared tile is stored as sub-tiles in row-major order, each sub-tile
     row-major inside. Within a sub-tile of `S` bytes the byte offset `off` is
-    stored at `off ^ (((off % S) >> a) << b)`. The swizzles up to `st_8x64`
+    stored at `off ^ (((off % S) >> a) << b)`. The swizzles up to `st_16x64`
     are for 16-bit elements, `st_16x128` and `st_16x128_b64` for 8-bit ones
     (fp8):
 
@@ -46,6 +47,7 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     | `st_32x16` | 32 x 16                | 1024 | 9  | 4 | rows 16..31 swap the two 16-byte row halves   |
     | `st_32x32` | 32 x 32                | 2048 | 10 | 4 | rows 16..31 swap neighbouring 16-byte chunks  |
     | `st_8x64`  | 8 x 64                 | 1024 | 7  | 4 | 16-byte chunk index ^= row % 8                |
+    | `st_16x64` | 16 x 64                | 2048 | 8  | 4 | 16-byte chunk index ^= (row % 16) / 2         |
     | `st_16x128`| 16 x 128 (8-bit)       | 2048 | 8  | 4 | 16-byte chunk index ^= (row % 16) / 2         |
     | `st_16x128_b64` | 16 x 128 (8-bit)  | 2048 | 7  | 3 | 8-byte group index ^= row % 16                |
 
@@ -75,6 +77,11 @@ def HK_SwizzleAttr : EnumAttr<HK_Dialect, HK_Swizzle, "swizzle"> {
     group), `st_16x32` leaves them 4-way; `st_8x64` puts the 8 rows' chunks
     in the 8 distinct 16-byte bank groups, and the register-path fills (two
     rows of 8-byte stores per 16-lane phase) are conflict-free too.
+    `st_16x64` serves the 32x32x16 MFMA's operands on gfx950: each 16-lane
+    phase of their `ds_read_b128` reads the same 16 bytes of 16 consecutive
+    rows, which it puts in 16 distinct 16-byte bank groups (`st_8x64` only
+    has 8 rows per pattern: 2-way); a 16-lane phase of a fill writes two
+    64-column rows, also conflict-free.
     `st_16x128` is HipKittens' fp8 tile for gfx950
     (docs/hardware/Fp8Facts.md#st-16x128): the two 16-byte reads of each
     lane of a 16x128 fragment are conflict-free.

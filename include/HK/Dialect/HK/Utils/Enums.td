@@ -25,7 +25,8 @@ def HK_Swizzle : I32EnumAttr<"Swizzle", "LDS swizzle of a shared tile", [
     I32EnumAttrCase<"st_32x32", 4>,
     I32EnumAttrCase<"st_8x64", 5>,
     I32EnumAttrCase<"st_16x128", 6>,
-    I32EnumAttrCase<"st_16x128_b64", 7>
+    I32EnumAttrCase<"st_16x128_b64", 7>,
+    I32EnumAttrCase<"st_16x64", 8>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";
