@@ -45,6 +45,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %ln2 = arith.constant 0.693147182 : f32
     %rescale_threshold = arith.constant 8.000000e+00 : f32
     %zero_i32 = arith.constant 0 : i32
+    %false = arith.constant false
     %batch = gpu.block_id  z
     %head = gpu.block_id  y
     %qblock = gpu.block_id  x
@@ -117,7 +118,8 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
         %big = arith.cmpf ugt, %x, %rescale_threshold : f32
         hk.yield %big : i1
       }
-      %m_new:3 = scf.if %rescale -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      %rescale_expected = llvm.intr.expect %rescale, %false : i1
+      %m_new:3 = scf.if %rescale_expected -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
         %m_max = hk.map %m, %tile_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
         ^bb0(%a: f32, %b: f32):
           %r = arith.maximumf %a, %b : f32

@@ -18,6 +18,7 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -74,7 +75,7 @@ private:
 
   // Values the loop body uses.
   Value kh, vh, ks, vs, qf, qw, nkv, isCausal, kvMasked;
-  Value zero, minusInf, scale, minusScale, threshold;
+  Value zero, minusInf, scale, minusScale, threshold, falseI1;
 };
 } // namespace
 
@@ -139,6 +140,7 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
                   {0, 1, 1, false},
                   {0, 0, 1, false}});
   Value zeroI32 = kb.create<arith::ConstantIntOp>("zero_i32", 0, 32);
+  falseI1 = kb.create<arith::ConstantIntOp>("false", 0, 1);
   zero = scalar("zero", 0.0);
   minusInf = scalar("minus_inf", -INFINITY);
   // log2(e) / sqrt(d): the softmax scale folded into exp2.
@@ -313,9 +315,14 @@ std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
                                          threshold);
     kb.create<YieldOp>("", big);
   }
+  // Rare after the first tiles: said to LLVM (llvm.expect), whose block
+  // placement then puts the rescale after the loop, out of the steady
+  // state's straight line.
+  Value rare =
+      kb.create<LLVM::ExpectOp>("rescale_expected", any.getResult(), falseI1);
   auto ifOp =
       kb.create<scf::IfOp>("m_new", TypeRange{column(), column(), output()},
-                           any.getResult(), /*withElseRegion=*/true);
+                           rare, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(kb.b);
   kb.b.setInsertionPointToStart(ifOp.thenBlock());
   Value mMax = kb.map("m_max", column(), {m, tileMax}, {"a", "b"},
@@ -420,8 +427,9 @@ llvm::Expected<gpu::GPUModuleOp> mlir::hk::kernels::buildAttentionKernel(
     return resolved.takeError();
   builder.getContext()
       ->loadDialect<HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
-                    gpu::GPUDialect, math::MathDialect, memref::MemRefDialect,
-                    ROCDL::ROCDLDialect, scf::SCFDialect>();
+                    gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
+                    memref::MemRefDialect, ROCDL::ROCDLDialect,
+                    scf::SCFDialect>();
   OpBuilder::InsertionGuard guard(builder);
   AttentionPlan plan = planAttention(*resolved);
   gpu::GPUModuleOp kernel = AttentionEmitter(builder, plan).emit();
