@@ -257,7 +257,7 @@ def fp8_rows(references):
                   f"{ratios}); raw model {raw['cycles_per_k_tile']:g} "
                   f"(MMA {100 * raw['mma_share']:.0f}%), "
                   f"{row['resources']['vgprs']} VGPRs, "
-                  f"{row['resources']['vgpr_spills']} spills, "
+                  f"{spills(row['resources'])}, "
                   f"{row['accvgpr_moves_per_k_tile']:g} v_accvgpr moves/K "
                   "tile")
     return rows
@@ -268,6 +268,13 @@ def fp8_section():
     references = hipkittens_fp8()
     print_fp8_references(references)
     return references, fp8_rows(references)
+
+
+def spills(resources):
+    """VGPR and SGPR spills, as hk-report counts them (SGPRs spill to VGPR
+    lanes, not to scratch, but they are spills all the same)."""
+    return (f"{resources['vgpr_spills']} VGPR + {resources['sgpr_spills']} "
+            "SGPR spills")
 
 
 def attention_section():
@@ -425,7 +432,7 @@ def attention_rows(references):
                   f"{mca_row['cycles_per_k_tile']:g} cycles "
                   f"(MMA {100 * mca_row['mma_share']:.0f}%{ratio}), "
                   f"{r['resources']['vgprs']} VGPRs, "
-                  f"{r['resources']['vgpr_spills']} spills, "
+                  f"{spills(r['resources'])}, "
                   f"{r['resources'].get('waves_per_simd')} waves/SIMD")
     return rows
 
@@ -460,8 +467,8 @@ def table(rows, loop, tile, classes, mca_rows, sim_rows):
     k = lambda r: r["resources"]  # noqa: E731
     row("VGPRs (AGPRs)", lambda r: f"{k(r)['vgprs']} ({k(r)['agprs']})")
     row("SGPRs", lambda r: k(r)["sgprs"])
-    row("spills / scratch B", lambda r: f"{k(r)['vgpr_spills']} / "
-        f"{k(r)['scratch_bytes']}")
+    row("spills VGPR + SGPR / scratch B", lambda r: f"{k(r)['vgpr_spills']}"
+        f" + {k(r)['sgpr_spills']} / {k(r)['scratch_bytes']}")
     row("LDS bytes", lambda r: k(r)["lds_bytes"])
     row("waves/SIMD", lambda r: k(r).get("waves_per_simd"))
     for cls in classes:
