@@ -71,6 +71,9 @@ struct ChipInfo {
   /// amdgpu.transpose_load: gfx950;
   /// docs/hardware/SchedulesTailsLayouts.md#operand-layouts).
   bool transposedLdsReads;
+  /// Whether the chip converts f32 to bf16 in one instruction
+  /// (v_cvt_pk_bf16_f32: gfx950); gfx1201 rounds with integer VALU.
+  bool bf16Conversion;
   /// Word 3 (flags) of the raw buffer resources copies read through, as
   /// MLIR's AMDGPU lowering builds them
   /// (docs/hardware/SchedulesTailsLayouts.md#descriptor): a 32-bit data

@@ -464,9 +464,11 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
 }
 
 void mlir::hk::configureHKToAMDGPUTarget(ConversionTarget &target,
-                                         const TypeConverter &converter) {
+                                         const TypeConverter &converter,
+                                         const ChipInfo &chip) {
   target.addIllegalDialect<HKDialect>();
   configureTranscendentalLegality(target);
+  configureBf16RoundingLegality(target, chip);
   target.markUnknownOpDynamicallyLegal([&converter](Operation *op) {
     if (auto func = dyn_cast<FunctionOpInterface>(op))
       if (auto type = dyn_cast<FunctionType>(func.getFunctionType()))
@@ -525,7 +527,7 @@ struct ConvertHKToAMDGPUPass
     populateHKToAMDGPUConversionPatterns(converter, patterns, *chip);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    configureHKToAMDGPUTarget(target, converter);
+    configureHKToAMDGPUTarget(target, converter, *chip);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     emitAlternatingClusterGroups(module);

@@ -183,8 +183,9 @@ void populateGlobalFragmentLowering(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const ChipInfo &chip);
 
-/// The hk.map, hk.reduce and hk.mask patterns, and math.exp2 / math.log2
-/// on f32 (RegisterTileLowering.cpp).
+/// The hk.map, hk.reduce and hk.mask patterns, math.exp2 / math.log2 on
+/// f32, and NaN-free f32 -> bf16 truncations on chips without a bf16
+/// conversion (RegisterTileLowering.cpp).
 void populateRegisterTileLowering(const TypeConverter &converter,
                                   RewritePatternSet &patterns,
                                   const ChipInfo &chip);
@@ -192,6 +193,13 @@ void populateRegisterTileLowering(const TypeConverter &converter,
 /// Marks math.exp2 / math.log2 on f32 illegal: the patterns above lower
 /// them to the chip's instructions instead of device-library calls.
 void configureTranscendentalLegality(ConversionTarget &target);
+
+/// On a chip without a bf16 conversion instruction, marks `arith.truncf`
+/// f32 -> bf16 with `nnan` illegal: the pattern rounds it to nearest even
+/// with integer arithmetic, without LLVM's NaN check (2 VALU fewer per
+/// element).
+void configureBf16RoundingLegality(ConversionTarget &target,
+                                   const ChipInfo &chip);
 
 } // namespace mlir::hk::detail
 

@@ -383,6 +383,58 @@ struct TranscendentalLowering : OpConversionPattern<MathOp> {
   std::string intrinsic;
 };
 
+/// Whether `op` is an f32 -> bf16 truncation (scalar or vector) its
+/// producer says has no NaN operand.
+bool isNanFreeBf16Truncation(arith::TruncFOp op) {
+  std::optional<arith::FastMathFlags> flags = op.getFastmath();
+  return getElementTypeOrSelf(op.getIn().getType()).isF32() &&
+         getElementTypeOrSelf(op.getType()).isBF16() && flags &&
+         arith::bitEnumContainsAll(*flags, arith::FastMathFlags::nnan);
+}
+
+/// arith.truncf f32 -> bf16 `nnan`, rounded to nearest even with integer
+/// arithmetic: bits + 0x7fff + (bit 16), the high half. Exact for every
+/// value but NaN (infinities and overflow to them included), which the
+/// flag rules out; LLVM's expansion adds a NaN check (v_cmp_u_f32 and
+/// v_cndmask per element).
+struct NanFreeBf16Rounding : OpConversionPattern<arith::TruncFOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isNanFreeBf16Truncation(op))
+      return failure();
+    Location loc = op.getLoc();
+    Type type = op.getIn().getType();
+    auto like = [&](Type element) -> Type {
+      if (auto vector = dyn_cast<VectorType>(type))
+        return vector.clone(element);
+      return element;
+    };
+    Type i32 = like(rewriter.getI32Type()), i16 = like(rewriter.getI16Type());
+    auto constant = [&](int64_t v) -> Value {
+      TypedAttr attr = rewriter.getI32IntegerAttr(v);
+      if (auto vector = dyn_cast<VectorType>(i32))
+        attr = DenseElementsAttr::get(vector, APInt(32, v));
+      return arith::ConstantOp::create(rewriter, loc, attr);
+    };
+    Value bits = arith::BitcastOp::create(rewriter, loc, i32, adaptor.getIn());
+    Value sixteen = constant(16);
+    Value lsb = arith::AndIOp::create(
+        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, sixteen),
+        constant(1));
+    Value rounded = arith::AddIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, bits, lsb),
+        constant(0x7fff));
+    Value high = arith::TruncIOp::create(
+        rewriter, loc, i16,
+        arith::ShRUIOp::create(rewriter, loc, rounded, sixteen));
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), high);
+    return success();
+  }
+};
+
 /// f32 scalars and 1-D vectors: what the chip's instructions take.
 bool isF32ScalarOrVector(Type type) {
   auto vector = dyn_cast<VectorType>(type);
@@ -399,6 +451,8 @@ void mlir::hk::detail::populateRegisterTileLowering(
   patterns.add<MapLowering, ReduceLowering, MaskLowering, AnyLowering,
                ToOperandLowering>(converter, ctx, chip);
   patterns.add<TranscendentalLowering<math::Exp2Op>>(ctx, "llvm.amdgcn.exp2");
+  if (!chip.bf16Conversion)
+    patterns.add<NanFreeBf16Rounding>(ctx);
   patterns.add<TranscendentalLowering<math::Log2Op>>(ctx, "llvm.amdgcn.log");
 }
 
@@ -407,4 +461,12 @@ void mlir::hk::detail::configureTranscendentalLegality(
   target.addDynamicallyLegalOp<math::Exp2Op, math::Log2Op>([](Operation *op) {
     return !isF32ScalarOrVector(op->getResult(0).getType());
   });
+}
+
+void mlir::hk::detail::configureBf16RoundingLegality(ConversionTarget &target,
+                                                     const ChipInfo &chip) {
+  if (chip.bf16Conversion)
+    return;
+  target.addDynamicallyLegalOp<arith::TruncFOp>(
+      [](arith::TruncFOp op) { return !isNanFreeBf16Truncation(op); });
 }

@@ -43,9 +43,13 @@ void emitAlternatingClusterGroups(Operation *root);
 
 /// Marks hk illegal and every op whose types still mention hk types
 /// (including scf and function ops, whose structural conversions the
-/// patterns include) as needing conversion.
+/// patterns include) as needing conversion, and on a chip without a bf16
+/// conversion instruction the f32 -> bf16 truncations known free of NaNs
+/// (`arith.truncf ... fastmath<nnan>`), which the patterns round with
+/// integer arithmetic.
 void configureHKToAMDGPUTarget(ConversionTarget &target,
-                               const TypeConverter &converter);
+                               const TypeConverter &converter,
+                               const ChipInfo &chip);
 
 } // namespace hk
 } // namespace mlir
