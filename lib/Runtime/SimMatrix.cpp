@@ -110,15 +110,11 @@ Error Interpreter::executeMma(Wave &wave, const CallInst &call,
   bool scaled = false;
   switch (id) {
   case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
-    form = {false, 32, 8, Format::bf16, Format::bf16, false};
-    for (unsigned i = 3; i < 6; ++i)
-      if (!cast<ConstantInt>(call.getArgOperand(i))->isZero())
-        return error(wave, call,
-                     "MFMA broadcast controls (cbsz/abid/blgp) are not "
-                     "modelled");
-    break;
   case Intrinsic::amdgcn_mfma_f32_32x32x16_bf16:
-    form = {false, 16, 8, Format::bf16, Format::bf16, false, 32};
+    form =
+        id == Intrinsic::amdgcn_mfma_f32_16x16x32_bf16
+            ? MatrixForm{false, 32, 8, Format::bf16, Format::bf16, false}
+            : MatrixForm{false, 16, 8, Format::bf16, Format::bf16, false, 32};
     for (unsigned i = 3; i < 6; ++i)
       if (!cast<ConstantInt>(call.getArgOperand(i))->isZero())
         return error(wave, call,
