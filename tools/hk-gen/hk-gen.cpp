@@ -104,15 +104,28 @@ static int fail(const Twine &message) {
   return 2;
 }
 
-/// Parses "<a>x<b>" into two positive numbers.
+/// Parses "<a>x<b>..." into exactly `count` numbers.
+static std::optional<SmallVector<int64_t>> parseDims(StringRef text,
+                                                     size_t count) {
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  if (parts.size() != count)
+    return std::nullopt;
+  SmallVector<int64_t> dims(count);
+  for (auto [part, dim] : llvm::zip(parts, dims))
+    if (part.getAsInteger(10, dim))
+      return std::nullopt;
+  return dims;
+}
+
+/// Parses "<a>x<b>" into two numbers.
 static bool parsePair(StringRef text, std::optional<int64_t> &first,
                       std::optional<int64_t> &second) {
-  auto [a, b] = text.split('x');
-  int64_t x, y;
-  if (a.getAsInteger(10, x) || b.getAsInteger(10, y))
+  std::optional<SmallVector<int64_t>> dims = parseDims(text, 2);
+  if (!dims)
     return false;
-  first = x;
-  second = y;
+  first = (*dims)[0];
+  second = (*dims)[1];
   return true;
 }
 
@@ -173,15 +186,11 @@ static Expected<Generated> generateAttention(OpBuilder &builder) {
   attention.chip = chipOption;
   attention.headDim = headDim;
   if (!mmaOption.empty()) {
-    SmallVector<StringRef> parts;
-    StringRef(mmaOption).split(parts, 'x');
-    MmaShape shape;
-    if (parts.size() != 3 || parts[0].getAsInteger(10, shape.m) ||
-        parts[1].getAsInteger(10, shape.n) ||
-        parts[2].getAsInteger(10, shape.k))
+    std::optional<SmallVector<int64_t>> dims = parseDims(mmaOption, 3);
+    if (!dims)
       return createStringError("--mma must be MxNxK, e.g. 32x32x16, not '" +
                                mmaOption + "'");
-    attention.mma = shape;
+    attention.mma = MmaShape{(*dims)[0], (*dims)[1], (*dims)[2]};
   }
   Expected<AttentionDescription> resolved = resolveAttention(attention);
   if (!resolved)
