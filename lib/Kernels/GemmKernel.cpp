@@ -521,11 +521,13 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
       for (int h = 0; h < 2; ++h)
         scalesA.push_back(kb.create<ReadFragmentOp>(
             h ? "sa1" : "sa0", scaleType(p.waveM()), kb.arg("SA"),
-            ValueRange{r[h], kBlock}, BoundsMode::partial));
+            ValueRange{r[h], kBlock}, /*transpose=*/false,
+            BoundsMode::partial));
       for (int h = 0; h < 2; ++h)
         scalesB.push_back(kb.create<ReadFragmentOp>(
             h ? "sb1" : "sb0", scaleType(p.waveN()), kb.arg("SB"),
-            ValueRange{n[h], kBlock}, BoundsMode::partial));
+            ValueRange{n[h], kBlock}, /*transpose=*/false,
+            BoundsMode::partial));
     }
 
     // C00, C01, C10, C11, each loading the operands it is the first to
@@ -635,9 +637,9 @@ void GemmEmitter::emitEpilogue(ArrayRef<WaveBlock> blocks) {
   for (auto [i, block] : llvm::enumerate(blocks)) {
     Value bias;
     if (p.d.epilogue.bias)
-      bias =
-          kb.create<ReadFragmentOp>(indexed("bias", i), acc, kb.arg("bias"),
-                                    ValueRange{block.col}, BoundsMode::partial);
+      bias = kb.create<ReadFragmentOp>(
+          indexed("bias", i), acc, kb.arg("bias"), ValueRange{block.col},
+          /*transpose=*/false, BoundsMode::partial);
     if (p.d.epilogue.alphaBeta) {
       emitBlasBlock(block, bias, readC);
     } else if (bias) {
@@ -660,8 +662,9 @@ void GemmEmitter::emitBlasBlock(const WaveBlock &block, Value bias,
   OpBuilder::InsertionGuard guard(kb.b);
   // alpha * acc + beta * C (+ bias).
   kb.b.setInsertionPointToStart(ifOp.thenBlock());
-  Value old = kb.create<ReadFragmentOp>(
-      "old", acc, c, ValueRange{block.row, block.col}, BoundsMode::partial);
+  Value old =
+      kb.create<ReadFragmentOp>("old", acc, c, ValueRange{block.row, block.col},
+                                /*transpose=*/false, BoundsMode::partial);
   SmallVector<Value> inputs = {block.acc, old};
   SmallVector<StringRef> names = {"x", "y"};
   if (bias) {

@@ -183,25 +183,41 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     AccElements elements =
         accElements(rewriter, loc, *instr, *lane, type.getRole());
 
-    // A row vector is read as row 0 of a 1 x N matrix by every row.
-    bool rowVector = sourceType.getRank() == 1;
+    // A 1-D source is a matrix of one row (a bias broadcast down an `acc`,
+    // a `col` vector) or of one column (a `row` vector); a broadcast reads
+    // row 0 whatever the element's row.
+    bool rowVector = type.getRole() == FragmentRole::row;
+    bool broadcast = sourceType.getRank() == 1 && !rowVector &&
+                     type.getRole() != FragmentRole::col;
     Value source = adaptor.getSource();
     Value zero = constIndex(rewriter, loc, 0);
-    Value regionRow = rowVector ? zero : adaptor.getIndices()[0];
+    Value regionRow = adaptor.getIndices()[0];
     Value regionCol = adaptor.getIndices().back();
-    if (rowVector)
-      source = viewAsMatrix(rewriter, loc, source, /*asColumn=*/false);
+    if (sourceType.getRank() == 1) {
+      source = viewAsMatrix(rewriter, loc, source, /*asColumn=*/rowVector);
+      (rowVector ? regionCol : regionRow) = zero;
+    }
+    // Element (r, c) of the region comes from (r, c), or (c, r) transposed.
+    bool transpose = op.getTranspose();
+    auto place = [&](Value r, Value c) {
+      if (broadcast)
+        r = zero;
+      return transpose ? std::pair{c, r} : std::pair{r, c};
+    };
 
     SmallVector<Value> values(laneType.getNumElements());
     // A scale fragment's lane vector holds the scales themselves.
     bool convert = sourceElement != laneType.getElementType();
     if (op.getBounds() != BoundsMode::partial) {
-      elements.forEach(rewriter, loc, type, regionRow, regionCol,
-                       [&](int64_t index, Value row, Value col) {
-                         values[index] = memref::LoadOp::create(
-                             rewriter, loc, source,
-                             ValueRange{rowVector ? zero : row, col});
-                       });
+      elements.forEach(
+          rewriter, loc, type, zero, zero,
+          [&](int64_t index, Value r, Value c) {
+            auto [dr, dc] = place(r, c);
+            values[index] = memref::LoadOp::create(
+                rewriter, loc, source,
+                ValueRange{addIndex(rewriter, loc, regionRow, dr),
+                           addIndex(rewriter, loc, regionCol, dc)});
+          });
     } else {
       // Buffer loads through a resource based at the region's row; rows
       // and columns past the matrix get the masked offset and read zero.
@@ -221,9 +237,8 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
       Value masked = constI32(rewriter, loc, kMaskedByteOffset);
       elements.forEach(
           rewriter, loc, type, zero, zero,
-          [&](int64_t index, Value row, Value col) {
-            if (rowVector)
-              row = zero;
+          [&](int64_t index, Value r, Value c) {
+            auto [row, col] = place(r, c);
             Value offset = region.maskedByteOffset(rewriter, loc, row, col, 1);
             Value inside = arith::CmpIOp::create(
                 rewriter, loc, arith::CmpIPredicate::slt,

@@ -911,7 +911,7 @@ func.func @map_hk_value(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
 // -----
 
 func.func @read_role(%C: memref<?x?xbf16>, %i: index) {
-  // expected-error @+1 {{'hk.read_fragment' op reads 'acc' or 'scale' fragments, got 'b'}}
+  // expected-error @+1 {{'hk.read_fragment' op reads 'acc', 'scale', 'row' or 'col' fragments, got 'b'}}
   %r = hk.read_fragment %C[%i, %i] : memref<?x?xbf16> -> !hk.fragment<b, 16x32xbf16, mma = 16x16x32>
   return
 }
@@ -946,6 +946,48 @@ func.func @read_row_outside(%bias: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'hk.read_fragment' op region of 1x16 does not fit in the 8 columns of the source}}
   %r = hk.read_fragment %bias[%c0] : memref<8xf32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_vector_2d(%C: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op reads a 'row' or 'col' vector from a 1-D memref}}
+  %r = hk.read_fragment %C[%i, %i] : memref<?x?xf32> -> !hk.fragment<col, 1x32xf32, mma = 32x32x16>
+  return
+}
+
+// -----
+
+func.func @read_vector_bf16(%L: memref<?xbf16>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op reads into f32 fragments, got 'bf16'}}
+  %r = hk.read_fragment %L[%i] : memref<?xbf16> -> !hk.fragment<row, 32x1xbf16, mma = 32x32x16>
+  return
+}
+
+// -----
+
+func.func @read_vector_transposed(%L: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op transposes 'acc' fragments read from 2-D memrefs only}}
+  %r = hk.read_fragment %L[%i] transpose : memref<?xf32> -> !hk.fragment<row, 32x1xf32, mma = 32x32x16>
+  return
+}
+
+// -----
+
+func.func @read_row_vector_outside(%L: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.read_fragment' op region of 32x1 does not fit in the 16 rows of the source}}
+  %r = hk.read_fragment %L[%c0] : memref<16xf32> -> !hk.fragment<row, 32x1xf32, mma = 32x32x16>
+  return
+}
+
+// -----
+
+func.func @read_transposed_outside(%C: memref<16x64xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.read_fragment' op region of 32x64 does not fit in the 16 rows of the source}}
+  %r = hk.read_fragment %C[%c0, %c0] transpose : memref<16x64xbf16> -> !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
   return
 }
 

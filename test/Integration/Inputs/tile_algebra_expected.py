@@ -68,3 +68,12 @@ for i in range(ROWS):
     if 10 + i < 50:
         RS[10 + i] = rowsum[i]
 write_shape(os.path.join(out, "RS.npy"), None, 50, RS)
+
+# reads.mlir's expected outputs, from T, P, CM and RS above.
+write(os.path.join(out, "R1.npy"), X)
+write(os.path.join(out, "R2.npy"),
+      [[X[i][j] if 8 + j < 40 and 16 + i < 50 else 0.0 for j in range(COLS)]
+       for i in range(ROWS)])
+write(os.path.join(out, "R3.npy"),
+      [[f32(f32(X[i][j] + RS[10 + i] if 10 + i < 50 else X[i][j]) + colmax[j])
+        for j in range(COLS)] for i in range(ROWS)])

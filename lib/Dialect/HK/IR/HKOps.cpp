@@ -689,19 +689,26 @@ LogicalResult MaskOp::verifyRegions() {
 LogicalResult ReadFragmentOp::verify() {
   FragmentType frag = getResult().getType();
   MemRefType source = getSource().getType();
-  if (frag.getRole() != FragmentRole::acc &&
-      frag.getRole() != FragmentRole::scale)
-    return emitOpError() << "reads 'acc' or 'scale' fragments, got '"
-                         << stringifyFragmentRole(frag.getRole()) << "'";
-  if (frag.getRole() == FragmentRole::acc && !frag.getElementType().isF32())
-    return emitOpError() << "reads into f32 accumulators, got "
+  FragmentRole role = frag.getRole();
+  bool vector = role == FragmentRole::row || role == FragmentRole::col;
+  if (role != FragmentRole::acc && role != FragmentRole::scale && !vector)
+    return emitOpError() << "reads 'acc', 'scale', 'row' or 'col' fragments, "
+                            "got '"
+                         << stringifyFragmentRole(role) << "'";
+  if (role != FragmentRole::scale && !frag.getElementType().isF32())
+    return emitOpError() << "reads into f32 fragments, got "
                          << frag.getElementType();
-  bool scales = frag.getRole() == FragmentRole::scale;
+  bool scales = role == FragmentRole::scale;
   if (scales != isa<Float8E8M0FNUType>(source.getElementType()) ||
       (scales && source.getRank() != 2))
     return emitOpError() << "reads 'scale' fragments from 2-D f8E8M0FNU "
                             "memrefs and 'acc' fragments from bf16, f16 or "
                             "f32 ones";
+  if (vector && source.getRank() != 1)
+    return emitOpError() << "reads a 'row' or 'col' vector from a 1-D memref";
+  if (getTranspose() && (role != FragmentRole::acc || source.getRank() != 2))
+    return emitOpError() << "transposes 'acc' fragments read from 2-D memrefs "
+                            "only";
   if (getIndices().size() != size_t(source.getRank()))
     return emitOpError() << "takes " << source.getRank()
                          << " index(es) for a rank-" << source.getRank()
@@ -717,13 +724,25 @@ LogicalResult ReadFragmentOp::verify() {
     return emitOpError() << "source must be strided with unit stride along "
                             "its rows, got "
                          << source;
-  // A row vector is one row of the fragment's width, read by every row.
-  bool row = source.getRank() == 1;
-  if (failed(
-          verifyRegionInBounds(*this, "source", row ? Value() : getIndices()[0],
-                               getIndices().back(), row ? 1 : frag.getRows(),
-                               frag.getCols(), row ? 1 : source.getDimSize(0),
-                               source.getDimSize(row ? 0 : 1), getBounds())))
+  // A 1-D source is one row (a broadcast acc, a `col` vector) or, for a
+  // `row` vector, one column.
+  if (source.getRank() == 1) {
+    bool column = role == FragmentRole::row;
+    int64_t n = source.getDimSize(0);
+    if (failed(verifyRegionInBounds(
+            *this, "source", column ? getIndices()[0] : Value(),
+            column ? Value() : getIndices()[0], column ? frag.getRows() : 1,
+            column ? 1 : frag.getCols(), column ? n : 1, column ? 1 : n,
+            getBounds())))
+      return failure();
+    return verifyChipHasMma(*this, frag);
+  }
+  bool transpose = getTranspose();
+  if (failed(verifyRegionInBounds(
+          *this, "source", getIndices()[0], getIndices()[1],
+          transpose ? frag.getCols() : frag.getRows(),
+          transpose ? frag.getRows() : frag.getCols(), source.getDimSize(0),
+          source.getDimSize(1), getBounds())))
     return failure();
   return verifyChipHasMma(*this, frag);
 }

@@ -509,9 +509,19 @@ def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
     whose top-left element is at `indices` and converts them to f32 (an
     epilogue's C, for `beta * C`). A `scale` fragment is read the same way
     from a 2-D f8E8M0FNU memref (MXFP8 block scales, one per row per 32 k:
-    `indices` are the row and the k block), in the scales' lane layout. A 1-D `source` is a row vector broadcast
-    down the fragment: element (i, j) is `source[col + j]` (a bias per column
-    of C). A wave-level op: each wave passes its own offsets.
+    `indices` are the row and the k block), in the scales' lane layout. A
+    1-D `source` read as an `acc` is a row vector broadcast down the
+    fragment: element (i, j) is `source[col + j]` (a bias per column of C).
+    A wave-level op: each wave passes its own offsets.
+
+    With `transpose` the fragment is read transposed: element (i, j) is
+    `source[row + j, col + i]`, the region being `cols x rows` of `source`
+    (an attention backward's dO^T from dO).
+
+    A `row` or `col` vector result reads a 1-D `source`, as
+    `hk.store_fragment` stores one: element i of a `row` vector is
+    `source[index + i]`, element j of a `col` vector `source[index + j]`
+    (a log-sum-exp per query). Every lane holding a position reads it.
 
     With `bounds inside` (the default) the region lies inside `source`; with
     `bounds partial` elements outside it read as zero (rows and columns are
@@ -527,16 +537,20 @@ def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
         -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
     %bias = hk.read_fragment %b[%n] bounds partial
         : memref<?xf32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+    %dot = hk.read_fragment %dO[%q, %c0] transpose bounds partial
+        : memref<?x?xbf16> -> !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+    %lse = hk.read_fragment %L[%q] bounds partial
+        : memref<?xf32> -> !hk.fragment<row, 64x1xf32, mma = 32x32x16>
     ```
   }];
   let arguments = (ins
     Arg<HK_GlobalMatrixOrRow, "global source", [MemRead]>:$source,
-    Variadic<Index>:$indices,
+    Variadic<Index>:$indices, UnitAttr:$transpose,
     DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
   let results = (outs HK_Fragment:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`bounds` $bounds^)? attr-dict
-    `:` type($source) `->` type($result)
+    $source `[` $indices `]` (`transpose` $transpose^)? (`bounds` $bounds^)?
+    attr-dict `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
 }
