@@ -316,6 +316,17 @@ static llvm::Expected<AttentionRun> runOnce(MLIRContext &context,
   return std::move(run);
 }
 
+llvm::Expected<std::vector<std::vector<uint8_t>>>
+runAttentionForward(MLIRContext &context, const RunConfig &config,
+                    StringRef path, const AttentionProblem &problem,
+                    const AttentionInputs &inputs) {
+  llvm::Expected<AttentionRun> run =
+      runOnce(context, config, path, Version::tested, problem, inputs);
+  if (!run)
+    return run.takeError();
+  return std::move(run->buffers);
+}
+
 llvm::Expected<AttentionResult>
 runAttentionWorkload(MLIRContext &context, const AttentionConfig &config) {
   if (llvm::Error e = checkAttentionConfig(config))

@@ -157,6 +157,17 @@ struct RunCLOptions {
       llvm::cl::desc("run the attention workload (AttentionWorkload.h): "
                      "Q [B, Hq, Nq, d], K and V [B, Hkv, Nkv, d]"),
       llvm::cl::value_desc("B,Hq,Hkv,Nq,Nkv,d")};
+  llvm::cl::list<int64_t> attentionBackwardSizes{
+      "attention-bwd", llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions),
+      llvm::cl::desc("run the attention backward workload "
+                     "(AttentionBackwardWorkload.h) on the backward kernels "
+                     "of the input: Q, dO [B, Hq, Nq, d], K, V [B, Hkv, Nkv, "
+                     "d]"),
+      llvm::cl::value_desc("B,Hq,Hkv,Nq,Nkv,d")};
+  llvm::cl::opt<std::string> forwardFile{
+      "forward", llvm::cl::cat(toolOptions), llvm::cl::value_desc("file.mlir"),
+      llvm::cl::desc("attention backward: the forward kernel that gives O and "
+                     "LSE (default: hk's, generated for the chip and d)")};
   llvm::cl::opt<bool> causalOption{
       "causal", llvm::cl::cat(toolOptions),
       llvm::cl::desc("attention: mask key k for query q when k > q")};
@@ -311,23 +322,10 @@ static llvm::Expected<GemmConfig> createGemmConfig(const RunCLOptions &o) {
   return std::move(config);
 }
 
-static llvm::Expected<AttentionConfig>
-createAttentionConfig(const RunCLOptions &o) {
-  if (o.attentionSizes.size() != 6)
-    return badInput("--attention takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
-                    std::to_string(o.attentionSizes.size()));
-  AttentionConfig config;
-  config.run = createRunConfig(o);
-  AttentionProblem &problem = config.problem;
-  problem.batch = o.attentionSizes[0];
-  problem.qHeads = o.attentionSizes[1];
-  problem.kvHeads = o.attentionSizes[2];
-  problem.queries = o.attentionSizes[3];
-  problem.keys = o.attentionSizes[4];
-  problem.headDim = o.attentionSizes[5];
-  problem.causal = o.causalOption;
-  config.scores = o.attentionScores;
-  // The GEMM's options mean nothing here: refused rather than ignored.
+/// The GEMM's options mean nothing to the attention workloads: refused
+/// rather than ignored.
+static llvm::Error rejectGemmOptions(const RunCLOptions &o,
+                                     llvm::StringRef workload) {
   // (A cl::list's operator& gives its storage: cast to the option.)
   const llvm::cl::Option *gemmOptions[] = {
       &static_cast<const llvm::cl::Option &>(o.sizes),
@@ -350,13 +348,66 @@ createAttentionConfig(const RunCLOptions &o) {
   for (const llvm::cl::Option *option : gemmOptions)
     if (option->getNumOccurrences())
       return badInput("--" + option->ArgStr +
-                      " is a GEMM option; the attention workload "
-                      "(--attention) does not take it");
-  if (llvm::Error e = checkAttentionConfig(config))
-    return std::move(e);
+                      " is a GEMM option; the attention workload (" + workload +
+                      ") does not take it");
   if (o.baseline != Baseline::none)
     return badInput("--baseline times a GEMM library; the attention workload "
                     "has none");
+  return llvm::Error::success();
+}
+
+static llvm::Expected<AttentionConfig>
+createAttentionConfig(const RunCLOptions &o) {
+  if (o.attentionSizes.size() != 6)
+    return badInput("--attention takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
+                    std::to_string(o.attentionSizes.size()));
+  AttentionConfig config;
+  config.run = createRunConfig(o);
+  AttentionProblem &problem = config.problem;
+  problem.batch = o.attentionSizes[0];
+  problem.qHeads = o.attentionSizes[1];
+  problem.kvHeads = o.attentionSizes[2];
+  problem.queries = o.attentionSizes[3];
+  problem.keys = o.attentionSizes[4];
+  problem.headDim = o.attentionSizes[5];
+  problem.causal = o.causalOption;
+  config.scores = o.attentionScores;
+  if (llvm::Error e = rejectGemmOptions(o, "--attention"))
+    return std::move(e);
+  if (o.forwardFile.getNumOccurrences())
+    return badInput("--forward is an --attention-bwd option: the forward "
+                    "workload runs its input");
+  if (llvm::Error e = checkAttentionConfig(config))
+    return std::move(e);
+  return std::move(config);
+}
+
+static llvm::Expected<AttentionBackwardConfig>
+createAttentionBackwardConfig(const RunCLOptions &o) {
+  if (!o.attentionSizes.empty())
+    return badInput("--attention and --attention-bwd are two workloads: give "
+                    "one");
+  if (o.attentionBackwardSizes.size() != 6)
+    return badInput("--attention-bwd takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
+                    std::to_string(o.attentionBackwardSizes.size()));
+  AttentionBackwardConfig config;
+  config.run = createRunConfig(o);
+  AttentionProblem &problem = config.problem.forward;
+  problem.batch = o.attentionBackwardSizes[0];
+  problem.qHeads = o.attentionBackwardSizes[1];
+  problem.kvHeads = o.attentionBackwardSizes[2];
+  problem.queries = o.attentionBackwardSizes[3];
+  problem.keys = o.attentionBackwardSizes[4];
+  problem.headDim = o.attentionBackwardSizes[5];
+  problem.causal = o.causalOption;
+  config.forwardFile = o.forwardFile;
+  if (o.attentionScores.getNumOccurrences())
+    return badInput("--attention-scores is a forward option; the backward "
+                    "draws Q ~ N(0, 4), K, V, dO ~ N(0, 1)");
+  if (llvm::Error e = rejectGemmOptions(o, "--attention-bwd"))
+    return std::move(e);
+  if (llvm::Error e = checkAttentionBackwardConfig(config))
+    return std::move(e);
   return std::move(config);
 }
 
@@ -377,6 +428,15 @@ llvm::Expected<RunCommand> createFromCLOptions() {
   if (!o.genericArgs.empty()) {
     command.workload = RunCommand::Workload::generic;
     command.generic = createGenericConfig(o);
+    return std::move(command);
+  }
+  if (!o.attentionBackwardSizes.empty()) {
+    command.workload = RunCommand::Workload::attentionBackward;
+    llvm::Expected<AttentionBackwardConfig> config =
+        createAttentionBackwardConfig(o);
+    if (!config)
+      return config.takeError();
+    command.attentionBackward = std::move(*config);
     return std::move(command);
   }
   if (!o.attentionSizes.empty()) {

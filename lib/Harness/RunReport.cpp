@@ -291,6 +291,79 @@ void printAttentionReport(const AttentionConfig &config,
   out << (pass ? "PASS\n" : "FAIL\n");
 }
 
+void printAttentionBackwardReport(const AttentionBackwardConfig &config,
+                                  const AttentionBackwardResult &result,
+                                  bool json, llvm::raw_ostream &out) {
+  const RunConfig &rc = config.run;
+  const AttentionProblem &p = config.problem.forward;
+  const AttentionBackwardCheck &check = result.check;
+  bool hip = rc.backend == Backend::hip, pass = result.passed();
+  double ms =
+      hip ? result.dqStats.timing.median() + result.dkdvStats.timing.median()
+          : 0;
+  double peakTflops = getChipInfo(rc.chip).peakBf16Tflops;
+  struct Named {
+    const char *name;
+    const GradientCheck &check;
+  } gradients[] = {
+      {"dq", check.dq}, {"dk", check.dk}, {"dv", check.dv}, {"d", check.d}};
+  if (json) {
+    llvm::json::Object report{
+        {"kernels",
+         llvm::json::Array{result.dqKernel.name, result.dkdvKernel.name}},
+        {"chip", stringifyChip(rc.chip)},
+        {"backend", backendName(rc.backend)},
+        {"attention_bwd", llvm::json::Array{p.batch, p.qHeads, p.kvHeads,
+                                            p.queries, p.keys, p.headDim}},
+        {"causal", p.causal},
+        {"test", stringifyTestKind(rc.test)},
+        {"pass", pass},
+        {"flops", result.flops},
+        {"peak_tflops", peakTflops},
+        {"median_milliseconds", hip ? llvm::json::Value(ms) : nullptr},
+        {"tflops",
+         hip ? llvm::json::Value(result.flops / (ms * 1e-3) / 1e12) : nullptr},
+        {"compile_seconds",
+         result.dqKernel.compileSeconds + result.dkdvKernel.compileSeconds},
+        {"run_seconds",
+         result.dqStats.runSeconds + result.dkdvStats.runSeconds}};
+    for (const Named &g : gradients) {
+      report[std::string("wrong_") + g.name] = g.check.bad;
+      report[std::string("max_abs_error_") + g.name] = g.check.maxAbs;
+      report[std::string("checked_") + g.name] = g.check.checked;
+    }
+    out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
+    return;
+  }
+  for (const PreparedKernel *kernel : {&result.dqKernel, &result.dkdvKernel})
+    out << llvm::formatv(
+        "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} "
+        "d={8}{9}, grid {10}x{11}x{12}, {13} test\n",
+        kernel->name, stringifyChip(rc.chip), backendName(rc.backend), p.batch,
+        p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
+        p.causal ? " causal" : "", kernel->grid[0], kernel->grid[1],
+        kernel->grid[2], stringifyTestKind(rc.test));
+  if (hip) {
+    double tflops = result.flops / (ms * 1e-3) / 1e12;
+    out << llvm::formatv("  both kernels: median {0:F3} ms, {1:F1} TFLOPS "
+                         "({2:F1}% of the {3}'s {4} TFLOPS bf16 peak)\n",
+                         ms, tflops, 100 * tflops / peakTflops,
+                         stringifyChip(rc.chip), peakTflops);
+  } else {
+    printSimulatorCounters(out, result.dqStats.counters,
+                           result.dqKernel.compileSeconds,
+                           result.dqStats.runSeconds);
+    printSimulatorCounters(out, result.dkdvStats.counters,
+                           result.dkdvKernel.compileSeconds,
+                           result.dkdvStats.runSeconds);
+  }
+  for (const Named &g : gradients)
+    out << llvm::formatv("  {0}: max abs error {1:E3}, {2} of {3} elements "
+                         "wrong\n",
+                         g.name, g.check.maxAbs, g.check.bad, g.check.checked);
+  out << (pass ? "PASS\n" : "FAIL\n");
+}
+
 void printGenericReport(const GenericConfig &config,
                         const GenericResult &result, llvm::raw_ostream &out) {
   const RunConfig &rc = config.run;

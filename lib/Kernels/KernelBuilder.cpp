@@ -47,7 +47,20 @@ KernelBuilder::startKernel(StringRef moduleName, StringRef kernelName,
   auto module = gpu::GPUModuleOp::create(b, b.getUnknownLoc(), moduleName,
                                          b.getArrayAttr({target}));
   b.setInsertionPointToStart(module.getBody());
+  return startNextKernel(kernelName, arguments, threads, grid);
+}
 
+gpu::GPUFuncOp
+KernelBuilder::startNextKernel(StringRef kernelName,
+                               ArrayRef<std::pair<StringRef, Type>> arguments,
+                               int64_t threads, ArrayRef<SizeTerm> grid) {
+  MLIRContext *ctx = getContext();
+  if (func) {
+    b.setInsertionPointAfter(func);
+    argIndex.clear();
+    indices.clear();
+    lastFloat = nullptr;
+  }
   SmallVector<Type> types;
   for (auto [name, type] : arguments) {
     argIndex[name] = types.size();

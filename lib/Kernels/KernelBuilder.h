@@ -59,6 +59,10 @@ public:
   gpu::GPUFuncOp startKernel(StringRef moduleName, StringRef kernelName,
                              ArrayRef<std::pair<StringRef, Type>> arguments,
                              int64_t threads, ArrayRef<SizeTerm> grid);
+  /// Starts another kernel in the module of the one just finished.
+  gpu::GPUFuncOp startNextKernel(StringRef kernelName,
+                                 ArrayRef<std::pair<StringRef, Type>> arguments,
+                                 int64_t threads, ArrayRef<SizeTerm> grid);
   /// The function's argument `name`.
   Value arg(StringRef name);
   /// Ends the kernel (gpu.return) and returns its module.

@@ -168,10 +168,26 @@ Error Interpreter::error(const Wave &wave, const Instruction &inst,
               text));
 }
 
+/// Whether `kernel` uses `g` (directly or through constant expressions):
+/// the backend gives a kernel only the LDS globals it uses.
+static bool usedBy(const GlobalVariable &g, const Function &kernel) {
+  SmallVector<const User *> work(g.users());
+  while (!work.empty()) {
+    const User *user = work.pop_back_val();
+    if (const auto *inst = dyn_cast<Instruction>(user)) {
+      if (inst->getFunction() == &kernel)
+        return true;
+    } else {
+      work.append(user->user_begin(), user->user_end());
+    }
+  }
+  return false;
+}
+
 Error Interpreter::prepare() {
-  // LDS: every addrspace(3) global of the module, laid out in order.
+  // LDS: every addrspace(3) global the kernel uses, laid out in order.
   for (GlobalVariable &g : kernel.getParent()->globals()) {
-    if (g.getAddressSpace() != kLdsAddressSpace)
+    if (g.getAddressSpace() != kLdsAddressSpace || !usedBy(g, kernel))
       continue;
     uint64_t align = g.getAlign() ? g.getAlign()->value() : 16;
     ldsBytes = alignTo(ldsBytes, align);

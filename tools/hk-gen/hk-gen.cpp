@@ -8,6 +8,7 @@
 //
 //   hk-gen gemm --chip=gfx950 --layout=tn --c-type=bf16 --epilogue=bias
 //   hk-gen attention --chip=gfx1201 --head-dim=64
+//   hk-gen attention-bwd --chip=gfx950 --head-dim=128
 //
 // The program opens with a comment saying what it computes and the command
 // that generated it; examples/ holds such output. Exit status 2 when the
@@ -35,15 +36,20 @@ static cl::OptionCategory toolOptions("hk-gen options");
 static cl::SubCommand gemmCommand("gemm", "a GEMM kernel");
 static cl::SubCommand attentionCommand("attention",
                                        "a FlashAttention forward kernel");
+static cl::SubCommand
+    attentionBackwardCommand("attention-bwd",
+                             "the FlashAttention backward kernels");
 
 static cl::opt<Chip> chipOption(
     "chip", cl::Required, cl::cat(toolOptions), cl::sub(gemmCommand),
-    cl::sub(attentionCommand), cl::desc("the chip"),
+    cl::sub(attentionCommand), cl::sub(attentionBackwardCommand),
+    cl::desc("the chip"),
     cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4 (MI350/MI355X)"),
                clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4 (RX 9070)")));
 static cl::opt<std::string>
     outputFile("o", cl::init("-"), cl::cat(toolOptions), cl::sub(gemmCommand),
-               cl::sub(attentionCommand), cl::value_desc("file"),
+               cl::sub(attentionCommand), cl::sub(attentionBackwardCommand),
+               cl::value_desc("file"),
                cl::desc("where to write the program (default: stdout)"));
 
 // GEMM.
@@ -92,10 +98,11 @@ static cl::opt<int64_t>
 // Attention.
 static cl::opt<int64_t> headDim("head-dim", cl::init(128), cl::cat(toolOptions),
                                 cl::sub(attentionCommand),
+                                cl::sub(attentionBackwardCommand),
                                 cl::desc("the head dimension d"));
 static cl::opt<std::string>
     mmaOption("mma", cl::cat(toolOptions), cl::sub(attentionCommand),
-              cl::value_desc("MxNxK"),
+              cl::sub(attentionBackwardCommand), cl::value_desc("MxNxK"),
               cl::desc("the bf16 MMA shape (gfx950: 32x32x16, the default, "
                        "or 16x16x32; gfx1201: 16x16x16)"));
 
@@ -181,7 +188,8 @@ static Expected<Generated> generateGemm(OpBuilder &builder) {
   return Generated{describeGemmKernel(*resolved), *kernel};
 }
 
-static Expected<Generated> generateAttention(OpBuilder &builder) {
+static Expected<Generated> generateAttention(OpBuilder &builder,
+                                             bool backward) {
   AttentionDescription attention;
   attention.chip = chipOption;
   attention.headDim = headDim;
@@ -195,10 +203,14 @@ static Expected<Generated> generateAttention(OpBuilder &builder) {
   Expected<AttentionDescription> resolved = resolveAttention(attention);
   if (!resolved)
     return resolved.takeError();
-  Expected<gpu::GPUModuleOp> kernel = buildAttentionKernel(builder, *resolved);
+  Expected<gpu::GPUModuleOp> kernel =
+      backward ? buildAttentionBackwardKernels(builder, *resolved)
+               : buildAttentionKernel(builder, *resolved);
   if (!kernel)
     return kernel.takeError();
-  return Generated{describeAttentionKernel(*resolved), *kernel};
+  return Generated{backward ? describeAttentionBackwardKernels(*resolved)
+                            : describeAttentionKernel(*resolved),
+                   *kernel};
 }
 
 /// Prints `text` as a comment block.
@@ -237,10 +249,12 @@ int main(int argc, char **argv) {
 
   Expected<Generated> generated =
       gemmCommand        ? generateGemm(builder)
-      : attentionCommand ? generateAttention(builder)
-                         : Expected<Generated>(createStringError(
-                               "name a kernel: hk-gen gemm ... or hk-gen "
-                               "attention ... (--help lists the options)"));
+      : attentionCommand ? generateAttention(builder, /*backward=*/false)
+      : attentionBackwardCommand
+          ? generateAttention(builder, /*backward=*/true)
+          : Expected<Generated>(createStringError(
+                "name a kernel: hk-gen gemm ..., hk-gen attention ... or "
+                "hk-gen attention-bwd ... (--help lists the options)"));
   if (!generated)
     return fail(toString(generated.takeError()));
 

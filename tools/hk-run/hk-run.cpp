@@ -96,6 +96,14 @@ int main(int argc, char **argv) {
                     printAttentionReport(config, r, json, out);
                   });
   }
+  case RunCommand::Workload::attentionBackward: {
+    AttentionBackwardConfig &config = command->attentionBackward;
+    config.run.diagnostics = &errors;
+    return finish(runAttentionBackwardWorkload(context, config),
+                  [&](const AttentionBackwardResult &r) {
+                    printAttentionBackwardReport(config, r, json, out);
+                  });
+  }
   case RunCommand::Workload::gemm: {
     GemmConfig &config = command->gemm;
     config.run.diagnostics = &errors;

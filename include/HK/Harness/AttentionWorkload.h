@@ -105,6 +105,13 @@ struct AttentionResult {
   double flops = 0;
 };
 
+/// Runs the forward kernel of the hk source `path` on `inputs` and returns
+/// its buffers (Q, K, V, O, LSE), as the backward workload needs them.
+llvm::Expected<std::vector<std::vector<uint8_t>>>
+runAttentionForward(MLIRContext &context, const RunConfig &config,
+                    StringRef path, const AttentionProblem &problem,
+                    const AttentionInputs &inputs);
+
 /// The attention workload: compiles the kernel (and the compared one), runs
 /// it on random inputs and checks O and LSE.
 llvm::Expected<AttentionResult>

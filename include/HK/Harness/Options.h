@@ -15,6 +15,7 @@
 #ifndef HK_HARNESS_OPTIONS_H
 #define HK_HARNESS_OPTIONS_H
 
+#include "HK/Harness/AttentionBackwardWorkload.h"
 #include "HK/Harness/AttentionWorkload.h"
 #include "HK/Harness/GemmWorkload.h"
 #include "HK/Harness/GenericRun.h"
@@ -27,11 +28,12 @@ namespace mlir::hk::run {
 
 /// What hk-run's command line asks for: a workload and its configuration.
 struct RunCommand {
-  enum class Workload { gemm, attention, generic };
+  enum class Workload { gemm, attention, attentionBackward, generic };
   Workload workload = Workload::gemm;
   /// The configuration of `workload` (the others are left default).
   GemmConfig gemm;
   AttentionConfig attention;
+  AttentionBackwardConfig attentionBackward;
   GenericConfig generic;
   /// Print the summary as one JSON object.
   bool json = false;

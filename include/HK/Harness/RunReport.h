@@ -14,6 +14,7 @@
 #ifndef HK_HARNESS_RUNREPORT_H
 #define HK_HARNESS_RUNREPORT_H
 
+#include "HK/Harness/AttentionBackwardWorkload.h"
 #include "HK/Harness/AttentionWorkload.h"
 #include "HK/Harness/GemmWorkload.h"
 #include "HK/Harness/GenericRun.h"
@@ -40,6 +41,11 @@ void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
 void printGemmReport(const GemmConfig &config, const GemmResult &result,
                      bool json, llvm::raw_ostream &out,
                      llvm::raw_ostream &errors);
+
+/// The attention backward run's summary, as text or JSON.
+void printAttentionBackwardReport(const AttentionBackwardConfig &config,
+                                  const AttentionBackwardResult &result,
+                                  bool json, llvm::raw_ostream &out);
 
 /// The attention run's summary, as text or JSON.
 void printAttentionReport(const AttentionConfig &config,

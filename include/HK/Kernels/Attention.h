@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The FlashAttention-2 forward kernel (bf16, GQA, causal at run time, any
-// Nq and Nkv) built from a description: the chip, the head dimension and
-// the MMA shape.
-// hk-gen prints it; examples/attention_fwd_*.mlir are its output.
+// The FlashAttention-2 forward kernel and the backward kernels (bf16, GQA,
+// causal at run time, any Nq and Nkv) built from a description: the chip,
+// the head dimension and the MMA shape. hk-gen prints them;
+// examples/attention_{fwd,bwd}_*.mlir are its output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +45,17 @@ buildAttentionKernel(OpBuilder &builder,
 
 /// The comment heading the program hk-gen prints.
 std::string describeAttentionKernel(const AttentionDescription &resolved);
+
+/// Builds the backward kernels (one module: `attention_bwd_dq_bf16_d<d>`,
+/// which also stores D = rowsum(dO * O), then `attention_bwd_dkdv_bf16_d<d>`,
+/// both over one argument list) for the same descriptions as the forward.
+llvm::Expected<gpu::GPUModuleOp>
+buildAttentionBackwardKernels(OpBuilder &builder,
+                              const AttentionDescription &description);
+
+/// The comment heading the backward program hk-gen prints.
+std::string
+describeAttentionBackwardKernels(const AttentionDescription &resolved);
 
 } // namespace mlir::hk::kernels
 

@@ -143,7 +143,7 @@ struct UniformChoice {
 
 /// The values the runs give those inputs for one choice of extents: each
 /// block id 0 and the grid's last (0 and 1 without a grid term), each
-/// scalar 0 and 1; every combination.
+/// scalar 0 and 1; every combination. None when the grid is empty.
 static std::vector<UniformChoice>
 chooseUniforms(gpu::GPUFuncOp kernel, const std::set<unsigned> &blockDims,
                const std::set<unsigned> &scalarArgs,
@@ -160,6 +160,12 @@ chooseUniforms(gpu::GPUFuncOp kernel, const std::set<unsigned> &blockDims,
       }
     runs = std::move(next);
   };
+  // No workgroup runs on an empty grid: nothing to check.
+  if (launch)
+    for (const SizeTerm &term : launch.getGrid())
+      if (auto it = extents.find({unsigned(term.arg), term.dim});
+          it != extents.end() && term.divide(it->second) == 0)
+        return {};
   for (unsigned dim : blockDims) {
     int64_t last = 1;
     if (launch && dim < launch.getGrid().size() &&

@@ -1,0 +1,574 @@
+//===- AttentionBackwardKernel.cpp - FlashAttention-2 backward ------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The backward pass as two kernels over one argument list, each built so
+// that every accumulator becomes the next MMA's operand in registers
+// (hk.to_operand moves no data across lanes):
+//
+// - dQ (and D): per query block, transposed as the forward (S^T = K Q^T,
+//   dP^T = V dO^T); dQ^T = K^T dS^T, like the forward's O^T = V^T P^T.
+//   Each wave first computes D = rowsum(dO * O) for its queries and stores
+//   it for the second kernel.
+// - dK, dV: per key block, untransposed (S = Q K^T, dP = dO V^T), so
+//   dV^T = dO^T P and dK^T = Q^T dS take P and dS as operands in place;
+//   the loop runs over the query heads of the kv head (GQA) and their
+//   query tiles, accumulating in registers: no atomics, a fixed order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionCommon.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::kernels;
+
+namespace {
+
+class BackwardEmitter {
+public:
+  BackwardEmitter(OpBuilder &b, const AttentionDescription &d)
+      : kb(b, getChipInfo(d.chip)), d(d), t(planAttentionTiles(d)) {}
+  gpu::GPUModuleOp emit();
+
+private:
+  KernelBuilder kb;
+  const AttentionDescription &d;
+  AttentionTiles t;
+
+  MLIRContext *ctx() { return kb.getContext(); }
+  Type bf16() { return BFloat16Type::get(ctx()); }
+  Type f32() { return Float32Type::get(ctx()); }
+  FragmentType frag(FragmentRole role, int64_t rows, int64_t cols,
+                    Type element) {
+    return kb.fragment(role, rows, cols, element, t.mma);
+  }
+  SmallVector<std::pair<StringRef, Type>> arguments();
+  void emitCommon();
+  void emitDq();
+  void emitDkDv();
+  void emitDkDvTile(scf::ForOp loop, Value head);
+  Value roundToOperand(StringRef name, Value acc);
+  Value emitCausalMask(Value s, Value query, Value key);
+
+  // Values both kernels define at their top.
+  Value batch, zero, minusInf, scale, minusLog2e, rsqrtD, isCausal;
+  Value q, k, v, nq, nkv, hq, hkv, group;
+  // The dK/dV kernel's.
+  Value kf, vf, kw, qs, dos, qts, dots;
+};
+
+} // namespace
+
+SmallVector<std::pair<StringRef, Type>> BackwardEmitter::arguments() {
+  int64_t dyn = ShapedType::kDynamic;
+  Type heads = MemRefType::get({dyn, dyn, dyn, d.headDim}, bf16());
+  Type rows = MemRefType::get({dyn, dyn, dyn}, f32());
+  return {{"Q", heads},  {"K", heads},   {"V", heads},   {"O", heads},
+          {"dO", heads}, {"LSE", rows},  {"D", rows},    {"dQ", heads},
+          {"dK", heads}, {"dV", heads},  {"causal", kb.b.getI32Type()}};
+}
+
+void BackwardEmitter::emitCommon() {
+  zero = kb.f32("zero", 0.0);
+  minusInf = kb.f32("minus_inf", -INFINITY);
+  // log2(e) / sqrt(d): the softmax scale folded into exp2, as the forward.
+  scale = kb.f32("scale", M_LOG2E / std::sqrt(double(d.headDim)));
+  minusLog2e = kb.f32("minus_log2e", -M_LOG2E);
+  rsqrtD = kb.f32("rsqrt_d", 1.0 / std::sqrt(double(d.headDim)));
+  Value zeroI32 = kb.create<arith::ConstantIntOp>("zero_i32", 0, 32);
+  isCausal = kb.create<arith::CmpIOp>("is_causal", arith::CmpIPredicate::ne,
+                                      kb.arg("causal"), zeroI32);
+  batch = kb.create<gpu::BlockIdOp>("batch", gpu::Dimension::z);
+  q = kb.arg("Q");
+  k = kb.arg("K");
+  v = kb.arg("V");
+  hq = kb.dim("Hq", q, 1);
+  nq = kb.dim("Nq", q, 2);
+  hkv = kb.dim("Hkv", k, 1);
+  nkv = kb.dim("Nkv", k, 2);
+  group = kb.div("group", hq, hkv);
+}
+
+Value BackwardEmitter::roundToOperand(StringRef name, Value acc) {
+  // P and dS are finite: rounded without a NaN check (gfx1201's integer
+  // rounding), as the forward's P.
+  auto type = cast<FragmentType>(acc.getType());
+  Value rounded = kb.map(
+      (name + "_bf16").str(),
+      frag(FragmentRole::acc, type.getRows(), type.getCols(), bf16()), {acc},
+      {"x"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::TruncFOp>(
+            "r", bf16(), x[0], arith::RoundingModeAttr(),
+            arith::FastMathFlagsAttr::get(ctx(), arith::FastMathFlags::nnan));
+      });
+  return kb.create<ToOperandOp>(
+      name,
+      frag(FragmentRole::b_acc_k, type.getCols(), type.getRows(), bf16()),
+      rounded);
+}
+
+Value BackwardEmitter::emitCausalMask(Value s, Value query, Value key) {
+  // S's rows are queries from `query`, its columns keys from `key`: -inf
+  // (P = 0) where the key is past the query.
+  auto mask =
+      kb.create<MaskOp>("masked", s.getType(), s, minusInf, query, key);
+  OpBuilder::InsertionGuard guard(kb.b);
+  Type index = kb.b.getIndexType();
+  Block *block =
+      kb.startBlock(mask.getBody(), {index, index}, {"query", "key"});
+  Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ule,
+                                        block->getArgument(1),
+                                        block->getArgument(0));
+  kb.create<YieldOp>("", keep);
+  return mask.getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// dQ and D
+//===----------------------------------------------------------------------===//
+
+void BackwardEmitter::emitDq() {
+  int64_t dd = d.headDim;
+  kb.startKernel("hk_attention_bwd",
+                 llvm::formatv("attention_bwd_dq_bf16_d{0}", dd).str(),
+                 arguments(), t.waves * t.chip->waveSize,
+                 {{0, 2, t.perWorkgroup(), true},
+                  {0, 1, 1, false},
+                  {0, 0, 1, false}});
+  emitCommon();
+  Value head = kb.create<gpu::BlockIdOp>("head", gpu::Dimension::y);
+  Value qblock = kb.create<gpu::BlockIdOp>("qblock", gpu::Dimension::x);
+  Value kvHead = kb.div("kv_head", head, group);
+  Value qh = attentionHeadView(kb, "Qh", q, batch, head, nq, dd);
+  Value oh = attentionHeadView(kb, "Oh", kb.arg("O"), batch, head, nq, dd);
+  Value doh = attentionHeadView(kb, "dOh", kb.arg("dO"), batch, head, nq, dd);
+  Value dqh = attentionHeadView(kb, "dQh", kb.arg("dQ"), batch, head, nq, dd);
+  Value kh = attentionHeadView(kb, "Kh", k, batch, kvHead, nkv, dd);
+  Value vh = attentionHeadView(kb, "Vh", v, batch, kvHead, nkv, dd);
+  Value lh = attentionHeadVector(kb, "Lh", kb.arg("LSE"), batch, head, nq);
+  Value dh = attentionHeadVector(kb, "Dh", kb.arg("D"), batch, head, nq);
+
+  Swizzle operands = operandSwizzle(t);
+  ColumnPermutation perm = operandPermutation(t);
+  Value qs = kb.create<AllocSharedOp>(
+      "Qs", kb.sharedTile(t.perWorkgroup(), dd, bf16(), operands, perm));
+  Value dos = kb.create<AllocSharedOp>(
+      "dOs", kb.sharedTile(t.perWorkgroup(), dd, bf16(), operands, perm));
+  Value ks = kb.create<AllocSharedOp>(
+      "Ks", kb.sharedTile(t.perTile, dd, bf16(), operands, perm));
+  Value vs = kb.create<AllocSharedOp>(
+      "Vs", kb.sharedTile(t.perTile, dd, bf16(), operands, perm));
+  // K^T for dQ^T = K^T dS^T: read transposed from Ks (gfx950), or written
+  // transposed into a tile of its own (gfx1201).
+  Value kts = t.transposedReads
+                  ? ks
+                  : kb.create<AllocSharedOp>(
+                        "Kts", kb.sharedTile(dd, t.perTile, bf16(),
+                                             transposedSwizzle(t)));
+
+  Value q0 = kb.mul("q0", qblock, kb.index(t.perWorkgroup()));
+  Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
+  Value wave = kb.div("wave", tid, kb.index(t.chip->waveSize));
+  Value wq = kb.mul("wq", wave, kb.index(t.perWave));
+  Value qw = kb.add("qw", q0, wq);
+  for (auto [source, tile] : {std::pair{qh, qs}, std::pair{doh, dos}})
+    kb.create<CopyToSharedOp>("", source, q0, kb.index(0), tile, kb.index(0),
+                              /*direct=*/false, /*transpose=*/false,
+                              BoundsMode::partial);
+  kb.create<amdgpu::LDSBarrierOp>("");
+  FragmentType operand = frag(FragmentRole::b, t.perWave, dd, bf16());
+  Value qf = kb.create<LoadFragmentOp>("qf", operand, qs, kb.index(0), wq,
+                                       kb.index(0), /*transpose=*/false);
+  Value dof = kb.create<LoadFragmentOp>("dof", operand, dos, kb.index(0), wq,
+                                        kb.index(0), /*transpose=*/false);
+
+  // D = rowsum(dO * O) over d, from dO^T and O^T read transposed: a column
+  // per query, as the scores'. Exact products, f32 sums.
+  FragmentType transposedRows = frag(FragmentRole::acc, dd, t.perWave, f32());
+  FragmentType column = frag(FragmentRole::col, 1, t.perWave, f32());
+  Value dot = kb.create<ReadFragmentOp>("dOt", transposedRows, doh,
+                                        ValueRange{qw, kb.index(0)},
+                                        /*transpose=*/true, BoundsMode::partial);
+  Value ot = kb.create<ReadFragmentOp>("Ot", transposedRows, oh,
+                                       ValueRange{qw, kb.index(0)},
+                                       /*transpose=*/true, BoundsMode::partial);
+  Value products = kb.map("dO_O", transposedRows, {dot, ot}, {"a", "b"},
+                          [&](ValueRange x) -> Value {
+                            return kb.create<arith::MulFOp>("r", x[0], x[1]);
+                          });
+  Value dcol = kb.create<ReduceOp>("D_q", column, ReduceKind::sum, products);
+  kb.create<StoreFragmentOp>("", dcol, dh, kb.index(0), qw,
+                             /*transpose=*/false, BoundsMode::partial);
+  // LSE in the exp2 domain: P = exp2(c S - log2(e) LSE).
+  Value lse = kb.create<ReadFragmentOp>("lse", column, lh, ValueRange{qw},
+                                        /*transpose=*/false,
+                                        BoundsMode::partial);
+  Value offset = kb.map("offset", column, {lse}, {"l"},
+                        [&](ValueRange x) -> Value {
+                          return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
+                        });
+
+  // Causal: no key past the workgroup's last query.
+  Value qEnd = kb.add("q_end", q0, kb.index(t.perWorkgroup()));
+  Value kvCausal = kb.create<arith::MinUIOp>("kv_causal", nkv, qEnd);
+  Value kvEnd = kb.create<arith::SelectOp>("kv_end", isCausal, kvCausal, nkv);
+  FragmentType scores = frag(FragmentRole::acc, t.perTile, t.perWave, f32());
+  Value sInit = kb.create<FillFragmentOp>("s_init", scores, zero);
+  Value dqInit = kb.create<FillFragmentOp>("dq_init", transposedRows, zero);
+  auto loop = kb.create<scf::ForOp>("dq", kb.index(0), kvEnd,
+                                    kb.index(t.perTile), ValueRange{dqInit});
+  {
+    OpBuilder::InsertionGuard guard(kb.b);
+    kb.b.setInsertionPointToStart(loop.getBody());
+    Value kv = loop.getInductionVar();
+    kv.setLoc(kb.loc("k"));
+    Value dq = loop.getRegionIterArgs()[0];
+    dq.setLoc(kb.loc("dq_acc"));
+    kb.create<CopyToSharedOp>("", kh, kv, kb.index(0), ks, kb.index(0),
+                              /*direct=*/false, /*transpose=*/false,
+                              BoundsMode::partial);
+    kb.create<CopyToSharedOp>("", vh, kv, kb.index(0), vs, kb.index(0),
+                              /*direct=*/false, /*transpose=*/false,
+                              BoundsMode::partial);
+    if (!t.transposedReads)
+      kb.create<CopyToSharedOp>("", kh, kv, kb.index(0), kts, kb.index(0),
+                                /*direct=*/false, /*transpose=*/true,
+                                BoundsMode::partial);
+    kb.create<amdgpu::LDSBarrierOp>("");
+    FragmentType keys = frag(FragmentRole::a, t.perTile, dd, bf16());
+    Value kfrag = kb.create<LoadFragmentOp>("kf", keys, ks, kb.index(0),
+                                            kb.index(0), kb.index(0),
+                                            /*transpose=*/false);
+    Value s = kb.create<MmaOp>("s", scores, kfrag, qf, sInit, ValueRange{});
+    // Keys past Nkv and, when causal, past the query: P = 0.
+    Value kNext = kb.add("k_next", kv, kb.index(t.perTile));
+    Value tail =
+        kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kNext, nkv);
+    Value kLast = kb.add("k_last", kv, kb.index(t.perTile - 1));
+    Value pastQuery = kb.create<arith::CmpIOp>(
+        "past_query", arith::CmpIPredicate::ugt, kLast, qw);
+    Value diagonal = kb.create<arith::AndIOp>("diagonal", isCausal, pastQuery);
+    Value needsMask = kb.create<arith::OrIOp>("needs_mask", tail, diagonal);
+    auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores}, needsMask,
+                                     /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard inner(kb.b);
+      kb.b.setInsertionPointToStart(ifOp.thenBlock());
+      auto mask = kb.create<MaskOp>("masked", scores, s, minusInf, kv, qw);
+      {
+        OpBuilder::InsertionGuard body(kb.b);
+        Type index = kb.b.getIndexType();
+        Block *block =
+            kb.startBlock(mask.getBody(), {index, index}, {"key", "query"});
+        Value next = kb.add("next", block->getArgument(1), kb.index(1));
+        Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
+        Value end =
+            kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
+        Value keep = kb.create<arith::CmpIOp>(
+            "keep", arith::CmpIPredicate::ult, block->getArgument(0), end);
+        kb.create<YieldOp>("", keep);
+      }
+      kb.create<scf::YieldOp>("", mask.getResult());
+      kb.b.setInsertionPointToStart(ifOp.elseBlock());
+      kb.create<scf::YieldOp>("", s);
+    }
+    Value sm = ifOp.getResult(0);
+    Value p = kb.map("p", scores, {sm, offset}, {"x", "off"},
+                     [&](ValueRange x) -> Value {
+                       Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);
+                       return kb.create<math::Exp2Op>("r", y);
+                     });
+    Value vfrag = kb.create<LoadFragmentOp>("vf", keys, vs, kb.index(0),
+                                            kb.index(0), kb.index(0),
+                                            /*transpose=*/false);
+    Value dp = kb.create<MmaOp>("dp", scores, vfrag, dof, sInit, ValueRange{});
+    Value ds = kb.map("ds", scores, {p, dp, dcol}, {"p", "dp", "dd"},
+                      [&](ValueRange x) -> Value {
+                        Value diff = kb.create<arith::SubFOp>("t", x[1], x[2]);
+                        return kb.create<arith::MulFOp>("r", x[0], diff);
+                      });
+    Value dsf = roundToOperand("dsf", ds);
+    Value kt = kb.create<LoadFragmentOp>(
+        "kt", frag(FragmentRole::a_acc_k, dd, t.perTile, bf16()), kts,
+        kb.index(0), kb.index(0), kb.index(0),
+        /*transpose=*/t.transposedReads);
+    Value dqNew = kb.create<MmaOp>("dq_new", transposedRows, kt, dsf, dq,
+                                   ValueRange{});
+    // Nobody refills K or V while another wave still reads them.
+    kb.create<amdgpu::LDSBarrierOp>("");
+    kb.create<scf::YieldOp>("", ValueRange{dqNew});
+  }
+  Value dqOut = kb.map("dq_out", transposedRows, {loop.getResult(0)}, {"x"},
+                       [&](ValueRange x) -> Value {
+                         return kb.create<arith::MulFOp>("r", x[0], rsqrtD);
+                       });
+  kb.create<StoreFragmentOp>("", dqOut, dqh, qw, kb.index(0),
+                             /*transpose=*/true, BoundsMode::partial);
+}
+
+//===----------------------------------------------------------------------===//
+// dK and dV
+//===----------------------------------------------------------------------===//
+
+void BackwardEmitter::emitDkDv() {
+  int64_t dd = d.headDim;
+  kb.startNextKernel(llvm::formatv("attention_bwd_dkdv_bf16_d{0}", dd).str(),
+                     arguments(), t.waves * t.chip->waveSize,
+                     {{1, 2, t.perWorkgroup(), true},
+                      {1, 1, 1, false},
+                      {1, 0, 1, false}});
+  emitCommon();
+  Value kvHead = kb.create<gpu::BlockIdOp>("kv_head", gpu::Dimension::y);
+  Value kblock = kb.create<gpu::BlockIdOp>("kblock", gpu::Dimension::x);
+  Value kh = attentionHeadView(kb, "Kh", k, batch, kvHead, nkv, dd);
+  Value vh = attentionHeadView(kb, "Vh", v, batch, kvHead, nkv, dd);
+  Value dkh = attentionHeadView(kb, "dKh", kb.arg("dK"), batch, kvHead, nkv, dd);
+  Value dvh = attentionHeadView(kb, "dVh", kb.arg("dV"), batch, kvHead, nkv, dd);
+
+  Swizzle operands = operandSwizzle(t);
+  ColumnPermutation perm = operandPermutation(t);
+  // K and V pass through one tile; Q and dO are read plainly (S = Q K^T,
+  // dP = dO V^T) and transposed (dK^T = Q^T dS, dV^T = dO^T P).
+  Value ks = kb.create<AllocSharedOp>(
+      "KVs", kb.sharedTile(t.perWorkgroup(), dd, bf16(), operands, perm));
+  qs = kb.create<AllocSharedOp>(
+      "Qs", kb.sharedTile(t.perTile, dd, bf16(), operands, perm));
+  dos = kb.create<AllocSharedOp>(
+      "dOs", kb.sharedTile(t.perTile, dd, bf16(), operands, perm));
+  qts = qs;
+  dots = dos;
+  if (!t.transposedReads) {
+    Swizzle transposed = transposedSwizzle(t);
+    qts = kb.create<AllocSharedOp>(
+        "Qts", kb.sharedTile(dd, t.perTile, bf16(), transposed));
+    dots = kb.create<AllocSharedOp>(
+        "dOts", kb.sharedTile(dd, t.perTile, bf16(), transposed));
+  }
+
+  Value k0 = kb.mul("k0", kblock, kb.index(t.perWorkgroup()));
+  Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
+  Value wave = kb.div("wave", tid, kb.index(t.chip->waveSize));
+  Value wk = kb.mul("wk", wave, kb.index(t.perWave));
+  kw = kb.add("kw", k0, wk);
+  // This wave's K and V, B operands held for the whole loop.
+  FragmentType operand = frag(FragmentRole::b, t.perWave, dd, bf16());
+  for (auto [source, name] : {std::pair{kh, "kf"}, std::pair{vh, "vf"}}) {
+    kb.create<CopyToSharedOp>("", source, k0, kb.index(0), ks, kb.index(0),
+                              /*direct=*/false, /*transpose=*/false,
+                              BoundsMode::partial);
+    kb.create<amdgpu::LDSBarrierOp>("");
+    Value f = kb.create<LoadFragmentOp>(name, operand, ks, kb.index(0), wk,
+                                        kb.index(0), /*transpose=*/false);
+    (StringRef(name) == "kf" ? kf : vf) = f;
+    kb.create<amdgpu::LDSBarrierOp>("");
+  }
+
+  // Causal: the queries before the block's first key see none of its keys.
+  Value firstTile = kb.mul("first_tile", kb.div("k0_tiles", k0,
+                                                kb.index(t.perTile)),
+                           kb.index(t.perTile));
+  Value qStart = kb.create<arith::SelectOp>("q_start", isCausal, firstTile,
+                                            kb.index(0));
+  FragmentType grads = frag(FragmentRole::acc, dd, t.perWave, f32());
+  Value dkInit = kb.create<FillFragmentOp>("dk_init", grads, zero);
+  Value dvInit = kb.create<FillFragmentOp>("dv_init", grads, zero);
+  // Every query head of this kv head, in order (GQA), then its tiles.
+  Value firstHead = kb.mul("first_head", kvHead, group);
+  auto heads = kb.create<scf::ForOp>("grads", kb.index(0), group,
+                                     kb.index(1), ValueRange{dkInit, dvInit});
+  {
+    OpBuilder::InsertionGuard guard(kb.b);
+    kb.b.setInsertionPointToStart(heads.getBody());
+    heads.getInductionVar().setLoc(kb.loc("i"));
+    Value head = kb.add("head", firstHead, heads.getInductionVar());
+    auto tiles = kb.create<scf::ForOp>("acc", qStart, nq, kb.index(t.perTile),
+                                       heads.getRegionIterArgs());
+    emitDkDvTile(tiles, head);
+    kb.create<scf::YieldOp>("", tiles.getResults());
+  }
+  Value dests[] = {dkh, dvh};
+  for (auto [i, dest] : llvm::enumerate(dests)) {
+    Value out = heads.getResult(i);
+    if (i == 0)
+      out = kb.map("dk_out", grads, {out}, {"x"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::MulFOp>("r", x[0], rsqrtD);
+      });
+    kb.create<StoreFragmentOp>("", out, dest, kw, kb.index(0),
+                               /*transpose=*/true, BoundsMode::partial);
+  }
+}
+
+void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
+  int64_t dd = d.headDim;
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(loop.getBody());
+  Value q0 = loop.getInductionVar();
+  q0.setLoc(kb.loc("q"));
+  Value dk = loop.getRegionIterArgs()[0], dv = loop.getRegionIterArgs()[1];
+  dk.setLoc(kb.loc("dk"));
+  dv.setLoc(kb.loc("dv"));
+  Value qh = attentionHeadView(kb, "Qh", q, batch, head, nq, dd);
+  Value doh = attentionHeadView(kb, "dOh", kb.arg("dO"), batch, head, nq, dd);
+  Value lh = attentionHeadVector(kb, "Lh", kb.arg("LSE"), batch, head, nq);
+  Value dh = attentionHeadVector(kb, "Dh", kb.arg("D"), batch, head, nq);
+  for (auto [source, tile, transposed] :
+       {std::tuple{qh, qs, qts}, std::tuple{doh, dos, dots}}) {
+    kb.create<CopyToSharedOp>("", source, q0, kb.index(0), tile, kb.index(0),
+                              /*direct=*/false, /*transpose=*/false,
+                              BoundsMode::partial);
+    if (transposed != tile)
+      kb.create<CopyToSharedOp>("", source, q0, kb.index(0), transposed,
+                                kb.index(0), /*direct=*/false,
+                                /*transpose=*/true, BoundsMode::partial);
+  }
+  kb.create<amdgpu::LDSBarrierOp>("");
+
+  // S = Q K^T: rows the tile's queries, columns this wave's keys. Queries
+  // past Nq read as zeros (Q, dO, LSE and D): they add nothing.
+  FragmentType scores = frag(FragmentRole::acc, t.perTile, t.perWave, f32());
+  FragmentType rowVector = frag(FragmentRole::row, t.perTile, 1, f32());
+  FragmentType rows = frag(FragmentRole::a, t.perTile, dd, bf16());
+  Value sInit = kb.create<FillFragmentOp>("s_init", scores, zero);
+  Value qa = kb.create<LoadFragmentOp>("qa", rows, qs, kb.index(0),
+                                       kb.index(0), kb.index(0),
+                                       /*transpose=*/false);
+  Value s = kb.create<MmaOp>("s", scores, qa, kf, sInit, ValueRange{});
+  // Causal: keys past the query get P = 0; only tiles whose first query
+  // comes before this wave's last key need it.
+  Value kLast = kb.add("k_last", kw, kb.index(t.perWave - 1));
+  Value before = kb.create<arith::CmpIOp>("before_keys",
+                                          arith::CmpIPredicate::ugt, kLast, q0);
+  Value needsMask = kb.create<arith::AndIOp>("needs_mask", isCausal, before);
+  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores}, needsMask,
+                                   /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard inner(kb.b);
+    kb.b.setInsertionPointToStart(ifOp.thenBlock());
+    kb.create<scf::YieldOp>("", emitCausalMask(s, q0, kw));
+    kb.b.setInsertionPointToStart(ifOp.elseBlock());
+    kb.create<scf::YieldOp>("", s);
+  }
+  Value lse = kb.create<ReadFragmentOp>("lse", rowVector, lh, ValueRange{q0},
+                                        /*transpose=*/false,
+                                        BoundsMode::partial);
+  Value dRow = kb.create<ReadFragmentOp>("D_q", rowVector, dh, ValueRange{q0},
+                                         /*transpose=*/false,
+                                         BoundsMode::partial);
+  Value offset = kb.map("offset", rowVector, {lse}, {"l"},
+                        [&](ValueRange x) -> Value {
+                          return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
+                        });
+  Value p = kb.map("p", scores, {ifOp.getResult(0), offset}, {"x", "off"},
+                   [&](ValueRange x) -> Value {
+                     Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);
+                     return kb.create<math::Exp2Op>("r", y);
+                   });
+  // dV^T += dO^T P: P as the B operand in place.
+  FragmentType transposedRows =
+      frag(FragmentRole::a_acc_k, dd, t.perTile, bf16());
+  Value pf = roundToOperand("pf", p);
+  Value dot = kb.create<LoadFragmentOp>("dot", transposedRows, dots,
+                                        kb.index(0), kb.index(0), kb.index(0),
+                                        /*transpose=*/t.transposedReads);
+  FragmentType grads = frag(FragmentRole::acc, dd, t.perWave, f32());
+  Value dvNew = kb.create<MmaOp>("dv_new", grads, dot, pf, dv, ValueRange{});
+  // dP = dO V^T, dS = P (dP - D), dK^T += Q^T dS.
+  Value doa = kb.create<LoadFragmentOp>("doa", rows, dos, kb.index(0),
+                                        kb.index(0), kb.index(0),
+                                        /*transpose=*/false);
+  Value dp = kb.create<MmaOp>("dp", scores, doa, vf, sInit, ValueRange{});
+  Value ds = kb.map("ds", scores, {p, dp, dRow}, {"p", "dp", "dd"},
+                    [&](ValueRange x) -> Value {
+                      Value diff = kb.create<arith::SubFOp>("t", x[1], x[2]);
+                      return kb.create<arith::MulFOp>("r", x[0], diff);
+                    });
+  Value dsf = roundToOperand("dsf", ds);
+  Value qt = kb.create<LoadFragmentOp>("qt", transposedRows, qts, kb.index(0),
+                                       kb.index(0), kb.index(0),
+                                       /*transpose=*/t.transposedReads);
+  Value dkNew = kb.create<MmaOp>("dk_new", grads, qt, dsf, dk, ValueRange{});
+  // Nobody refills Q or dO while another wave still reads them.
+  kb.create<amdgpu::LDSBarrierOp>("");
+  kb.create<scf::YieldOp>("", ValueRange{dkNew, dvNew});
+}
+
+gpu::GPUModuleOp BackwardEmitter::emit() {
+  emitDq();
+  kb.finishKernel();
+  emitDkDv();
+  return kb.finishKernel();
+}
+
+llvm::Expected<gpu::GPUModuleOp> mlir::hk::kernels::buildAttentionBackwardKernels(
+    OpBuilder &builder, const AttentionDescription &description) {
+  llvm::Expected<AttentionDescription> resolved = resolveAttention(description);
+  if (!resolved)
+    return resolved.takeError();
+  builder.getContext()
+      ->loadDialect<HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
+                    gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
+                    memref::MemRefDialect, ROCDL::ROCDLDialect,
+                    scf::SCFDialect>();
+  OpBuilder::InsertionGuard guard(builder);
+  gpu::GPUModuleOp kernels = BackwardEmitter(builder, *resolved).emit();
+  if (llvm::Error e = verifyKernel(kernels))
+    return std::move(e);
+  return kernels;
+}
+
+std::string mlir::hk::kernels::describeAttentionBackwardKernels(
+    const AttentionDescription &d) {
+  AttentionTiles t = planAttentionTiles(d);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  int64_t dim = d.headDim;
+  os << "FlashAttention-2 backward, bf16, head dim " << dim << ", for "
+     << t.chip->name << " (" << t.chip->family << "): dQ, dK, dV from Q, K, "
+     << "V, the forward's O and LSE, and dO.\n\n";
+  os << "  P = exp(S - LSE), S = Q K^T / sqrt(" << dim
+     << ") (masked as the forward), D = rowsum(dO * O)\n"
+     << "  dV_g = sum_h P^T dO, dP = dO V^T, dS = P (dP - D)\n"
+     << "  dQ = dS K / sqrt(" << dim << "), dK_g = sum_h dS^T Q / sqrt("
+     << dim << "),   g = h / (Hq / Hkv)   (GQA)\n\n";
+  os << "Q, O, dO, dQ [B, Hq, Nq, " << dim << "], K, V, dK, dV [B, Hkv, Nkv, "
+     << dim << "] bf16; LSE, D [B, Hq, Nq] f32 (D is written by the first "
+        "kernel, read by the second). `causal` != 0: the forward's top-left "
+        "mask. Any Nq, Nkv >= 1. Both kernels take this argument list.\n\n";
+  os << "attention_bwd_dq_bf16_d" << dim << ": one workgroup of " << t.waves
+     << " waves per " << t.perWorkgroup() << " queries of one (batch, head), "
+     << t.perWave << " per wave, grid (ceil(Nq / " << t.perWorkgroup()
+     << "), Hq, B). Each wave stores D for its queries (dO^T and O^T read "
+        "transposed, a column sum), then runs over KV tiles of "
+     << t.perTile
+     << " keys transposed as the forward: S^T = K Q^T, dP^T = V dO^T, "
+        "dS^T = P^T (dP^T - D), dQ^T += K^T dS^T with dS^T the B operand "
+        "in place; "
+     << (t.transposedReads ? "K^T is read transposed from LDS."
+                           : "K^T is written transposed into LDS.")
+     << "\n\n";
+  os << "attention_bwd_dkdv_bf16_d" << dim << ": one workgroup of " << t.waves
+     << " waves per " << t.perWorkgroup() << " keys of one (batch, kv head), "
+     << t.perWave << " per wave, grid (ceil(Nkv / " << t.perWorkgroup()
+     << "), Hkv, B). K and V stay in registers; the loop runs over the query "
+        "heads of the kv head, then their tiles of "
+     << t.perTile
+     << " queries (causal: from the block's first key's tile on): S = Q K^T, "
+        "dV^T += dO^T P, dP = dO V^T, dS = P (dP - D), dK^T += Q^T dS, P and "
+        "dS the B operands in place; dK and dV accumulate in registers in a "
+        "fixed order (no atomics). "
+     << (t.transposedReads ? "Q^T and dO^T are read transposed from LDS."
+                           : "Q^T and dO^T are written transposed into LDS.");
+  return text;
+}

@@ -1,0 +1,73 @@
+//===- AttentionCommon.cpp - what the attention kernels share -------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionCommon.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::kernels;
+
+AttentionTiles
+mlir::hk::kernels::planAttentionTiles(const AttentionDescription &d) {
+  AttentionTiles t;
+  t.chip = &getChipInfo(d.chip);
+  bool gfx950 = d.chip == Chip::gfx950;
+  t.mma = *d.mma;
+  t.perWave = gfx950 ? 32 : 16;
+  // gfx1201 at d = 128 halves the tile to stay within its LDS and VGPRs.
+  t.perTile = gfx950 || d.headDim == 64 ? 64 : 32;
+  t.transposedReads = t.chip->transposedLdsReads;
+  return t;
+}
+
+Value mlir::hk::kernels::attentionHeadView(KernelBuilder &kb, StringRef name,
+                                           Value source, Value batch,
+                                           Value head, Value rows, int64_t d) {
+  int64_t dyn = ShapedType::kDynamic;
+  MLIRContext *ctx = kb.getContext();
+  Type element = cast<MemRefType>(source.getType()).getElementType();
+  auto type = MemRefType::get({dyn, d}, element,
+                              StridedLayoutAttr::get(ctx, dyn, {d, 1}));
+  OpFoldResult zero = kb.b.getIndexAttr(0), one = kb.b.getIndexAttr(1);
+  return kb.create<memref::SubViewOp>(
+      name, type, source, ArrayRef<OpFoldResult>{batch, head, zero, zero},
+      ArrayRef<OpFoldResult>{one, one, rows, kb.b.getIndexAttr(d)},
+      ArrayRef<OpFoldResult>{one, one, one, one});
+}
+
+Value mlir::hk::kernels::attentionHeadVector(KernelBuilder &kb, StringRef name,
+                                             Value source, Value batch,
+                                             Value head, Value n) {
+  MLIRContext *ctx = kb.getContext();
+  Type element = cast<MemRefType>(source.getType()).getElementType();
+  OpFoldResult zero = kb.b.getIndexAttr(0), one = kb.b.getIndexAttr(1);
+  return kb.create<memref::SubViewOp>(
+      name,
+      MemRefType::get({ShapedType::kDynamic}, element,
+                      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1})),
+      source, ArrayRef<OpFoldResult>{batch, head, zero},
+      ArrayRef<OpFoldResult>{one, one, n}, ArrayRef<OpFoldResult>{one, one, one});
+}
+
+Swizzle mlir::hk::kernels::operandSwizzle(const AttentionTiles &t) {
+  // A 32x32x16 operand read takes 16 rows per phase: st_8x64 repeats its
+  // pattern every 8 (2-way), st_16x64 every 16.
+  return t.mma.m == 32 ? Swizzle::st_16x64 : Swizzle::st_8x64;
+}
+
+Swizzle mlir::hk::kernels::transposedSwizzle(const AttentionTiles &t) {
+  // A half-wave phase of the 32x32x16 transposed reads takes 64 bytes of 4
+  // rows: st_16x32 spreads them, st_8x64 leaves them 2-way. gfx1201's
+  // transposed copies write d x perTile tiles.
+  if (t.transposedReads)
+    return t.mma.m == 32 ? Swizzle::st_16x32 : Swizzle::st_8x64;
+  return t.perTile == 32 ? Swizzle::st_32x16 : Swizzle::st_8x64;
+}
+
+ColumnPermutation mlir::hk::kernels::operandPermutation(const AttentionTiles &t) {
+  return t.transposedReads ? ColumnPermutation::identity
+                           : ColumnPermutation::block4_0213;
+}
