@@ -96,8 +96,8 @@ checkAttentionBackwardConfig(const AttentionBackwardConfig &config) {
 static llvm::Error checkBackwardKernel(StringRef name, ArrayRef<Type> types,
                                        const AttentionProblem &problem) {
   auto wrong = [&](const Twine &why) {
-    return badInput("'" + name + "' is not an attention backward kernel: " +
-                    why +
+    return badInput("'" + name +
+                    "' is not an attention backward kernel: " + why +
                     " (it takes Q, K, V, O, dO: memref<?x?x?xDxbf16>, LSE, "
                     "D: memref<?x?x?xf32>, dQ, dK, dV: memref<?x?x?xDxbf16>, "
                     "causal: i32)");
@@ -118,8 +118,7 @@ static llvm::Error checkBackwardKernel(StringRef name, ArrayRef<Type> types,
         type.getDimSize(3) != problem.headDim)
       return badInput(llvm::formatv("'{0}' is written for head dim {1}; "
                                     "--attention-bwd asks for d = {2}",
-                                    name, type.getDimSize(3),
-                                    problem.headDim));
+                                    name, type.getDimSize(3), problem.headDim));
   }
   if (!types[bwdCausal].isInteger(32))
     return wrong("argument #" + Twine(bwdCausal) + " is not an i32");
@@ -129,7 +128,8 @@ static llvm::Error checkBackwardKernel(StringRef name, ArrayRef<Type> types,
 /// hk's forward kernel for the chip and head dim, written to a temporary
 /// file (hk-run compiles sources from files).
 static llvm::Expected<std::string>
-writeForwardKernel(MLIRContext &context, const AttentionBackwardConfig &config) {
+writeForwardKernel(MLIRContext &context,
+                   const AttentionBackwardConfig &config) {
   OpBuilder builder(&context);
   OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToStart(module->getBody());
@@ -173,11 +173,14 @@ runBackward(MLIRContext &context, const AttentionBackwardConfig &config,
     PreparedKernel &prepared;
     LaunchStats &stats;
     std::vector<unsigned> outputs;
-  } steps[] = {
-      {llvm::formatv("attention_bwd_dq_bf16_d{0}", d).str(), run.dq,
-       run.dqStats, {bwdD, bwdDQ}},
-      {llvm::formatv("attention_bwd_dkdv_bf16_d{0}", d).str(), run.dkdv,
-       run.dkdvStats, {bwdDK, bwdDV}}};
+  } steps[] = {{llvm::formatv("attention_bwd_dq_bf16_d{0}", d).str(),
+                run.dq,
+                run.dqStats,
+                {bwdD, bwdDQ}},
+               {llvm::formatv("attention_bwd_dkdv_bf16_d{0}", d).str(),
+                run.dkdv,
+                run.dkdvStats,
+                {bwdDK, bwdDV}}};
   for (Step &step : steps) {
     RunConfig rc = config.run;
     rc.kernelName = step.kernel;
@@ -214,8 +217,7 @@ static double bf16At(const std::vector<uint8_t> &buffer, int64_t i) {
   return bf16ToFloat(bits);
 }
 
-static void count(GradientCheck &check, double got, double want,
-                  double bound) {
+static void count(GradientCheck &check, double got, double want, double bound) {
   double err = std::fabs(got - want);
   ++check.checked;
   if (!(err <= bound))
@@ -323,8 +325,8 @@ checkGradients(const AttentionProblem &p, const std::vector<uint16_t> &q,
           for (int64_t j = 0; j < d; ++j) {
             double kj = f(K[kk * d + j]), qj = f(Q[j]), gj = f(DO[j]);
             dq[j] += scale * dS * kj;
-            dqErr[j] += scale * (dsError + accumulate * std::fabs(dS)) *
-                        std::fabs(kj);
+            dqErr[j] +=
+                scale * (dsError + accumulate * std::fabs(dS)) * std::fabs(kj);
             dk[kvBase + kk * d + j] += scale * dS * qj;
             dkErr[kvBase + kk * d + j] +=
                 scale * (dsError + accumulate * std::fabs(dS)) * std::fabs(qj);
@@ -434,9 +436,8 @@ runAttentionBackwardWorkload(MLIRContext &context,
     return run.takeError();
   AttentionBackwardResult result;
   if (rc.test == TestKind::compare) {
-    llvm::Expected<BackwardRun> other =
-        runBackward(context, config, rc.compareWith, Version::compared,
-                    buffers);
+    llvm::Expected<BackwardRun> other = runBackward(
+        context, config, rc.compareWith, Version::compared, buffers);
     if (!other)
       return other.takeError();
     result.check = compareGradients(run->buffers, other->buffers);

@@ -75,9 +75,17 @@ SmallVector<std::pair<StringRef, Type>> BackwardEmitter::arguments() {
   int64_t dyn = ShapedType::kDynamic;
   Type heads = MemRefType::get({dyn, dyn, dyn, d.headDim}, bf16());
   Type rows = MemRefType::get({dyn, dyn, dyn}, f32());
-  return {{"Q", heads},  {"K", heads},   {"V", heads},   {"O", heads},
-          {"dO", heads}, {"LSE", rows},  {"D", rows},    {"dQ", heads},
-          {"dK", heads}, {"dV", heads},  {"causal", kb.b.getI32Type()}};
+  return {{"Q", heads},
+          {"K", heads},
+          {"V", heads},
+          {"O", heads},
+          {"dO", heads},
+          {"LSE", rows},
+          {"D", rows},
+          {"dQ", heads},
+          {"dK", heads},
+          {"dV", heads},
+          {"causal", kb.b.getI32Type()}};
 }
 
 void BackwardEmitter::emitCommon() {
@@ -114,23 +122,21 @@ Value BackwardEmitter::roundToOperand(StringRef name, Value acc) {
             arith::FastMathFlagsAttr::get(ctx(), arith::FastMathFlags::nnan));
       });
   return kb.create<ToOperandOp>(
-      name,
-      frag(FragmentRole::b_acc_k, type.getCols(), type.getRows(), bf16()),
+      name, frag(FragmentRole::b_acc_k, type.getCols(), type.getRows(), bf16()),
       rounded);
 }
 
 Value BackwardEmitter::emitCausalMask(Value s, Value query, Value key) {
   // S's rows are queries from `query`, its columns keys from `key`: -inf
   // (P = 0) where the key is past the query.
-  auto mask =
-      kb.create<MaskOp>("masked", s.getType(), s, minusInf, query, key);
+  auto mask = kb.create<MaskOp>("masked", s.getType(), s, minusInf, query, key);
   OpBuilder::InsertionGuard guard(kb.b);
   Type index = kb.b.getIndexType();
   Block *block =
       kb.startBlock(mask.getBody(), {index, index}, {"query", "key"});
-  Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ule,
-                                        block->getArgument(1),
-                                        block->getArgument(0));
+  Value keep =
+      kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ule,
+                               block->getArgument(1), block->getArgument(0));
   kb.create<YieldOp>("", keep);
   return mask.getResult();
 }
@@ -141,12 +147,10 @@ Value BackwardEmitter::emitCausalMask(Value s, Value query, Value key) {
 
 void BackwardEmitter::emitDq() {
   int64_t dd = d.headDim;
-  kb.startKernel("hk_attention_bwd",
-                 llvm::formatv("attention_bwd_dq_bf16_d{0}", dd).str(),
-                 arguments(), t.waves * t.chip->waveSize,
-                 {{0, 2, t.perWorkgroup(), true},
-                  {0, 1, 1, false},
-                  {0, 0, 1, false}});
+  kb.startKernel(
+      "hk_attention_bwd", llvm::formatv("attention_bwd_dq_bf16_d{0}", dd).str(),
+      arguments(), t.waves * t.chip->waveSize,
+      {{0, 2, t.perWorkgroup(), true}, {0, 1, 1, false}, {0, 0, 1, false}});
   emitCommon();
   Value head = kb.create<gpu::BlockIdOp>("head", gpu::Dimension::y);
   Value qblock = kb.create<gpu::BlockIdOp>("qblock", gpu::Dimension::x);
@@ -198,9 +202,9 @@ void BackwardEmitter::emitDq() {
   // per query, as the scores'. Exact products, f32 sums.
   FragmentType transposedRows = frag(FragmentRole::acc, dd, t.perWave, f32());
   FragmentType column = frag(FragmentRole::col, 1, t.perWave, f32());
-  Value dot = kb.create<ReadFragmentOp>("dOt", transposedRows, doh,
-                                        ValueRange{qw, kb.index(0)},
-                                        /*transpose=*/true, BoundsMode::partial);
+  Value dot = kb.create<ReadFragmentOp>(
+      "dOt", transposedRows, doh, ValueRange{qw, kb.index(0)},
+      /*transpose=*/true, BoundsMode::partial);
   Value ot = kb.create<ReadFragmentOp>("Ot", transposedRows, oh,
                                        ValueRange{qw, kb.index(0)},
                                        /*transpose=*/true, BoundsMode::partial);
@@ -212,13 +216,13 @@ void BackwardEmitter::emitDq() {
   kb.create<StoreFragmentOp>("", dcol, dh, kb.index(0), qw,
                              /*transpose=*/false, BoundsMode::partial);
   // LSE in the exp2 domain: P = exp2(c S - log2(e) LSE).
-  Value lse = kb.create<ReadFragmentOp>("lse", column, lh, ValueRange{qw},
-                                        /*transpose=*/false,
-                                        BoundsMode::partial);
-  Value offset = kb.map("offset", column, {lse}, {"l"},
-                        [&](ValueRange x) -> Value {
-                          return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
-                        });
+  Value lse =
+      kb.create<ReadFragmentOp>("lse", column, lh, ValueRange{qw},
+                                /*transpose=*/false, BoundsMode::partial);
+  Value offset =
+      kb.map("offset", column, {lse}, {"l"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
+      });
 
   // Causal: no key past the workgroup's last query.
   Value qEnd = kb.add("q_end", q0, kb.index(t.perWorkgroup()));
@@ -274,10 +278,9 @@ void BackwardEmitter::emitDq() {
             kb.startBlock(mask.getBody(), {index, index}, {"key", "query"});
         Value next = kb.add("next", block->getArgument(1), kb.index(1));
         Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
-        Value end =
-            kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
-        Value keep = kb.create<arith::CmpIOp>(
-            "keep", arith::CmpIPredicate::ult, block->getArgument(0), end);
+        Value end = kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
+        Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ult,
+                                              block->getArgument(0), end);
         kb.create<YieldOp>("", keep);
       }
       kb.create<scf::YieldOp>("", mask.getResult());
@@ -304,8 +307,8 @@ void BackwardEmitter::emitDq() {
         "kt", frag(FragmentRole::a_acc_k, dd, t.perTile, bf16()), kts,
         kb.index(0), kb.index(0), kb.index(0),
         /*transpose=*/t.transposedReads);
-    Value dqNew = kb.create<MmaOp>("dq_new", transposedRows, kt, dsf, dq,
-                                   ValueRange{});
+    Value dqNew =
+        kb.create<MmaOp>("dq_new", transposedRows, kt, dsf, dq, ValueRange{});
     // Nobody refills K or V while another wave still reads them.
     kb.create<amdgpu::LDSBarrierOp>("");
     kb.create<scf::YieldOp>("", ValueRange{dqNew});
@@ -324,18 +327,19 @@ void BackwardEmitter::emitDq() {
 
 void BackwardEmitter::emitDkDv() {
   int64_t dd = d.headDim;
-  kb.startNextKernel(llvm::formatv("attention_bwd_dkdv_bf16_d{0}", dd).str(),
-                     arguments(), t.waves * t.chip->waveSize,
-                     {{1, 2, t.perWorkgroup(), true},
-                      {1, 1, 1, false},
-                      {1, 0, 1, false}});
+  kb.startNextKernel(
+      llvm::formatv("attention_bwd_dkdv_bf16_d{0}", dd).str(), arguments(),
+      t.waves * t.chip->waveSize,
+      {{1, 2, t.perWorkgroup(), true}, {1, 1, 1, false}, {1, 0, 1, false}});
   emitCommon();
   Value kvHead = kb.create<gpu::BlockIdOp>("kv_head", gpu::Dimension::y);
   Value kblock = kb.create<gpu::BlockIdOp>("kblock", gpu::Dimension::x);
   Value kh = attentionHeadView(kb, "Kh", k, batch, kvHead, nkv, dd);
   Value vh = attentionHeadView(kb, "Vh", v, batch, kvHead, nkv, dd);
-  Value dkh = attentionHeadView(kb, "dKh", kb.arg("dK"), batch, kvHead, nkv, dd);
-  Value dvh = attentionHeadView(kb, "dVh", kb.arg("dV"), batch, kvHead, nkv, dd);
+  Value dkh =
+      attentionHeadView(kb, "dKh", kb.arg("dK"), batch, kvHead, nkv, dd);
+  Value dvh =
+      attentionHeadView(kb, "dVh", kb.arg("dV"), batch, kvHead, nkv, dd);
 
   Swizzle operands = operandSwizzle(t);
   ColumnPermutation perm = operandPermutation(t);
@@ -376,18 +380,18 @@ void BackwardEmitter::emitDkDv() {
   }
 
   // Causal: the queries before the block's first key see none of its keys.
-  Value firstTile = kb.mul("first_tile", kb.div("k0_tiles", k0,
-                                                kb.index(t.perTile)),
-                           kb.index(t.perTile));
-  Value qStart = kb.create<arith::SelectOp>("q_start", isCausal, firstTile,
-                                            kb.index(0));
+  Value firstTile =
+      kb.mul("first_tile", kb.div("k0_tiles", k0, kb.index(t.perTile)),
+             kb.index(t.perTile));
+  Value qStart =
+      kb.create<arith::SelectOp>("q_start", isCausal, firstTile, kb.index(0));
   FragmentType grads = frag(FragmentRole::acc, dd, t.perWave, f32());
   Value dkInit = kb.create<FillFragmentOp>("dk_init", grads, zero);
   Value dvInit = kb.create<FillFragmentOp>("dv_init", grads, zero);
   // Every query head of this kv head, in order (GQA), then its tiles.
   Value firstHead = kb.mul("first_head", kvHead, group);
-  auto heads = kb.create<scf::ForOp>("grads", kb.index(0), group,
-                                     kb.index(1), ValueRange{dkInit, dvInit});
+  auto heads = kb.create<scf::ForOp>("grads", kb.index(0), group, kb.index(1),
+                                     ValueRange{dkInit, dvInit});
   {
     OpBuilder::InsertionGuard guard(kb.b);
     kb.b.setInsertionPointToStart(heads.getBody());
@@ -441,8 +445,8 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   FragmentType rowVector = frag(FragmentRole::row, t.perTile, 1, f32());
   FragmentType rows = frag(FragmentRole::a, t.perTile, dd, bf16());
   Value sInit = kb.create<FillFragmentOp>("s_init", scores, zero);
-  Value qa = kb.create<LoadFragmentOp>("qa", rows, qs, kb.index(0),
-                                       kb.index(0), kb.index(0),
+  Value qa = kb.create<LoadFragmentOp>("qa", rows, qs, kb.index(0), kb.index(0),
+                                       kb.index(0),
                                        /*transpose=*/false);
   Value s = kb.create<MmaOp>("s", scores, qa, kf, sInit, ValueRange{});
   // Causal: keys past the query get P = 0; only tiles whose first query
@@ -460,16 +464,16 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
     kb.b.setInsertionPointToStart(ifOp.elseBlock());
     kb.create<scf::YieldOp>("", s);
   }
-  Value lse = kb.create<ReadFragmentOp>("lse", rowVector, lh, ValueRange{q0},
-                                        /*transpose=*/false,
-                                        BoundsMode::partial);
-  Value dRow = kb.create<ReadFragmentOp>("D_q", rowVector, dh, ValueRange{q0},
-                                         /*transpose=*/false,
-                                         BoundsMode::partial);
-  Value offset = kb.map("offset", rowVector, {lse}, {"l"},
-                        [&](ValueRange x) -> Value {
-                          return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
-                        });
+  Value lse =
+      kb.create<ReadFragmentOp>("lse", rowVector, lh, ValueRange{q0},
+                                /*transpose=*/false, BoundsMode::partial);
+  Value dRow =
+      kb.create<ReadFragmentOp>("D_q", rowVector, dh, ValueRange{q0},
+                                /*transpose=*/false, BoundsMode::partial);
+  Value offset =
+      kb.map("offset", rowVector, {lse}, {"l"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
+      });
   Value p = kb.map("p", scores, {ifOp.getResult(0), offset}, {"x", "off"},
                    [&](ValueRange x) -> Value {
                      Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);
@@ -511,7 +515,8 @@ gpu::GPUModuleOp BackwardEmitter::emit() {
   return kb.finishKernel();
 }
 
-llvm::Expected<gpu::GPUModuleOp> mlir::hk::kernels::buildAttentionBackwardKernels(
+llvm::Expected<gpu::GPUModuleOp>
+mlir::hk::kernels::buildAttentionBackwardKernels(
     OpBuilder &builder, const AttentionDescription &description) {
   llvm::Expected<AttentionDescription> resolved = resolveAttention(description);
   if (!resolved)
@@ -540,10 +545,11 @@ std::string mlir::hk::kernels::describeAttentionBackwardKernels(
   os << "  P = exp(S - LSE), S = Q K^T / sqrt(" << dim
      << ") (masked as the forward), D = rowsum(dO * O)\n"
      << "  dV_g = sum_h P^T dO, dP = dO V^T, dS = P (dP - D)\n"
-     << "  dQ = dS K / sqrt(" << dim << "), dK_g = sum_h dS^T Q / sqrt("
-     << dim << "),   g = h / (Hq / Hkv)   (GQA)\n\n";
+     << "  dQ = dS K / sqrt(" << dim << "), dK_g = sum_h dS^T Q / sqrt(" << dim
+     << "),   g = h / (Hq / Hkv)   (GQA)\n\n";
   os << "Q, O, dO, dQ [B, Hq, Nq, " << dim << "], K, V, dK, dV [B, Hkv, Nkv, "
-     << dim << "] bf16; LSE, D [B, Hq, Nq] f32 (D is written by the first "
+     << dim
+     << "] bf16; LSE, D [B, Hq, Nq] f32 (D is written by the first "
         "kernel, read by the second). `causal` != 0: the forward's top-left "
         "mask. Any Nq, Nkv >= 1. Both kernels take this argument list.\n\n";
   os << "attention_bwd_dq_bf16_d" << dim << ": one workgroup of " << t.waves

@@ -49,7 +49,8 @@ Value mlir::hk::kernels::attentionHeadVector(KernelBuilder &kb, StringRef name,
       MemRefType::get({ShapedType::kDynamic}, element,
                       StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1})),
       source, ArrayRef<OpFoldResult>{batch, head, zero},
-      ArrayRef<OpFoldResult>{one, one, n}, ArrayRef<OpFoldResult>{one, one, one});
+      ArrayRef<OpFoldResult>{one, one, n},
+      ArrayRef<OpFoldResult>{one, one, one});
 }
 
 Swizzle mlir::hk::kernels::operandSwizzle(const AttentionTiles &t) {
@@ -67,7 +68,8 @@ Swizzle mlir::hk::kernels::transposedSwizzle(const AttentionTiles &t) {
   return t.perTile == 32 ? Swizzle::st_32x16 : Swizzle::st_8x64;
 }
 
-ColumnPermutation mlir::hk::kernels::operandPermutation(const AttentionTiles &t) {
+ColumnPermutation
+mlir::hk::kernels::operandPermutation(const AttentionTiles &t) {
   return t.transposedReads ? ColumnPermutation::identity
                            : ColumnPermutation::block4_0213;
 }

@@ -15,7 +15,7 @@
 
 #include "HK/Kernels/Attention.h"
 
-#include "KernelBuilder.h"
+#include "AttentionCommon.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -161,47 +161,25 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   nkv = kb.dim("Nkv", k, 2);
   Value group = kb.div("group", hq, hkv);
   Value kvHead = kb.div("kv_head", head, group);
-  OpFoldResult zeroAttr = kb.b.getIndexAttr(0), one = kb.b.getIndexAttr(1);
-  auto headView = [&](StringRef name, Value source, Value h, Value rows) {
-    auto type = MemRefType::get({dyn, d}, bf16(),
-                                StridedLayoutAttr::get(ctx(), dyn, {d, 1}));
-    return kb.create<memref::SubViewOp>(
-        name, type, source,
-        ArrayRef<OpFoldResult>{batch, h, zeroAttr, zeroAttr},
-        ArrayRef<OpFoldResult>{one, one, rows, kb.b.getIndexAttr(d)},
-        ArrayRef<OpFoldResult>{one, one, one, one});
-  };
-  Value qh = headView("Qh", q, head, nq);
-  kh = headView("Kh", k, kvHead, nkv);
-  vh = headView("Vh", kb.arg("V"), kvHead, nkv);
-  Value oh = headView("Oh", kb.arg("O"), head, nq);
-  Value lh = kb.create<memref::SubViewOp>(
-      "Lh",
-      MemRefType::get({dyn}, f32(), StridedLayoutAttr::get(ctx(), dyn, {1})),
-      kb.arg("LSE"), ArrayRef<OpFoldResult>{batch, head, zeroAttr},
-      ArrayRef<OpFoldResult>{one, one, nq},
-      ArrayRef<OpFoldResult>{one, one, one});
+  Value qh = attentionHeadView(kb, "Qh", q, batch, head, nq, d);
+  kh = attentionHeadView(kb, "Kh", k, batch, kvHead, nkv, d);
+  vh = attentionHeadView(kb, "Vh", kb.arg("V"), batch, kvHead, nkv, d);
+  Value oh = attentionHeadView(kb, "Oh", kb.arg("O"), batch, head, nq, d);
+  Value lh = attentionHeadVector(kb, "Lh", kb.arg("LSE"), batch, head, nq);
 
-  bool gfx950 = p.d.chip == Chip::gfx950;
-  ColumnPermutation perm =
-      gfx950 ? ColumnPermutation::identity : ColumnPermutation::block4_0213;
-  // A 32x32x16 operand read takes 16 rows per phase: st_8x64 repeats its
-  // pattern every 8 (2-way), st_16x64 every 16.
-  Swizzle operands = p.mma.m == 32 ? Swizzle::st_16x64 : Swizzle::st_8x64;
+  AttentionTiles tiles = planAttentionTiles(p.d);
+  ColumnPermutation perm = operandPermutation(tiles);
+  Swizzle operands = operandSwizzle(tiles);
   Value qs = kb.create<AllocSharedOp>(
       "Qs", kb.sharedTile(p.queriesPerWorkgroup, d, bf16(), operands, perm));
   ks = kb.create<AllocSharedOp>(
       "Ks", kb.sharedTile(p.keysPerTile, d, bf16(), operands, perm));
   // V as it is (read transposed) or V^T (written transposed, read plainly).
-  // A half-wave phase of the 32x32x16 transposed reads takes 64 bytes of 4
-  // rows: st_16x32 spreads them, st_8x64 leaves them 2-way.
-  Swizzle transposed = p.mma.m == 32 ? Swizzle::st_16x32 : Swizzle::st_8x64;
+  Swizzle transposed = transposedSwizzle(tiles);
   vs = kb.create<AllocSharedOp>(
       "Vs", p.transposedReads
                 ? kb.sharedTile(p.keysPerTile, d, bf16(), transposed)
-                : kb.sharedTile(d, p.keysPerTile, bf16(),
-                                p.keysPerTile == 32 ? Swizzle::st_32x16
-                                                    : Swizzle::st_8x64));
+                : kb.sharedTile(d, p.keysPerTile, bf16(), transposed));
 
   // The workgroup's queries and this wave's (its B operand, kept in
   // registers for the whole loop).

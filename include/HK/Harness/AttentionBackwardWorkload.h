@@ -1,4 +1,5 @@
-//===- AttentionBackwardWorkload.h - the attention backward checks -*- C++ -*-===//
+//===- AttentionBackwardWorkload.h - the attention backward checks -*- C++
+//-*-===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
