@@ -214,6 +214,13 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
         %dOh = memref.subview %dO[%batch, %head, 0, 0] [1, 1, %Nq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
         %Lh = memref.subview %LSE[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
         %Dh = memref.subview %D[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+        %lse = hk.read_fragment %Lh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 64x1xf32, mma = 16x16x16>
+        %D_q = hk.read_fragment %Dh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 64x1xf32, mma = 16x16x16>
+        %offset = hk.map %lse : !hk.fragment<row, 64x1xf32, mma = 16x16x16> -> <row, 64x1xf32, mma = 16x16x16> {
+        ^bb0(%l: f32):
+          %r = arith.mulf %l, %minus_log2e : f32
+          hk.yield %r : f32
+        }
         hk.copy_to_shared %Qh[%q, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
         hk.copy_to_shared %Qh[%q, %c0], %Qts[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
         hk.copy_to_shared %dOh[%q, %c0], %dOs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
@@ -234,13 +241,6 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
           scf.yield %masked : !hk.fragment<acc, 64x16xf32, mma = 16x16x16>
         } else {
           scf.yield %s : !hk.fragment<acc, 64x16xf32, mma = 16x16x16>
-        }
-        %lse = hk.read_fragment %Lh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 64x1xf32, mma = 16x16x16>
-        %D_q = hk.read_fragment %Dh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 64x1xf32, mma = 16x16x16>
-        %offset = hk.map %lse : !hk.fragment<row, 64x1xf32, mma = 16x16x16> -> <row, 64x1xf32, mma = 16x16x16> {
-        ^bb0(%l: f32):
-          %r = arith.mulf %l, %minus_log2e : f32
-          hk.yield %r : f32
         }
         %p = hk.map %sm, %offset : !hk.fragment<acc, 64x16xf32, mma = 16x16x16>, !hk.fragment<row, 64x1xf32, mma = 16x16x16> -> <acc, 64x16xf32, mma = 16x16x16> {
         ^bb0(%x: f32, %off: f32):

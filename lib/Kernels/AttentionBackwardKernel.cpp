@@ -427,6 +427,19 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   Value doh = attentionHeadView(kb, "dOh", kb.arg("dO"), batch, head, nq, dd);
   Value lh = attentionHeadVector(kb, "Lh", kb.arg("LSE"), batch, head, nq);
   Value dh = attentionHeadVector(kb, "Dh", kb.arg("D"), batch, head, nq);
+  // The tile's LSE and D first: their loads then overlap the copies (after
+  // the mask's branch, LLVM could not move them up).
+  FragmentType rowVector = frag(FragmentRole::row, t.perTile, 1, f32());
+  Value lse =
+      kb.create<ReadFragmentOp>("lse", rowVector, lh, ValueRange{q0},
+                                /*transpose=*/false, BoundsMode::partial);
+  Value dRow =
+      kb.create<ReadFragmentOp>("D_q", rowVector, dh, ValueRange{q0},
+                                /*transpose=*/false, BoundsMode::partial);
+  Value offset =
+      kb.map("offset", rowVector, {lse}, {"l"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
+      });
   for (auto [source, tile, transposed] :
        {std::tuple{qh, qs, qts}, std::tuple{doh, dos, dots}}) {
     kb.create<CopyToSharedOp>("", source, q0, kb.index(0), tile, kb.index(0),
@@ -442,7 +455,6 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   // S = Q K^T: rows the tile's queries, columns this wave's keys. Queries
   // past Nq read as zeros (Q, dO, LSE and D): they add nothing.
   FragmentType scores = frag(FragmentRole::acc, t.perTile, t.perWave, f32());
-  FragmentType rowVector = frag(FragmentRole::row, t.perTile, 1, f32());
   FragmentType rows = frag(FragmentRole::a, t.perTile, dd, bf16());
   Value sInit = kb.create<FillFragmentOp>("s_init", scores, zero);
   Value qa = kb.create<LoadFragmentOp>("qa", rows, qs, kb.index(0), kb.index(0),
@@ -464,16 +476,6 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
     kb.b.setInsertionPointToStart(ifOp.elseBlock());
     kb.create<scf::YieldOp>("", s);
   }
-  Value lse =
-      kb.create<ReadFragmentOp>("lse", rowVector, lh, ValueRange{q0},
-                                /*transpose=*/false, BoundsMode::partial);
-  Value dRow =
-      kb.create<ReadFragmentOp>("D_q", rowVector, dh, ValueRange{q0},
-                                /*transpose=*/false, BoundsMode::partial);
-  Value offset =
-      kb.map("offset", rowVector, {lse}, {"l"}, [&](ValueRange x) -> Value {
-        return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
-      });
   Value p = kb.map("p", scores, {ifOp.getResult(0), offset}, {"x", "off"},
                    [&](ValueRange x) -> Value {
                      Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);
