@@ -232,7 +232,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
         %k_last = arith.addi %kw, %c15 : index
         %before_keys = arith.cmpi ugt, %k_last, %q : index
         %needs_mask = arith.andi %is_causal, %before_keys : i1
-        %sm = scf.if %needs_mask -> (!hk.fragment<acc, 32x16xf32, mma = 16x16x16>) {
+        %false = arith.constant false
+        %mask_expected = llvm.intr.expect %needs_mask, %false : i1
+        %sm = scf.if %mask_expected -> (!hk.fragment<acc, 32x16xf32, mma = 16x16x16>) {
           %masked = hk.mask %s, %minus_inf at[%q, %kw] : <acc, 32x16xf32, mma = 16x16x16> {
           ^bb0(%query: index, %key: index):
             %keep = arith.cmpi ule, %key, %query : index

@@ -467,7 +467,12 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   Value before = kb.create<arith::CmpIOp>("before_keys",
                                           arith::CmpIPredicate::ugt, kLast, q0);
   Value needsMask = kb.create<arith::AndIOp>("needs_mask", isCausal, before);
-  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores}, needsMask,
+  // Only the diagonal tiles take it: said to LLVM, which then places the
+  // mask out of the loop's straight line.
+  Value rare =
+      kb.create<LLVM::ExpectOp>("mask_expected", needsMask,
+                                kb.create<arith::ConstantIntOp>("false", 0, 1));
+  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores}, rare,
                                    /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard inner(kb.b);

@@ -239,12 +239,21 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
           rewriter, loc, type, zero, zero,
           [&](int64_t index, Value r, Value c) {
             auto [row, col] = place(r, c);
-            Value offset = region.maskedByteOffset(rewriter, loc, row, col, 1);
-            Value inside = arith::CmpIOp::create(
-                rewriter, loc, arith::CmpIPredicate::slt,
-                arith::IndexCastOp::create(rewriter, loc, i32, row), rowsLeft);
-            offset =
-                arith::SelectOp::create(rewriter, loc, inside, offset, masked);
+            // A row vector (N x 1) has one column, and its rows are
+            // consecutive elements: the resource's range ends at the last
+            // one, so its offsets need no mask (and keep their constant
+            // parts for the instructions' immediate offsets).
+            Value offset =
+                rowVector ? region.byteOffset(rewriter, loc, row, col)
+                          : region.maskedByteOffset(rewriter, loc, row, col, 1);
+            if (!rowVector) {
+              Value inside = arith::CmpIOp::create(
+                  rewriter, loc, arith::CmpIPredicate::slt,
+                  arith::IndexCastOp::create(rewriter, loc, i32, row),
+                  rowsLeft);
+              offset = arith::SelectOp::create(rewriter, loc, inside, offset,
+                                               masked);
+            }
             // E8M0 has no LLVM type: its byte is loaded as an i8.
             Type loaded = LLVM::isCompatibleType(sourceElement)
                               ? sourceElement
