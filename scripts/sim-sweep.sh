@@ -14,8 +14,11 @@
 # alpha, beta and bias; then ATTENTION (default 40) runs per chip and head
 # dim of the attention kernels with random B, Hq, Hkv (GQA), Nq and Nkv from
 # 1..700, causal or not, synchronous and double-buffered in turn (on gfx950
-# half the double-buffered runs with the ping-pong schedule), and the
-# fp8 4-wave kernel at FP8 (default 10) random shapes. Exits non-zero if
+# half the double-buffered runs with the ping-pong schedule), BACKWARD
+# (default 20) runs per chip and head dim of the attention backward kernels
+# (Hq / Hkv of 1, 2 or 8, Nq and Nkv from 1..300, causal or not, against
+# fp64 gradients), and the fp8 4-wave kernel at FP8 (default 10) random
+# shapes. Exits non-zero if
 # any run fails; prints one line per run and a summary per part.
 #
 #   scripts/sim-sweep.sh            # builds first if needed (scripts/setup.sh)
@@ -160,6 +163,22 @@ attention_sweep() {
   done
 }
 
+# The attention backward kernels: random GQA groups, tails, causal or not.
+backward_sweep() {
+  local chip=$1 d=$2 count=$3
+  RANDOM=$4
+  local groups=(1 2 8) i
+  for ((i = 0; i < count; i++)); do
+    local hkv=$((RANDOM % 2 + 1)) group=${groups[RANDOM % 3]}
+    local sizes="$((RANDOM % 2 + 1)),$((hkv * group)),$hkv,$((RANDOM % 300 + 1)),$((RANDOM % 300 + 1)),$d"
+    local flags=""
+    [ $((i % 2)) -eq 1 ] && flags="--causal"
+    # shellcheck disable=SC2086
+    run "$root/examples/attention_bwd_bf16_d${d}_$chip.mlir" --chip=$chip \
+      --attention-bwd=$sizes --seed=$i $flags
+  done
+}
+
 fp8_sweep() {
   local count=$1
   RANDOM=$2
@@ -193,6 +212,14 @@ for chip in gfx950 gfx1201; do
   done
 done
 echo "attention (${ATTENTION:-40} per chip and head dim): $passed passed, $failed failed"
+total_passed=$((passed + total_passed)) total_failed=$((failed + total_failed))
+passed=0 failed=0
+for chip in gfx950 gfx1201; do
+  for d in 64 128; do
+    backward_sweep $chip $d "${BACKWARD:-20}" $((d * 10 + ${#chip}))
+  done
+done
+echo "attention backward (${BACKWARD:-20} per chip and head dim): $passed passed, $failed failed"
 total_passed=$((passed + total_passed)) total_failed=$((failed + total_failed))
 passed=0 failed=0
 fp8_sweep "${FP8:-10}" 814
