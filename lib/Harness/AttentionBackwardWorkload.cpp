@@ -8,8 +8,10 @@
 
 #include "HK/Kernels/Attention.h"
 #include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/Npy.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -87,6 +89,12 @@ checkAttentionBackwardConfig(const AttentionBackwardConfig &config) {
       message = "--attention-bwd:" + text.str();
     return badInput(message);
   }
+  if (config.oFile.empty() != config.lseFile.empty())
+    return badInput("--o and --lse give the forward's O and LSE together: "
+                    "give both or neither");
+  if (!config.oFile.empty() && !config.forwardFile.empty())
+    return badInput("--forward runs a forward kernel for O and LSE; --o and "
+                    "--lse give them: give one or the other");
   if (config.run.checkSample)
     return badInput("--check-sample does not apply to --attention-bwd: dK "
                     "and dV sum over every query, so every row is checked");
@@ -151,6 +159,105 @@ writeForwardKernel(MLIRContext &context,
   return path.str().str();
 }
 
+static float floatAt(const std::vector<uint8_t> &buffer, int64_t i) {
+  float x;
+  std::memcpy(&x, buffer.data() + i * 4, 4);
+  return x;
+}
+static double bf16At(const std::vector<uint8_t> &buffer, int64_t i) {
+  uint16_t bits;
+  std::memcpy(&bits, buffer.data() + i * 2, 2);
+  return bf16ToFloat(bits);
+}
+
+/// Runs the forward kernel (--forward's, or hk's for the chip and d) for O
+/// and LSE.
+static llvm::Expected<std::vector<std::vector<uint8_t>>>
+runForward(MLIRContext &context, const AttentionBackwardConfig &config,
+           AttentionConfig &forward, const AttentionInputs &inputs) {
+  std::string generated;
+  if (forward.run.inputFile.empty()) {
+    llvm::Expected<std::string> path = writeForwardKernel(context, config);
+    if (!path)
+      return path.takeError();
+    generated = forward.run.inputFile = *path;
+  }
+  llvm::Expected<std::vector<std::vector<uint8_t>>> fwd =
+      runAttentionForward(context, forward.run, forward.run.inputFile,
+                          config.problem.forward, inputs);
+  if (!generated.empty())
+    llvm::sys::fs::remove(generated);
+  return fwd;
+}
+
+/// The forward's O and LSE from --o and --lse: O as bf16 bits (<u2) or
+/// float32 (rounded to bf16), LSE as float32.
+static llvm::Expected<std::vector<std::vector<uint8_t>>>
+readForwardOutputs(const AttentionBackwardConfig &config) {
+  const AttentionProblem &p = config.problem.forward;
+  auto shapeText = [](ArrayRef<int64_t> shape) {
+    return llvm::join(
+        llvm::map_range(shape, [](int64_t n) { return std::to_string(n); }),
+        ", ");
+  };
+  std::vector<std::vector<uint8_t>> out(argLse + 1);
+  for (unsigned arg : {argO, argLse}) {
+    StringRef path = arg == argO ? config.oFile : config.lseFile;
+    llvm::Expected<NpyArray> array = readNpy(path);
+    if (!array)
+      return badInput(llvm::toString(array.takeError()));
+    std::vector<int64_t> want = p.shape(arg);
+    if (array->shape != want)
+      return badInput(llvm::formatv("'{0}' has shape ({1}); --attention-bwd "
+                                    "needs ({2})",
+                                    path, shapeText(array->shape),
+                                    shapeText(want)));
+    int64_t n = p.elements(arg);
+    if (arg == argLse) {
+      if (array->dtype != "<f4")
+        return badInput("'" + path + "' holds " + array->dtype +
+                        "; LSE is read as float32 (<f4)");
+      out[arg] = std::move(array->data);
+      continue;
+    }
+    out[arg].resize(n * 2);
+    if (array->dtype == "<u2") {
+      out[arg] = std::move(array->data);
+    } else if (array->dtype == "<f4") {
+      for (int64_t i = 0; i < n; ++i) {
+        uint16_t bits = floatToBf16(floatAt(array->data, i));
+        std::memcpy(out[arg].data() + 2 * i, &bits, 2);
+      }
+    } else {
+      return badInput("'" + path + "' holds " + array->dtype +
+                      "; O is read as bf16 bits (<u2) or float32 (<f4)");
+    }
+  }
+  return std::move(out);
+}
+
+/// --save-inputs: Q, K, V, dO and the forward's O as bf16 bits (<u2), LSE
+/// as float32, to <prefix><name>.npy.
+static llvm::Error
+saveInputs(const AttentionBackwardConfig &config,
+           const std::vector<std::vector<uint8_t>> &buffers) {
+  const AttentionProblem &p = config.problem.forward;
+  struct Saved {
+    const char *name;
+    unsigned arg, shapeOf;
+  } saved[] = {{"q", bwdQ, argQ},   {"k", bwdK, argK}, {"v", bwdV, argK},
+               {"do", bwdDO, argQ}, {"o", bwdO, argQ}, {"lse", bwdLse, argLse}};
+  for (const Saved &s : saved) {
+    std::string path = config.saveInputsPrefix + s.name + ".npy";
+    NpyArray array{s.arg == bwdLse ? "<f4" : "<u2", p.shape(s.shapeOf),
+                   buffers[s.arg]};
+    if (llvm::Error e = writeNpy(path, array))
+      return badInput("cannot write '" + path +
+                      "': " + llvm::toString(std::move(e)));
+  }
+  return llvm::Error::success();
+}
+
 namespace {
 /// One backward version's buffers after both kernels ran.
 struct BackwardRun {
@@ -204,17 +311,6 @@ runBackward(MLIRContext &context, const AttentionBackwardConfig &config,
     step.stats = std::move(*stats);
   }
   return std::move(run);
-}
-
-static float floatAt(const std::vector<uint8_t> &buffer, int64_t i) {
-  float x;
-  std::memcpy(&x, buffer.data() + i * 4, 4);
-  return x;
-}
-static double bf16At(const std::vector<uint8_t> &buffer, int64_t i) {
-  uint16_t bits;
-  std::memcpy(&bits, buffer.data() + i * 2, 2);
-  return bf16ToFloat(bits);
 }
 
 static void count(GradientCheck &check, double got, double want, double bound) {
@@ -392,17 +488,9 @@ runAttentionBackwardWorkload(MLIRContext &context,
     for (uint16_t &x : dO)
       x = floatToBf16(float(normal(rng)));
   }
-  std::string generated;
-  if (forward.run.inputFile.empty()) {
-    llvm::Expected<std::string> path = writeForwardKernel(context, config);
-    if (!path)
-      return path.takeError();
-    generated = forward.run.inputFile = *path;
-  }
-  llvm::Expected<std::vector<std::vector<uint8_t>>> fwd = runAttentionForward(
-      context, forward.run, forward.run.inputFile, p, inputs);
-  if (!generated.empty())
-    llvm::sys::fs::remove(generated);
+  llvm::Expected<std::vector<std::vector<uint8_t>>> fwd =
+      config.oFile.empty() ? runForward(context, config, forward, inputs)
+                           : readForwardOutputs(config);
   if (!fwd)
     return fwd.takeError();
 
@@ -429,6 +517,9 @@ runAttentionBackwardWorkload(MLIRContext &context,
       buffers[arg][i + 1] = 0x7f;
     }
 
+  if (!config.saveInputsPrefix.empty())
+    if (llvm::Error e = saveInputs(config, buffers))
+      return std::move(e);
   const RunConfig &rc = config.run;
   llvm::Expected<BackwardRun> run =
       runBackward(context, config, rc.inputFile, Version::tested, buffers);

@@ -130,7 +130,9 @@ struct RunCLOptions {
                      "<prefix>b.npy (as stored: bf16 bits as uint16, fp8 codes "
                      "as uint8) and, MXFP8, <prefix>scales_a.npy and "
                      "<prefix>scales_b.npy (E8M0 bytes); --a, --b and "
-                     "--scales-a/--scales-b read them back"),
+                     "--scales-a/--scales-b read them back; attention "
+                     "backward: <prefix>{q,k,v,do,o,lse}.npy (O and LSE "
+                     "from the forward; --o and --lse read such files)"),
       llvm::cl::value_desc("prefix")};
   llvm::cl::opt<std::string> expectedFile{
       "expected", llvm::cl::cat(toolOptions),
@@ -168,6 +170,15 @@ struct RunCLOptions {
       "forward", llvm::cl::cat(toolOptions), llvm::cl::value_desc("file.mlir"),
       llvm::cl::desc("attention backward: the forward kernel that gives O and "
                      "LSE (default: hk's, generated for the chip and d)")};
+  llvm::cl::opt<std::string> oFile{
+      "o", llvm::cl::cat(toolOptions), llvm::cl::value_desc("file.npy"),
+      llvm::cl::desc("attention backward: the forward's O [B, Hq, Nq, d] "
+                     "(bf16 bits as uint16, or float32 rounded to bf16), with "
+                     "--lse, instead of running a forward kernel")};
+  llvm::cl::opt<std::string> lseFile{
+      "lse", llvm::cl::cat(toolOptions), llvm::cl::value_desc("file.npy"),
+      llvm::cl::desc("attention backward: the forward's LSE [B, Hq, Nq] "
+                     "(float32, natural log), with --o")};
   llvm::cl::opt<bool> causalOption{
       "causal", llvm::cl::cat(toolOptions),
       llvm::cl::desc("attention: mask key k for query q when k > q")};
@@ -325,7 +336,8 @@ static llvm::Expected<GemmConfig> createGemmConfig(const RunCLOptions &o) {
 /// The GEMM's options mean nothing to the attention workloads: refused
 /// rather than ignored.
 static llvm::Error rejectGemmOptions(const RunCLOptions &o,
-                                     llvm::StringRef workload) {
+                                     llvm::StringRef workload,
+                                     bool savesInputs = false) {
   // (A cl::list's operator& gives its storage: cast to the option.)
   const llvm::cl::Option *gemmOptions[] = {
       &static_cast<const llvm::cl::Option &>(o.sizes),
@@ -342,11 +354,11 @@ static llvm::Error rejectGemmOptions(const RunCLOptions &o,
       &o.inputA,
       &o.inputB,
       &o.expectedFile,
-      &o.saveInputsPrefix,
+      savesInputs ? nullptr : &o.saveInputsPrefix,
       &o.outputFile,
       &o.schedule.fp8Format};
   for (const llvm::cl::Option *option : gemmOptions)
-    if (option->getNumOccurrences())
+    if (option && option->getNumOccurrences())
       return badInput("--" + option->ArgStr +
                       " is a GEMM option; the attention workload (" + workload +
                       ") does not take it");
@@ -374,9 +386,13 @@ createAttentionConfig(const RunCLOptions &o) {
   config.scores = o.attentionScores;
   if (llvm::Error e = rejectGemmOptions(o, "--attention"))
     return std::move(e);
-  if (o.forwardFile.getNumOccurrences())
-    return badInput("--forward is an --attention-bwd option: the forward "
-                    "workload runs its input");
+  const llvm::cl::Option *backwardOptions[] = {&o.forwardFile, &o.oFile,
+                                               &o.lseFile};
+  for (const llvm::cl::Option *option : backwardOptions)
+    if (option->getNumOccurrences())
+      return badInput("--" + option->ArgStr +
+                      " is an --attention-bwd option: the forward workload "
+                      "runs its input");
   if (llvm::Error e = checkAttentionConfig(config))
     return std::move(e);
   return std::move(config);
@@ -401,10 +417,14 @@ createAttentionBackwardConfig(const RunCLOptions &o) {
   problem.headDim = o.attentionBackwardSizes[5];
   problem.causal = o.causalOption;
   config.forwardFile = o.forwardFile;
+  config.oFile = o.oFile;
+  config.lseFile = o.lseFile;
   if (o.attentionScores.getNumOccurrences())
     return badInput("--attention-scores is a forward option; the backward "
                     "draws Q ~ N(0, 4), K, V, dO ~ N(0, 1)");
-  if (llvm::Error e = rejectGemmOptions(o, "--attention-bwd"))
+  config.saveInputsPrefix = o.saveInputsPrefix;
+  if (llvm::Error e =
+          rejectGemmOptions(o, "--attention-bwd", /*savesInputs=*/true))
     return std::move(e);
   if (llvm::Error e = checkAttentionBackwardConfig(config))
     return std::move(e);

@@ -54,6 +54,11 @@ struct AttentionBackwardConfig {
   AttentionBackwardProblem problem;
   /// The forward kernel's hk source; empty: hk's, generated for the chip.
   std::string forwardFile;
+  /// The forward's O and LSE from .npy files (both or neither) instead of
+  /// a forward kernel's.
+  std::string oFile, lseFile;
+  /// Where to write the inputs (--save-inputs): <prefix>{q,k,v,do,o,lse}.npy.
+  std::string saveInputsPrefix;
 };
 
 /// Fails with why `config` poses no problem the workload runs.
