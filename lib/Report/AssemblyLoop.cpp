@@ -188,3 +188,33 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
                                  Twine(loops.size()) + " loops found)");
   return std::move(*best);
 }
+
+Expected<std::string> mlir::hk::keepKernel(StringRef assembly,
+                                           StringRef kernel) {
+  SmallVector<StringRef> lines;
+  assembly.split(lines, '\n');
+  std::string out, kernels;
+  bool inside = false, found = false;
+  for (StringRef line : lines) {
+    StringRef trimmed = line.trim();
+    // A function starts at its label (`name:`) after `.type name,@function`.
+    if (trimmed.consume_front(".type") && trimmed.contains("@function")) {
+      StringRef name = trimmed.trim().split(',').first.trim();
+      kernels += (kernels.empty() ? "" : ", ") + name.str();
+    }
+    if (line.trim() == (kernel + ":").str()) {
+      inside = found = true;
+    } else if (inside && line.starts_with(".Lfunc_end")) {
+      out += line.str() + "\n";
+      inside = false;
+      continue;
+    }
+    out += (inside ? line.str() : std::string()) + "\n";
+  }
+  if (!found)
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel named '" + kernel +
+                                 "' (its kernels: " + kernels + ")");
+  out.pop_back();
+  return out;
+}

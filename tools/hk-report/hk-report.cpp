@@ -45,6 +45,11 @@ static cl::opt<std::string> loopBodyFile(
     cl::desc("with --asm: write the main loop's instructions, one per line "
              "with its class in a comment (input for llvm-mca)"));
 
+static cl::opt<std::string> kernelName(
+    "kernel", cl::cat(toolOptions), cl::value_desc("name"),
+    cl::desc("with --asm: the main loop of this kernel (a module with "
+             "several, e.g. the attention backward's)"));
+
 /// The order classes are printed in: the loop's work first.
 static const char *const kClassOrder[] = {"mma",
                                           "lds_read",
@@ -87,12 +92,20 @@ int main(int argc, char **argv) {
     if (!text)
       return fail("cannot read '" + asmFile +
                   "': " + text.getError().message());
-    Expected<AssemblyLoop> found = findMainLoop((*text)->getBuffer());
+    std::string kept = (*text)->getBuffer().str();
+    if (!kernelName.empty()) {
+      Expected<std::string> only = keepKernel(kept, kernelName);
+      if (!only)
+        return fail("'" + asmFile + "': " + toString(only.takeError()));
+      kept = std::move(*only);
+    }
+    Expected<AssemblyLoop> found = findMainLoop(kept);
     if (!found)
       return fail("'" + asmFile + "': " + toString(found.takeError()));
     loop = std::move(*found);
-  } else if (!loopBodyFile.empty()) {
-    return fail("--loop-body needs --asm");
+  } else if (!loopBodyFile.empty() || !kernelName.empty()) {
+    return fail(Twine(loopBodyFile.empty() ? "--kernel" : "--loop-body") +
+                " needs --asm");
   }
   if (loop && !loopBodyFile.empty()) {
     std::error_code ec;

@@ -55,6 +55,13 @@ struct AssemblyLoop {
 /// the last branch back to it. An error if the text has no loop with an MMA.
 llvm::Expected<AssemblyLoop> findMainLoop(llvm::StringRef assembly);
 
+/// `assembly` with every line outside kernel `kernel`'s function (from its
+/// label to the `.Lfunc_end` label after it) left empty, so that line
+/// numbers stay those of the file; an error naming the file's kernels when
+/// there is no such kernel.
+llvm::Expected<std::string> keepKernel(llvm::StringRef assembly,
+                                       llvm::StringRef kernel);
+
 } // namespace mlir::hk
 
 #endif // HK_REPORT_ASSEMBLYLOOP_H
