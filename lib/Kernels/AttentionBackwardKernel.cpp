@@ -39,7 +39,16 @@ namespace {
 class BackwardEmitter {
 public:
   BackwardEmitter(OpBuilder &b, const AttentionDescription &d)
-      : kb(b, getChipInfo(d.chip)), d(d), t(planAttentionTiles(d)) {}
+      : kb(b, getChipInfo(d.chip)), d(d), t(planAttentionTiles(d)) {
+    // gfx1201's 256 VGPRs (wave32) hold the backward's larger state (two
+    // accumulators, or Q and dO, beside K, V and K^T) with half the tile;
+    // two waves then still give every lane a block of the transposed
+    // copies.
+    if (!t.transposedReads) {
+      t.perTile /= 2;
+      t.waves = 2;
+    }
+  }
   gpu::GPUModuleOp emit();
 
 private:
@@ -65,8 +74,20 @@ private:
   // Values both kernels define at their top.
   Value batch, zero, minusInf, scale, minusLog2e, rsqrtD, isCausal;
   Value q, k, v, nq, nkv, hq, hkv, group;
-  // The dK/dV kernel's.
-  Value kf, vf, kw, qs, dos, qts, dots;
+  // The dK/dV kernel's: K and V as B operands (null: read from kvTiles
+  // each tile), this wave's first key and its offset in the block.
+  Value kf, vf, kw, wk, qs, dos, qts, dots;
+  Value kvTiles[2];
+  /// Whether each wave keeps its fixed operands (Q and dO for dQ, K and V
+  /// for dK, dV) in registers for the whole loop, or reads them from LDS
+  /// every tile: gfx1201's 256 VGPRs (wave32) do not hold them beside the
+  /// loop's accumulators.
+  bool fixedInRegisters() const { return t.transposedReads; }
+  /// gfx1201's tiles written transposed (d x 16 or d x 32). st_32x16 leaves
+  /// the WMMA operand reads 2-way and the copies' 8-byte writes 4-way;
+  /// st_16x16 would make the reads 1-way, but LLVM then spills more (d = 64
+  /// dQ 2 VGPRs instead of 0, d = 128 dK/dV 25 instead of 14).
+  Swizzle writtenTransposedSwizzle() const { return Swizzle::st_32x16; }
 };
 
 } // namespace
@@ -180,7 +201,7 @@ void BackwardEmitter::emitDq() {
                   ? ks
                   : kb.create<AllocSharedOp>(
                         "Kts", kb.sharedTile(dd, t.perTile, bf16(),
-                                             transposedSwizzle(t)));
+                                             writtenTransposedSwizzle()));
 
   Value q0 = kb.mul("q0", qblock, kb.index(t.perWorkgroup()));
   Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
@@ -193,10 +214,15 @@ void BackwardEmitter::emitDq() {
                               BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
   FragmentType operand = frag(FragmentRole::b, t.perWave, dd, bf16());
-  Value qf = kb.create<LoadFragmentOp>("qf", operand, qs, kb.index(0), wq,
-                                       kb.index(0), /*transpose=*/false);
-  Value dof = kb.create<LoadFragmentOp>("dof", operand, dos, kb.index(0), wq,
-                                        kb.index(0), /*transpose=*/false);
+  auto loadFixed = [&](StringRef name, Value tile) -> Value {
+    return kb.create<LoadFragmentOp>(name, operand, tile, kb.index(0), wq,
+                                     kb.index(0), /*transpose=*/false);
+  };
+  Value qf, dof;
+  if (fixedInRegisters()) {
+    qf = loadFixed("qf", qs);
+    dof = loadFixed("dof", dos);
+  }
 
   // D = rowsum(dO * O) over d, from dO^T and O^T read transposed: a column
   // per query, as the scores'. Exact products, f32 sums.
@@ -255,7 +281,9 @@ void BackwardEmitter::emitDq() {
     Value kfrag = kb.create<LoadFragmentOp>("kf", keys, ks, kb.index(0),
                                             kb.index(0), kb.index(0),
                                             /*transpose=*/false);
-    Value s = kb.create<MmaOp>("s", scores, kfrag, qf, sInit, ValueRange{});
+    Value qOperand = qf ? qf : loadFixed("qf", qs);
+    Value s =
+        kb.create<MmaOp>("s", scores, kfrag, qOperand, sInit, ValueRange{});
     // Keys past Nkv and, when causal, past the query: P = 0.
     Value kNext = kb.add("k_next", kv, kb.index(t.perTile));
     Value tail =
@@ -296,7 +324,9 @@ void BackwardEmitter::emitDq() {
     Value vfrag = kb.create<LoadFragmentOp>("vf", keys, vs, kb.index(0),
                                             kb.index(0), kb.index(0),
                                             /*transpose=*/false);
-    Value dp = kb.create<MmaOp>("dp", scores, vfrag, dof, sInit, ValueRange{});
+    Value doOperand = dof ? dof : loadFixed("dof", dos);
+    Value dp =
+        kb.create<MmaOp>("dp", scores, vfrag, doOperand, sInit, ValueRange{});
     Value ds = kb.map("ds", scores, {p, dp, dcol}, {"p", "dp", "dd"},
                       [&](ValueRange x) -> Value {
                         Value diff = kb.create<arith::SubFOp>("t", x[1], x[2]);
@@ -345,8 +375,10 @@ void BackwardEmitter::emitDkDv() {
   ColumnPermutation perm = operandPermutation(t);
   // K and V pass through one tile; Q and dO are read plainly (S = Q K^T,
   // dP = dO V^T) and transposed (dK^T = Q^T dS, dV^T = dO^T P).
-  Value ks = kb.create<AllocSharedOp>(
-      "KVs", kb.sharedTile(t.perWorkgroup(), dd, bf16(), operands, perm));
+  SharedTileType keys =
+      kb.sharedTile(t.perWorkgroup(), dd, bf16(), operands, perm);
+  Value ks = kb.create<AllocSharedOp>(fixedInRegisters() ? "KVs" : "Ks", keys);
+  Value vs = fixedInRegisters() ? ks : kb.create<AllocSharedOp>("Vs", keys);
   qs = kb.create<AllocSharedOp>(
       "Qs", kb.sharedTile(t.perTile, dd, bf16(), operands, perm));
   dos = kb.create<AllocSharedOp>(
@@ -354,7 +386,7 @@ void BackwardEmitter::emitDkDv() {
   qts = qs;
   dots = dos;
   if (!t.transposedReads) {
-    Swizzle transposed = transposedSwizzle(t);
+    Swizzle transposed = writtenTransposedSwizzle();
     qts = kb.create<AllocSharedOp>(
         "Qts", kb.sharedTile(dd, t.perTile, bf16(), transposed));
     dots = kb.create<AllocSharedOp>(
@@ -364,20 +396,30 @@ void BackwardEmitter::emitDkDv() {
   Value k0 = kb.mul("k0", kblock, kb.index(t.perWorkgroup()));
   Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
   Value wave = kb.div("wave", tid, kb.index(t.chip->waveSize));
-  Value wk = kb.mul("wk", wave, kb.index(t.perWave));
+  wk = kb.mul("wk", wave, kb.index(t.perWave));
   kw = kb.add("kw", k0, wk);
-  // This wave's K and V, B operands held for the whole loop.
+  // This wave's K and V, B operands held for the whole loop (through one
+  // tile), or left in their tiles for the loop to read.
   FragmentType operand = frag(FragmentRole::b, t.perWave, dd, bf16());
-  for (auto [source, name] : {std::pair{kh, "kf"}, std::pair{vh, "vf"}}) {
-    kb.create<CopyToSharedOp>("", source, k0, kb.index(0), ks, kb.index(0),
-                              /*direct=*/false, /*transpose=*/false,
-                              BoundsMode::partial);
+  kvTiles[0] = ks;
+  kvTiles[1] = vs;
+  Value sources[] = {kh, vh};
+  for (int i = 0; i < 2; ++i) {
+    // V replaces K in the one tile once every wave has read its K.
+    if (i == 1 && fixedInRegisters())
+      kb.create<amdgpu::LDSBarrierOp>("");
+    kb.create<CopyToSharedOp>("", sources[i], k0, kb.index(0), kvTiles[i],
+                              kb.index(0), /*direct=*/false,
+                              /*transpose=*/false, BoundsMode::partial);
+    if (!fixedInRegisters())
+      continue;
     kb.create<amdgpu::LDSBarrierOp>("");
-    Value f = kb.create<LoadFragmentOp>(name, operand, ks, kb.index(0), wk,
-                                        kb.index(0), /*transpose=*/false);
-    (StringRef(name) == "kf" ? kf : vf) = f;
-    kb.create<amdgpu::LDSBarrierOp>("");
+    (i == 0 ? kf : vf) = kb.create<LoadFragmentOp>(
+        i == 0 ? "kf" : "vf", operand, kvTiles[i], kb.index(0), wk, kb.index(0),
+        /*transpose=*/false);
   }
+  // The next fill of KVs (or of Q, dO) waits for every wave's reads.
+  kb.create<amdgpu::LDSBarrierOp>("");
 
   // Causal: the queries before the block's first key see none of its keys.
   Value firstTile =
@@ -460,7 +502,15 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   Value qa = kb.create<LoadFragmentOp>("qa", rows, qs, kb.index(0), kb.index(0),
                                        kb.index(0),
                                        /*transpose=*/false);
-  Value s = kb.create<MmaOp>("s", scores, qa, kf, sInit, ValueRange{});
+  FragmentType operand = frag(FragmentRole::b, t.perWave, dd, bf16());
+  auto fixed = [&](int i) -> Value {
+    if (Value f = i == 0 ? kf : vf)
+      return f;
+    return kb.create<LoadFragmentOp>(i == 0 ? "kf" : "vf", operand, kvTiles[i],
+                                     kb.index(0), wk, kb.index(0),
+                                     /*transpose=*/false);
+  };
+  Value s = kb.create<MmaOp>("s", scores, qa, fixed(0), sInit, ValueRange{});
   // Causal: keys past the query get P = 0; only tiles whose first query
   // comes before this wave's last key need it.
   Value kLast = kb.add("k_last", kw, kb.index(t.perWave - 1));
@@ -499,7 +549,7 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   Value doa = kb.create<LoadFragmentOp>("doa", rows, dos, kb.index(0),
                                         kb.index(0), kb.index(0),
                                         /*transpose=*/false);
-  Value dp = kb.create<MmaOp>("dp", scores, doa, vf, sInit, ValueRange{});
+  Value dp = kb.create<MmaOp>("dp", scores, doa, fixed(1), sInit, ValueRange{});
   Value ds = kb.map("ds", scores, {p, dp, dRow}, {"p", "dp", "dd"},
                     [&](ValueRange x) -> Value {
                       Value diff = kb.create<arith::SubFOp>("t", x[1], x[2]);
