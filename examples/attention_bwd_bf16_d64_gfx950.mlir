@@ -108,7 +108,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
       %past_query = arith.cmpi ugt, %k_last, %qw : index
       %diagonal = arith.andi %is_causal, %past_query : i1
       %needs_mask = arith.ori %tail, %diagonal : i1
-      %sm = scf.if %needs_mask -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      %false = arith.constant false
+      %mask_expected = llvm.intr.expect %needs_mask, %false : i1
+      %sm = scf.if %mask_expected -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
         %masked = hk.mask %s, %minus_inf at[%k, %qw] : <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%key: index, %query: index):
           %next = arith.addi %query, %c1 : index

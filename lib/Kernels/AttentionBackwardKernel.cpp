@@ -70,6 +70,14 @@ private:
   void emitDkDvTile(scf::ForOp loop, Value head);
   Value roundToOperand(StringRef name, Value acc);
   Value emitCausalMask(Value s, Value query, Value key);
+  /// `condition`, said to LLVM to be rarely true (llvm.expect): only the
+  /// diagonal and tail tiles take the mask, whose block LLVM then places
+  /// out of the loop's straight line.
+  Value unlikely(Value condition) {
+    return kb.create<LLVM::ExpectOp>(
+        "mask_expected", condition,
+        kb.create<arith::ConstantIntOp>("false", 0, 1));
+  }
 
   // Values both kernels define at their top.
   Value batch, zero, minusInf, scale, minusLog2e, rsqrtD, isCausal;
@@ -293,8 +301,9 @@ void BackwardEmitter::emitDq() {
         "past_query", arith::CmpIPredicate::ugt, kLast, qw);
     Value diagonal = kb.create<arith::AndIOp>("diagonal", isCausal, pastQuery);
     Value needsMask = kb.create<arith::OrIOp>("needs_mask", tail, diagonal);
-    auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores}, needsMask,
-                                     /*withElseRegion=*/true);
+    auto ifOp =
+        kb.create<scf::IfOp>("sm", TypeRange{scores}, unlikely(needsMask),
+                             /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard inner(kb.b);
       kb.b.setInsertionPointToStart(ifOp.thenBlock());
@@ -517,12 +526,7 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   Value before = kb.create<arith::CmpIOp>("before_keys",
                                           arith::CmpIPredicate::ugt, kLast, q0);
   Value needsMask = kb.create<arith::AndIOp>("needs_mask", isCausal, before);
-  // Only the diagonal tiles take it: said to LLVM, which then places the
-  // mask out of the loop's straight line.
-  Value rare =
-      kb.create<LLVM::ExpectOp>("mask_expected", needsMask,
-                                kb.create<arith::ConstantIntOp>("false", 0, 1));
-  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores}, rare,
+  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores}, unlikely(needsMask),
                                    /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard inner(kb.b);
