@@ -212,6 +212,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
         %dOh = memref.subview %dO[%batch, %head, 0, 0] [1, 1, %Nq, 128] [1, 1, 1, 1] : memref<?x?x?x128xbf16> to memref<?x128xbf16, strided<[128, 1], offset: ?>>
         %Lh = memref.subview %LSE[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
         %Dh = memref.subview %D[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+        hk.copy_to_shared %Qh[%q, %c0], %Qs[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <64x128xbf16, #hk.swizzle<st_16x64>>
+        hk.copy_to_shared %dOh[%q, %c0], %dOs[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <64x128xbf16, #hk.swizzle<st_16x64>>
+        amdgpu.lds_barrier
         %lse = hk.read_fragment %Lh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 64x1xf32, mma = 32x32x16>
         %D_q = hk.read_fragment %Dh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 64x1xf32, mma = 32x32x16>
         %offset = hk.map %lse : !hk.fragment<row, 64x1xf32, mma = 32x32x16> -> <row, 64x1xf32, mma = 32x32x16> {
@@ -219,9 +222,6 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
           %r = arith.mulf %l, %minus_log2e : f32
           hk.yield %r : f32
         }
-        hk.copy_to_shared %Qh[%q, %c0], %Qs[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <64x128xbf16, #hk.swizzle<st_16x64>>
-        hk.copy_to_shared %dOh[%q, %c0], %dOs[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <64x128xbf16, #hk.swizzle<st_16x64>>
-        amdgpu.lds_barrier
         %s_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
         %qa = hk.load_fragment %Qs[%c0] [%c0, %c0] : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a, 64x128xbf16, mma = 32x32x16>
         %s = hk.mma %qa, %kf, %s_init : <a, 64x128xbf16, mma = 32x32x16>, <b, 32x128xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>

@@ -210,6 +210,11 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
         %dOh = memref.subview %dO[%batch, %head, 0, 0] [1, 1, %Nq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
         %Lh = memref.subview %LSE[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
         %Dh = memref.subview %D[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
+        hk.copy_to_shared %Qh[%q, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+        hk.copy_to_shared %Qh[%q, %c0], %Qts[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x32xbf16, #hk.swizzle<st_32x16>>
+        hk.copy_to_shared %dOh[%q, %c0], %dOs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+        hk.copy_to_shared %dOh[%q, %c0], %dOts[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x32xbf16, #hk.swizzle<st_32x16>>
+        amdgpu.lds_barrier
         %lse = hk.read_fragment %Lh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 32x1xf32, mma = 16x16x16>
         %D_q = hk.read_fragment %Dh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 32x1xf32, mma = 16x16x16>
         %offset = hk.map %lse : !hk.fragment<row, 32x1xf32, mma = 16x16x16> -> <row, 32x1xf32, mma = 16x16x16> {
@@ -217,11 +222,6 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
           %r = arith.mulf %l, %minus_log2e : f32
           hk.yield %r : f32
         }
-        hk.copy_to_shared %Qh[%q, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-        hk.copy_to_shared %Qh[%q, %c0], %Qts[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x32xbf16, #hk.swizzle<st_32x16>>
-        hk.copy_to_shared %dOh[%q, %c0], %dOs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-        hk.copy_to_shared %dOh[%q, %c0], %dOts[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x32xbf16, #hk.swizzle<st_32x16>>
-        amdgpu.lds_barrier
         %s_init = hk.fill_fragment %zero : <acc, 32x16xf32, mma = 16x16x16>
         %qa = hk.load_fragment %Qs[%c0] [%c0, %c0] : <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <a, 32x64xbf16, mma = 16x16x16>
         %kf = hk.load_fragment %Ks[%c0] [%wk, %c0] : <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x64xbf16, mma = 16x16x16>

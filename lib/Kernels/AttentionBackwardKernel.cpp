@@ -478,19 +478,6 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   Value doh = attentionHeadView(kb, "dOh", kb.arg("dO"), batch, head, nq, dd);
   Value lh = attentionHeadVector(kb, "Lh", kb.arg("LSE"), batch, head, nq);
   Value dh = attentionHeadVector(kb, "Dh", kb.arg("D"), batch, head, nq);
-  // The tile's LSE and D first: their loads then overlap the copies (after
-  // the mask's branch, LLVM could not move them up).
-  FragmentType rowVector = frag(FragmentRole::row, t.perTile, 1, f32());
-  Value lse =
-      kb.create<ReadFragmentOp>("lse", rowVector, lh, ValueRange{q0},
-                                /*transpose=*/false, BoundsMode::partial);
-  Value dRow =
-      kb.create<ReadFragmentOp>("D_q", rowVector, dh, ValueRange{q0},
-                                /*transpose=*/false, BoundsMode::partial);
-  Value offset =
-      kb.map("offset", rowVector, {lse}, {"l"}, [&](ValueRange x) -> Value {
-        return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
-      });
   for (auto [source, tile, transposed] :
        {std::tuple{qh, qs, qts}, std::tuple{doh, dos, dots}}) {
     kb.create<CopyToSharedOp>("", source, q0, kb.index(0), tile, kb.index(0),
@@ -502,6 +489,19 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
                                 /*transpose=*/true, BoundsMode::partial);
   }
   kb.create<amdgpu::LDSBarrierOp>("");
+  // The tile's LSE and D before the MMAs, in the loop's first block (after
+  // the mask's branch LLVM would issue and wait for each load alone).
+  FragmentType rowVector = frag(FragmentRole::row, t.perTile, 1, f32());
+  Value lse =
+      kb.create<ReadFragmentOp>("lse", rowVector, lh, ValueRange{q0},
+                                /*transpose=*/false, BoundsMode::partial);
+  Value dRow =
+      kb.create<ReadFragmentOp>("D_q", rowVector, dh, ValueRange{q0},
+                                /*transpose=*/false, BoundsMode::partial);
+  Value offset =
+      kb.map("offset", rowVector, {lse}, {"l"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::MulFOp>("r", x[0], minusLog2e);
+      });
 
   // S = Q K^T: rows the tile's queries, columns this wave's keys. Queries
   // past Nq read as zeros (Q, dO, LSE and D): they add nothing.
