@@ -34,21 +34,25 @@ using namespace mlir;
 using namespace mlir::hk;
 using namespace mlir::hk::kernels;
 
+/// The forward's tiles, but on gfx1201, whose 256 VGPRs (wave32) hold the
+/// backward's larger state (two accumulators, or Q and dO, beside K, V and
+/// K^T) only with half the tile; two waves then still give every lane a
+/// block of the transposed copies.
+static AttentionTiles planBackwardTiles(const AttentionDescription &d) {
+  AttentionTiles t = planAttentionTiles(d);
+  if (!t.transposedReads) {
+    t.perTile /= 2;
+    t.waves = 2;
+  }
+  return t;
+}
+
 namespace {
 
 class BackwardEmitter {
 public:
   BackwardEmitter(OpBuilder &b, const AttentionDescription &d)
-      : kb(b, getChipInfo(d.chip)), d(d), t(planAttentionTiles(d)) {
-    // gfx1201's 256 VGPRs (wave32) hold the backward's larger state (two
-    // accumulators, or Q and dO, beside K, V and K^T) with half the tile;
-    // two waves then still give every lane a block of the transposed
-    // copies.
-    if (!t.transposedReads) {
-      t.perTile /= 2;
-      t.waves = 2;
-    }
-  }
+      : kb(b, getChipInfo(d.chip)), d(d), t(planBackwardTiles(d)) {}
   gpu::GPUModuleOp emit();
 
 private:
@@ -596,7 +600,7 @@ mlir::hk::kernels::buildAttentionBackwardKernels(
 
 std::string mlir::hk::kernels::describeAttentionBackwardKernels(
     const AttentionDescription &d) {
-  AttentionTiles t = planAttentionTiles(d);
+  AttentionTiles t = planBackwardTiles(d);
   std::string text;
   llvm::raw_string_ostream os(text);
   int64_t dim = d.headDim;
@@ -628,8 +632,14 @@ std::string mlir::hk::kernels::describeAttentionBackwardKernels(
   os << "attention_bwd_dkdv_bf16_d" << dim << ": one workgroup of " << t.waves
      << " waves per " << t.perWorkgroup() << " keys of one (batch, kv head), "
      << t.perWave << " per wave, grid (ceil(Nkv / " << t.perWorkgroup()
-     << "), Hkv, B). K and V stay in registers; the loop runs over the query "
-        "heads of the kv head, then their tiles of "
+     << "), Hkv, B). "
+     << (t.transposedReads
+             ? "K and V stay in registers"
+             : "K and V stay in LDS, read every tile (as Q and dO in the dQ "
+               "kernel: a wave32 wave's 256 VGPRs do not hold them beside "
+               "the accumulators)")
+     << "; the loop runs over the query heads of the kv head, then their "
+        "tiles of "
      << t.perTile
      << " queries (causal: from the block's first key's tile on): S = Q K^T, "
         "dV^T += dO^T P, dP = dO V^T, dS = P (dP - D), dK^T += Q^T dS, P and "
