@@ -17,7 +17,7 @@
 // for its queries (dO^T and O^T read transposed, a column sum), then runs over
 // KV tiles of 16 keys transposed as the forward: S^T = K Q^T, dP^T = V dO^T,
 // dS^T = P^T (dP^T - D), dQ^T += K^T dS^T with dS^T the B operand in place; K^T
-// is written transposed into LDS.
+// is written transposed into LDS; Q and dO are read from LDS every tile.
 //
 // attention_bwd_dkdv_bf16_d128: one workgroup of 2 waves per 32 keys of one
 // (batch, kv head), 16 per wave, grid (ceil(Nkv / 32), Hkv, B). K and V stay in

@@ -17,7 +17,7 @@
 // for its queries (dO^T and O^T read transposed, a column sum), then runs over
 // KV tiles of 64 keys transposed as the forward: S^T = K Q^T, dP^T = V dO^T,
 // dS^T = P^T (dP^T - D), dQ^T += K^T dS^T with dS^T the B operand in place; K^T
-// is read transposed from LDS.
+// is read transposed from LDS; Q and dO stay in registers.
 //
 // attention_bwd_dkdv_bf16_d128: one workgroup of 4 waves per 128 keys of one
 // (batch, kv head), 32 per wave, grid (ceil(Nkv / 128), Hkv, B). K and V stay

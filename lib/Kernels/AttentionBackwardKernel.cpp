@@ -626,8 +626,10 @@ std::string mlir::hk::kernels::describeAttentionBackwardKernels(
      << " keys transposed as the forward: S^T = K Q^T, dP^T = V dO^T, "
         "dS^T = P^T (dP^T - D), dQ^T += K^T dS^T with dS^T the B operand "
         "in place; "
-     << (t.transposedReads ? "K^T is read transposed from LDS."
-                           : "K^T is written transposed into LDS.")
+     << (t.transposedReads
+             ? "K^T is read transposed from LDS; Q and dO stay in registers."
+             : "K^T is written transposed into LDS; Q and dO are read from "
+               "LDS every tile.")
      << "\n\n";
   os << "attention_bwd_dkdv_bf16_d" << dim << ": one workgroup of " << t.waves
      << " waves per " << t.perWorkgroup() << " keys of one (batch, kv head), "
