@@ -109,9 +109,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
       %k_last = arith.addi %k, %c15 : index
       %past_query = arith.cmpi ugt, %k_last, %qw : index
       %diagonal = arith.andi %is_causal, %past_query : i1
-      %needs_mask = arith.ori %tail, %diagonal : i1
+      %wave_needs_mask = arith.ori %tail, %diagonal : i1
       %false = arith.constant false
-      %mask_expected = llvm.intr.expect %needs_mask, %false : i1
+      %mask_expected = llvm.intr.expect %wave_needs_mask, %false : i1
       %sm = scf.if %mask_expected -> (!hk.fragment<acc, 16x16xf32, mma = 16x16x16>) {
         %masked = hk.mask %s, %minus_inf at[%k, %qw] : <acc, 16x16xf32, mma = 16x16x16> {
         ^bb0(%key: index, %query: index):

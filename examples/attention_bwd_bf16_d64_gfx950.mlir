@@ -107,9 +107,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
       %k_last = arith.addi %k, %c63 : index
       %past_query = arith.cmpi ugt, %k_last, %qw : index
       %diagonal = arith.andi %is_causal, %past_query : i1
-      %needs_mask = arith.ori %tail, %diagonal : i1
+      %wave_needs_mask = arith.ori %tail, %diagonal : i1
       %false = arith.constant false
-      %mask_expected = llvm.intr.expect %needs_mask, %false : i1
+      %mask_expected = llvm.intr.expect %wave_needs_mask, %false : i1
       %sm = scf.if %mask_expected -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
         %masked = hk.mask %s, %minus_inf at[%k, %qw] : <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%key: index, %query: index):

@@ -322,6 +322,21 @@ static void count(GradientCheck &check, double got, double want, double bound) {
     check.maxAbs = std::max(check.maxAbs, err);
 }
 
+/// The fp64 dot product of two bf16 rows, and the sum of its terms'
+/// magnitudes (the f32 accumulation's error scale).
+struct Dot {
+  double sum = 0, abs = 0;
+};
+static Dot dot(const uint16_t *a, const uint16_t *b, int64_t n) {
+  Dot out;
+  for (int64_t i = 0; i < n; ++i) {
+    double x = double(bf16ToFloat(a[i])) * bf16ToFloat(b[i]);
+    out.sum += x;
+    out.abs += std::fabs(x);
+  }
+  return out;
+}
+
 /// The fp64 gradients of the bf16 inputs and the kernels' error bounds
 /// (docs/Attention.md#backward-tolerances).
 static AttentionBackwardCheck
@@ -356,14 +371,9 @@ checkGradients(const AttentionProblem &p, const std::vector<uint16_t> &q,
         int64_t end = p.causal ? std::min(p.keys, qi + 1) : p.keys;
         double m = -INFINITY, sAbsMax = 0;
         for (int64_t kk = 0; kk < end; ++kk) {
-          double dot = 0, absDot = 0;
-          for (int64_t i = 0; i < d; ++i) {
-            double x = f(Q[i]) * f(K[kk * d + i]);
-            dot += x;
-            absDot += std::fabs(x);
-          }
-          s[kk] = dot * scale;
-          sAbs[kk] = absDot * scale;
+          Dot qk = dot(Q, &K[kk * d], d);
+          s[kk] = qk.sum * scale;
+          sAbs[kk] = qk.abs * scale;
           sAbsMax = std::max(sAbsMax, sAbs[kk]);
           m = std::max(m, s[kk]);
         }
@@ -403,12 +413,8 @@ checkGradients(const AttentionProblem &p, const std::vector<uint16_t> &q,
         std::fill(dq.begin(), dq.end(), 0.0);
         std::fill(dqErr.begin(), dqErr.end(), 0.0);
         for (int64_t kk = 0; kk < end; ++kk) {
-          double dp = 0, dpAbs = 0;
-          for (int64_t j = 0; j < d; ++j) {
-            double x = f(DO[j]) * f(V[kk * d + j]);
-            dp += x;
-            dpAbs += std::fabs(x);
-          }
+          Dot dov = dot(DO, &V[kk * d], d);
+          double dp = dov.sum, dpAbs = dov.abs;
           double P = prob[kk], dS = P * (dp - D);
           // P in f32: the scores' and LSE's errors, relative; dS rounded
           // to bf16 for the MMAs.

@@ -368,21 +368,34 @@ static llvm::Error rejectGemmOptions(const RunCLOptions &o,
   return llvm::Error::success();
 }
 
+/// The sizes (B,Hq,Hkv,Nq,Nkv,d) `option` gives and --causal.
+static llvm::Expected<AttentionProblem>
+readAttentionProblem(const RunCLOptions &o,
+                     const llvm::cl::list<int64_t> &sizes,
+                     llvm::StringRef option) {
+  if (sizes.size() != 6)
+    return badInput(option + " takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
+                    std::to_string(sizes.size()));
+  AttentionProblem problem;
+  problem.batch = sizes[0];
+  problem.qHeads = sizes[1];
+  problem.kvHeads = sizes[2];
+  problem.queries = sizes[3];
+  problem.keys = sizes[4];
+  problem.headDim = sizes[5];
+  problem.causal = o.causalOption;
+  return problem;
+}
+
 static llvm::Expected<AttentionConfig>
 createAttentionConfig(const RunCLOptions &o) {
-  if (o.attentionSizes.size() != 6)
-    return badInput("--attention takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
-                    std::to_string(o.attentionSizes.size()));
+  llvm::Expected<AttentionProblem> problem =
+      readAttentionProblem(o, o.attentionSizes, "--attention");
+  if (!problem)
+    return problem.takeError();
   AttentionConfig config;
   config.run = createRunConfig(o);
-  AttentionProblem &problem = config.problem;
-  problem.batch = o.attentionSizes[0];
-  problem.qHeads = o.attentionSizes[1];
-  problem.kvHeads = o.attentionSizes[2];
-  problem.queries = o.attentionSizes[3];
-  problem.keys = o.attentionSizes[4];
-  problem.headDim = o.attentionSizes[5];
-  problem.causal = o.causalOption;
+  config.problem = *problem;
   config.scores = o.attentionScores;
   if (llvm::Error e = rejectGemmOptions(o, "--attention"))
     return std::move(e);
@@ -403,19 +416,13 @@ createAttentionBackwardConfig(const RunCLOptions &o) {
   if (!o.attentionSizes.empty())
     return badInput("--attention and --attention-bwd are two workloads: give "
                     "one");
-  if (o.attentionBackwardSizes.size() != 6)
-    return badInput("--attention-bwd takes B,Hq,Hkv,Nq,Nkv,d (6 sizes), got " +
-                    std::to_string(o.attentionBackwardSizes.size()));
+  llvm::Expected<AttentionProblem> problem =
+      readAttentionProblem(o, o.attentionBackwardSizes, "--attention-bwd");
+  if (!problem)
+    return problem.takeError();
   AttentionBackwardConfig config;
   config.run = createRunConfig(o);
-  AttentionProblem &problem = config.problem.forward;
-  problem.batch = o.attentionBackwardSizes[0];
-  problem.qHeads = o.attentionBackwardSizes[1];
-  problem.kvHeads = o.attentionBackwardSizes[2];
-  problem.queries = o.attentionBackwardSizes[3];
-  problem.keys = o.attentionBackwardSizes[4];
-  problem.headDim = o.attentionBackwardSizes[5];
-  problem.causal = o.causalOption;
+  config.problem.forward = *problem;
   config.forwardFile = o.forwardFile;
   config.oFile = o.oFile;
   config.lseFile = o.lseFile;

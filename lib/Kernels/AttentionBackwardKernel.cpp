@@ -297,38 +297,10 @@ void BackwardEmitter::emitDq() {
     Value s =
         kb.create<MmaOp>("s", scores, kfrag, qOperand, sInit, ValueRange{});
     // Keys past Nkv and, when causal, past the query: P = 0.
-    Value kNext = kb.add("k_next", kv, kb.index(t.perTile));
-    Value tail =
-        kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kNext, nkv);
-    Value kLast = kb.add("k_last", kv, kb.index(t.perTile - 1));
-    Value pastQuery = kb.create<arith::CmpIOp>(
-        "past_query", arith::CmpIPredicate::ugt, kLast, qw);
-    Value diagonal = kb.create<arith::AndIOp>("diagonal", isCausal, pastQuery);
-    Value needsMask = kb.create<arith::OrIOp>("needs_mask", tail, diagonal);
-    auto ifOp =
-        kb.create<scf::IfOp>("sm", TypeRange{scores}, unlikely(needsMask),
-                             /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard inner(kb.b);
-      kb.b.setInsertionPointToStart(ifOp.thenBlock());
-      auto mask = kb.create<MaskOp>("masked", scores, s, minusInf, kv, qw);
-      {
-        OpBuilder::InsertionGuard body(kb.b);
-        Type index = kb.b.getIndexType();
-        Block *block =
-            kb.startBlock(mask.getBody(), {index, index}, {"key", "query"});
-        Value next = kb.add("next", block->getArgument(1), kb.index(1));
-        Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
-        Value end = kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
-        Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ult,
-                                              block->getArgument(0), end);
-        kb.create<YieldOp>("", keep);
-      }
-      kb.create<scf::YieldOp>("", mask.getResult());
-      kb.b.setInsertionPointToStart(ifOp.elseBlock());
-      kb.create<scf::YieldOp>("", s);
-    }
-    Value sm = ifOp.getResult(0);
+    Value waveNeeds =
+        attentionWaveNeedsMask(kb, kv, t.perTile, qw, nkv, isCausal);
+    Value sm = attentionKeyMask(kb, s, unlikely(waveNeeds), kv, qw, nkv,
+                                isCausal, minusInf);
     Value p = kb.map("p", scores, {sm, offset}, {"x", "off"},
                      [&](ValueRange x) -> Value {
                        Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);

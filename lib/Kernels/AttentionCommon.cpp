@@ -6,6 +6,8 @@
 
 #include "AttentionCommon.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::hk;
 using namespace mlir::hk::kernels;
@@ -51,6 +53,48 @@ Value mlir::hk::kernels::attentionHeadVector(KernelBuilder &kb, StringRef name,
       source, ArrayRef<OpFoldResult>{batch, head, zero},
       ArrayRef<OpFoldResult>{one, one, n},
       ArrayRef<OpFoldResult>{one, one, one});
+}
+
+Value mlir::hk::kernels::attentionWaveNeedsMask(KernelBuilder &kb, Value k,
+                                                int64_t keysPerTile,
+                                                Value queryStart, Value nkv,
+                                                Value isCausal) {
+  Value kNext = kb.add("k_next", k, kb.index(keysPerTile));
+  Value tail =
+      kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kNext, nkv);
+  Value kLast = kb.add("k_last", k, kb.index(keysPerTile - 1));
+  Value pastQuery = kb.create<arith::CmpIOp>(
+      "past_query", arith::CmpIPredicate::ugt, kLast, queryStart);
+  Value diagonal = kb.create<arith::AndIOp>("diagonal", isCausal, pastQuery);
+  return kb.create<arith::OrIOp>("wave_needs_mask", tail, diagonal);
+}
+
+Value mlir::hk::kernels::attentionKeyMask(KernelBuilder &kb, Value s,
+                                          Value condition, Value k,
+                                          Value queryStart, Value nkv,
+                                          Value isCausal, Value minusInf) {
+  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{s.getType()}, condition,
+                                   /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(ifOp.thenBlock());
+  auto mask =
+      kb.create<MaskOp>("masked", s.getType(), s, minusInf, k, queryStart);
+  {
+    OpBuilder::InsertionGuard inner(kb.b);
+    Type index = kb.b.getIndexType();
+    Block *block =
+        kb.startBlock(mask.getBody(), {index, index}, {"key", "query"});
+    Value next = kb.add("next", block->getArgument(1), kb.index(1));
+    Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
+    Value end = kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
+    Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ult,
+                                          block->getArgument(0), end);
+    kb.create<YieldOp>("", keep);
+  }
+  kb.create<scf::YieldOp>("", mask.getResult());
+  kb.b.setInsertionPointToStart(ifOp.elseBlock());
+  kb.create<scf::YieldOp>("", s);
+  return ifOp.getResult(0);
 }
 
 Swizzle mlir::hk::kernels::operandSwizzle(const AttentionTiles &t) {

@@ -41,6 +41,18 @@ Value attentionHeadView(KernelBuilder &kb, StringRef name, Value source,
 Value attentionHeadVector(KernelBuilder &kb, StringRef name, Value source,
                           Value batch, Value head, Value n);
 
+/// Whether a wave's S^T tile (`keysPerTile` keys from `k`, queries from
+/// `queryStart`) holds a key past `nkv` or, when `isCausal`, past one of
+/// its queries: the tiles attentionKeyMask must mask.
+Value attentionWaveNeedsMask(KernelBuilder &kb, Value k, int64_t keysPerTile,
+                             Value queryStart, Value nkv, Value isCausal);
+/// S^T (rows keys from `k`, columns queries from `queryStart`) with -inf
+/// for the keys past `nkv` and, when `isCausal`, past the query, where
+/// `condition` holds; S^T as it is elsewhere (one scf.if).
+Value attentionKeyMask(KernelBuilder &kb, Value s, Value condition, Value k,
+                       Value queryStart, Value nkv, Value isCausal,
+                       Value minusInf);
+
 /// The swizzle of a tile read as MMA operands (`rows x d`, plainly), and of
 /// one read transposed (gfx950) or written transposed (gfx1201, `d x
 /// perTile`).

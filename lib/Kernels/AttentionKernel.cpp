@@ -34,19 +34,16 @@ namespace {
 /// What a resolved description implies.
 struct AttentionPlan {
   AttentionDescription d;
-  const ChipInfo *chip;
-  MmaShape mma;
-  int64_t waves = 4;
-  /// Queries per wave and per workgroup, keys per KV tile.
-  int64_t queriesPerWave, queriesPerWorkgroup, keysPerTile;
-  /// gfx950 reads V transposed from LDS; gfx1201 transposes it in the copy.
-  bool transposedReads;
+  /// Queries per wave (perWave) and per workgroup, keys per KV tile
+  /// (perTile); gfx950 reads V transposed from LDS, gfx1201 transposes it
+  /// in the copy.
+  AttentionTiles t;
 };
 
 class AttentionEmitter {
 public:
   AttentionEmitter(OpBuilder &b, const AttentionPlan &p)
-      : kb(b, *p.chip), p(p) {}
+      : kb(b, *p.t.chip), p(p) {}
   gpu::GPUModuleOp emit();
 
 private:
@@ -57,16 +54,16 @@ private:
   Type f32() { return Float32Type::get(ctx()); }
   FragmentType frag(FragmentRole role, int64_t rows, int64_t cols,
                     Type element) {
-    return kb.fragment(role, rows, cols, element, p.mma);
+    return kb.fragment(role, rows, cols, element, p.t.mma);
   }
   FragmentType column() {
-    return frag(FragmentRole::col, 1, p.queriesPerWave, f32());
+    return frag(FragmentRole::col, 1, p.t.perWave, f32());
   }
   FragmentType scores() {
-    return frag(FragmentRole::acc, p.keysPerTile, p.queriesPerWave, f32());
+    return frag(FragmentRole::acc, p.t.perTile, p.t.perWave, f32());
   }
   FragmentType output() {
-    return frag(FragmentRole::acc, p.d.headDim, p.queriesPerWave, f32());
+    return frag(FragmentRole::acc, p.d.headDim, p.t.perWave, f32());
   }
   Value emitMask(Value s, Value k, Value qw);
   std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
@@ -111,34 +108,23 @@ mlir::hk::kernels::resolveAttention(const AttentionDescription &description) {
 }
 
 static AttentionPlan planAttention(const AttentionDescription &d) {
-  AttentionPlan p;
-  p.d = d;
-  p.chip = &getChipInfo(d.chip);
-  bool gfx950 = d.chip == Chip::gfx950;
-  p.mma = *d.mma;
-  p.queriesPerWave = gfx950 ? 32 : 16;
-  p.queriesPerWorkgroup = p.waves * p.queriesPerWave;
-  // gfx1201 at d = 128 halves the KV tile to stay within its LDS and VGPRs.
-  p.keysPerTile = gfx950 || d.headDim == 64 ? 64 : 32;
-  p.transposedReads = p.chip->transposedLdsReads;
-  return p;
+  return AttentionPlan{d, planAttentionTiles(d)};
 }
 
 gpu::GPUModuleOp AttentionEmitter::emit() {
   int64_t d = p.d.headDim, dyn = ShapedType::kDynamic;
   Type heads = MemRefType::get({dyn, dyn, dyn, d}, bf16());
   std::string name = llvm::formatv("attention_fwd_bf16_d{0}", d).str();
-  kb.startKernel("hk_attention", name,
-                 {{"Q", heads},
-                  {"K", heads},
-                  {"V", heads},
-                  {"O", heads},
-                  {"LSE", MemRefType::get({dyn, dyn, dyn}, f32())},
-                  {"causal", kb.b.getI32Type()}},
-                 p.waves * p.chip->waveSize,
-                 {{0, 2, p.queriesPerWorkgroup, true},
-                  {0, 1, 1, false},
-                  {0, 0, 1, false}});
+  kb.startKernel(
+      "hk_attention", name,
+      {{"Q", heads},
+       {"K", heads},
+       {"V", heads},
+       {"O", heads},
+       {"LSE", MemRefType::get({dyn, dyn, dyn}, f32())},
+       {"causal", kb.b.getI32Type()}},
+      p.t.waves * p.t.chip->waveSize,
+      {{0, 2, p.t.perWorkgroup(), true}, {0, 1, 1, false}, {0, 0, 1, false}});
   Value zeroI32 = kb.create<arith::ConstantIntOp>("zero_i32", 0, 32);
   falseI1 = kb.create<arith::ConstantIntOp>("false", 0, 1);
   zero = scalar("zero", 0.0);
@@ -167,55 +153,54 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   Value oh = attentionHeadView(kb, "Oh", kb.arg("O"), batch, head, nq, d);
   Value lh = attentionHeadVector(kb, "Lh", kb.arg("LSE"), batch, head, nq);
 
-  AttentionTiles tiles = planAttentionTiles(p.d);
-  ColumnPermutation perm = operandPermutation(tiles);
-  Swizzle operands = operandSwizzle(tiles);
+  ColumnPermutation perm = operandPermutation(p.t);
+  Swizzle operands = operandSwizzle(p.t);
   Value qs = kb.create<AllocSharedOp>(
-      "Qs", kb.sharedTile(p.queriesPerWorkgroup, d, bf16(), operands, perm));
+      "Qs", kb.sharedTile(p.t.perWorkgroup(), d, bf16(), operands, perm));
   ks = kb.create<AllocSharedOp>(
-      "Ks", kb.sharedTile(p.keysPerTile, d, bf16(), operands, perm));
+      "Ks", kb.sharedTile(p.t.perTile, d, bf16(), operands, perm));
   // V as it is (read transposed) or V^T (written transposed, read plainly).
-  Swizzle transposed = transposedSwizzle(tiles);
+  Swizzle transposed = transposedSwizzle(p.t);
   vs = kb.create<AllocSharedOp>(
-      "Vs", p.transposedReads
-                ? kb.sharedTile(p.keysPerTile, d, bf16(), transposed)
-                : kb.sharedTile(d, p.keysPerTile, bf16(), transposed));
+      "Vs", p.t.transposedReads
+                ? kb.sharedTile(p.t.perTile, d, bf16(), transposed)
+                : kb.sharedTile(d, p.t.perTile, bf16(), transposed));
 
   // The workgroup's queries and this wave's (its B operand, kept in
   // registers for the whole loop).
-  Value q0 = kb.mul("q0", qblock, kb.index(p.queriesPerWorkgroup));
+  Value q0 = kb.mul("q0", qblock, kb.index(p.t.perWorkgroup()));
   Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
-  Value wave = kb.div("wave", tid, kb.index(p.chip->waveSize));
-  Value wq = kb.mul("wq", wave, kb.index(p.queriesPerWave));
+  Value wave = kb.div("wave", tid, kb.index(p.t.chip->waveSize));
+  Value wq = kb.mul("wq", wave, kb.index(p.t.perWave));
   qw = kb.add("qw", q0, wq);
   kb.create<CopyToSharedOp>("", qh, q0, kb.index(0), qs, kb.index(0),
                             /*direct=*/false, /*transpose=*/false,
                             BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
   qf = kb.create<LoadFragmentOp>(
-      "qf", frag(FragmentRole::b, p.queriesPerWave, d, bf16()), qs, kb.index(0),
-      wq, kb.index(0), /*transpose=*/false);
+      "qf", frag(FragmentRole::b, p.t.perWave, d, bf16()), qs, kb.index(0), wq,
+      kb.index(0), /*transpose=*/false);
 
   // Causal: no key past the workgroup's last query is needed.
   isCausal = kb.create<arith::CmpIOp>("is_causal", arith::CmpIPredicate::ne,
                                       kb.arg("causal"), zeroI32);
-  Value qEnd = kb.add("q_end", q0, kb.index(p.queriesPerWorkgroup));
+  Value qEnd = kb.add("q_end", q0, kb.index(p.t.perWorkgroup()));
   Value kvCausal = kb.create<arith::MinUIOp>("kv_causal", nkv, qEnd);
   Value kvEnd = kb.create<arith::SelectOp>("kv_end", isCausal, kvCausal, nkv);
   // No wave needs a mask on the tiles before kv_masked: they hold no key
   // past Nkv and none past the workgroup's first query. hk-split-loops
   // moves the tiles from there on out of the steady-state loop.
-  Value wholeTiles = kb.div("kv_whole_tiles", nkv, kb.index(p.keysPerTile));
-  Value whole = kb.mul("kv_whole", wholeTiles, kb.index(p.keysPerTile));
+  Value wholeTiles = kb.div("kv_whole_tiles", nkv, kb.index(p.t.perTile));
+  Value whole = kb.mul("kv_whole", wholeTiles, kb.index(p.t.perTile));
   Value diagonal = kb.create<arith::MinUIOp>("kv_diagonal", q0, whole);
   kvMasked = kb.create<arith::SelectOp>("kv_masked", isCausal, diagonal, whole);
 
   Value mInit = kb.create<FillFragmentOp>("m_init", column(), minusInf);
   Value lInit = kb.create<FillFragmentOp>("l_init", column(), zero);
   Value oInit = kb.create<FillFragmentOp>("o_init", output(), zero);
-  auto loop = kb.create<scf::ForOp>("state", kb.index(0), kvEnd,
-                                    kb.index(p.keysPerTile),
-                                    ValueRange{mInit, lInit, oInit});
+  auto loop =
+      kb.create<scf::ForOp>("state", kb.index(0), kvEnd, kb.index(p.t.perTile),
+                            ValueRange{mInit, lInit, oInit});
   emitLoopBody(loop);
 
   // O = (O^T / l)^T in bf16, LSE = ln(2) (c m + log2 l).
@@ -239,39 +224,14 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
 Value AttentionEmitter::emitMask(Value s, Value k, Value qwStart) {
   // Keys past Nkv (the tail) and, when causal, past the query get -inf;
   // only tiles past kv_masked can hold them.
-  Value kNext = kb.add("k_next", k, kb.index(p.keysPerTile));
-  Value tail =
-      kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kNext, nkv);
-  Value kLast = kb.add("k_last", k, kb.index(p.keysPerTile - 1));
-  Value pastQuery = kb.create<arith::CmpIOp>(
-      "past_query", arith::CmpIPredicate::ugt, kLast, qwStart);
-  Value diagonal = kb.create<arith::AndIOp>("diagonal", isCausal, pastQuery);
-  Value waveNeeds = kb.create<arith::OrIOp>("wave_needs_mask", tail, diagonal);
+  Value waveNeeds =
+      attentionWaveNeedsMask(kb, k, p.t.perTile, qwStart, nkv, isCausal);
   Value inMaskTiles = kb.create<arith::CmpIOp>(
       "in_mask_tiles", arith::CmpIPredicate::uge, k, kvMasked);
   Value needsMask =
       kb.create<arith::AndIOp>("needs_mask", inMaskTiles, waveNeeds);
-  auto ifOp = kb.create<scf::IfOp>("sm", TypeRange{scores()}, needsMask,
-                                   /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(kb.b);
-  kb.b.setInsertionPointToStart(ifOp.thenBlock());
-  auto mask = kb.create<MaskOp>("masked", scores(), s, minusInf, k, qwStart);
-  {
-    OpBuilder::InsertionGuard inner(kb.b);
-    Type index = kb.b.getIndexType();
-    Block *block =
-        kb.startBlock(mask.getBody(), {index, index}, {"key", "query"});
-    Value next = kb.add("next", block->getArgument(1), kb.index(1));
-    Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
-    Value end = kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
-    Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ult,
-                                          block->getArgument(0), end);
-    kb.create<YieldOp>("", keep);
-  }
-  kb.create<scf::YieldOp>("", mask.getResult());
-  kb.b.setInsertionPointToStart(ifOp.elseBlock());
-  kb.create<scf::YieldOp>("", s);
-  return ifOp.getResult(0);
+  return attentionKeyMask(kb, s, needsMask, k, qwStart, nkv, isCausal,
+                          minusInf);
 }
 
 std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
@@ -351,13 +311,13 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
                             BoundsMode::partial);
   kb.create<CopyToSharedOp>("", vh, k, kb.index(0), vs, kb.index(0),
                             /*direct=*/false,
-                            /*transpose=*/!p.transposedReads,
+                            /*transpose=*/!p.t.transposedReads,
                             BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
 
   // S^T = K Q^T: rows are the tile's keys, columns this wave's queries.
   Value kf = kb.create<LoadFragmentOp>(
-      "kf", frag(FragmentRole::a, p.keysPerTile, d, bf16()), ks, kb.index(0),
+      "kf", frag(FragmentRole::a, p.t.perTile, d, bf16()), ks, kb.index(0),
       kb.index(0), kb.index(0), /*transpose=*/false);
   Value s = kb.create<MmaOp>("s", scores(), kf, qf, sInit, ValueRange{});
   Value sm = emitMask(s, k, qw);
@@ -386,21 +346,19 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   // to bf16 needs no NaN check (`nnan`: gfx1201, which rounds with integer
   // VALU, saves two instructions per element).
   Value probsBf16 = kb.map(
-      "p_bf16",
-      frag(FragmentRole::acc, p.keysPerTile, p.queriesPerWave, bf16()), {probs},
-      {"x"}, [&](ValueRange x) -> Value {
+      "p_bf16", frag(FragmentRole::acc, p.t.perTile, p.t.perWave, bf16()),
+      {probs}, {"x"}, [&](ValueRange x) -> Value {
         return kb.create<arith::TruncFOp>(
             "r", bf16(), x[0], arith::RoundingModeAttr(),
             arith::FastMathFlagsAttr::get(ctx(), arith::FastMathFlags::nnan));
       });
   Value pf = kb.create<ToOperandOp>(
-      "pf",
-      frag(FragmentRole::b_acc_k, p.queriesPerWave, p.keysPerTile, bf16()),
+      "pf", frag(FragmentRole::b_acc_k, p.t.perWave, p.t.perTile, bf16()),
       probsBf16);
   Value vt = kb.create<LoadFragmentOp>(
-      "vt", frag(FragmentRole::a_acc_k, d, p.keysPerTile, bf16()), vs,
+      "vt", frag(FragmentRole::a_acc_k, d, p.t.perTile, bf16()), vs,
       kb.index(0), kb.index(0), kb.index(0),
-      /*transpose=*/p.transposedReads);
+      /*transpose=*/p.t.transposedReads);
   Value oNew =
       kb.create<MmaOp>("o_new", output(), vt, pf, oScaled, ValueRange{});
   // Nobody refills K or V while another wave still reads them.
@@ -433,7 +391,7 @@ mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
   llvm::raw_string_ostream os(text);
   int64_t dim = d.headDim;
   os << "FlashAttention-2 forward, bf16, head dim " << dim << ", for "
-     << p.chip->name << " (" << p.chip->family << ").\n\n";
+     << p.t.chip->name << " (" << p.t.chip->family << ").\n\n";
   os << "  O[b, h, q, :] = sum_k softmax_k(Q[b, h, q, :] . K[b, g, k, :] / "
         "sqrt("
      << dim << "))\n"
@@ -444,23 +402,24 @@ mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
      << "] bf16; LSE [B, Hq, Nq] f32. `causal` != 0 masks key k for query q "
         "when k > q (top-left alignment: query q sees keys 0..q whatever Nq "
         "and Nkv are). Any Nq, Nkv >= 1.\n\n";
-  os << "One workgroup of " << p.waves << " waves takes "
-     << p.queriesPerWorkgroup << " queries of one (batch, head); each wave "
-     << "owns " << p.queriesPerWave
+  os << "One workgroup of " << p.t.waves << " waves takes "
+     << p.t.perWorkgroup() << " queries of one (batch, head); each wave "
+     << "owns " << p.t.perWave
      << " of them. The computation runs transposed (S^T = K Q^T, O^T = V^T "
         "P^T): a lane then holds whole query columns, the softmax "
         "statistics are column vectors, and the probabilities P^T are "
         "already the B operand of the second MMA (hk.to_operand moves no "
         "data across lanes). "
-     << (p.transposedReads
+     << (p.t.transposedReads
              ? "V is read transposed from LDS (ds_read_b64_tr_b16)."
              : "The chip has no transposed LDS read, so V is written "
                "transposed into LDS (hk.copy_to_shared ... transpose) and "
                "read plainly.")
      << " Each MMA is "
-     << p.chip->findMma(p.mma, ElementKind::bf16, ElementKind::f32)->mnemonic
+     << p.t.chip->findMma(p.t.mma, ElementKind::bf16, ElementKind::f32)
+            ->mnemonic
      << "."
-     << " Per KV tile of " << p.keysPerTile << " keys:\n";
+     << " Per KV tile of " << p.t.perTile << " keys:\n";
   os << "  S^T = K Q^T (f32), masked (tail and diagonal tiles only); t = "
         "colmax S^T\n"
      << "  m' = max(m, t) if c (t - m) > 8 for some query of the wave, else "
@@ -471,12 +430,11 @@ mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
      << "  c = log2(e)/sqrt(" << dim << ")\n"
      << "  l = alpha l + colsum P^T; O^T = alpha O^T + V^T bf16(P^T)\n"
      << "and at the end O = (O^T / l)^T, LSE = ln(2) (c m + log2 l).\n\n";
-  os << "Launch (recorded in hk.launch): grid (ceil(Nq / "
-     << p.queriesPerWorkgroup << "), Hq, B), block ("
-     << p.waves * p.chip->waveSize
+  os << "Launch (recorded in hk.launch): grid (ceil(Nq / " << p.t.perWorkgroup()
+     << "), Hq, B), block (" << p.t.waves * p.t.chip->waveSize
      << ", 1, 1). The K/V loop has the form hk-multi-buffer"
-     << (p.chip->directToLdsBytesPerLane ? " and hk-direct-lds-fill take "
-                                           "(--stages=2 --direct-lds)."
-                                         : " takes (--stages=2).");
+     << (p.t.chip->directToLdsBytesPerLane ? " and hk-direct-lds-fill take "
+                                             "(--stages=2 --direct-lds)."
+                                           : " takes (--stages=2).");
   return text;
 }
