@@ -31,6 +31,20 @@ TEST(AccessPlanTest, ReferenceFragmentsAreOneRead) {
             (Runs{{0, 8}}));
 }
 
+// A row vector's lane holds runs of consecutive rows: 4 per MFMA block, 8
+// per WMMA lane group, cut to the widest load.
+TEST(AccessPlanTest, RowVectorsLoadFourRowsAtOnce) {
+  EXPECT_EQ(planRowVectorAccess(MmaLayout::Mfma16x16x32, 4), (Runs{{0, 4}}));
+  EXPECT_EQ(planRowVectorAccess(MmaLayout::Mfma32x32x16, 4),
+            (Runs{{0, 4}, {4, 4}, {8, 4}, {12, 4}}));
+  EXPECT_EQ(planRowVectorAccess(MmaLayout::Wmma16x16x16Gfx12, 4),
+            (Runs{{0, 4}, {4, 4}}));
+  EXPECT_EQ(planRowVectorAccess(MmaLayout::Wmma16x16x16Gfx12, 8),
+            (Runs{{0, 8}}));
+  EXPECT_EQ(planRowVectorAccess(MmaLayout::Mfma16x16x32, 2),
+            (Runs{{0, 2}, {2, 2}}));
+}
+
 TEST(AccessPlanTest, UnpermutedGfx1201FragmentsAreTwoReads) {
   TileLayout tile{128, 64, 2, Swizzle::st_16x32, ColumnPermutation::identity};
   EXPECT_EQ(

@@ -80,6 +80,11 @@ struct ChipInfo {
   /// format; on RDNA also the reserved bit 24 and raw byte-offset range
   /// checks (OOB_SELECT = 3).
   uint32_t rawBufferResourceFlags;
+  /// Whether a multi-dword raw buffer load is range-checked word by word,
+  /// so one partly past num_records still returns its words in range
+  /// (CDNA; docs/hardware/SchedulesTailsLayouts.md#range-check). RDNA's
+  /// OOB_SELECT = 3 checks the whole access.
+  bool perWordBufferRangeCheck;
   BarrierKind barrier;
 
   // Occupancy model, as LLVM's AMDGPU backend computes it

@@ -14,6 +14,7 @@
 
 #include "HK/Conversion/HKToAMDGPU/BufferAccess.h"
 #include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
+#include "HK/Dialect/HK/Utils/AccessPlan.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -166,6 +167,23 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
 struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
   using ChipLowering::ChipLowering;
 
+  /// How a partial read loads the elements of each MMA block of a lane:
+  /// entry e is the number of elements loaded at element e, 0 for those
+  /// loaded with an earlier one. A `rowVector` of 4-byte elements at unit
+  /// stride loads its runs of consecutive rows with one 16-byte load where
+  /// the chip checks the range word by word (a run may cross the end);
+  /// everything else loads one element at a time.
+  SmallVector<int64_t> loadRuns(MemRefType source, const MmaInstr &instr,
+                                int64_t elemsPerLane, bool rowVector) const {
+    if (!rowVector || !chip.perWordBufferRangeCheck ||
+        elementBytes(source) != 4)
+      return SmallVector<int64_t>(elemsPerLane, 1);
+    SmallVector<int64_t> lengths(elemsPerLane, 0);
+    for (Run run : planRowVectorAccess(instr.layout, /*maxLength=*/4))
+      lengths[run.first] = run.length;
+    return lengths;
+  }
+
   LogicalResult
   matchAndRewrite(ReadFragmentOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -235,9 +253,18 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
                                 memref::DimOp::create(rewriter, loc, source, 0),
                                 row0));
       Value masked = constI32(rewriter, loc, kMaskedByteOffset);
+      // Element e of each MMA block starts a load of runLength[e] elements
+      // (0: loaded with an earlier one).
+      SmallVector<int64_t> runLength =
+          loadRuns(sourceType, *instr, elements.shape.elemsPerLane,
+                   rowVector && !transpose);
+      int64_t perBlock = runLength.size();
       elements.forEach(
           rewriter, loc, type, zero, zero,
           [&](int64_t index, Value r, Value c) {
+            int64_t length = runLength[index % perBlock];
+            if (length == 0)
+              return;
             auto [row, col] = place(r, c);
             // A row vector (N x 1) has one column, and its rows are
             // consecutive elements: the resource's range ends at the last
@@ -259,11 +286,19 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
                               ? sourceElement
                               : rewriter.getIntegerType(
                                     sourceElement.getIntOrFloatBitWidth());
+            Type loadType =
+                length == 1 ? loaded : VectorType::get({length}, loaded);
             Value value = ROCDL::RawPtrBufferLoadOp::create(
-                rewriter, loc, loaded, region.resource, offset, region.origin,
+                rewriter, loc, loadType, region.resource, offset, region.origin,
                 /*aux=*/constI32(rewriter, loc, 0),
                 /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
                 /*tbaa=*/nullptr);
+            if (length > 1) {
+              for (int64_t j = 0; j < length; ++j)
+                values[index + j] =
+                    vector::ExtractOp::create(rewriter, loc, value, j);
+              return;
+            }
             values[index] = loaded == sourceElement
                                 ? value
                                 : arith::BitcastOp::create(

@@ -77,3 +77,9 @@ write(os.path.join(out, "R2.npy"),
 write(os.path.join(out, "R3.npy"),
       [[f32(f32(X[i][j] + RS[10 + i] if 10 + i < 50 else X[i][j]) + colmax[j])
         for j in range(COLS)] for i in range(ROWS)])
+# A row vector that ends inside a lane's run of 4 rows (47 - 10 = 37 rows in
+# range): a 16-byte load partly past the end must keep its rows in range.
+write_shape(os.path.join(out, "RS47.npy"), None, 47, RS[:47])
+write(os.path.join(out, "R3-RS47.npy"),
+      [[f32(f32(X[i][j] + RS[10 + i] if 10 + i < 47 else X[i][j]) + colmax[j])
+        for j in range(COLS)] for i in range(ROWS)])

@@ -13,6 +13,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <functional>
 
 using namespace mlir::hk;
@@ -83,6 +84,26 @@ std::vector<Run> mlir::hk::planFragmentAccess(MmaLayout layout,
           visit(offsets);
         }
   });
+}
+
+std::vector<Run> mlir::hk::planRowVectorAccess(MmaLayout layout,
+                                               int64_t maxLength) {
+  FragmentShape shape = getFragmentShape(layout, FragmentRole::row);
+  std::vector<Run> runs = planRuns(shape.elemsPerLane, [&](const auto &visit) {
+    std::vector<int64_t> rows(shape.elemsPerLane);
+    for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+      for (int64_t i = 0; i < shape.elemsPerLane; ++i)
+        rows[i] = getFragmentElement(layout, FragmentRole::row, lane, i).row;
+      visit(rows);
+    }
+  });
+  std::vector<Run> capped;
+  for (Run run : runs)
+    for (int64_t first = run.first; first < run.first + run.length;
+         first += maxLength)
+      capped.push_back(
+          {first, std::min(maxLength, run.first + run.length - first)});
+  return capped;
 }
 
 std::vector<Run> mlir::hk::planChunkAccess(const TileLayout &tile,

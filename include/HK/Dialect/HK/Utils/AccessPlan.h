@@ -42,6 +42,11 @@ struct Run {
 std::vector<Run> planFragmentAccess(MmaLayout layout, FragmentRole role,
                                     const TileLayout &tile);
 
+/// Runs of a lane's part of a `row` vector fragment (an N x 1 column of
+/// consecutive elements) whose rows follow each other for every lane, each
+/// at most `maxLength` elements: one vector global load each.
+std::vector<Run> planRowVectorAccess(MmaLayout layout, int64_t maxLength);
+
 /// Runs of a copy chunk of `chunkElems` consecutive elements of a tile row,
 /// over every chunk-aligned position in the tile.
 std::vector<Run> planChunkAccess(const TileLayout &tile, int64_t chunkElems);
