@@ -67,7 +67,7 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
     %dOs = hk.alloc_shared : <32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
     %Ks = hk.alloc_shared : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
     %Vs = hk.alloc_shared : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-    %Kts = hk.alloc_shared : <128x16xbf16, #hk.swizzle<st_32x16>>
+    %Kts = hk.alloc_shared : <128x16xbf16, #hk.swizzle<none>>
     %q0 = arith.muli %qblock, %c32 : index
     %tid = gpu.thread_id  x
     %wave = arith.divui %tid, %c32 : index
@@ -99,7 +99,7 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
     %dq = scf.for %k = %c0 to %kv_end step %c16 iter_args(%dq_acc = %dq_init) -> (!hk.fragment<acc, 128x16xf32, mma = 16x16x16>) {
       hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-      hk.copy_to_shared %Kh[%k, %c0], %Kts[%c0] transpose bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <128x16xbf16, #hk.swizzle<st_32x16>>
+      hk.copy_to_shared %Kh[%k, %c0], %Kts[%c0] transpose bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <128x16xbf16, #hk.swizzle<none>>
       amdgpu.lds_barrier
       %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <a, 16x128xbf16, mma = 16x16x16>
       %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x128xbf16, mma = 16x16x16>
@@ -146,7 +146,7 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
         hk.yield %r : bf16
       }
       %dsf = hk.to_operand %dsf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x16xbf16, mma = 16x16x16>
-      %kt = hk.load_fragment %Kts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<st_32x16>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
+      %kt = hk.load_fragment %Kts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
       %dq_new = hk.mma %kt, %dsf, %dq_acc : <a_acc_k, 128x16xbf16, mma = 16x16x16>, <b_acc_k, 16x16xbf16, mma = 16x16x16>, <acc, 128x16xf32, mma = 16x16x16>
       amdgpu.lds_barrier
       scf.yield %dq_new : !hk.fragment<acc, 128x16xf32, mma = 16x16x16>
@@ -189,8 +189,8 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
     %Vs = hk.alloc_shared : <32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
     %Qs = hk.alloc_shared : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
     %dOs = hk.alloc_shared : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-    %Qts = hk.alloc_shared : <128x16xbf16, #hk.swizzle<st_32x16>>
-    %dOts = hk.alloc_shared : <128x16xbf16, #hk.swizzle<st_32x16>>
+    %Qts = hk.alloc_shared : <128x16xbf16, #hk.swizzle<none>>
+    %dOts = hk.alloc_shared : <128x16xbf16, #hk.swizzle<none>>
     %k0 = arith.muli %kblock, %c32 : index
     %tid = gpu.thread_id  x
     %wave = arith.divui %tid, %c32 : index
@@ -213,9 +213,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
         %Lh = memref.subview %LSE[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
         %Dh = memref.subview %D[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
         hk.copy_to_shared %Qh[%q, %c0], %Qs[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-        hk.copy_to_shared %Qh[%q, %c0], %Qts[%c0] transpose bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <128x16xbf16, #hk.swizzle<st_32x16>>
+        hk.copy_to_shared %Qh[%q, %c0], %Qts[%c0] transpose bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <128x16xbf16, #hk.swizzle<none>>
         hk.copy_to_shared %dOh[%q, %c0], %dOs[%c0] bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-        hk.copy_to_shared %dOh[%q, %c0], %dOts[%c0] transpose bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <128x16xbf16, #hk.swizzle<st_32x16>>
+        hk.copy_to_shared %dOh[%q, %c0], %dOts[%c0] transpose bounds partial : memref<?x128xbf16, strided<[128, 1], offset: ?>>, <128x16xbf16, #hk.swizzle<none>>
         amdgpu.lds_barrier
         %lse = hk.read_fragment %Lh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 16x1xf32, mma = 16x16x16>
         %D_q = hk.read_fragment %Dh[%q] bounds partial : memref<?xf32, strided<[1], offset: ?>> -> <row, 16x1xf32, mma = 16x16x16>
@@ -255,7 +255,7 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
           hk.yield %r : bf16
         }
         %pf = hk.to_operand %pf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x16xbf16, mma = 16x16x16>
-        %dot = hk.load_fragment %dOts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<st_32x16>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
+        %dot = hk.load_fragment %dOts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
         %dv_new = hk.mma %dot, %pf, %dv : <a_acc_k, 128x16xbf16, mma = 16x16x16>, <b_acc_k, 16x16xbf16, mma = 16x16x16>, <acc, 128x16xf32, mma = 16x16x16>
         %doa = hk.load_fragment %dOs[%c0] [%c0, %c0] : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <a, 16x128xbf16, mma = 16x16x16>
         %vf = hk.load_fragment %Vs[%c0] [%wk, %c0] : <32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x128xbf16, mma = 16x16x16>
@@ -272,7 +272,7 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
           hk.yield %r : bf16
         }
         %dsf = hk.to_operand %dsf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x16xbf16, mma = 16x16x16>
-        %qt = hk.load_fragment %Qts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<st_32x16>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
+        %qt = hk.load_fragment %Qts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
         %dk_new = hk.mma %qt, %dsf, %dk : <a_acc_k, 128x16xbf16, mma = 16x16x16>, <b_acc_k, 16x16xbf16, mma = 16x16x16>, <acc, 128x16xf32, mma = 16x16x16>
         amdgpu.lds_barrier
         scf.yield %dk_new, %dv_new : !hk.fragment<acc, 128x16xf32, mma = 16x16x16>, !hk.fragment<acc, 128x16xf32, mma = 16x16x16>

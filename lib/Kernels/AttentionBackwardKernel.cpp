@@ -95,11 +95,16 @@ private:
   /// every tile: gfx1201's 256 VGPRs (wave32) do not hold them beside the
   /// loop's accumulators.
   bool fixedInRegisters() const { return t.transposedReads; }
-  /// gfx1201's tiles written transposed (d x 16 or d x 32). st_32x16 leaves
-  /// the WMMA operand reads 2-way and the copies' 8-byte writes 4-way;
-  /// st_16x16 would make the reads 1-way, but LLVM then spills more (d = 64
-  /// dQ 2 VGPRs instead of 0, d = 128 dK/dV 25 instead of 14).
-  Swizzle writtenTransposedSwizzle() const { return Swizzle::st_32x16; }
+  /// gfx1201's tiles written transposed (d x 16 or d x 32). At 32 columns
+  /// st_32x16 leaves the WMMA operand reads 2-way and the copies' 8-byte
+  /// writes 4-way (none: reads 4-way); st_16x16 would make the reads 1-way,
+  /// but LLVM then spills more (d = 64 dQ 2 VGPRs instead of 0). At 16
+  /// columns every swizzle hk has gives the same conflicts (reads 2-way),
+  /// and none keeps the copies' LDS addresses one base plus constants: with
+  /// st_32x16 they took registers enough to spill d = 128 dK/dV (13 VGPRs).
+  Swizzle writtenTransposedSwizzle() const {
+    return t.perTile == 16 ? Swizzle::none : Swizzle::st_32x16;
+  }
 };
 
 } // namespace
