@@ -172,7 +172,9 @@ parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
     return kernel.takeError();
   parsed.kernel = *kernel;
   // A host program (hk-linalg-to-kernels' output) holds more than the
-  // kernel: only the kernel's gpu.module is compiled and run.
+  // kernel, a module may hold several kernels: only the kernel (and what it
+  // calls) is compiled and run.
+  eraseOtherKernels(*kernel);
   auto kernelModule = (*kernel)->getParentOfType<gpu::GPUModuleOp>();
   for (Operation &op :
        llvm::make_early_inc_range(parsed.module->getBody()->getOperations()))

@@ -28,6 +28,13 @@ template <typename T> static std::string print(T value) {
   return text;
 }
 
+void mlir::hk::eraseOtherKernels(gpu::GPUFuncOp kernel) {
+  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
+  for (auto func : llvm::make_early_inc_range(module.getOps<gpu::GPUFuncOp>()))
+    if (func.isKernel() && func != kernel)
+      func.erase();
+}
+
 LaunchDescription::Kernel mlir::hk::describeKernel(gpu::GPUFuncOp kernel) {
   LaunchDescription::Kernel out;
   out.name = kernel.getName().str();

@@ -11,6 +11,8 @@
 //   hk-compile gemm.mlir --chip=gfx950 -o gemm.hsaco --asm=gemm.s \
 //       --llvm-ir=gemm.ll --launch=gemm.json
 //
+// --kernel=NAME compiles one kernel of a module of several.
+//
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
@@ -69,6 +71,11 @@ static llvm::cl::opt<std::string>
                llvm::cl::desc("also write the kernels' launch description "
                               "(JSON)"),
                llvm::cl::value_desc("file"));
+static llvm::cl::opt<std::string>
+    kernelName("kernel", llvm::cl::cat(toolOptions),
+               llvm::cl::desc("compile only this kernel of the module (the "
+                              "others are dropped)"),
+               llvm::cl::value_desc("name"));
 static ScheduleCLOptions schedule(toolOptions);
 // -O2 as in every compiler driver (and -O=2).
 static llvm::cl::opt<unsigned>
@@ -99,6 +106,23 @@ static bool writeFile(StringRef path, StringRef contents) {
   return true;
 }
 
+/// Keeps kernel `name` of `module` alone, or says which kernels it has.
+static LogicalResult keepOnlyKernel(gpu::GPUModuleOp module, StringRef name) {
+  SmallVector<StringRef> names;
+  for (auto func : module.getOps<gpu::GPUFuncOp>()) {
+    if (!func.isKernel())
+      continue;
+    if (func.getName() == name) {
+      eraseOtherKernels(func);
+      return success();
+    }
+    names.push_back(func.getName());
+  }
+  return module.emitError()
+         << "no kernel named '" << name << "' (its kernels: "
+         << (names.empty() ? "none" : llvm::join(names, ", ")) << ")";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerDiagnosticCLOptions(toolOptions);
@@ -121,6 +145,9 @@ int main(int argc, char **argv) {
   if (gpuModules.size() != 1)
     return fail("'" + inputFile + "' must hold exactly one gpu.module, found " +
                 llvm::Twine(gpuModules.size()));
+  if (!kernelName.empty() &&
+      failed(keepOnlyKernel(gpuModules.front(), kernelName)))
+    return 1;
   LaunchDescription description;
   description.chip = chipOption;
   for (auto func : gpuModules.front().getOps<gpu::GPUFuncOp>())

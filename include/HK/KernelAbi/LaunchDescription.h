@@ -66,6 +66,10 @@ struct LaunchDescription {
 /// take, its block size and its #hk.launch.
 LaunchDescription::Kernel describeKernel(gpu::GPUFuncOp kernel);
 
+/// Erases the other kernels of `kernel`'s gpu.module (functions it calls
+/// stay), so that the module compiles to `kernel` alone.
+void eraseOtherKernels(gpu::GPUFuncOp kernel);
+
 /// The JSON text of `description`.
 std::string writeLaunchDescription(const LaunchDescription &description);
 
