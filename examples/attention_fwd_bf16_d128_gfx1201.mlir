@@ -163,12 +163,12 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
         %r = arith.addf %lo, %ps : f32
         hk.yield %r : f32
       }
-      %p_bf16 = hk.map %p : !hk.fragment<acc, 32x16xf32, mma = 16x16x16> -> <acc, 32x16xbf16, mma = 16x16x16> {
+      %pf_bf16 = hk.map %p : !hk.fragment<acc, 32x16xf32, mma = 16x16x16> -> <acc, 32x16xbf16, mma = 16x16x16> {
       ^bb0(%x: f32):
         %r = arith.truncf %x fastmath<nnan> : f32 to bf16
         hk.yield %r : bf16
       }
-      %pf = hk.to_operand %p_bf16 : <acc, 32x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x32xbf16, mma = 16x16x16>
+      %pf = hk.to_operand %pf_bf16 : <acc, 32x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x32xbf16, mma = 16x16x16>
       %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] : <128x32xbf16, #hk.swizzle<st_32x16>> -> <a_acc_k, 128x32xbf16, mma = 16x16x16>
       %o_new = hk.mma %vt, %pf, %m_new#2 : <a_acc_k, 128x32xbf16, mma = 16x16x16>, <b_acc_k, 16x32xbf16, mma = 16x16x16>, <acc, 128x16xf32, mma = 16x16x16>
       amdgpu.lds_barrier

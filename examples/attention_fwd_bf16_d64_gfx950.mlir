@@ -163,12 +163,12 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
         %r = arith.addf %lo, %ps : f32
         hk.yield %r : f32
       }
-      %p_bf16 = hk.map %p : !hk.fragment<acc, 64x32xf32, mma = 32x32x16> -> <acc, 64x32xbf16, mma = 32x32x16> {
+      %pf_bf16 = hk.map %p : !hk.fragment<acc, 64x32xf32, mma = 32x32x16> -> <acc, 64x32xbf16, mma = 32x32x16> {
       ^bb0(%x: f32):
         %r = arith.truncf %x fastmath<nnan> : f32 to bf16
         hk.yield %r : bf16
       }
-      %pf = hk.to_operand %p_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
+      %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
       %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 64x64xbf16, mma = 32x32x16>
       %o_new = hk.mma %vt, %pf, %m_new#2 : <a_acc_k, 64x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
       amdgpu.lds_barrier

@@ -82,13 +82,8 @@ llvm::Error
 checkAttentionBackwardConfig(const AttentionBackwardConfig &config) {
   AttentionConfig forward = forwardConfig(config);
   forward.run.test = config.run.test;
-  if (llvm::Error e = checkAttentionConfig(forward)) {
-    std::string message = llvm::toString(std::move(e));
-    llvm::StringRef text(message);
-    if (text.consume_front("--attention:"))
-      message = "--attention-bwd:" + text.str();
-    return badInput(message);
-  }
+  if (llvm::Error e = checkAttentionConfig(forward, "attention-bwd"))
+    return e;
   if (config.oFile.empty() != config.lseFile.empty())
     return badInput("--o and --lse give the forward's O and LSE together: "
                     "give both or neither");

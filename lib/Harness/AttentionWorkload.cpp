@@ -69,7 +69,8 @@ std::optional<uint64_t> AttentionProblem::scalarBits(unsigned arg) const {
   return causal ? 1 : 0;
 }
 
-llvm::Error checkAttentionConfig(const AttentionConfig &config) {
+llvm::Error checkAttentionConfig(const AttentionConfig &config,
+                                 StringRef option) {
   const AttentionProblem &problem = config.problem;
   // The grid's y and z dimensions hold heads and batches; past 32768
   // tokens the fp64 reference alone takes hours.
@@ -82,18 +83,19 @@ llvm::Error checkAttentionConfig(const AttentionConfig &config) {
         std::tuple{"Nkv", problem.keys, kMaxTokens},
         std::tuple{"d", problem.headDim, int64_t(1024)}})
     if (value < 1 || value > limit)
-      return badInput(llvm::formatv("--attention: {0} must be between 1 and "
-                                    "{1}, got {2}",
-                                    name, limit, value));
+      return badInput(llvm::formatv("--{0}: {1} must be between 1 and {2}, "
+                                    "got {3}",
+                                    option, name, limit, value));
   if (problem.qHeads % problem.kvHeads != 0)
     return badInput(llvm::formatv(
-        "--attention: Hq ({0}) must be a multiple of Hkv ({1}): each kv head "
+        "--{0}: Hq ({1}) must be a multiple of Hkv ({2}): each kv head "
         "serves Hq / Hkv query heads (GQA)",
-        problem.qHeads, problem.kvHeads));
+        option, problem.qHeads, problem.kvHeads));
   if (problem.elements(argQ) > (int64_t(1) << 28) ||
       problem.elements(argK) > (int64_t(1) << 28))
-    return badInput("--attention: Q, K and V must each hold at most 2^28 "
-                    "elements (hk-run's host buffers)");
+    return badInput("--" + option +
+                    ": Q, K and V must each hold at most 2^28 elements "
+                    "(hk-run's host buffers)");
   TestKind test = config.run.test;
   if (test != TestKind::random && test != TestKind::compare)
     return badInput("the attention workload runs --test=random (against an "

@@ -72,7 +72,6 @@ private:
   void emitDq();
   void emitDkDv();
   void emitDkDvTile(scf::ForOp loop, Value head);
-  Value roundToOperand(StringRef name, Value acc);
   Value emitCausalMask(Value s, Value query, Value key);
   /// `condition`, said to LLVM to be rarely true (llvm.expect): only the
   /// diagonal and tail tiles take the mask, whose block LLVM then places
@@ -145,23 +144,6 @@ void BackwardEmitter::emitCommon() {
   hkv = kb.dim("Hkv", k, 1);
   nkv = kb.dim("Nkv", k, 2);
   group = kb.div("group", hq, hkv);
-}
-
-Value BackwardEmitter::roundToOperand(StringRef name, Value acc) {
-  // P and dS are finite: rounded without a NaN check (gfx1201's integer
-  // rounding), as the forward's P.
-  auto type = cast<FragmentType>(acc.getType());
-  Value rounded = kb.map(
-      (name + "_bf16").str(),
-      frag(FragmentRole::acc, type.getRows(), type.getCols(), bf16()), {acc},
-      {"x"}, [&](ValueRange x) -> Value {
-        return kb.create<arith::TruncFOp>(
-            "r", bf16(), x[0], arith::RoundingModeAttr(),
-            arith::FastMathFlagsAttr::get(ctx(), arith::FastMathFlags::nnan));
-      });
-  return kb.create<ToOperandOp>(
-      name, frag(FragmentRole::b_acc_k, type.getCols(), type.getRows(), bf16()),
-      rounded);
 }
 
 Value BackwardEmitter::emitCausalMask(Value s, Value query, Value key) {
@@ -322,7 +304,7 @@ void BackwardEmitter::emitDq() {
                         Value diff = kb.create<arith::SubFOp>("t", x[1], x[2]);
                         return kb.create<arith::MulFOp>("r", x[0], diff);
                       });
-    Value dsf = roundToOperand("dsf", ds);
+    Value dsf = attentionFiniteToOperand(kb, "dsf", ds);
     Value kt = kb.create<LoadFragmentOp>(
         "kt", frag(FragmentRole::a_acc_k, dd, t.perTile, bf16()), kts,
         kb.index(0), kb.index(0), kb.index(0),
@@ -524,7 +506,7 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
   // dV^T += dO^T P: P as the B operand in place.
   FragmentType transposedRows =
       frag(FragmentRole::a_acc_k, dd, t.perTile, bf16());
-  Value pf = roundToOperand("pf", p);
+  Value pf = attentionFiniteToOperand(kb, "pf", p);
   Value dot = kb.create<LoadFragmentOp>("dot", transposedRows, dots,
                                         kb.index(0), kb.index(0), kb.index(0),
                                         /*transpose=*/t.transposedReads);
@@ -540,7 +522,7 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
                       Value diff = kb.create<arith::SubFOp>("t", x[1], x[2]);
                       return kb.create<arith::MulFOp>("r", x[0], diff);
                     });
-  Value dsf = roundToOperand("dsf", ds);
+  Value dsf = attentionFiniteToOperand(kb, "dsf", ds);
   Value qt = kb.create<LoadFragmentOp>("qt", transposedRows, qts, kb.index(0),
                                        kb.index(0), kb.index(0),
                                        /*transpose=*/t.transposedReads);

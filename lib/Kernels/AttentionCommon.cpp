@@ -117,3 +117,24 @@ mlir::hk::kernels::operandPermutation(const AttentionTiles &t) {
   return t.transposedReads ? ColumnPermutation::identity
                            : ColumnPermutation::block4_0213;
 }
+
+Value mlir::hk::kernels::attentionFiniteToOperand(KernelBuilder &kb,
+                                                  StringRef name, Value acc) {
+  auto type = cast<FragmentType>(acc.getType());
+  MLIRContext *ctx = kb.getContext();
+  Type bf16 = BFloat16Type::get(ctx);
+  Value rounded = kb.map(
+      (name + "_bf16").str(),
+      kb.fragment(FragmentRole::acc, type.getRows(), type.getCols(), bf16,
+                  type.getMmaShape()),
+      {acc}, {"x"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::TruncFOp>(
+            "r", bf16, x[0], arith::RoundingModeAttr(),
+            arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::nnan));
+      });
+  return kb.create<ToOperandOp>(name,
+                                kb.fragment(FragmentRole::b_acc_k,
+                                            type.getCols(), type.getRows(),
+                                            bf16, type.getMmaShape()),
+                                rounded);
+}

@@ -53,6 +53,12 @@ Value attentionKeyMask(KernelBuilder &kb, Value s, Value condition, Value k,
                        Value queryStart, Value nkv, Value isCausal,
                        Value minusInf);
 
+/// `acc` (rows x cols, f32, finite: P, dS) rounded to bf16 without a NaN
+/// check (`nnan`: gfx1201 rounds with integer VALU and saves two
+/// instructions per element) and taken in place as the B operand of the
+/// next MMA (cols x rows, k in `acc`'s row order).
+Value attentionFiniteToOperand(KernelBuilder &kb, StringRef name, Value acc);
+
 /// The swizzle of a tile read as MMA operands (`rows x d`, plainly), and of
 /// one read transposed (gfx950) or written transposed (gfx1201, `d x
 /// perTile`).

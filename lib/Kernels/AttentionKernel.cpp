@@ -342,19 +342,8 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
                       });
 
   // O^T = O^T + V^T P^T (O^T rescaled above when m moved); P^T is the B
-  // operand where it is. P is finite (exp2 of at most 8), so its rounding
-  // to bf16 needs no NaN check (`nnan`: gfx1201, which rounds with integer
-  // VALU, saves two instructions per element).
-  Value probsBf16 = kb.map(
-      "p_bf16", frag(FragmentRole::acc, p.t.perTile, p.t.perWave, bf16()),
-      {probs}, {"x"}, [&](ValueRange x) -> Value {
-        return kb.create<arith::TruncFOp>(
-            "r", bf16(), x[0], arith::RoundingModeAttr(),
-            arith::FastMathFlagsAttr::get(ctx(), arith::FastMathFlags::nnan));
-      });
-  Value pf = kb.create<ToOperandOp>(
-      "pf", frag(FragmentRole::b_acc_k, p.t.perWave, p.t.perTile, bf16()),
-      probsBf16);
+  // operand where it is. P is finite (exp2 of at most 8).
+  Value pf = attentionFiniteToOperand(kb, "pf", probs);
   Value vt = kb.create<LoadFragmentOp>(
       "vt", frag(FragmentRole::a_acc_k, d, p.t.perTile, bf16()), vs,
       kb.index(0), kb.index(0), kb.index(0),

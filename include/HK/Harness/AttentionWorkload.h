@@ -58,8 +58,9 @@ struct AttentionConfig {
 };
 
 /// Fails with why `config` poses no problem the workload runs (sizes, GQA,
-/// the test).
-llvm::Error checkAttentionConfig(const AttentionConfig &config);
+/// the test); messages name the sizes as command-line `option` gave them.
+llvm::Error checkAttentionConfig(const AttentionConfig &config,
+                                 StringRef option = "attention");
 
 /// Fails with why kernel `name` of argument types `types` does not compute
 /// attention for `problem` (the signature above, its head dim).
