@@ -523,6 +523,43 @@ declare i32 @llvm.amdgcn.workitem.id.x()
     EXPECT_EQ(r.out[i], expected[i]) << "byte " << i;
 }
 
+// A 16-byte load at bytes 32..47 of a 40-byte range: gfx950 checks it word
+// by word (words 0 and 1 read, 2 and 3 read 0); gfx1201 checks the whole
+// access, so a kernel relying on either reading is refused there.
+static const char *kStraddlingLoad = R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %rsrc = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %in, i16 0, i64 40, i32 0)
+  %v = call <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8) %rsrc, i32 32, i32 0, i32 0)
+  %first = icmp eq i32 %tid, 0
+  br i1 %first, label %store, label %done
+store:
+  store <4 x i32> %v, ptr addrspace(1) %out
+  br label %done
+done:
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
+declare <4 x i32> @llvm.amdgcn.raw.ptr.buffer.load.v4i32(ptr addrspace(8), i32, i32, i32)
+)";
+
+TEST(SimulatorTest, PartlyOutOfRangeLoadsFollowTheChip) {
+  std::vector<uint8_t> in(64);
+  for (int i = 0; i < 16; ++i)
+    std::memcpy(in.data() + 4 * i, &i, 4);
+  KernelRun cdna = run(kStraddlingLoad, Chip::gfx950, 64, 16, {in});
+  ASSERT_EQ(cdna.error, "");
+  EXPECT_EQ(at<int32_t>(cdna.out, 0), 8);
+  EXPECT_EQ(at<int32_t>(cdna.out, 1), 9);
+  EXPECT_EQ(at<int32_t>(cdna.out, 2), 0);
+  EXPECT_EQ(at<int32_t>(cdna.out, 3), 0);
+  KernelRun rdna = run(kStraddlingLoad, Chip::gfx1201, 32, 16, {in});
+  expectError(rdna, "lane 0: a 16-byte buffer access at byte offset 32 is "
+                    "partly past the buffer's range (40 bytes): gfx1201 "
+                    "checks the whole access");
+}
+
 TEST(SimulatorTest, OutOfBoundsAccessIsAnError) {
   KernelRun r = run(R"(
 define amdgpu_kernel void @k(ptr addrspace(1) %out) {

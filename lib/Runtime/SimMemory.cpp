@@ -337,6 +337,9 @@ Error LaneOpVisitor::visitFenceInst(FenceInst &fence) {
 /// by make.buffer.rsrc. The range check follows the raw-buffer rule: a
 /// 4-byte word of the access is in range if voffset + offset + its position
 /// + 4 <= num_records; out-of-range words read as 0 and are not written.
+/// That is CDNA's rule; RDNA's (OOB_SELECT = 3) checks the whole access, so
+/// on a chip without ChipInfo::perWordBufferRangeCheck an access partly in
+/// range is an error (its words would read 0 there).
 /// Sources disagree on whether soffset is added to the checked offset
 /// (docs/hardware/SchedulesTailsLayouts.md#range-check), so a word whose
 /// verdict depends on it is an error: a kernel that runs here is right under
@@ -374,6 +377,15 @@ Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
                    formatv("lane {0}: a {1}-byte buffer access at byte offset "
                            "{2} is not {3}-byte aligned",
                            lane, size, checked + scalar, std::min(size, 4u)));
+    if (!chip.perWordBufferRangeCheck && size > 4 &&
+        (checked + 4 <= records) != (checked + size <= records))
+      return error(
+          wave, call,
+          formatv("lane {0}: a {1}-byte buffer access at byte offset {2} is "
+                  "partly past the buffer's range ({3} bytes): {4} checks "
+                  "the whole access, so its words in range would read 0 "
+                  "too (docs/hardware/SchedulesTailsLayouts.md#range-check)",
+                  lane, size, checked, records, chip.name));
     std::vector<uint8_t> data(size, 0);
     if (isStore)
       std::memcpy(data.data(), operand(wave, call.getArgOperand(0), lane),
