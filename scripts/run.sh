@@ -18,8 +18,10 @@
 # the FlashAttention forward kernels (d 64 and 128, both chips, double
 # buffered, on gfx950 with direct fills and unrolled by 2: compiled to
 # build/attention/ with their reports, gfx950's K/V loops measured next to
-# HipKittens', then issue 13's checks, causal and not, GQA, tails).
-# Exits non-zero if anything fails.
+# HipKittens', then issue 13's checks, causal and not, GQA, tails), and
+# the attention backward kernels (dQ, dK, dV: both chips and head dims,
+# compiled to build/attention/ with their reports, checked against fp64
+# gradients). Exits non-zero if anything fails.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -231,8 +233,26 @@ for chip in gfx950 gfx1201; do
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,2,2,77,77,$d --causal --test=random
   done
 done
+# The attention backward: both kernels of each module compiled and
+# reported, then checked against fp64 gradients (GQA, causal, tails).
+for chip in gfx950 gfx1201; do
+  for d in 64 128; do
+    example="$root/examples/attention_bwd_bf16_d${d}_$chip.mlir"
+    name="$build/attention/bwd-d${d}-$chip"
+    "$build/bin/hk-compile" "$example" --chip=$chip \
+      -o "$name.hsaco" --asm="$name.s" --launch="$name.json" || status=1
+    echo "hk: $chip attention backward d=$d -> $name.hsaco"
+    for kernel in dq dkdv; do
+      "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
+        --kernel="attention_bwd_${kernel}_bf16_d$d" \
+        --loop-body="$name.$kernel.loop.s" || status=1
+    done
+    check "$example" --chip=$chip --attention-bwd=1,4,2,200,333,$d --causal
+    check "$example" --chip=$chip --attention-bwd=2,2,2,77,65,$d
+  done
+done
 if [ "$status" -eq 0 ]; then
-  echo "hk: the reference GEMMs and attention kernels compiled and validated on the simulator"
+  echo "hk: the reference GEMMs and attention kernels (forward and backward) compiled and validated on the simulator"
 else
   echo "hk: validation FAILED" >&2
 fi
