@@ -94,16 +94,6 @@ private:
   /// every tile: gfx1201's 256 VGPRs (wave32) do not hold them beside the
   /// loop's accumulators.
   bool fixedInRegisters() const { return t.transposedReads; }
-  /// gfx1201's tiles written transposed (d x 16 or d x 32). At 32 columns
-  /// st_32x16 leaves the WMMA operand reads 2-way and the copies' 8-byte
-  /// writes 4-way (none: reads 4-way); st_16x16 would make the reads 1-way,
-  /// but LLVM then spills more (d = 64 dQ 2 VGPRs instead of 0). At 16
-  /// columns every swizzle hk has gives the same conflicts (reads 2-way),
-  /// and none keeps the copies' LDS addresses one base plus constants: with
-  /// st_32x16 they took registers enough to spill d = 128 dK/dV (13 VGPRs).
-  Swizzle writtenTransposedSwizzle() const {
-    return t.perTile == 16 ? Swizzle::none : Swizzle::st_32x16;
-  }
 };
 
 } // namespace
@@ -200,7 +190,7 @@ void BackwardEmitter::emitDq() {
                   ? ks
                   : kb.create<AllocSharedOp>(
                         "Kts", kb.sharedTile(dd, t.perTile, bf16(),
-                                             writtenTransposedSwizzle()));
+                                             transposedSwizzle(t)));
 
   Value q0 = kb.mul("q0", qblock, kb.index(t.perWorkgroup()));
   Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
@@ -358,7 +348,7 @@ void BackwardEmitter::emitDkDv() {
   qts = qs;
   dots = dos;
   if (!t.transposedReads) {
-    Swizzle transposed = writtenTransposedSwizzle();
+    Swizzle transposed = transposedSwizzle(t);
     qts = kb.create<AllocSharedOp>(
         "Qts", kb.sharedTile(dd, t.perTile, bf16(), transposed));
     dots = kb.create<AllocSharedOp>(

@@ -106,9 +106,16 @@ Swizzle mlir::hk::kernels::operandSwizzle(const AttentionTiles &t) {
 Swizzle mlir::hk::kernels::transposedSwizzle(const AttentionTiles &t) {
   // A half-wave phase of the 32x32x16 transposed reads takes 64 bytes of 4
   // rows: st_16x32 spreads them, st_8x64 leaves them 2-way. gfx1201's
-  // transposed copies write d x perTile tiles.
+  // transposed copies write d x perTile tiles. At 32 columns st_32x16
+  // leaves the WMMA operand reads 2-way and the 8-byte writes 4-way (none:
+  // reads 4-way; st_16x16 makes the reads 1-way but LLVM then spills, d = 64
+  // backward dQ 2 VGPRs). At 16 columns (the backward at d = 128) every
+  // swizzle gives the same conflicts, and none keeps a copy's LDS addresses
+  // one base plus constants (st_32x16 spilled 13 VGPRs in dK/dV).
   if (t.transposedReads)
     return t.mma.m == 32 ? Swizzle::st_16x32 : Swizzle::st_8x64;
+  if (t.perTile == 16)
+    return Swizzle::none;
   return t.perTile == 32 ? Swizzle::st_32x16 : Swizzle::st_8x64;
 }
 
