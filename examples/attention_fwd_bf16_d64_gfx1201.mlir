@@ -71,6 +71,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
     hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
     amdgpu.lds_barrier
     %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x64xbf16, mma = 16x16x16>
+    %s_init = hk.fill_fragment %zero : <acc, 64x16xf32, mma = 16x16x16>
     %is_causal = arith.cmpi ne, %causal, %zero_i32 : i32
     %q_end = arith.addi %q0, %c64 : index
     %kv_causal = arith.minui %Nkv, %q_end : index
@@ -82,7 +83,6 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
     %m_init = hk.fill_fragment %minus_inf : <col, 1x16xf32, mma = 16x16x16>
     %l_init = hk.fill_fragment %zero : <col, 1x16xf32, mma = 16x16x16>
     %o_init = hk.fill_fragment %zero : <acc, 64x16xf32, mma = 16x16x16>
-    %s_init = hk.fill_fragment %zero : <acc, 64x16xf32, mma = 16x16x16>
     %state:3 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_init, %l = %l_init, %o = %o_init) -> (!hk.fragment<col, 1x16xf32, mma = 16x16x16>, !hk.fragment<col, 1x16xf32, mma = 16x16x16>, !hk.fragment<acc, 64x16xf32, mma = 16x16x16>) {
       hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>

@@ -23,6 +23,10 @@
 //   l = alpha l + colsum P^T; O^T = alpha O^T + V^T bf16(P^T)
 // and at the end O = (O^T / l)^T, LSE = ln(2) (c m + log2 l).
 //
+// The loop is software-pipelined: each trip fills K for the next tile and V for
+// this one, computes the next tile's S^T beside this tile's softmax (the first
+// tile's S^T comes before the loop) and waits for its fragment reads once.
+//
 // Launch (recorded in hk.launch): grid (ceil(Nq / 128), Hq, B), block (256, 1,
 // 1). The K/V loop has the form hk-multi-buffer and hk-direct-lds-fill take
 // (--stages=2 --direct-lds).
@@ -69,8 +73,13 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %wq = arith.muli %wave, %c32 : index
     %qw = arith.addi %q0, %wq : index
     hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <128x64xbf16, #hk.swizzle<st_16x64>>
+    hk.copy_to_shared %Kh[%c0, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x64>>
     amdgpu.lds_barrier
     %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <128x64xbf16, #hk.swizzle<st_16x64>> -> <b, 32x64xbf16, mma = 32x32x16>
+    %s_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
+    %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
+    %s_first = hk.mma %kf, %qf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+    amdgpu.lds_barrier
     %is_causal = arith.cmpi ne, %causal, %zero_i32 : i32
     %q_end = arith.addi %q0, %c128 : index
     %kv_causal = arith.minui %Nkv, %q_end : index
@@ -82,15 +91,17 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %m_init = hk.fill_fragment %minus_inf : <col, 1x32xf32, mma = 32x32x16>
     %l_init = hk.fill_fragment %zero : <col, 1x32xf32, mma = 32x32x16>
     %o_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
-    %s_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
-    %state:3 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_init, %l = %l_init, %o = %o_init) -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
-      hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x64>>
+    %state:4 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_init, %l = %l_init, %o = %o_init, %s = %s_first) -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      %k_next = arith.addi %k, %c64 : index
+      hk.copy_to_shared %Kh[%k_next, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x64>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x32>>
       amdgpu.lds_barrier
-      %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
-      %s = hk.mma %kf, %qf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
-      %k_next = arith.addi %k, %c64 : index
-      %tail = arith.cmpi ugt, %k_next, %Nkv : index
+      %kf_0 = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
+      amdgpu.memory_counter_wait ds(0)
+      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 64x64xbf16, mma = 32x32x16>
+      %s_next = hk.mma %kf_0, %qf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+      %k_next_1 = arith.addi %k, %c64 : index
+      %tail = arith.cmpi ugt, %k_next_1, %Nkv : index
       %k_last = arith.addi %k, %c63 : index
       %past_query = arith.cmpi ugt, %k_last, %qw : index
       %diagonal = arith.andi %is_causal, %past_query : i1
@@ -169,10 +180,10 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
         hk.yield %r : bf16
       }
       %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
-      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 64x64xbf16, mma = 32x32x16>
+      amdgpu.memory_counter_wait ds(0)
       %o_new = hk.mma %vt, %pf, %m_new#2 : <a_acc_k, 64x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
       amdgpu.lds_barrier
-      scf.yield %m_new#0, %l_new, %o_new : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+      scf.yield %m_new#0, %l_new, %o_new, %s_next : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
     }
     %out = hk.map %state#2, %state#1 : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
     ^bb0(%x: f32, %sum: f32):

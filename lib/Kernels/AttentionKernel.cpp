@@ -65,13 +65,16 @@ private:
   FragmentType output() {
     return frag(FragmentRole::acc, p.d.headDim, p.t.perWave, f32());
   }
+  Value emitKeyFragment();
+  Value emitValueFragment();
+  void emitLdsReadWait();
   Value emitMask(Value s, Value k, Value qw);
   std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
   void emitLoopBody(scf::ForOp loop);
   Value scalar(StringRef name, double value) { return kb.f32(name, value); }
 
   // Values the loop body uses.
-  Value kh, vh, ks, vs, qf, qw, nkv, isCausal, kvMasked;
+  Value kh, vh, ks, vs, qf, qw, nkv, isCausal, kvMasked, sInit;
   Value zero, minusInf, scale, minusScale, threshold, falseI1;
 };
 } // namespace
@@ -101,6 +104,8 @@ mlir::hk::kernels::resolveAttention(const AttentionDescription &description) {
                                 chip.name, d.mma->m, d.mma->n, d.mma->k,
                                 chip.describeMmaShapes())
                       .str());
+  if (!d.scoresAhead)
+    d.scoresAhead = d.chip == Chip::gfx950;
   if (d.mma->m != d.mma->n)
     return refuse("the MMA must be square (M = N), as S^T's rows are the "
                   "MMA's M and O^T's are its N");
@@ -176,10 +181,23 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   kb.create<CopyToSharedOp>("", qh, q0, kb.index(0), qs, kb.index(0),
                             /*direct=*/false, /*transpose=*/false,
                             BoundsMode::partial);
+  // Scores one tile ahead: the first tile's come before the loop.
+  if (*p.d.scoresAhead)
+    kb.create<CopyToSharedOp>("", kh, kb.index(0), kb.index(0), ks, kb.index(0),
+                              /*direct=*/false,
+                              /*transpose=*/false, BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
   qf = kb.create<LoadFragmentOp>(
       "qf", frag(FragmentRole::b, p.t.perWave, d, bf16()), qs, kb.index(0), wq,
       kb.index(0), /*transpose=*/false);
+  sInit = kb.create<FillFragmentOp>("s_init", scores(), zero);
+  SmallVector<Value> init;
+  if (*p.d.scoresAhead) {
+    init.push_back(kb.create<MmaOp>("s_first", scores(), emitKeyFragment(), qf,
+                                    sInit, ValueRange{}));
+    // The loop's first fill overwrites K.
+    kb.create<amdgpu::LDSBarrierOp>("");
+  }
 
   // Causal: no key past the workgroup's last query is needed.
   isCausal = kb.create<arith::CmpIOp>("is_causal", arith::CmpIPredicate::ne,
@@ -198,9 +216,9 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   Value mInit = kb.create<FillFragmentOp>("m_init", column(), minusInf);
   Value lInit = kb.create<FillFragmentOp>("l_init", column(), zero);
   Value oInit = kb.create<FillFragmentOp>("o_init", output(), zero);
-  auto loop =
-      kb.create<scf::ForOp>("state", kb.index(0), kvEnd, kb.index(p.t.perTile),
-                            ValueRange{mInit, lInit, oInit});
+  init.insert(init.begin(), {mInit, lInit, oInit});
+  auto loop = kb.create<scf::ForOp>("state", kb.index(0), kvEnd,
+                                    kb.index(p.t.perTile), init);
   emitLoopBody(loop);
 
   // O = (O^T / l)^T in bf16, LSE = ln(2) (c m + log2 l).
@@ -219,6 +237,28 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   kb.create<StoreFragmentOp>("", lse, lh, kb.index(0), qw,
                              /*transpose=*/false, BoundsMode::partial);
   return kb.finishKernel();
+}
+
+Value AttentionEmitter::emitKeyFragment() {
+  // S^T = K Q^T: rows are the tile's keys, columns this wave's queries.
+  return kb.create<LoadFragmentOp>(
+      "kf", frag(FragmentRole::a, p.t.perTile, p.d.headDim, bf16()), ks,
+      kb.index(0), kb.index(0), kb.index(0), /*transpose=*/false);
+}
+
+Value AttentionEmitter::emitValueFragment() {
+  // V^T, the A operand of O^T = V^T P^T.
+  return kb.create<LoadFragmentOp>(
+      "vt", frag(FragmentRole::a_acc_k, p.d.headDim, p.t.perTile, bf16()), vs,
+      kb.index(0), kb.index(0), kb.index(0),
+      /*transpose=*/p.t.transposedReads);
+}
+
+void AttentionEmitter::emitLdsReadWait() {
+  kb.create<amdgpu::MemoryCounterWaitOp>("", /*load=*/nullptr,
+                                         /*store=*/nullptr,
+                                         /*ds=*/kb.b.getI32IntegerAttr(0),
+                                         /*exp=*/nullptr, /*tensor=*/nullptr);
 }
 
 Value AttentionEmitter::emitMask(Value s, Value k, Value qwStart) {
@@ -289,7 +329,6 @@ std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
 }
 
 void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
-  int64_t d = p.d.headDim;
   Value k = loop.getInductionVar();
   k.setLoc(kb.loc("k"));
   Value m = loop.getRegionIterArgs()[0], l = loop.getRegionIterArgs()[1],
@@ -298,15 +337,12 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   l.setLoc(kb.loc("l"));
   o.setLoc(kb.loc("o"));
   OpBuilder::InsertionGuard guard(kb.b);
-  Value sInit;
-  {
-    // The zero scores, before the loop.
-    OpBuilder::InsertionGuard before(kb.b);
-    kb.b.setInsertionPoint(loop);
-    sInit = kb.create<FillFragmentOp>("s_init", scores(), zero);
-  }
   kb.b.setInsertionPointToStart(loop.getBody());
-  kb.create<CopyToSharedOp>("", kh, k, kb.index(0), ks, kb.index(0),
+  // Scores one tile ahead: this trip fills K for the next tile's scores and
+  // V for this tile's output.
+  Value kRow =
+      *p.d.scoresAhead ? kb.add("k_next", k, kb.index(p.t.perTile)) : k;
+  kb.create<CopyToSharedOp>("", kh, kRow, kb.index(0), ks, kb.index(0),
                             /*direct=*/false, /*transpose=*/false,
                             BoundsMode::partial);
   kb.create<CopyToSharedOp>("", vh, k, kb.index(0), vs, kb.index(0),
@@ -315,11 +351,25 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
                             BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
 
-  // S^T = K Q^T: rows are the tile's keys, columns this wave's queries.
-  Value kf = kb.create<LoadFragmentOp>(
-      "kf", frag(FragmentRole::a, p.t.perTile, d, bf16()), ks, kb.index(0),
-      kb.index(0), kb.index(0), /*transpose=*/false);
-  Value s = kb.create<MmaOp>("s", scores(), kf, qf, sInit, ValueRange{});
+  // Scores one tile ahead: K's and V's fragments are read together and
+  // waited for once (the backend would otherwise wait before each MMA for
+  // its own read), and the next tile's MMA, which needs nothing of this
+  // tile's softmax, comes first for the backend to interleave with it.
+  Value sNext, vtAhead;
+  if (*p.d.scoresAhead) {
+    Value kf = emitKeyFragment();
+    emitLdsReadWait();
+    vtAhead = emitValueFragment();
+    sNext = kb.create<MmaOp>("s_next", scores(), kf, qf, sInit, ValueRange{});
+  }
+  Value s;
+  if (sNext) {
+    s = loop.getRegionIterArgs()[3];
+    s.setLoc(kb.loc("s"));
+  } else {
+    s = kb.create<MmaOp>("s", scores(), emitKeyFragment(), qf, sInit,
+                         ValueRange{});
+  }
   Value sm = emitMask(s, k, qw);
 
   // Online softmax, one statistic per query (column).
@@ -344,15 +394,19 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   // O^T = O^T + V^T P^T (O^T rescaled above when m moved); P^T is the B
   // operand where it is. P is finite (exp2 of at most 8).
   Value pf = attentionFiniteToOperand(kb, "pf", probs);
-  Value vt = kb.create<LoadFragmentOp>(
-      "vt", frag(FragmentRole::a_acc_k, d, p.t.perTile, bf16()), vs,
-      kb.index(0), kb.index(0), kb.index(0),
-      /*transpose=*/p.t.transposedReads);
+  Value vt = vtAhead;
+  if (vt)
+    emitLdsReadWait();
+  else
+    vt = emitValueFragment();
   Value oNew =
       kb.create<MmaOp>("o_new", output(), vt, pf, oScaled, ValueRange{});
   // Nobody refills K or V while another wave still reads them.
   kb.create<amdgpu::LDSBarrierOp>("");
-  kb.create<scf::YieldOp>("", ValueRange{mNew, lNew, oNew});
+  SmallVector<Value> yielded{mNew, lNew, oNew};
+  if (*p.d.scoresAhead)
+    yielded.push_back(sNext);
+  kb.create<scf::YieldOp>("", yielded);
 }
 
 llvm::Expected<gpu::GPUModuleOp> mlir::hk::kernels::buildAttentionKernel(
@@ -419,6 +473,11 @@ mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
      << "  c = log2(e)/sqrt(" << dim << ")\n"
      << "  l = alpha l + colsum P^T; O^T = alpha O^T + V^T bf16(P^T)\n"
      << "and at the end O = (O^T / l)^T, LSE = ln(2) (c m + log2 l).\n\n";
+  if (*d.scoresAhead)
+    os << "The loop is software-pipelined: each trip fills K for the next "
+          "tile and V for this one, computes the next tile's S^T beside "
+          "this tile's softmax (the first tile's S^T comes before the loop) "
+          "and waits for its fragment reads once.\n\n";
   os << "Launch (recorded in hk.launch): grid (ceil(Nq / " << p.t.perWorkgroup()
      << "), Hq, B), block (" << p.t.waves * p.t.chip->waveSize
      << ", 1, 1). The K/V loop has the form hk-multi-buffer"

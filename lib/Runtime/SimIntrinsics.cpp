@@ -54,6 +54,7 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::amdgcn_s_barrier_signal:
   case Intrinsic::amdgcn_s_barrier_wait:
   case Intrinsic::amdgcn_s_waitcnt:
+  case Intrinsic::amdgcn_s_wait_dscnt:
   case Intrinsic::amdgcn_s_setprio:
   case Intrinsic::amdgcn_sched_barrier:
   case Intrinsic::amdgcn_sched_group_barrier:
@@ -199,6 +200,12 @@ Error Interpreter::executeSync(Wave &wave, const CallInst &call,
     uint64_t imm = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
     waitCounters(wave, (imm & 0xf) | (((imm >> 14) & 0x3) << 4),
                  (imm >> 8) & 0xf);
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_s_wait_dscnt: {
+    // gfx12's LDS counter, the lgkmcnt of gfx9's LDS operations.
+    uint64_t imm = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
+    waitCounters(wave, ~uint64_t(0), imm);
     return Error::success();
   }
   // Scheduling and priority hints do not change values.

@@ -186,3 +186,42 @@ gpu.module @kmajor [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// A tile read a trip ahead (rows k + 64, as attention's K when its scores
+// run one tile ahead): the main loop ends where that tile is still whole,
+// a tile earlier than the copy at k alone would.
+gpu.module @ahead [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @ahead
+  // CHECK-SAME: (%[[K:.*]]: memref<?x128xbf16>, %[[V:.*]]: memref<?x128xbf16>)
+  gpu.func @ahead(%K: memref<?x128xbf16>, %V: memref<?x128xbf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %V, %c0 : memref<?x128xbf16>
+    %tk = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+    %tv = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+    // CHECK-DAG: %[[NK:.*]] = memref.dim %[[K]], %c0
+    // CHECK-DAG: %[[NV:.*]] = memref.dim %[[V]], %c0
+    // CHECK-DAG: %[[LAST:.*]] = arith.addi %[[NK]], %c-64
+    // CHECK-DAG: %[[END:.*]] = arith.minsi %{{.*}}, %[[LAST]]
+    // CHECK: scf.for %[[K0:.*]] = %c0 to %[[SPLIT:.*]] step %c64 {
+    // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K0]], %c64
+    // CHECK-NEXT: hk.copy_to_shared %[[K]][%[[NEXT]], %c0], %{{.*}} bounds partial_rows
+    // CHECK-NEXT: hk.copy_to_shared %[[V]][%[[K0]], %c0], %{{.*}} bounds partial_rows
+    // CHECK: scf.for %{{.*}} = %[[SPLIT]] to %[[NV]] step %c64 {
+    // CHECK: bounds partial :
+    // CHECK: bounds partial :
+    // CHECK: } {hk.remainder}
+    scf.for %k = %c0 to %n step %c64 {
+      %next = arith.addi %k, %c64 : index
+      hk.copy_to_shared %K[%next, %c0], %tk[%c0] bounds partial
+          : memref<?x128xbf16>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+      hk.copy_to_shared %V[%k, %c0], %tv[%c0] bounds partial
+          : memref<?x128xbf16>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+      amdgpu.lds_barrier
+    }
+    gpu.return
+  }
+}

@@ -106,6 +106,12 @@ static cl::opt<std::string>
               cl::desc("the bf16 MMA shape (gfx950: 32x32x16, the default, "
                        "or 16x16x32; gfx1201: 16x16x16)"));
 
+static cl::opt<cl::boolOrDefault> scoresAheadOption(
+    "scores-ahead", cl::cat(toolOptions), cl::sub(attentionCommand),
+    cl::desc("compute the next KV tile's scores beside this tile's softmax, "
+             "a software-pipelined KV loop (default: on for gfx950, off for "
+             "gfx1201)"));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-gen") << message << "\n";
   return 2;
@@ -193,6 +199,8 @@ static Expected<Generated> generateAttention(OpBuilder &builder,
   AttentionDescription attention;
   attention.chip = chipOption;
   attention.headDim = headDim;
+  if (scoresAheadOption != cl::BOU_UNSET)
+    attention.scoresAhead = scoresAheadOption == cl::BOU_TRUE;
   if (!mmaOption.empty()) {
     std::optional<SmallVector<int64_t>> dims = parseDims(mmaOption, 3);
     if (!dims)

@@ -32,6 +32,11 @@ struct AttentionDescription {
   /// 32x32x16, the default, or 16x16x32; gfx1201: 16x16x16). Unset: the
   /// chip's default, filled in by resolveAttention.
   std::optional<MmaShape> mma;
+  /// A software-pipelined KV loop (forward only): each trip computes the
+  /// next tile's scores S^T = K Q^T beside this tile's softmax. Unset: the
+  /// chip's default, filled in by resolveAttention (gfx950 yes, gfx1201 no:
+  /// there it costs instructions and, at d = 128, spills).
+  std::optional<bool> scoresAhead;
 };
 
 /// `description` checked, or why no kernel serves it.

@@ -34,11 +34,13 @@ using namespace mlir::hk;
 namespace {
 /// A partial copy whose K tile is the loop's: its source's dimension `dim`
 /// (1: K along the source's columns, 0: along its rows) starts at the
-/// induction variable and spans `extent` <= step elements of it.
+/// induction variable (plus `ahead`, a constant, for a tile read a trip
+/// early) and spans `extent` <= step elements of it.
 struct PeeledCopy {
   CopyToSharedOp copy;
   unsigned dim;
   int64_t extent;
+  int64_t ahead = 0;
   /// K along the rows, and the region's columns lie inside the source by
   /// its static size (attention's K and V: all of d): nothing to mask in
   /// the main loop, whose copies may then be direct.
@@ -50,6 +52,23 @@ struct PeeledCopy {
   }
 };
 } // namespace
+
+/// `iv` + c as c, for `value` the induction variable `iv` or `iv` plus a
+/// non-negative constant.
+static std::optional<int64_t> offsetFrom(Value value, Value iv) {
+  if (value == iv)
+    return 0;
+  auto add = value.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  for (auto [a, b] : {std::pair(add.getLhs(), add.getRhs()),
+                      std::pair(add.getRhs(), add.getLhs())}) {
+    std::optional<int64_t> c = getConstantIntValue(b);
+    if (a == iv && c && *c >= 0)
+      return *c;
+  }
+  return std::nullopt;
+}
 
 /// The partial copies of `loop`'s body at the induction variable, at most
 /// one step long along it, reading memrefs defined outside the loop.
@@ -68,13 +87,14 @@ static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
     int64_t vec = kCopyChunkBytes / tile.getLayout().elementBytes;
     if (copy.getCol() == iv && regionCols <= step && step % vec == 0)
       copies.push_back({copy, 1, regionCols});
-    else if (copy.getRow() == iv && regionRows <= step &&
+    else if (std::optional<int64_t> ahead = offsetFrom(copy.getRow(), iv);
+             ahead && regionRows <= step &&
              loop.isDefinedOutsideOfLoop(copy.getCol())) {
       std::optional<int64_t> col = getConstantIntValue(copy.getCol());
       int64_t sourceCols = copy.getSource().getType().getDimSize(1);
       bool inside = col && !ShapedType::isDynamic(sourceCols) &&
                     *col + regionCols <= sourceCols;
-      copies.push_back({copy, 0, regionRows, inside});
+      copies.push_back({copy, 0, regionRows, *ahead, inside});
     }
   }
   return copies;
@@ -173,7 +193,8 @@ static bool peel(scf::ForOp loop) {
         kCopyChunkBytes / copy.getTile().getType().getLayout().elementBytes;
     Value last = b.createOrFold<arith::AddIOp>(
         loc, memref::DimOp::create(b, loc, copy.getSource(), peeled.dim),
-        arith::ConstantIndexOp::create(b, loc, *step - peeled.extent));
+        arith::ConstantIndexOp::create(b, loc,
+                                       *step - peeled.extent - peeled.ahead));
     end = b.createOrFold<arith::MinSIOp>(loc, end, last);
     Value source = copy.getSource();
     require(isMultiple(b, loc, memref::DimOp::create(b, loc, source, 1), vec));

@@ -83,7 +83,19 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
   if (!kv)
     return refuse(llvm::toString(kv.takeError()));
-  // The fill section's waits are dropped: the schedule places its own.
+  // The compute part's waits (a kernel's batched fragment reads) are
+  // dropped, and so are the fill section's: the schedule places its own.
+  SmallVector<Operation *> computeWaits;
+  for (Operation *op : kv->computeSection)
+    if (isa<amdgpu::MemoryCounterWaitOp>(op))
+      computeWaits.push_back(op);
+  if (!computeWaits.empty()) {
+    for (Operation *op : computeWaits)
+      op->erase();
+    kv = analyzeKVLoop(loop);
+    if (!kv)
+      return refuse(llvm::toString(kv.takeError()));
+  }
   SyncLoop sync;
   sync.kv = std::move(*kv);
   Block *body = loop.getBody();
