@@ -378,11 +378,12 @@ def attention_row(chip, d, name, flags, tiles_per_iteration, tmp):
         hkbench.fail(f"attention d{d} {chip} {name} failed its check")
     resources = report["kernels"][0]
     mix = loop_mix(report, tiles_per_iteration)
-    # KV tiles each workgroup ran: the MMAs counted over those of one loop
-    # iteration of every wave (all workgroups run every tile: not causal).
-    waves = launch["block"][0] // (64 if chip == "gfx950" else 32)
+    # KV tiles each workgroup runs (all of them: not causal), of 64 keys
+    # but gfx1201's at d = 128, of 32 (docs/Attention.md). Counting MMAs
+    # would also count the S^T a loop with scores one tile ahead computes
+    # past the end.
     workgroups = -(-n // launch["grid"][0]["tile"]) * hq * b
-    tiles = r["mmas"] / (workgroups * waves * mix["mma"]["total"])
+    tiles = -(-n // (32 if chip == "gfx1201" and d == 128 else 64))
     per = workgroups * tiles
     reads, read_ways = conflicts(r["lds_accesses"]["reads"])
     return {"variant": {"chip": chip, "name": f"attention-d{d}-{name}",
