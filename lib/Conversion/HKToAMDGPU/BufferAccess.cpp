@@ -73,7 +73,8 @@ Value BufferRegion::rowsAreChunked(OpBuilder &b, Location loc,
 BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
                                         Value memref, Value row, Value col,
                                         int64_t elementBytes,
-                                        uint32_t resourceFlags, bool masked) {
+                                        uint32_t resourceFlags, bool masked,
+                                        int64_t insideRows) {
   MLIRContext *ctx = b.getContext();
   auto source = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   BufferRegion out;
@@ -97,6 +98,27 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
                startBytes));
   Value base = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace), address);
+  Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
+  Value flags =
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), resourceFlags);
+  auto resource = [&](Value records) {
+    return ROCDL::MakeBufferRsrcOp::create(
+        b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
+        base, noStride, records, flags);
+  };
+  if (!masked && insideRows > 0) {
+    // A region inside the matrix: its own rows bound every access (the
+    // column origin in soffset included, columns being at most the row
+    // stride), a range that does not depend on where the region starts,
+    // so it is computed once outside a loop over the rows.
+    Value span = mulIndex(b, loc, constIndex(b, loc, insideRows * elementBytes),
+                          out.rowStride);
+    out.resource = resource(b.createOrFold<arith::MinUIOp>(
+        loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), span),
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), UINT32_MAX)));
+    out.origin = out.byteOffset(b, loc, constIndex(b, loc, 0), col);
+    return out;
+  }
   Value extent = b.createOrFold<arith::MaxUIOp>(
       loc, mulIndex(b, loc, source.getSizes()[0], source.getStrides()[0]),
       mulIndex(b, loc, source.getSizes()[1], source.getStrides()[1]));
@@ -110,12 +132,7 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
   Value records = b.createOrFold<arith::MinUIOp>(
       loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), left),
       arith::ConstantIntOp::create(b, loc, b.getI64Type(), limit));
-  Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
-  Value flags =
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), resourceFlags);
-  out.resource = ROCDL::MakeBufferRsrcOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
-      base, noStride, records, flags);
+  out.resource = resource(records);
   out.origin = out.byteOffset(b, loc, constIndex(b, loc, 0), col);
   return out;
 }

@@ -169,13 +169,15 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   }
 
   /// The copy's source region as a raw buffer, masked (range clamped to
-  /// 2^31, rule R1) unless the region lies inside.
+  /// 2^31, rule R1) unless the region lies inside (range: its rows).
   BufferRegion sourceRegion(CopyToSharedOp op, OpAdaptor adaptor, OpBuilder &b,
                             const TileLayout &layout) const {
-    return makeBufferRegion(b, op.getLoc(), adaptor.getSource(),
-                            adaptor.getRow(), adaptor.getCol(),
-                            layout.elementBytes, chip.rawBufferResourceFlags,
-                            /*masked=*/op.getBounds() != BoundsMode::inside);
+    SharedTileType tile = op.getTile().getType();
+    int64_t regionRows = op.getTranspose() ? tile.getCols() : tile.getRows();
+    return makeBufferRegion(
+        b, op.getLoc(), adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
+        layout.elementBytes, chip.rawBufferResourceFlags,
+        /*masked=*/op.getBounds() != BoundsMode::inside, regionRows);
   }
 
   /// loadChunks, and with `partial` bounds whole 16-byte chunks when the

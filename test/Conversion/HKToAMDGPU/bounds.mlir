@@ -1,8 +1,8 @@
 // The bounds modes' lowering (rules R1-R3 of
 // docs/hardware/SchedulesTailsLayouts.md#tail-rules): a
 // resource from the region's first row to the matrix's end, clamped to
-// 2^31 bytes when accesses are masked; row offsets in voffset; masked
-// columns at offset 0x80000000.
+// 2^31 bytes when accesses are masked (an `inside` region's: to its own
+// rows); row offsets in voffset; masked columns at offset 0x80000000.
 // RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s
 
 gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
@@ -77,13 +77,22 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 
-  // inside: the displacement joins soffset; the range is not clamped to 2^31.
+  // inside: the displacement joins soffset; the range is the region's own
+  // 128 rows (128 x 2 bytes x row stride, up to 2^32 - 1), which does not
+  // depend on the region's row: in a loop over the rows it is computed
+  // once and only the base moves.
   // CHECK-LABEL: gpu.func @inside
+  // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[ROW:.*]]: index, %[[COL:.*]]: index)
   gpu.func @inside(%A: memref<?x?xbf16>, %row: index, %col: index) kernel
       attributes {known_block_size = array<i32: 512, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
-    // CHECK: arith.minui %{{.*}}, %c4294967295_i64 : i64
+    // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+    // CHECK: arith.muli %[[ROW]], %[[STRIDES]]#0
+    // CHECK: %[[SPAN:.*]] = arith.muli %[[STRIDES]]#0, %c256 : index
+    // CHECK: %[[SPAN64:.*]] = arith.index_castui %[[SPAN]] : index to i64
+    // CHECK: %[[RECORDS:.*]] = arith.minui %[[SPAN64]], %c4294967295_i64 : i64
+    // CHECK: rocdl.make.buffer.rsrc %{{.*}}, %{{.*}}, %[[RECORDS]], %{{.*}}
     // CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %{{.*}}, %[[V0:.*]], %[[SOFF:.*]], %{{.*}}, %{{.*}}
     // CHECK: %[[SOFF1:.*]] = arith.addi %[[SOFF]], %{{.*}} : i32
     // CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %{{.*}}, %[[V0]], %[[SOFF1]], %{{.*}}, %{{.*}}

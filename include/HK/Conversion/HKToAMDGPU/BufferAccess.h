@@ -62,9 +62,14 @@ struct BufferRegion {
 
 /// The region of `memref` at (`row`, `col`). A `masked` resource's range is
 /// clamped to 2^31 bytes (rule R1), an unmasked one's to 2^32 - 1.
+/// The region of `memref` from (`row`, `col`) as a raw buffer. `masked`:
+/// the range clamped to 2^31 (rule R1) for masked offsets. Unmasked with
+/// `insideRows` > 0 (a region of that many rows inside the matrix), the
+/// range is those rows alone, which does not depend on `row`.
 BufferRegion makeBufferRegion(OpBuilder &b, Location loc, Value memref,
                               Value row, Value col, int64_t elementBytes,
-                              uint32_t resourceFlags, bool masked);
+                              uint32_t resourceFlags, bool masked,
+                              int64_t insideRows = 0);
 
 } // namespace mlir::hk
 

@@ -42,13 +42,15 @@ struct PeeledCopy {
   int64_t extent;
   int64_t ahead = 0;
   /// K along the rows, and the region's columns lie inside the source by
-  /// its static size (attention's K and V: all of d): nothing to mask in
-  /// the main loop, whose copies may then be direct.
+  /// its static size (attention's K and V: all of d): the main loop's tiles
+  /// lie inside, nothing to mask, and the copies may be direct.
   bool colsInside = false;
-  /// The bounds mode of the copy in the main loop.
+  /// The bounds mode of the copy in the main loop: K along the columns
+  /// leaves the rows' edge (M or N) to mask.
   BoundsMode wholeTiles() const {
-    return dim == 1 || colsInside ? BoundsMode::partial_rows
-                                  : BoundsMode::partial_chunks;
+    if (dim == 1)
+      return BoundsMode::partial_rows;
+    return colsInside ? BoundsMode::inside : BoundsMode::partial_chunks;
   }
 };
 } // namespace

@@ -192,10 +192,13 @@ def PeelPartialTiles : Pass<"hk-peel-partial-tiles", "gpu::GPUModuleOp"> {
       schedule passes leave it in program order.
 
     A copy takes part when its column is the loop's induction variable and
-    its tile is at most one step wide, or when its row is and its tile at
+    its tile is at most one step wide, or when its row is the induction
+    variable (or it plus a constant c >= 0: a tile read c rows ahead, which
+    ends the main loop where that tile is still whole) and its tile at
     most one step tall: then its main-loop copies are `partial_chunks`
-    (columns still masked), or `partial_rows` when its columns lie inside
-    the matrix by its static size (attention's K and V). Other partial
+    (columns still masked), or `inside` when its columns lie inside the
+    matrix by its static size (attention's K and V: the whole tile lies
+    inside, and its buffer range does not depend on the row). Other partial
     copies stay partial in both loops. Sizes that are tile multiples run the main loop only: its
     instructions are those of a kernel without tails.
   }];
