@@ -6,6 +6,7 @@
 
 #include "AttentionCommon.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -144,4 +145,11 @@ Value mlir::hk::kernels::attentionFiniteToOperand(KernelBuilder &kb,
                                             type.getCols(), type.getRows(),
                                             bf16, type.getMmaShape()),
                                 rounded);
+}
+
+void mlir::hk::kernels::attentionLdsReadWait(KernelBuilder &kb) {
+  kb.create<amdgpu::MemoryCounterWaitOp>("", /*load=*/nullptr,
+                                         /*store=*/nullptr,
+                                         /*ds=*/kb.b.getI32IntegerAttr(0),
+                                         /*exp=*/nullptr, /*tensor=*/nullptr);
 }

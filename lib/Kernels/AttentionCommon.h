@@ -59,6 +59,11 @@ Value attentionKeyMask(KernelBuilder &kb, Value s, Value condition, Value k,
 /// next MMA (cols x rows, k in `acc`'s row order).
 Value attentionFiniteToOperand(KernelBuilder &kb, StringRef name, Value acc);
 
+/// Waits for the wave's LDS reads issued so far (`amdgpu.memory_counter_wait
+/// ds(0)`): a fragment read and waited for once, where the backend would
+/// wait before each MMA for its own part of it.
+void attentionLdsReadWait(KernelBuilder &kb);
+
 /// The swizzle of a tile read as MMA operands (`rows x d`, plainly), and of
 /// one read transposed (gfx950) or written transposed (gfx1201, `d x
 /// perTile`).

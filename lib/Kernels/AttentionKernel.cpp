@@ -67,7 +67,6 @@ private:
   }
   Value emitKeyFragment();
   Value emitValueFragment();
-  void emitLdsReadWait();
   Value emitMask(Value s, Value k, Value qw);
   std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
   void emitLoopBody(scf::ForOp loop);
@@ -254,13 +253,6 @@ Value AttentionEmitter::emitValueFragment() {
       /*transpose=*/p.t.transposedReads);
 }
 
-void AttentionEmitter::emitLdsReadWait() {
-  kb.create<amdgpu::MemoryCounterWaitOp>("", /*load=*/nullptr,
-                                         /*store=*/nullptr,
-                                         /*ds=*/kb.b.getI32IntegerAttr(0),
-                                         /*exp=*/nullptr, /*tensor=*/nullptr);
-}
-
 Value AttentionEmitter::emitMask(Value s, Value k, Value qwStart) {
   // Keys past Nkv (the tail) and, when causal, past the query get -inf;
   // only tiles past kv_masked can hold them.
@@ -358,7 +350,7 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   Value sNext, vtAhead;
   if (*p.d.scoresAhead) {
     Value kf = emitKeyFragment();
-    emitLdsReadWait();
+    attentionLdsReadWait(kb);
     vtAhead = emitValueFragment();
     sNext = kb.create<MmaOp>("s_next", scores(), kf, qf, sInit, ValueRange{});
   }
@@ -396,7 +388,7 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   Value pf = attentionFiniteToOperand(kb, "pf", probs);
   Value vt = vtAhead;
   if (vt)
-    emitLdsReadWait();
+    attentionLdsReadWait(kb);
   else
     vt = emitValueFragment();
   Value oNew =
