@@ -133,14 +133,9 @@ selectKernel(ModuleOp module, StringRef path, StringRef name) {
     return badInput(llvm::formatv("'{0}' must hold exactly one kernel, found "
                                   "{1}; choose one with --kernel",
                                   path, kernels.size()));
-  std::string names;
-  module.walk([&](gpu::GPUFuncOp f) {
-    if (f.isKernel())
-      names += (names.empty() ? "" : ", ") + f.getName().str();
-  });
   return badInput(llvm::formatv("'{0}' has no kernel named '{1}' (its "
                                 "kernels: {2})",
-                                path, name, names.empty() ? "none" : names));
+                                path, name, listKernelNames(module)));
 }
 
 llvm::Error ParsedKernel::diagnosedError() const {

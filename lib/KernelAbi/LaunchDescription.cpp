@@ -35,6 +35,15 @@ void mlir::hk::eraseOtherKernels(gpu::GPUFuncOp kernel) {
       func.erase();
 }
 
+std::string mlir::hk::listKernelNames(Operation *root) {
+  std::string names;
+  root->walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      names += (names.empty() ? "" : ", ") + f.getName().str();
+  });
+  return names.empty() ? "none" : names;
+}
+
 LaunchDescription::Kernel mlir::hk::describeKernel(gpu::GPUFuncOp kernel) {
   LaunchDescription::Kernel out;
   out.name = kernel.getName().str();

@@ -108,19 +108,15 @@ static bool writeFile(StringRef path, StringRef contents) {
 
 /// Keeps kernel `name` of `module` alone, or says which kernels it has.
 static LogicalResult keepOnlyKernel(gpu::GPUModuleOp module, StringRef name) {
-  SmallVector<StringRef> names;
   for (auto func : module.getOps<gpu::GPUFuncOp>()) {
-    if (!func.isKernel())
-      continue;
-    if (func.getName() == name) {
+    if (func.isKernel() && func.getName() == name) {
       eraseOtherKernels(func);
       return success();
     }
-    names.push_back(func.getName());
   }
   return module.emitError()
-         << "no kernel named '" << name << "' (its kernels: "
-         << (names.empty() ? "none" : llvm::join(names, ", ")) << ")";
+         << "no kernel named '" << name
+         << "' (its kernels: " << listKernelNames(module) << ")";
 }
 
 int main(int argc, char **argv) {

@@ -70,6 +70,10 @@ LaunchDescription::Kernel describeKernel(gpu::GPUFuncOp kernel);
 /// stay), so that the module compiles to `kernel` alone.
 void eraseOtherKernels(gpu::GPUFuncOp kernel);
 
+/// The names of the kernels in `root`, in order, as "a, b", or "none": what
+/// a tool lists when asked for a kernel `root` does not have.
+std::string listKernelNames(Operation *root);
+
 /// The JSON text of `description`.
 std::string writeLaunchDescription(const LaunchDescription &description);
 
