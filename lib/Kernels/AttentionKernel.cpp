@@ -347,15 +347,12 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   // waited for once (the backend would otherwise wait before each MMA for
   // its own read), and the next tile's MMA, which needs nothing of this
   // tile's softmax, comes first for the backend to interleave with it.
-  Value sNext, vtAhead;
+  Value s, sNext, vtAhead;
   if (*p.d.scoresAhead) {
     Value kf = emitKeyFragment();
     attentionLdsReadWait(kb);
     vtAhead = emitValueFragment();
     sNext = kb.create<MmaOp>("s_next", scores(), kf, qf, sInit, ValueRange{});
-  }
-  Value s;
-  if (sNext) {
     s = loop.getRegionIterArgs()[3];
     s.setLoc(kb.loc("s"));
   } else {
@@ -396,7 +393,7 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
   // Nobody refills K or V while another wave still reads them.
   kb.create<amdgpu::LDSBarrierOp>("");
   SmallVector<Value> yielded{mNew, lNew, oNew};
-  if (*p.d.scoresAhead)
+  if (sNext)
     yielded.push_back(sNext);
   kb.create<scf::YieldOp>("", yielded);
 }

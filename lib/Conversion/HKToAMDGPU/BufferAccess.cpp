@@ -73,8 +73,8 @@ Value BufferRegion::rowsAreChunked(OpBuilder &b, Location loc,
 BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
                                         Value memref, Value row, Value col,
                                         int64_t elementBytes,
-                                        uint32_t resourceFlags, bool masked,
-                                        int64_t insideRows) {
+                                        uint32_t resourceFlags,
+                                        std::optional<int64_t> insideRows) {
   MLIRContext *ctx = b.getContext();
   auto source = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   BufferRegion out;
@@ -98,41 +98,37 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
                startBytes));
   Value base = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace), address);
+  // The range: an inside region's own rows, which bound every access (the
+  // column origin in soffset included, columns being at most the row
+  // stride) and do not depend on where the region starts, so a loop over
+  // the rows computes it once; else from the region's first row to the
+  // matrix's end, zero when it starts past the end, clamped to 2^31 for
+  // the masked offsets (rule R1).
+  Value range;
+  int64_t limit = kMaskedByteOffset;
+  if (insideRows) {
+    range = mulIndex(b, loc, constIndex(b, loc, *insideRows * elementBytes),
+                     out.rowStride);
+    limit = UINT32_MAX;
+  } else {
+    Value extent = b.createOrFold<arith::MaxUIOp>(
+        loc, mulIndex(b, loc, source.getSizes()[0], source.getStrides()[0]),
+        mulIndex(b, loc, source.getSizes()[1], source.getStrides()[1]));
+    Value endBytes =
+        mulIndex(b, loc, addIndex(b, loc, source.getOffset(), extent), bytes);
+    range = b.createOrFold<arith::MaxSIOp>(
+        loc, b.createOrFold<arith::SubIOp>(loc, endBytes, startBytes),
+        constIndex(b, loc, 0));
+  }
+  Value records = b.createOrFold<arith::MinUIOp>(
+      loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), range),
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), limit));
   Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
   Value flags =
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), resourceFlags);
-  auto resource = [&](Value records) {
-    return ROCDL::MakeBufferRsrcOp::create(
-        b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
-        base, noStride, records, flags);
-  };
-  if (!masked && insideRows > 0) {
-    // A region inside the matrix: its own rows bound every access (the
-    // column origin in soffset included, columns being at most the row
-    // stride), a range that does not depend on where the region starts,
-    // so it is computed once outside a loop over the rows.
-    Value span = mulIndex(b, loc, constIndex(b, loc, insideRows * elementBytes),
-                          out.rowStride);
-    out.resource = resource(b.createOrFold<arith::MinUIOp>(
-        loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), span),
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), UINT32_MAX)));
-    out.origin = out.byteOffset(b, loc, constIndex(b, loc, 0), col);
-    return out;
-  }
-  Value extent = b.createOrFold<arith::MaxUIOp>(
-      loc, mulIndex(b, loc, source.getSizes()[0], source.getStrides()[0]),
-      mulIndex(b, loc, source.getSizes()[1], source.getStrides()[1]));
-  Value endBytes =
-      mulIndex(b, loc, addIndex(b, loc, source.getOffset(), extent), bytes);
-  // Zero when the region starts past the end: everything is out of range.
-  Value left = b.createOrFold<arith::MaxSIOp>(
-      loc, b.createOrFold<arith::SubIOp>(loc, endBytes, startBytes),
-      constIndex(b, loc, 0));
-  int64_t limit = masked ? kMaskedByteOffset : int64_t(UINT32_MAX);
-  Value records = b.createOrFold<arith::MinUIOp>(
-      loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), left),
-      arith::ConstantIntOp::create(b, loc, b.getI64Type(), limit));
-  out.resource = resource(records);
+  out.resource = ROCDL::MakeBufferRsrcOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
+      base, noStride, records, flags);
   out.origin = out.byteOffset(b, loc, constIndex(b, loc, 0), col);
   return out;
 }

@@ -173,11 +173,12 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   BufferRegion sourceRegion(CopyToSharedOp op, OpAdaptor adaptor, OpBuilder &b,
                             const TileLayout &layout) const {
     SharedTileType tile = op.getTile().getType();
-    int64_t regionRows = op.getTranspose() ? tile.getCols() : tile.getRows();
+    std::optional<int64_t> insideRows;
+    if (op.getBounds() == BoundsMode::inside)
+      insideRows = op.getTranspose() ? tile.getCols() : tile.getRows();
     return makeBufferRegion(
         b, op.getLoc(), adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
-        layout.elementBytes, chip.rawBufferResourceFlags,
-        /*masked=*/op.getBounds() != BoundsMode::inside, regionRows);
+        layout.elementBytes, chip.rawBufferResourceFlags, insideRows);
   }
 
   /// loadChunks, and with `partial` bounds whole 16-byte chunks when the

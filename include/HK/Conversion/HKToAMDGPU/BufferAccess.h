@@ -19,6 +19,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
+#include <optional>
+
 namespace mlir::hk {
 
 /// A byte offset outside the range of every masked resource (whose range is
@@ -60,16 +62,15 @@ struct BufferRegion {
   Value rowsAreChunked(OpBuilder &b, Location loc, int64_t bytes) const;
 };
 
-/// The region of `memref` at (`row`, `col`). A `masked` resource's range is
-/// clamped to 2^31 bytes (rule R1), an unmasked one's to 2^32 - 1.
-/// The region of `memref` from (`row`, `col`) as a raw buffer. `masked`:
-/// the range clamped to 2^31 (rule R1) for masked offsets. Unmasked with
-/// `insideRows` > 0 (a region of that many rows inside the matrix), the
-/// range is those rows alone, which does not depend on `row`.
+/// The region of `memref` at (`row`, `col`) as a raw buffer. With
+/// `insideRows` (a region of that many rows inside the matrix, nothing
+/// masked) the resource's range is those rows, clamped to 2^32 - 1, and
+/// does not depend on `row`; without, it runs to the matrix's end, clamped
+/// to 2^31 bytes for masked offsets (rule R1).
 BufferRegion makeBufferRegion(OpBuilder &b, Location loc, Value memref,
                               Value row, Value col, int64_t elementBytes,
-                              uint32_t resourceFlags, bool masked,
-                              int64_t insideRows = 0);
+                              uint32_t resourceFlags,
+                              std::optional<int64_t> insideRows);
 
 } // namespace mlir::hk
 
