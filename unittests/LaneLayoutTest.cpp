@@ -232,3 +232,24 @@ TEST(LaneLayoutTest, RowAndColumnVectorsFollowTheAccumulator) {
 }
 
 } // namespace
+
+TEST(LaneLayoutTest, ElementsAreTheLanesFirstPlusAStep) {
+  // hk.mask's lowering relies on it: one lane value plus immediates.
+  for (MmaLayout layout : kLayouts)
+    for (FragmentRole role :
+         {FragmentRole::a, FragmentRole::b, FragmentRole::acc,
+          FragmentRole::a_acc_k, FragmentRole::b_acc_k, FragmentRole::row,
+          FragmentRole::col, FragmentRole::scale}) {
+      FragmentShape shape = getFragmentShape(layout, role);
+      for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
+        Coord first = getFragmentElement(layout, role, lane, 0);
+        for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
+          Coord step = getFragmentElementStep(layout, role, i);
+          EXPECT_EQ(getFragmentElement(layout, role, lane, i),
+                    (Coord{first.row + step.row, first.col + step.col}))
+              << "layout " << int(layout) << " role " << int(role) << " lane "
+              << lane << " element " << i;
+        }
+      }
+    }
+}

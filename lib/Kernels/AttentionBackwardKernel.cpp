@@ -40,6 +40,8 @@ using namespace mlir::hk::kernels;
 /// block of the transposed copies.
 static AttentionTiles planBackwardTiles(const AttentionDescription &d) {
   AttentionTiles t = planAttentionTiles(d);
+  // The forward's wave count is its own.
+  t.waves = 4;
   if (!t.transposedReads) {
     t.perTile /= 2;
     t.waves = 2;

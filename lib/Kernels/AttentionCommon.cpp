@@ -23,6 +23,7 @@ mlir::hk::kernels::planAttentionTiles(const AttentionDescription &d) {
   // gfx1201 at d = 128 halves the tile to stay within its LDS and VGPRs.
   t.perTile = gfx950 || d.headDim == 64 ? 64 : 32;
   t.transposedReads = t.chip->transposedLdsReads;
+  t.waves = d.waves.value_or(4);
   return t;
 }
 

@@ -105,6 +105,17 @@ mlir::hk::kernels::resolveAttention(const AttentionDescription &description) {
                       .str());
   if (!d.scoresAhead)
     d.scoresAhead = d.chip == Chip::gfx950;
+  if (!d.waves)
+    d.waves = d.chip == Chip::gfx950 && d.headDim == 64 ? 8 : 4;
+  if (*d.waves != 4 && *d.waves != 8)
+    return refuse("a workgroup has 4 or 8 waves, not " + llvm::Twine(*d.waves));
+  // The transposing copy moves 4 x 4 blocks, 128 of them per V tile.
+  if (*d.waves == 8 && !chip.transposedLdsReads)
+    return refuse(llvm::formatv("8 waves need transposed LDS reads: {0} "
+                                "transposes V in its copy, whose 128 blocks "
+                                "per tile do not split over 8 waves",
+                                chip.name)
+                      .str());
   if (d.mma->m != d.mma->n)
     return refuse("the MMA must be square (M = N), as S^T's rows are the "
                   "MMA's M and O^T's are its N");

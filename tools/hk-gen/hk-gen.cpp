@@ -112,6 +112,11 @@ static cl::opt<cl::boolOrDefault> scoresAheadOption(
              "a software-pipelined KV loop (default: on for gfx950, off for "
              "gfx1201)"));
 
+static cl::opt<int64_t> attentionWavesOption(
+    "waves", cl::cat(toolOptions), cl::sub(attentionCommand),
+    cl::desc("waves per workgroup, 4 or 8 (8: gfx950 only; default 8 for "
+             "gfx950 at d = 64, else 4)"));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-gen") << message << "\n";
   return 2;
@@ -201,6 +206,8 @@ static Expected<Generated> generateAttention(OpBuilder &builder,
   attention.headDim = headDim;
   if (scoresAheadOption != cl::BOU_UNSET)
     attention.scoresAhead = scoresAheadOption == cl::BOU_TRUE;
+  if (attentionWavesOption.getNumOccurrences())
+    attention.waves = attentionWavesOption;
   if (!mmaOption.empty()) {
     std::optional<SmallVector<int64_t>> dims = parseDims(mmaOption, 3);
     if (!dims)

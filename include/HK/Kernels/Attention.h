@@ -37,6 +37,14 @@ struct AttentionDescription {
   /// chip's default, filled in by resolveAttention (gfx950 yes, gfx1201 no:
   /// there it costs instructions and, at d = 128, spills).
   std::optional<bool> scoresAhead;
+  /// Waves per workgroup (forward only), 4 or 8 (gfx950), each owning the
+  /// same queries: 8 share each K/V tile between twice the queries, half
+  /// the global-to-LDS traffic per query, but need at most 256 VGPRs a
+  /// wave.
+  /// Unset: the chip's and head dimension's default, filled in by
+  /// resolveAttention (8 for gfx950 at d = 64, else 4: at d = 128 the
+  /// kernel needs more than 256 VGPRs).
+  std::optional<int64_t> waves;
 };
 
 /// `description` checked, or why no kernel serves it.

@@ -289,22 +289,28 @@ struct MaskLowering : ChipLowering<MaskOp> {
     if (!type || !instr || failed(lane))
       return failure();
     FragmentShape shape = getFragmentShape(instr->layout, fragment.getRole());
-    SmallVector<std::pair<Value, Value>> offsets;
-    for (int64_t i = 0; i < shape.elemsPerLane; ++i)
-      offsets.push_back(emitFragmentElement(rewriter, loc, instr->layout,
-                                            fragment.getRole(), *lane, i));
+    // The lane's first element, once; every other element is it plus
+    // constants. (Per-element lane offsets would be loop-invariant values
+    // LLVM hoists, a register each, across the whole loop.)
+    auto [laneRow, laneCol] = emitFragmentElement(rewriter, loc, instr->layout,
+                                                  fragment.getRole(), *lane, 0);
+    Value row = addIndex(rewriter, loc, adaptor.getRow(), laneRow);
+    Value col = addIndex(rewriter, loc, adaptor.getCol(), laneCol);
     Block &body = op.getBody().front();
     Value input = adaptor.getInput();
     SmallVector<Value> elements;
     for (int64_t fi = 0; fi < fragment.getNumFragmentRows(); ++fi)
       for (int64_t fj = 0; fj < fragment.getNumFragmentCols(); ++fj) {
-        auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
-                                           adaptor.getCol(), shape, fi, fj);
         for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
+          Coord step =
+              getFragmentElementStep(instr->layout, fragment.getRole(), i);
           Value keep = cloneElementBody(
               rewriter, body,
-              {addIndex(rewriter, loc, row0, offsets[i].first),
-               addIndex(rewriter, loc, col0, offsets[i].second)});
+              {addIndex(rewriter, loc, row,
+                        constIndex(rewriter, loc, fi * shape.rows + step.row)),
+               addIndex(
+                   rewriter, loc, col,
+                   constIndex(rewriter, loc, fj * shape.cols + step.col))});
           int64_t index =
               (fi * fragment.getNumFragmentCols() + fj) * shape.elemsPerLane +
               i;

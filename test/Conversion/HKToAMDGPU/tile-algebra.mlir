@@ -24,8 +24,17 @@
 // CHECK-LABEL: gpu.func @softmax_step
 // CHECK-COUNT-4: llvm.call_intrinsic "llvm.amdgcn.exp2"(%{{.*}}) : (f32) -> f32
 // CHECK-NOT: llvm.call_intrinsic "llvm.amdgcn.exp2"
-// CHECK: arith.cmpi ule
+// The mask's key rows: the lane's first element's once, the others it plus
+// a constant (not a lane offset per element, which LLVM would hoist out of
+// a loop into a register each).
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c4 : index
+// CHECK: %[[QUERY:.*]] = arith.addi %arg2, %{{.*}} : index
+// CHECK: arith.cmpi ule, %[[ROW]], %[[QUERY]] : index
 // CHECK: arith.select
+// CHECK: %[[ROW1:.*]] = arith.addi %[[ROW]], %c1 : index
+// CHECK: arith.cmpi ule, %[[ROW1]], %[[QUERY]] : index
+// CHECK: %[[ROW3:.*]] = arith.addi %[[ROW]], %c3 : index
+// CHECK: arith.cmpi ule, %[[ROW3]], %[[QUERY]] : index
 
 // CHECK-LABEL: gpu.func @p_as_operand
 // Two 16-row accumulator fragments of a column block make one B fragment.

@@ -119,3 +119,10 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
   }
   llvm_unreachable("covered switch over MmaLayout");
 }
+
+Coord mlir::hk::getFragmentElementStep(MmaLayout layout, FragmentRole role,
+                                       int64_t i) {
+  Coord first = getFragmentElement(layout, role, 0, 0);
+  Coord element = getFragmentElement(layout, role, 0, i);
+  return {element.row - first.row, element.col - first.col};
+}

@@ -117,6 +117,11 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
                          int64_t i);
 
+/// Where element `i` of every lane sits relative to the lane's element 0:
+/// each layout above is a lane's position plus a per-element constant, so
+/// code can compute the lane's part once and add this step as an immediate.
+Coord getFragmentElementStep(MmaLayout layout, FragmentRole role, int64_t i);
+
 } // namespace mlir::hk
 
 #endif // HK_DIALECT_HK_UTILS_LANELAYOUT_H
