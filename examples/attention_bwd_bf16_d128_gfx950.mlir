@@ -102,8 +102,8 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
       amdgpu.lds_barrier
       %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a, 64x128xbf16, mma = 32x32x16>
       %s = hk.mma %kf, %qf, %s_init : <a, 64x128xbf16, mma = 32x32x16>, <b, 32x128xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
-      %k_next = arith.addi %k, %c64 : index
-      %tail = arith.cmpi ugt, %k_next, %Nkv : index
+      %k_end = arith.addi %k, %c64 : index
+      %tail = arith.cmpi ugt, %k_end, %Nkv : index
       %k_last = arith.addi %k, %c63 : index
       %past_query = arith.cmpi ugt, %k_last, %qw : index
       %diagonal = arith.andi %is_causal, %past_query : i1
@@ -116,7 +116,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
           %next = arith.addi %query, %c1 : index
           %causal_end = arith.minui %next, %Nkv : index
           %end = arith.select %is_causal, %causal_end, %Nkv : index
-          %keep = arith.cmpi ult, %key, %end : index
+          %key32 = arith.index_castui %key : index to i32
+          %end32 = arith.index_castui %end : index to i32
+          %keep = arith.cmpi ult, %key32, %end32 : i32
           hk.yield %keep : i1
         }
         scf.yield %masked : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>

@@ -104,8 +104,8 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
       %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <a, 32x64xbf16, mma = 16x16x16>
       %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <32x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x64xbf16, mma = 16x16x16>
       %s = hk.mma %kf, %qf, %s_init : <a, 32x64xbf16, mma = 16x16x16>, <b, 16x64xbf16, mma = 16x16x16>, <acc, 32x16xf32, mma = 16x16x16>
-      %k_next = arith.addi %k, %c32 : index
-      %tail = arith.cmpi ugt, %k_next, %Nkv : index
+      %k_end = arith.addi %k, %c32 : index
+      %tail = arith.cmpi ugt, %k_end, %Nkv : index
       %k_last = arith.addi %k, %c31 : index
       %past_query = arith.cmpi ugt, %k_last, %qw : index
       %diagonal = arith.andi %is_causal, %past_query : i1
@@ -118,7 +118,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
           %next = arith.addi %query, %c1 : index
           %causal_end = arith.minui %next, %Nkv : index
           %end = arith.select %is_causal, %causal_end, %Nkv : index
-          %keep = arith.cmpi ult, %key, %end : index
+          %key32 = arith.index_castui %key : index to i32
+          %end32 = arith.index_castui %end : index to i32
+          %keep = arith.cmpi ult, %key32, %end32 : i32
           hk.yield %keep : i1
         }
         scf.yield %masked : !hk.fragment<acc, 32x16xf32, mma = 16x16x16>

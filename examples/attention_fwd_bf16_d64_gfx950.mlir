@@ -23,9 +23,12 @@
 //   l = alpha l + colsum P^T; O^T = alpha O^T + V^T bf16(P^T)
 // and at the end O = (O^T / l)^T, LSE = ln(2) (c m + log2 l).
 //
-// The loop is software-pipelined: each trip fills K for the next tile and V for
-// this one, computes the next tile's S^T beside this tile's softmax (the first
-// tile's S^T comes before the loop) and waits for its fragment reads once.
+// The loop is software-pipelined: the first tile's S^T, mask and m come before
+// it, and each trip fills K for the next tile and V for this one and runs
+// HipKittens' four phases, kept apart by scheduler fences: the K reads; the
+// next tile's S^T MMAs beside this tile's exp2; the V reads; the O^T MMAs
+// beside the next tile's mask, maximum and rescale vote. One of the K and V
+// fragments is live at a time.
 //
 // Launch (recorded in hk.launch): grid (ceil(Nq / 256), Hq, B), block (512, 1,
 // 1). The K/V loop has the form hk-multi-buffer and hk-direct-lds-fill take
@@ -91,47 +94,138 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %m_init = hk.fill_fragment %minus_inf : <col, 1x32xf32, mma = 32x32x16>
     %l_init = hk.fill_fragment %zero : <col, 1x32xf32, mma = 32x32x16>
     %o_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
-    %state:4 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_init, %l = %l_init, %o = %o_init, %s = %s_first) -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+    %kv_masked_tile = arith.maxui %kv_masked, %c64 : index
+    %kv_masked_ahead = arith.subi %kv_masked_tile, %c64 : index
+    %first_in_mask_tiles = arith.cmpi uge, %c0, %kv_masked : index
+    %k_end = arith.addi %c0, %c64 : index
+    %tail = arith.cmpi ugt, %k_end, %Nkv : index
+    %k_last = arith.addi %c0, %c63 : index
+    %past_query = arith.cmpi ugt, %k_last, %qw : index
+    %diagonal = arith.andi %is_causal, %past_query : i1
+    %wave_needs_mask = arith.ori %tail, %diagonal : i1
+    %needs_mask = arith.andi %first_in_mask_tiles, %wave_needs_mask : i1
+    %sm = scf.if %needs_mask -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      %masked = hk.mask %s_first, %minus_inf at[%c0, %qw] : <acc, 64x32xf32, mma = 32x32x16> {
+      ^bb0(%key: index, %query: index):
+        %next = arith.addi %query, %c1 : index
+        %causal_end = arith.minui %next, %Nkv : index
+        %end = arith.select %is_causal, %causal_end, %Nkv : index
+        %key32 = arith.index_castui %key : index to i32
+        %end32 = arith.index_castui %end : index to i32
+        %keep = arith.cmpi ult, %key32, %end32 : i32
+        hk.yield %keep : i1
+      }
+      scf.yield %masked : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+    } else {
+      scf.yield %s_first : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+    }
+    %first_max = hk.reduce max %sm : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
+    %rescale = hk.any %first_max, %m_init : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> {
+    ^bb0(%t: f32, %old: f32):
+      %rise = arith.subf %t, %old : f32
+      %x = arith.mulf %rise, %scale : f32
+      %big = arith.cmpf ugt, %x, %rescale_threshold : f32
+      hk.yield %big : i1
+    }
+    %rescale_expected = llvm.intr.expect %rescale, %false : i1
+    %m_new:3 = scf.if %rescale_expected -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      %m_max = hk.map %m_init, %first_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
+      ^bb0(%a: f32, %b: f32):
+        %r = arith.maximumf %a, %b : f32
+        hk.yield %r : f32
+      }
+      %alpha = hk.map %m_init, %m_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
+      ^bb0(%old: f32, %new: f32):
+        %d = arith.subf %old, %new : f32
+        %x = arith.mulf %d, %scale : f32
+        %r = math.exp2 %x : f32
+        hk.yield %r : f32
+      }
+      %l_alpha = hk.map %l_init, %alpha : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
+      ^bb0(%lo: f32, %al: f32):
+        %r = arith.mulf %lo, %al : f32
+        hk.yield %r : f32
+      }
+      %o_alpha = hk.map %o_init, %alpha : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
+      ^bb0(%x: f32, %al: f32):
+        %r = arith.mulf %x, %al : f32
+        hk.yield %r : f32
+      }
+      scf.yield %m_max, %l_alpha, %o_alpha : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+    } else {
+      scf.yield %m_init, %l_init, %o_init : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+    }
+    %state:4 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_new#0, %l = %m_new#1, %o = %m_new#2, %s = %sm) -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
       %k_next = arith.addi %k, %c64 : index
       hk.copy_to_shared %Kh[%k_next, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x64>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_16x32>>
       amdgpu.lds_barrier
       %kf_0 = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
       amdgpu.memory_counter_wait ds(0)
-      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 64x64xbf16, mma = 32x32x16>
+      amdgpu.sched_barrier allow = <none>
       %s_next = hk.mma %kf_0, %qf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
-      %k_next_1 = arith.addi %k, %c64 : index
-      %tail = arith.cmpi ugt, %k_next_1, %Nkv : index
-      %k_last = arith.addi %k, %c63 : index
-      %past_query = arith.cmpi ugt, %k_last, %qw : index
-      %diagonal = arith.andi %is_causal, %past_query : i1
-      %wave_needs_mask = arith.ori %tail, %diagonal : i1
-      %in_mask_tiles = arith.cmpi uge, %k, %kv_masked : index
-      %needs_mask = arith.andi %in_mask_tiles, %wave_needs_mask : i1
-      %sm = scf.if %needs_mask -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
-        %masked = hk.mask %s, %minus_inf at[%k, %qw] : <acc, 64x32xf32, mma = 32x32x16> {
+      %offset = hk.map %m : !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
+      ^bb0(%new: f32):
+        %r = arith.mulf %new, %minus_scale : f32
+        hk.yield %r : f32
+      }
+      %p = hk.map %s, %offset : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
+      ^bb0(%x: f32, %off: f32):
+        %y = math.fma %x, %scale, %off : f32
+        %r = math.exp2 %y : f32
+        hk.yield %r : f32
+      }
+      %p_sum = hk.reduce sum %p : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
+      %l_new = hk.map %l, %p_sum : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
+      ^bb0(%lo: f32, %ps: f32):
+        %r = arith.addf %lo, %ps : f32
+        hk.yield %r : f32
+      }
+      %pf_bf16 = hk.map %p : !hk.fragment<acc, 64x32xf32, mma = 32x32x16> -> <acc, 64x32xbf16, mma = 32x32x16> {
+      ^bb0(%x: f32):
+        %r = arith.truncf %x fastmath<nnan> : f32 to bf16
+        hk.yield %r : bf16
+      }
+      %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
+      amdgpu.sched_barrier allow = <none>
+      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 64x64xbf16, mma = 32x32x16>
+      amdgpu.memory_counter_wait ds(0)
+      amdgpu.sched_barrier allow = <none>
+      %o_new = hk.mma %vt, %pf, %o : <a_acc_k, 64x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+      %in_mask_tiles = arith.cmpi uge, %k, %kv_masked_ahead : index
+      %k_end_1 = arith.addi %k_next, %c64 : index
+      %tail_2 = arith.cmpi ugt, %k_end_1, %Nkv : index
+      %k_last_3 = arith.addi %k_next, %c63 : index
+      %past_query_4 = arith.cmpi ugt, %k_last_3, %qw : index
+      %diagonal_5 = arith.andi %is_causal, %past_query_4 : i1
+      %wave_needs_mask_6 = arith.ori %tail_2, %diagonal_5 : i1
+      %needs_mask_7 = arith.andi %in_mask_tiles, %wave_needs_mask_6 : i1
+      %sm_8 = scf.if %needs_mask_7 -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+        %masked = hk.mask %s_next, %minus_inf at[%k_next, %qw] : <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%key: index, %query: index):
           %next = arith.addi %query, %c1 : index
           %causal_end = arith.minui %next, %Nkv : index
           %end = arith.select %is_causal, %causal_end, %Nkv : index
-          %keep = arith.cmpi ult, %key, %end : index
+          %key32 = arith.index_castui %key : index to i32
+          %end32 = arith.index_castui %end : index to i32
+          %keep = arith.cmpi ult, %key32, %end32 : i32
           hk.yield %keep : i1
         }
         scf.yield %masked : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       } else {
-        scf.yield %s : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+        scf.yield %s_next : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       }
-      %tile_max = hk.reduce max %sm : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
-      %rescale = hk.any %tile_max, %m : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> {
+      %next_max = hk.reduce max %sm_8 : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
+      %rescale_9 = hk.any %next_max, %m : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> {
       ^bb0(%t: f32, %old: f32):
         %rise = arith.subf %t, %old : f32
         %x = arith.mulf %rise, %scale : f32
         %big = arith.cmpf ugt, %x, %rescale_threshold : f32
         hk.yield %big : i1
       }
-      %rescale_expected = llvm.intr.expect %rescale, %false : i1
-      %m_new:3 = scf.if %rescale_expected -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
-        %m_max = hk.map %m, %tile_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
+      %rescale_expected_10 = llvm.intr.expect %rescale_9, %false : i1
+      %m_new_11:3 = scf.if %rescale_expected_10 -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+        %m_max = hk.map %m, %next_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
         ^bb0(%a: f32, %b: f32):
           %r = arith.maximumf %a, %b : f32
           hk.yield %r : f32
@@ -143,47 +237,22 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
           %r = math.exp2 %x : f32
           hk.yield %r : f32
         }
-        %l_alpha = hk.map %l, %alpha : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
+        %l_alpha = hk.map %l_new, %alpha : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
         ^bb0(%lo: f32, %al: f32):
           %r = arith.mulf %lo, %al : f32
           hk.yield %r : f32
         }
-        %o_alpha = hk.map %o, %alpha : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
+        %o_alpha = hk.map %o_new, %alpha : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%x: f32, %al: f32):
           %r = arith.mulf %x, %al : f32
           hk.yield %r : f32
         }
         scf.yield %m_max, %l_alpha, %o_alpha : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       } else {
-        scf.yield %m, %l, %o : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+        scf.yield %m, %l_new, %o_new : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       }
-      %offset = hk.map %m_new#0 : !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
-      ^bb0(%new: f32):
-        %r = arith.mulf %new, %minus_scale : f32
-        hk.yield %r : f32
-      }
-      %p = hk.map %sm, %offset : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
-      ^bb0(%x: f32, %off: f32):
-        %y = math.fma %x, %scale, %off : f32
-        %r = math.exp2 %y : f32
-        hk.yield %r : f32
-      }
-      %p_sum = hk.reduce sum %p : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
-      %l_new = hk.map %m_new#1, %p_sum : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
-      ^bb0(%lo: f32, %ps: f32):
-        %r = arith.addf %lo, %ps : f32
-        hk.yield %r : f32
-      }
-      %pf_bf16 = hk.map %p : !hk.fragment<acc, 64x32xf32, mma = 32x32x16> -> <acc, 64x32xbf16, mma = 32x32x16> {
-      ^bb0(%x: f32):
-        %r = arith.truncf %x fastmath<nnan> : f32 to bf16
-        hk.yield %r : bf16
-      }
-      %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
-      amdgpu.memory_counter_wait ds(0)
-      %o_new = hk.mma %vt, %pf, %m_new#2 : <a_acc_k, 64x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
       amdgpu.lds_barrier
-      scf.yield %m_new#0, %l_new, %o_new, %s_next : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+      scf.yield %m_new_11#0, %m_new_11#1, %m_new_11#2, %sm_8 : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
     }
     %out = hk.map %state#2, %state#1 : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
     ^bb0(%x: f32, %sum: f32):

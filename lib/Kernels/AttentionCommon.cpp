@@ -61,9 +61,9 @@ Value mlir::hk::kernels::attentionWaveNeedsMask(KernelBuilder &kb, Value k,
                                                 int64_t keysPerTile,
                                                 Value queryStart, Value nkv,
                                                 Value isCausal) {
-  Value kNext = kb.add("k_next", k, kb.index(keysPerTile));
+  Value kEnd = kb.add("k_end", k, kb.index(keysPerTile));
   Value tail =
-      kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kNext, nkv);
+      kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kEnd, nkv);
   Value kLast = kb.add("k_last", k, kb.index(keysPerTile - 1));
   Value pastQuery = kb.create<arith::CmpIOp>(
       "past_query", arith::CmpIPredicate::ugt, kLast, queryStart);
@@ -89,8 +89,15 @@ Value mlir::hk::kernels::attentionKeyMask(KernelBuilder &kb, Value s,
     Value next = kb.add("next", block->getArgument(1), kb.index(1));
     Value causalEnd = kb.create<arith::MinUIOp>("causal_end", next, nkv);
     Value end = kb.create<arith::SelectOp>("end", isCausal, causalEnd, nkv);
+    // Compared in 32 bits (a key and Nkv fit: a head of 2^32 keys would
+    // be 512 GiB of K): 64-bit index values would take two VGPRs each in
+    // the mask loops.
+    Type i32 = kb.b.getI32Type();
+    Value key32 =
+        kb.create<arith::IndexCastUIOp>("key32", i32, block->getArgument(0));
+    Value end32 = kb.create<arith::IndexCastUIOp>("end32", i32, end);
     Value keep = kb.create<arith::CmpIOp>("keep", arith::CmpIPredicate::ult,
-                                          block->getArgument(0), end);
+                                          key32, end32);
     kb.create<YieldOp>("", keep);
   }
   kb.create<scf::YieldOp>("", mask.getResult());

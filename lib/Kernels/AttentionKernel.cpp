@@ -67,13 +67,18 @@ private:
   }
   Value emitKeyFragment();
   Value emitValueFragment();
-  Value emitMask(Value s, Value k, Value qw);
+  Value emitMask(Value s, Value k, Value inMaskTiles);
   std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
-  void emitLoopBody(scf::ForOp loop);
+  /// P^T = exp2(c S^T - c m) as the next MMA's B operand, and l + colsum P^T.
+  std::pair<Value, Value> emitProbabilities(Value s, Value m, Value l);
+  void emitProgramOrderBody(scf::ForOp loop);
+  void emitPipelinedBody(scf::ForOp loop);
+  /// A full fence for the backend's scheduler (amdgpu.sched_barrier).
+  void fence();
   Value scalar(StringRef name, double value) { return kb.f32(name, value); }
 
   // Values the loop body uses.
-  Value kh, vh, ks, vs, qf, qw, nkv, isCausal, kvMasked, sInit;
+  Value kh, vh, ks, vs, qf, qw, nkv, isCausal, kvMasked, kvMaskedAhead, sInit;
   Value zero, minusInf, scale, minusScale, threshold, falseI1;
 };
 } // namespace
@@ -201,10 +206,10 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
       "qf", frag(FragmentRole::b, p.t.perWave, d, bf16()), qs, kb.index(0), wq,
       kb.index(0), /*transpose=*/false);
   sInit = kb.create<FillFragmentOp>("s_init", scores(), zero);
-  SmallVector<Value> init;
+  Value sFirst;
   if (*p.d.scoresAhead) {
-    init.push_back(kb.create<MmaOp>("s_first", scores(), emitKeyFragment(), qf,
-                                    sInit, ValueRange{}));
+    sFirst = kb.create<MmaOp>("s_first", scores(), emitKeyFragment(), qf, sInit,
+                              ValueRange{});
     // The loop's first fill overwrites K.
     kb.create<amdgpu::LDSBarrierOp>("");
   }
@@ -226,10 +231,31 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   Value mInit = kb.create<FillFragmentOp>("m_init", column(), minusInf);
   Value lInit = kb.create<FillFragmentOp>("l_init", column(), zero);
   Value oInit = kb.create<FillFragmentOp>("o_init", output(), zero);
-  init.insert(init.begin(), {mInit, lInit, oInit});
+  SmallVector<Value> init{mInit, lInit, oInit};
+  if (*p.d.scoresAhead) {
+    // A trip masks the next tile: from kv_masked - perTile on (0 at least)
+    // it may need to.
+    Value tile = kb.index(p.t.perTile);
+    kvMaskedAhead = kb.create<arith::SubIOp>(
+        "kv_masked_ahead",
+        kb.create<arith::MaxUIOp>("kv_masked_tile", kvMasked, tile), tile);
+    // The first tile's mask and its m, before the loop.
+    Value first = kb.index(0);
+    Value sm = emitMask(sFirst, first,
+                        kb.create<arith::CmpIOp>("first_in_mask_tiles",
+                                                 arith::CmpIPredicate::uge,
+                                                 first, kvMasked));
+    Value tileMax =
+        kb.create<ReduceOp>("first_max", column(), ReduceKind::max, sm);
+    auto [m, l, o] = emitRescale(mInit, lInit, oInit, tileMax);
+    init = {m, l, o, sm};
+  }
   auto loop = kb.create<scf::ForOp>("state", kb.index(0), kvEnd,
                                     kb.index(p.t.perTile), init);
-  emitLoopBody(loop);
+  if (*p.d.scoresAhead)
+    emitPipelinedBody(loop);
+  else
+    emitProgramOrderBody(loop);
 
   // O = (O^T / l)^T in bf16, LSE = ln(2) (c m + log2 l).
   Value out = kb.map("out", output(), {loop.getResult(2), loop.getResult(1)},
@@ -264,17 +290,40 @@ Value AttentionEmitter::emitValueFragment() {
       /*transpose=*/p.t.transposedReads);
 }
 
-Value AttentionEmitter::emitMask(Value s, Value k, Value qwStart) {
+Value AttentionEmitter::emitMask(Value s, Value k, Value inMaskTiles) {
   // Keys past Nkv (the tail) and, when causal, past the query get -inf;
-  // only tiles past kv_masked can hold them.
+  // only tiles past kv_masked (`inMaskTiles`) can hold them.
   Value waveNeeds =
-      attentionWaveNeedsMask(kb, k, p.t.perTile, qwStart, nkv, isCausal);
-  Value inMaskTiles = kb.create<arith::CmpIOp>(
-      "in_mask_tiles", arith::CmpIPredicate::uge, k, kvMasked);
+      attentionWaveNeedsMask(kb, k, p.t.perTile, qw, nkv, isCausal);
   Value needsMask =
       kb.create<arith::AndIOp>("needs_mask", inMaskTiles, waveNeeds);
-  return attentionKeyMask(kb, s, needsMask, k, qwStart, nkv, isCausal,
-                          minusInf);
+  return attentionKeyMask(kb, s, needsMask, k, qw, nkv, isCausal, minusInf);
+}
+
+void AttentionEmitter::fence() {
+  kb.create<amdgpu::SchedBarrierOp>(
+      "", amdgpu::sched_barrier_opt_enumAttr::get(
+              ctx(), amdgpu::sched_barrier_opt_enum::none));
+}
+
+std::pair<Value, Value> AttentionEmitter::emitProbabilities(Value s, Value m,
+                                                            Value l) {
+  Value offset =
+      kb.map("offset", column(), {m}, {"new"}, [&](ValueRange x) -> Value {
+        return kb.create<arith::MulFOp>("r", x[0], minusScale);
+      });
+  Value probs = kb.map(
+      "p", scores(), {s, offset}, {"x", "off"}, [&](ValueRange x) -> Value {
+        Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);
+        return kb.create<math::Exp2Op>("r", y);
+      });
+  Value pSum = kb.create<ReduceOp>("p_sum", column(), ReduceKind::sum, probs);
+  Value lNew = kb.map("l_new", column(), {l, pSum}, {"lo", "ps"},
+                      [&](ValueRange x) -> Value {
+                        return kb.create<arith::AddFOp>("r", x[0], x[1]);
+                      });
+  // P is finite (exp2 of at most 8): the B operand of O^T += V^T P^T.
+  return {attentionFiniteToOperand(kb, "pf", probs), lNew};
 }
 
 std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
@@ -331,21 +380,25 @@ std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
   return {ifOp.getResult(0), ifOp.getResult(1), ifOp.getResult(2)};
 }
 
-void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
+/// The loop-carried state, named.
+static std::array<Value, 4> namedState(KernelBuilder &kb, scf::ForOp loop) {
   Value k = loop.getInductionVar();
   k.setLoc(kb.loc("k"));
-  Value m = loop.getRegionIterArgs()[0], l = loop.getRegionIterArgs()[1],
-        o = loop.getRegionIterArgs()[2];
-  m.setLoc(kb.loc("m"));
-  l.setLoc(kb.loc("l"));
-  o.setLoc(kb.loc("o"));
+  std::array<Value, 4> state{k};
+  const char *names[] = {"m", "l", "o", "s"};
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    arg.setLoc(kb.loc(names[i]));
+    if (i < 3)
+      state[i + 1] = arg;
+  }
+  return state;
+}
+
+void AttentionEmitter::emitProgramOrderBody(scf::ForOp loop) {
+  auto [k, m, l, o] = namedState(kb, loop);
   OpBuilder::InsertionGuard guard(kb.b);
   kb.b.setInsertionPointToStart(loop.getBody());
-  // Scores one tile ahead: this trip fills K for the next tile's scores and
-  // V for this tile's output.
-  Value kRow =
-      *p.d.scoresAhead ? kb.add("k_next", k, kb.index(p.t.perTile)) : k;
-  kb.create<CopyToSharedOp>("", kh, kRow, kb.index(0), ks, kb.index(0),
+  kb.create<CopyToSharedOp>("", kh, k, kb.index(0), ks, kb.index(0),
                             /*direct=*/false, /*transpose=*/false,
                             BoundsMode::partial);
   kb.create<CopyToSharedOp>("", vh, k, kb.index(0), vs, kb.index(0),
@@ -353,60 +406,69 @@ void AttentionEmitter::emitLoopBody(scf::ForOp loop) {
                             /*transpose=*/!p.t.transposedReads,
                             BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
-
-  // Scores one tile ahead: K's and V's fragments are read together and
-  // waited for once (the backend would otherwise wait before each MMA for
-  // its own read), and the next tile's MMA, which needs nothing of this
-  // tile's softmax, comes first for the backend to interleave with it.
-  Value s, sNext, vtAhead;
-  if (*p.d.scoresAhead) {
-    Value kf = emitKeyFragment();
-    attentionLdsReadWait(kb);
-    vtAhead = emitValueFragment();
-    sNext = kb.create<MmaOp>("s_next", scores(), kf, qf, sInit, ValueRange{});
-    s = loop.getRegionIterArgs()[3];
-    s.setLoc(kb.loc("s"));
-  } else {
-    s = kb.create<MmaOp>("s", scores(), emitKeyFragment(), qf, sInit,
-                         ValueRange{});
-  }
-  Value sm = emitMask(s, k, qw);
-
+  Value s = kb.create<MmaOp>("s", scores(), emitKeyFragment(), qf, sInit,
+                             ValueRange{});
+  Value sm =
+      emitMask(s, k,
+               kb.create<arith::CmpIOp>(
+                   "in_mask_tiles", arith::CmpIPredicate::uge, k, kvMasked));
   // Online softmax, one statistic per query (column).
   Value tileMax =
       kb.create<ReduceOp>("tile_max", column(), ReduceKind::max, sm);
   auto [mNew, lScaled, oScaled] = emitRescale(m, l, o, tileMax);
-  Value offset =
-      kb.map("offset", column(), {mNew}, {"new"}, [&](ValueRange x) -> Value {
-        return kb.create<arith::MulFOp>("r", x[0], minusScale);
-      });
-  Value probs = kb.map(
-      "p", scores(), {sm, offset}, {"x", "off"}, [&](ValueRange x) -> Value {
-        Value y = kb.create<math::FmaOp>("y", x[0], scale, x[1]);
-        return kb.create<math::Exp2Op>("r", y);
-      });
-  Value pSum = kb.create<ReduceOp>("p_sum", column(), ReduceKind::sum, probs);
-  Value lNew = kb.map("l_new", column(), {lScaled, pSum}, {"lo", "ps"},
-                      [&](ValueRange x) -> Value {
-                        return kb.create<arith::AddFOp>("r", x[0], x[1]);
-                      });
-
-  // O^T = O^T + V^T P^T (O^T rescaled above when m moved); P^T is the B
-  // operand where it is. P is finite (exp2 of at most 8).
-  Value pf = attentionFiniteToOperand(kb, "pf", probs);
-  Value vt = vtAhead;
-  if (vt)
-    attentionLdsReadWait(kb);
-  else
-    vt = emitValueFragment();
-  Value oNew =
-      kb.create<MmaOp>("o_new", output(), vt, pf, oScaled, ValueRange{});
+  auto [pf, lNew] = emitProbabilities(sm, mNew, lScaled);
+  Value oNew = kb.create<MmaOp>("o_new", output(), emitValueFragment(), pf,
+                                oScaled, ValueRange{});
   // Nobody refills K or V while another wave still reads them.
   kb.create<amdgpu::LDSBarrierOp>("");
-  SmallVector<Value> yielded{mNew, lNew, oNew};
-  if (sNext)
-    yielded.push_back(sNext);
-  kb.create<scf::YieldOp>("", yielded);
+  kb.create<scf::YieldOp>("", ValueRange{mNew, lNew, oNew});
+}
+
+void AttentionEmitter::emitPipelinedBody(scf::ForOp loop) {
+  // A trip takes this tile's masked S^T and the m decided for it, and
+  // leaves the same for the next tile, in HipKittens' four phases:
+  //   K reads | the next S^T's MMAs beside this tile's exp2 |
+  //   V reads | the O^T MMAs beside the next tile's mask, maximum and vote.
+  // Fences keep each tile's K and V fragments out of the other's phase:
+  // one of them is live at a time, as 2 waves per SIMD need.
+  auto [k, m, l, o] = namedState(kb, loop);
+  Value s = loop.getRegionIterArgs()[3];
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(loop.getBody());
+  Value kNext = kb.add("k_next", k, kb.index(p.t.perTile));
+  kb.create<CopyToSharedOp>("", kh, kNext, kb.index(0), ks, kb.index(0),
+                            /*direct=*/false, /*transpose=*/false,
+                            BoundsMode::partial);
+  kb.create<CopyToSharedOp>("", vh, k, kb.index(0), vs, kb.index(0),
+                            /*direct=*/false,
+                            /*transpose=*/!p.t.transposedReads,
+                            BoundsMode::partial);
+  kb.create<amdgpu::LDSBarrierOp>("");
+  // The fragments are read and waited for once (the backend would
+  // otherwise wait before each MMA for its own part).
+  Value kf = emitKeyFragment();
+  attentionLdsReadWait(kb);
+  fence();
+  Value sNext =
+      kb.create<MmaOp>("s_next", scores(), kf, qf, sInit, ValueRange{});
+  auto [pf, lNew] = emitProbabilities(s, m, l);
+  fence();
+  Value vt = emitValueFragment();
+  attentionLdsReadWait(kb);
+  fence();
+  Value oNew = kb.create<MmaOp>("o_new", output(), vt, pf, o, ValueRange{});
+  // The last trip's next tile lies past kv_end, wholly masked: its maximum
+  // is -inf and leaves m, l and O as they are.
+  Value smNext = emitMask(sNext, kNext,
+                          kb.create<arith::CmpIOp>("in_mask_tiles",
+                                                   arith::CmpIPredicate::uge, k,
+                                                   kvMaskedAhead));
+  Value tileMax =
+      kb.create<ReduceOp>("next_max", column(), ReduceKind::max, smNext);
+  auto [mNext, lScaled, oScaled] = emitRescale(m, lNew, oNew, tileMax);
+  // Nobody refills K or V while another wave still reads them.
+  kb.create<amdgpu::LDSBarrierOp>("");
+  kb.create<scf::YieldOp>("", ValueRange{mNext, lScaled, oScaled, smNext});
 }
 
 llvm::Expected<gpu::GPUModuleOp> mlir::hk::kernels::buildAttentionKernel(
@@ -474,10 +536,13 @@ mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
      << "  l = alpha l + colsum P^T; O^T = alpha O^T + V^T bf16(P^T)\n"
      << "and at the end O = (O^T / l)^T, LSE = ln(2) (c m + log2 l).\n\n";
   if (*d.scoresAhead)
-    os << "The loop is software-pipelined: each trip fills K for the next "
-          "tile and V for this one, computes the next tile's S^T beside "
-          "this tile's softmax (the first tile's S^T comes before the loop) "
-          "and waits for its fragment reads once.\n\n";
+    os << "The loop is software-pipelined: the first tile's S^T, mask and m "
+          "come before it, and each trip fills K for the next tile and V "
+          "for this one and runs HipKittens' four phases, kept apart by "
+          "scheduler fences: the K reads; the next tile's S^T MMAs beside "
+          "this tile's exp2; the V reads; the O^T MMAs beside the next "
+          "tile's mask, maximum and rescale vote. One of the K and V "
+          "fragments is live at a time.\n\n";
   os << "Launch (recorded in hk.launch): grid (ceil(Nq / " << p.t.perWorkgroup()
      << "), Hq, B), block (" << p.t.waves * p.t.chip->waveSize
      << ", 1, 1). The K/V loop has the form hk-multi-buffer"

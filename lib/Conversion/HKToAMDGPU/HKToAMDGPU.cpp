@@ -151,29 +151,75 @@ namespace {
 // Fragment ops
 //===----------------------------------------------------------------------===//
 
-/// The LDS element distance by which moving a transposed read by (dr, dc)
-/// moves every lane's source, if it is the same for every lane and every
-/// position a `regionRows x regionCols` load can take in the tile.
-static std::optional<int64_t>
-transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
-                           FragmentRole role, const FragmentShape &shape,
-                           int64_t regionRows, int64_t regionCols, int64_t dr,
-                           int64_t dc) {
+/// The LDS element distance by which moving a transposed read from (dr0,
+/// dc0) to (dr, dc) moves every lane's source, if it is the same for every
+/// lane and every position a `regionRows x regionCols` load can take in the
+/// tile.
+static std::optional<int64_t> transposedReadDisplacement(
+    const TileLayout &layout, MmaLayout mma, FragmentRole role,
+    const FragmentShape &shape, int64_t regionRows, int64_t regionCols,
+    Coord from, Coord to) {
   std::optional<int64_t> delta;
   // Loads sit at multiples of the fragment's k (rows) and m (columns).
   for (int64_t r0 = 0; r0 + regionRows <= layout.rows; r0 += shape.cols)
     for (int64_t c0 = 0; c0 + regionCols <= layout.cols; c0 += shape.rows)
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         Coord src = transposedReadSource(mma, role, lane, 0);
-        int64_t d =
-            layout.physicalOffset(r0 + src.row + dr, c0 + src.col + dc) -
-            layout.physicalOffset(r0 + src.row, c0 + src.col);
+        int64_t d = layout.physicalOffset(r0 + src.row + to.row,
+                                          c0 + src.col + to.col) -
+                    layout.physicalOffset(r0 + src.row + from.row,
+                                          c0 + src.col + from.col);
         if (delta && *delta != d)
           return std::nullopt;
         delta = d;
       }
   return delta;
 }
+
+/// The LDS element distance between element `toElem` of a fragment at
+/// (toRow, toCol) of a tile and element `fromElem` of one at (fromRow,
+/// fromCol), if it is the same for every lane.
+static std::optional<int64_t>
+readDisplacement(const TileLayout &layout, MmaLayout mma, FragmentRole role,
+                 int64_t waveSize, Coord from, int64_t fromElem, Coord to,
+                 int64_t toElem) {
+  std::optional<int64_t> delta;
+  for (int64_t lane = 0; lane < waveSize; ++lane) {
+    Coord a = getFragmentElement(mma, role, lane, fromElem);
+    Coord b = getFragmentElement(mma, role, lane, toElem);
+    int64_t d =
+        layout.physicalOffset(to.row + b.row, to.col + b.col) -
+        layout.physicalOffset(from.row + a.row, from.col + a.col);
+    if (delta && *delta != d)
+      return std::nullopt;
+    delta = d;
+  }
+  return delta;
+}
+
+/// The offsets of a fragment op's reads: each read whose every lane's source
+/// is an earlier read's plus a constant takes that read's offset plus the
+/// constant, which the backend folds into the instruction's offset field,
+/// so that a fragment costs one address register per distinct lane
+/// pattern, not one per read.
+template <typename Key> class ReadOffsets {
+public:
+  /// `displacement(from, to)`: the constant from read `from` to `to`, if
+  /// there is one; `emit(key)`: a read's offset computed in full.
+  template <typename Displacement, typename Emit>
+  Value get(OpBuilder &b, Location loc, const Key &key,
+            Displacement displacement, Emit emit) {
+    for (auto &[base, offset] : bases)
+      if (std::optional<int64_t> delta = displacement(base, key))
+        return addIndex(b, loc, offset, constIndex(b, loc, *delta));
+    Value offset = emit(key);
+    bases.push_back({key, offset});
+    return offset;
+  }
+
+private:
+  SmallVector<std::pair<Key, Value>> bases;
+};
 
 struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
   using ChipLowering::ChipLowering;
@@ -207,18 +253,41 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       runStarts.push_back(emitFragmentElement(
           rewriter, loc, instr->layout, type.getRole(), *lane, run.first));
 
+    // At a constant origin, reads share offsets where the layout allows.
+    std::optional<int64_t> constRow = getConstantIntValue(adaptor.getRow());
+    std::optional<int64_t> constCol = getConstantIntValue(adaptor.getCol());
+    struct ReadKey {
+      Coord origin;
+      int64_t elem;
+    };
+    ReadOffsets<ReadKey> offsets;
+    auto displacement = [&](const ReadKey &from,
+                            const ReadKey &to) -> std::optional<int64_t> {
+      if (!constRow || !constCol)
+        return std::nullopt;
+      return readDisplacement(layout, instr->layout, type.getRole(),
+                              shape.waveSize, from.origin, from.elem,
+                              to.origin, to.elem);
+    };
     Value result = emptyVector(rewriter, loc, resultType);
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
         Value fragment = emptyVector(rewriter, loc, laneType);
         auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
                                            adaptor.getCol(), shape, fi, fj);
+        Coord origin{constRow.value_or(0) + fi * shape.rows,
+                     constCol.value_or(0) + fj * shape.cols};
         for (auto [run, start] : llvm::zip(runs, runStarts)) {
-          Value offset = addIndex(
-              rewriter, loc, base,
-              emitPhysicalOffset(rewriter, loc, layout,
-                                 addIndex(rewriter, loc, row0, start.first),
-                                 addIndex(rewriter, loc, col0, start.second)));
+          Value offset = offsets.get(
+              rewriter, loc, ReadKey{origin, run.first}, displacement,
+              [&](const ReadKey &) {
+                return addIndex(
+                    rewriter, loc, base,
+                    emitPhysicalOffset(
+                        rewriter, loc, layout,
+                        addIndex(rewriter, loc, row0, start.first),
+                        addIndex(rewriter, loc, col0, start.second)));
+              });
           Value part = vector::LoadOp::create(
               rewriter, loc, VectorType::get({run.length}, elementType),
               adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
@@ -272,9 +341,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                  kTransposedReadElems));
     Value result = emptyVector(
         rewriter, loc, getTypeConverter()->convertType<VectorType>(type));
-    // The first read's offset; the others are that plus a constant where
-    // the layout moves every lane's source by the same amount (true of
-    // st_16x32), which the backend folds into the read's offset field.
+    // A read's offset in full (ReadOffsets shares it where it can).
     auto offsetAt = [&](int64_t dr, int64_t dc) {
       Value row = addIndex(rewriter, loc, adaptor.getRow(),
                            addIndex(rewriter, loc, sourceRow, c(dr)));
@@ -283,8 +350,12 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       return addIndex(rewriter, loc, base,
                       emitPhysicalOffset(rewriter, loc, layout, row, col));
     };
-    Value first = offsetAt(0, 0);
+    ReadOffsets<Coord> offsets;
     int64_t regionRows = type.getCols(), regionCols = type.getRows();
+    auto displacement = [&](Coord from, Coord to) {
+      return transposedReadDisplacement(layout, instr.layout, role, shape,
+                                        regionRows, regionCols, from, to);
+    };
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
         Value fragment = emptyVector(rewriter, loc, laneType);
@@ -292,11 +363,9 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
           // The fragment's (m, k) origin is the tile's (k, m).
           int64_t dr = fj * shape.cols + s * pattern.readRowStride;
           int64_t dc = fi * shape.rows;
-          std::optional<int64_t> delta =
-              transposedReadDisplacement(layout, instr.layout, role, shape,
-                                         regionRows, regionCols, dr, dc);
-          Value offset = delta ? addIndex(rewriter, loc, first, c(*delta))
-                               : offsetAt(dr, dc);
+          Value offset = offsets.get(
+              rewriter, loc, Coord{dr, dc}, displacement,
+              [&](Coord at) { return offsetAt(at.row, at.col); });
           Value part = amdgpu::TransposeLoadOp::create(
               rewriter, loc, partType, adaptor.getTile(), ValueRange{offset});
           fragment = insertSlice(rewriter, loc, part, fragment,

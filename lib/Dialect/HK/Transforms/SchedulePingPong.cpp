@@ -74,6 +74,49 @@ static llvm::SetVector<Operation *> bodySliceOf(scf::ForOp loop,
   return slice;
 }
 
+/// Gives the compute part its own copies of the fill section's values it
+/// uses (a next tile's key index): the schedule moves the fills away from
+/// it. Returns whether there were any.
+static bool recomputeFillValuesForCompute(const KVLoop &kv) {
+  llvm::SmallPtrSet<Operation *, 16> fill(kv.fillSection.begin(),
+                                          kv.fillSection.end());
+  Block *body = scf::ForOp(kv.loop).getBody();
+  auto usedByCompute = [&](Operation *op) {
+    for (Operation *user : op->getUsers()) {
+      Operation *top = body->findAncestorOpInBlock(*user);
+      if (top && !fill.contains(top) && top != kv.fillBarrier &&
+          !llvm::is_contained(kv.fillWaits, top))
+        return true;
+    }
+    return false;
+  };
+  // The fill ops the compute part uses and those they use, in order.
+  llvm::SetVector<Operation *> needed;
+  for (Operation *op : kv.fillSection)
+    if (usedByCompute(op))
+      needed.insert(op);
+  for (size_t i = 0; i < needed.size(); ++i)
+    for (Value operand : needed[i]->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && fill.contains(def))
+        needed.insert(def);
+  if (needed.empty())
+    return false;
+  SmallVector<Operation *> ordered(needed.begin(), needed.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  OpBuilder b(kv.fillBarrier->getNextNode());
+  IRMapping map;
+  for (Operation *op : ordered) {
+    Operation *copy = b.clone(*op, map);
+    for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+      from.replaceUsesWithIf(to, [&](OpOperand &use) {
+        Operation *top = body->findAncestorOpInBlock(*use.getOwner());
+        return top && copy->isBeforeInBlock(top);
+      });
+  }
+  return true;
+}
+
 /// Takes `loop` apart, or says (as an error on the loop) why it is not a
 /// loop the schedule applies to.
 static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
@@ -83,13 +126,15 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
   if (!kv)
     return refuse(llvm::toString(kv.takeError()));
-  // The compute part's waits (a kernel's batched fragment reads) are
-  // dropped, and so are the fill section's: the schedule places its own.
+  // The compute part's waits and scheduler fences (a kernel's batched
+  // fragment reads and its phases) are dropped, and so are the fill
+  // section's waits: the schedule places its own.
   SmallVector<Operation *> computeWaits;
   for (Operation *op : kv->computeSection)
-    if (isa<amdgpu::MemoryCounterWaitOp>(op))
+    if (isa<amdgpu::MemoryCounterWaitOp, amdgpu::SchedBarrierOp>(op))
       computeWaits.push_back(op);
-  if (!computeWaits.empty()) {
+  bool recomputed = recomputeFillValuesForCompute(*kv);
+  if (!computeWaits.empty() || recomputed) {
     for (Operation *op : computeWaits)
       op->erase();
     kv = analyzeKVLoop(loop);
