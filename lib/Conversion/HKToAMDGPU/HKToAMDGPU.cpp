@@ -151,18 +151,21 @@ namespace {
 // Fragment ops
 //===----------------------------------------------------------------------===//
 
-/// The LDS element distance by which moving a transposed read from (dr0,
-/// dc0) to (dr, dc) moves every lane's source, if it is the same for every
-/// lane and every position a `regionRows x regionCols` load can take in the
-/// tile.
-static std::optional<int64_t> transposedReadDisplacement(
-    const TileLayout &layout, MmaLayout mma, FragmentRole role,
-    const FragmentShape &shape, int64_t regionRows, int64_t regionCols,
-    Coord from, Coord to) {
+/// The LDS element distance by which moving a transposed read from `from`
+/// to `to` moves every lane's source, if it is the same for every lane and
+/// every position a `regionRows x regionCols` load can take in the tile
+/// (only `origin`, when the load's position is a constant).
+static std::optional<int64_t>
+transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
+                           FragmentRole role, const FragmentShape &shape,
+                           int64_t regionRows, int64_t regionCols,
+                           std::optional<Coord> origin, Coord from, Coord to) {
   std::optional<int64_t> delta;
   // Loads sit at multiples of the fragment's k (rows) and m (columns).
-  for (int64_t r0 = 0; r0 + regionRows <= layout.rows; r0 += shape.cols)
-    for (int64_t c0 = 0; c0 + regionCols <= layout.cols; c0 += shape.rows)
+  int64_t rowEnd = origin ? origin->row + 1 : layout.rows - regionRows + 1;
+  int64_t colEnd = origin ? origin->col + 1 : layout.cols - regionCols + 1;
+  for (int64_t r0 = origin ? origin->row : 0; r0 < rowEnd; r0 += shape.cols)
+    for (int64_t c0 = origin ? origin->col : 0; c0 < colEnd; c0 += shape.rows)
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         Coord src = transposedReadSource(mma, role, lane, 0);
         int64_t d = layout.physicalOffset(r0 + src.row + to.row,
@@ -179,17 +182,17 @@ static std::optional<int64_t> transposedReadDisplacement(
 /// The LDS element distance between element `toElem` of a fragment at
 /// (toRow, toCol) of a tile and element `fromElem` of one at (fromRow,
 /// fromCol), if it is the same for every lane.
-static std::optional<int64_t>
-readDisplacement(const TileLayout &layout, MmaLayout mma, FragmentRole role,
-                 int64_t waveSize, Coord from, int64_t fromElem, Coord to,
-                 int64_t toElem) {
+static std::optional<int64_t> readDisplacement(const TileLayout &layout,
+                                               MmaLayout mma, FragmentRole role,
+                                               int64_t waveSize, Coord from,
+                                               int64_t fromElem, Coord to,
+                                               int64_t toElem) {
   std::optional<int64_t> delta;
   for (int64_t lane = 0; lane < waveSize; ++lane) {
     Coord a = getFragmentElement(mma, role, lane, fromElem);
     Coord b = getFragmentElement(mma, role, lane, toElem);
-    int64_t d =
-        layout.physicalOffset(to.row + b.row, to.col + b.col) -
-        layout.physicalOffset(from.row + a.row, from.col + a.col);
+    int64_t d = layout.physicalOffset(to.row + b.row, to.col + b.col) -
+                layout.physicalOffset(from.row + a.row, from.col + a.col);
     if (delta && *delta != d)
       return std::nullopt;
     delta = d;
@@ -266,8 +269,8 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       if (!constRow || !constCol)
         return std::nullopt;
       return readDisplacement(layout, instr->layout, type.getRole(),
-                              shape.waveSize, from.origin, from.elem,
-                              to.origin, to.elem);
+                              shape.waveSize, from.origin, from.elem, to.origin,
+                              to.elem);
     };
     Value result = emptyVector(rewriter, loc, resultType);
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
@@ -352,9 +355,15 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     };
     ReadOffsets<Coord> offsets;
     int64_t regionRows = type.getCols(), regionCols = type.getRows();
+    std::optional<Coord> origin;
+    std::optional<int64_t> row = getConstantIntValue(adaptor.getRow());
+    std::optional<int64_t> col = getConstantIntValue(adaptor.getCol());
+    if (row && col)
+      origin = Coord{*row, *col};
     auto displacement = [&](Coord from, Coord to) {
       return transposedReadDisplacement(layout, instr.layout, role, shape,
-                                        regionRows, regionCols, from, to);
+                                        regionRows, regionCols, origin, from,
+                                        to);
     };
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
@@ -363,9 +372,9 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
           // The fragment's (m, k) origin is the tile's (k, m).
           int64_t dr = fj * shape.cols + s * pattern.readRowStride;
           int64_t dc = fi * shape.rows;
-          Value offset = offsets.get(
-              rewriter, loc, Coord{dr, dc}, displacement,
-              [&](Coord at) { return offsetAt(at.row, at.col); });
+          Value offset =
+              offsets.get(rewriter, loc, Coord{dr, dc}, displacement,
+                          [&](Coord at) { return offsetAt(at.row, at.col); });
           Value part = amdgpu::TransposeLoadOp::create(
               rewriter, loc, partType, adaptor.getTile(), ValueRange{offset});
           fragment = insertSlice(rewriter, loc, part, fragment,
