@@ -71,6 +71,8 @@ private:
   std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
   /// P^T = exp2(c S^T - c m) as the next MMA's B operand, and l + colsum P^T.
   std::pair<Value, Value> emitProbabilities(Value s, Value m, Value l);
+  /// Fills K from row `kRow` and V from row `vRow`, then the barrier.
+  void emitFills(Value kRow, Value vRow);
   void emitProgramOrderBody(scf::ForOp loop);
   void emitPipelinedBody(scf::ForOp loop);
   /// A full fence for the backend's scheduler (amdgpu.sched_barrier).
@@ -394,18 +396,22 @@ static std::array<Value, 4> namedState(KernelBuilder &kb, scf::ForOp loop) {
   return state;
 }
 
-void AttentionEmitter::emitProgramOrderBody(scf::ForOp loop) {
-  auto [k, m, l, o] = namedState(kb, loop);
-  OpBuilder::InsertionGuard guard(kb.b);
-  kb.b.setInsertionPointToStart(loop.getBody());
-  kb.create<CopyToSharedOp>("", kh, k, kb.index(0), ks, kb.index(0),
+void AttentionEmitter::emitFills(Value kRow, Value vRow) {
+  kb.create<CopyToSharedOp>("", kh, kRow, kb.index(0), ks, kb.index(0),
                             /*direct=*/false, /*transpose=*/false,
                             BoundsMode::partial);
-  kb.create<CopyToSharedOp>("", vh, k, kb.index(0), vs, kb.index(0),
+  kb.create<CopyToSharedOp>("", vh, vRow, kb.index(0), vs, kb.index(0),
                             /*direct=*/false,
                             /*transpose=*/!p.t.transposedReads,
                             BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
+}
+
+void AttentionEmitter::emitProgramOrderBody(scf::ForOp loop) {
+  auto [k, m, l, o] = namedState(kb, loop);
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(loop.getBody());
+  emitFills(k, k);
   Value s = kb.create<MmaOp>("s", scores(), emitKeyFragment(), qf, sInit,
                              ValueRange{});
   Value sm =
@@ -436,14 +442,7 @@ void AttentionEmitter::emitPipelinedBody(scf::ForOp loop) {
   OpBuilder::InsertionGuard guard(kb.b);
   kb.b.setInsertionPointToStart(loop.getBody());
   Value kNext = kb.add("k_next", k, kb.index(p.t.perTile));
-  kb.create<CopyToSharedOp>("", kh, kNext, kb.index(0), ks, kb.index(0),
-                            /*direct=*/false, /*transpose=*/false,
-                            BoundsMode::partial);
-  kb.create<CopyToSharedOp>("", vh, k, kb.index(0), vs, kb.index(0),
-                            /*direct=*/false,
-                            /*transpose=*/!p.t.transposedReads,
-                            BoundsMode::partial);
-  kb.create<amdgpu::LDSBarrierOp>("");
+  emitFills(kNext, k);
   // The fragments are read and waited for once (the backend would
   // otherwise wait before each MMA for its own part).
   Value kf = emitKeyFragment();
