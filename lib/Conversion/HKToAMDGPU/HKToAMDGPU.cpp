@@ -207,20 +207,45 @@ static std::optional<int64_t> readDisplacement(const TileLayout &layout,
 /// pattern, not one per read.
 template <typename Key> class ReadOffsets {
 public:
+  /// Offsets into the slot at `slotBase`; `shares`: whether reads may share
+  /// offsets (a displacement can be found), which the bases are then made
+  /// opaque for (opaqueIndex). Without, LLVM relates the reads itself.
+  ReadOffsets(Value slotBase, bool shares)
+      : slotBase(slotBase), shares(shares) {}
+
   /// `displacement(from, to)`: the constant from read `from` to `to`, if
-  /// there is one; `emit(key)`: a read's offset computed in full.
+  /// there is one; `emit(key)`: a read's offset in the slot, in full.
   template <typename Displacement, typename Emit>
   Value get(OpBuilder &b, Location loc, const Key &key,
             Displacement displacement, Emit emit) {
     for (auto &[base, offset] : bases)
       if (std::optional<int64_t> delta = displacement(base, key))
         return addIndex(b, loc, offset, constIndex(b, loc, *delta));
-    Value offset = emit(key);
+    // The slot's base is added before the constants: inside a loop, one
+    // add per lane pattern, and the constants stay foldable.
+    Value inSlot = emit(key);
+    if (shares)
+      inSlot = opaqueIndex(b, loc, inSlot);
+    Value offset = addIndex(b, loc, slotBase, inSlot);
     bases.push_back({key, offset});
     return offset;
   }
 
 private:
+  /// `v` behind an llvm.freeze. LLVM otherwise finds one lane pattern to be
+  /// another's xor a constant (two rows of a swizzled tile) and rewrites the
+  /// constants added to it as `or`s without the `disjoint` flag, which the
+  /// backend cannot fold into the offset field: one address register per
+  /// read again (docs/Attention.md#registers).
+  static Value opaqueIndex(OpBuilder &b, Location loc, Value v) {
+    Type i64 = b.getI64Type();
+    Value wide = arith::IndexCastUIOp::create(b, loc, i64, v);
+    Value frozen = LLVM::FreezeOp::create(b, loc, wide);
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), frozen);
+  }
+
+  Value slotBase;
+  bool shares;
   SmallVector<std::pair<Key, Value>> bases;
 };
 
@@ -263,7 +288,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       Coord origin;
       int64_t elem;
     };
-    ReadOffsets<ReadKey> offsets;
+    ReadOffsets<ReadKey> offsets(base, constRow && constCol);
     auto displacement = [&](const ReadKey &from,
                             const ReadKey &to) -> std::optional<int64_t> {
       if (!constRow || !constCol)
@@ -281,16 +306,14 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
         Coord origin{constRow.value_or(0) + fi * shape.rows,
                      constCol.value_or(0) + fj * shape.cols};
         for (auto [run, start] : llvm::zip(runs, runStarts)) {
-          Value offset = offsets.get(
-              rewriter, loc, ReadKey{origin, run.first}, displacement,
-              [&](const ReadKey &) {
-                return addIndex(
-                    rewriter, loc, base,
-                    emitPhysicalOffset(
-                        rewriter, loc, layout,
-                        addIndex(rewriter, loc, row0, start.first),
-                        addIndex(rewriter, loc, col0, start.second)));
-              });
+          Value offset =
+              offsets.get(rewriter, loc, ReadKey{origin, run.first},
+                          displacement, [&](const ReadKey &) {
+                            return emitPhysicalOffset(
+                                rewriter, loc, layout,
+                                addIndex(rewriter, loc, row0, start.first),
+                                addIndex(rewriter, loc, col0, start.second));
+                          });
           Value part = vector::LoadOp::create(
               rewriter, loc, VectorType::get({run.length}, elementType),
               adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
@@ -344,16 +367,16 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                  kTransposedReadElems));
     Value result = emptyVector(
         rewriter, loc, getTypeConverter()->convertType<VectorType>(type));
-    // A read's offset in full (ReadOffsets shares it where it can).
+    // A read's offset in the slot in full (ReadOffsets shares it where it
+    // can).
     auto offsetAt = [&](int64_t dr, int64_t dc) {
       Value row = addIndex(rewriter, loc, adaptor.getRow(),
                            addIndex(rewriter, loc, sourceRow, c(dr)));
       Value col = addIndex(rewriter, loc, adaptor.getCol(),
                            addIndex(rewriter, loc, sourceCol, c(dc)));
-      return addIndex(rewriter, loc, base,
-                      emitPhysicalOffset(rewriter, loc, layout, row, col));
+      return emitPhysicalOffset(rewriter, loc, layout, row, col);
     };
-    ReadOffsets<Coord> offsets;
+    ReadOffsets<Coord> offsets(base, /*shares=*/true);
     int64_t regionRows = type.getCols(), regionCols = type.getRows();
     std::optional<Coord> origin;
     std::optional<int64_t> row = getConstantIntValue(adaptor.getRow());

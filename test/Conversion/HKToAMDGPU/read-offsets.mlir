@@ -3,14 +3,21 @@
 // (which the backend can fold into the read's offset field): two for the
 // transposed reads of a V^T fragment in st_16x32 (its rows 8..15 swap the
 // row halves), four for a K fragment in st_16x64 (one per 16-column step
-// of the 64-column sub-tile).
+// of the 64-column sub-tile). Each shared offset passes through an
+// llvm.freeze, so that LLVM does not relate the two patterns (the second is
+// the first xor a constant) and turn the constants added to the second
+// into `or`s the backend cannot fold into the offset field.
 // RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s
 
 // CHECK-LABEL: gpu.func @v
 // CHECK: arith.xori
-// CHECK: amdgpu.transpose_load %{{.*}}[%[[FIRST:[0-9]+]]]
+// CHECK: %[[F1:.*]] = llvm.freeze %{{.*}} : i64
+// CHECK-NEXT: %[[FIRST:.*]] = arith.index_castui %[[F1]] : i64 to index
+// CHECK-NEXT: amdgpu.transpose_load %{{.*}}[%[[FIRST]]]
 // CHECK: arith.xori
-// CHECK: amdgpu.transpose_load %{{.*}}[%[[SECOND:[0-9]+]]]
+// CHECK: %[[F2:.*]] = llvm.freeze %{{.*}} : i64
+// CHECK-NEXT: %[[SECOND:.*]] = arith.index_castui %[[F2]] : i64 to index
+// CHECK-NEXT: amdgpu.transpose_load %{{.*}}[%[[SECOND]]]
 // CHECK-NOT: arith.xori
 // CHECK: %[[D:.*]] = arith.addi %[[FIRST]], %c2048 : index
 // CHECK-NEXT: amdgpu.transpose_load %{{.*}}[%[[D]]]
@@ -21,14 +28,16 @@
 // CHECK: gpu.return
 
 // CHECK-LABEL: gpu.func @k
-// CHECK-COUNT-4: arith.xori
-// CHECK-NOT: arith.xori
+// CHECK-COUNT-4: llvm.freeze
+// CHECK-NOT: llvm.freeze
 // CHECK: gpu.return
 
-// At an origin only known at run time, each read is computed in full.
+// At an origin only known at run time, each read is computed in full, and
+// not frozen: LLVM relates the reads itself.
 // CHECK-LABEL: gpu.func @k_dynamic
 // CHECK-COUNT-8: arith.xori
 // CHECK-NOT: arith.xori
+// CHECK-NOT: llvm.freeze
 // CHECK: gpu.return
 gpu.module @m [#rocdl.target<chip = "gfx950">] {
   gpu.func @v() -> !hk.fragment<a_acc_k, 128x64xbf16, mma = 32x32x16>
