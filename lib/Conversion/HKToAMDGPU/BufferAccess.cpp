@@ -74,7 +74,7 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
                                         Value memref, Value row, Value col,
                                         int64_t elementBytes,
                                         uint32_t resourceFlags,
-                                        std::optional<int64_t> insideRows) {
+                                        std::optional<RegionRows> regionRows) {
   MLIRContext *ctx = b.getContext();
   auto source = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   BufferRegion out;
@@ -104,12 +104,28 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
   // the rows computes it once; else from the region's first row to the
   // matrix's end, zero when it starts past the end, clamped to 2^31 for
   // the masked offsets (rule R1).
+  // With rows past the end, only those before it: a row count clamped to
+  // [0, rows] with signed compares against the region's rows and zero,
+  // which take no vector registers (a 64-bit compare with a literal does).
   Value range;
   int64_t limit = kMaskedByteOffset;
-  if (insideRows) {
-    range = mulIndex(b, loc, constIndex(b, loc, *insideRows * elementBytes),
-                     out.rowStride);
+  bool clamp = true;
+  if (regionRows) {
+    Value rows = constIndex(b, loc, regionRows->rows);
+    if (regionRows->mayEnd) {
+      Value left = b.createOrFold<arith::MaxSIOp>(
+          loc, b.createOrFold<arith::SubIOp>(loc, source.getSizes()[0], row),
+          constIndex(b, loc, 0));
+      rows = b.createOrFold<arith::MinSIOp>(loc, left, rows);
+    }
+    range = mulIndex(b, loc, mulIndex(b, loc, rows, bytes), out.rowStride);
     limit = UINT32_MAX;
+    SmallVector<int64_t> strides;
+    int64_t unusedOffset;
+    clamp = failed(cast<MemRefType>(memref.getType())
+                       .getStridesAndOffset(strides, unusedOffset)) ||
+            ShapedType::isDynamic(strides[0]) ||
+            regionRows->rows * elementBytes * strides[0] > limit;
   } else {
     Value extent = b.createOrFold<arith::MaxUIOp>(
         loc, mulIndex(b, loc, source.getSizes()[0], source.getStrides()[0]),
@@ -120,9 +136,11 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
         loc, b.createOrFold<arith::SubIOp>(loc, endBytes, startBytes),
         constIndex(b, loc, 0));
   }
-  Value records = b.createOrFold<arith::MinUIOp>(
-      loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), range),
-      arith::ConstantIntOp::create(b, loc, b.getI64Type(), limit));
+  Value records = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), range);
+  if (clamp)
+    records = b.createOrFold<arith::MinUIOp>(
+        loc, records,
+        arith::ConstantIntOp::create(b, loc, b.getI64Type(), limit));
   Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
   Value flags =
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), resourceFlags);

@@ -169,16 +169,20 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   }
 
   /// The copy's source region as a raw buffer, masked (range clamped to
-  /// 2^31, rule R1) unless the region lies inside (range: its rows).
+  /// 2^31, rule R1) unless the region lies inside or only its rows may end
+  /// (range: its rows in the matrix).
   BufferRegion sourceRegion(CopyToSharedOp op, OpAdaptor adaptor, OpBuilder &b,
                             const TileLayout &layout) const {
     SharedTileType tile = op.getTile().getType();
-    std::optional<int64_t> insideRows;
+    std::optional<RegionRows> rows;
+    int64_t regionRows = op.getTranspose() ? tile.getCols() : tile.getRows();
     if (op.getBounds() == BoundsMode::inside)
-      insideRows = op.getTranspose() ? tile.getCols() : tile.getRows();
+      rows = RegionRows{regionRows};
+    else if (op.getBounds() == BoundsMode::partial_rows)
+      rows = RegionRows{regionRows, /*mayEnd=*/true};
     return makeBufferRegion(
         b, op.getLoc(), adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
-        layout.elementBytes, chip.rawBufferResourceFlags, insideRows);
+        layout.elementBytes, chip.rawBufferResourceFlags, rows);
   }
 
   /// loadChunks, and with `partial` bounds whole 16-byte chunks when the

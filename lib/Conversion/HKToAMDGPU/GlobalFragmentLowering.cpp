@@ -145,7 +145,7 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     BufferRegion region = makeBufferRegion(
         rewriter, loc, dest, waveUniform(rewriter, loc, adaptor.getRow()),
         waveUniform(rewriter, loc, adaptor.getCol()), elementBytes(destType),
-        chip.rawBufferResourceFlags, /*insideRows=*/std::nullopt);
+        chip.rawBufferResourceFlags, /*regionRows=*/std::nullopt);
     elements.forEach(rewriter, loc, type, zero, zero,
                      [&](int64_t index, Value r, Value c) {
                        auto [dr, dc] = place(r, c);
@@ -245,7 +245,7 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
       BufferRegion region = makeBufferRegion(
           rewriter, loc, source, row0, waveUniform(rewriter, loc, regionCol),
           elementBytes(sourceType), chip.rawBufferResourceFlags,
-          /*insideRows=*/std::nullopt);
+          /*regionRows=*/std::nullopt);
       Type i32 = rewriter.getI32Type();
       Value rowsLeft = arith::IndexCastOp::create(
           rewriter, loc, i32,

@@ -59,21 +59,48 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 
-  // partial_rows on a direct fill: the second iteration's 64-row
-  // displacement is added to voffset; soffset is the region's column for
-  // both (rule R2).
+  // partial_rows on a direct fill: the range is the region's rows that lie
+  // in the matrix, clamped to [0, 128] with signed min and max (no 64-bit
+  // literal compare), then to 2^32 - 1 as the row stride is not known. The
+  // second iteration's 64-row displacement is added to voffset; soffset is
+  // the region's column for both (rule R2).
   // CHECK-LABEL: gpu.func @rows
+  // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[ROW:.*]]: index, %[[COL:.*]]: index)
   gpu.func @rows(%A: memref<?x?xbf16>, %row: index, %col: index) kernel
       attributes {known_block_size = array<i32: 512, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
-    // CHECK: %[[RECORDS:.*]] = arith.minui %{{.*}}, %c2147483648_i64 : i64
+    // CHECK: %{{.*}}, %{{.*}}, %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+    // CHECK: %[[LEFT:.*]] = arith.subi %[[SIZES]]#0, %[[ROW]] : index
+    // CHECK: %[[POS:.*]] = arith.maxsi %[[LEFT]], %c0 : index
+    // CHECK: %[[IN:.*]] = arith.minsi %[[POS]], %c128 : index
+    // CHECK: %[[BYTES:.*]] = arith.muli %[[IN]], %c2 : index
+    // CHECK: %[[SPAN:.*]] = arith.muli %[[BYTES]], %[[STRIDES]]#0 : index
+    // CHECK: %[[SPAN64:.*]] = arith.index_castui %[[SPAN]] : index to i64
+    // CHECK: %[[RECORDS:.*]] = arith.minui %[[SPAN64]], %c4294967295_i64 : i64
     // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %{{.*}}, %{{.*}}, %[[RECORDS]], %{{.*}}
     // CHECK: rocdl.raw.ptr.buffer.load.lds %[[RSRC]], %{{.*}}, %{{.*}}, %[[V0:.*]], %[[SOFF:.*]], %{{.*}}, %{{.*}}
     // CHECK: %[[V1:.*]] = arith.addi %[[V0]], %{{.*}} : i32
     // CHECK: rocdl.raw.ptr.buffer.load.lds %[[RSRC]], %{{.*}}, %{{.*}}, %[[V1]], %[[SOFF]], %{{.*}}, %{{.*}}
     hk.copy_to_shared %A[%row, %col], %t[%c0] direct bounds partial_rows
         : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    gpu.return
+  }
+
+  // partial_rows with a static row stride: the range is at most 128 rows
+  // of 256 bytes, so it needs no clamp (no 64-bit compare).
+  // CHECK-LABEL: gpu.func @rows_static
+  gpu.func @rows_static(%A: memref<?x128xbf16>, %row: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK: %[[IN:.*]] = arith.minsi %{{.*}}, %c128 : index
+    // CHECK: %[[SPAN:.*]] = arith.muli %[[IN]], %c256 : index
+    // CHECK: %[[RECORDS:.*]] = arith.index_castui %[[SPAN]] : index to i64
+    // CHECK-NOT: arith.minui
+    // CHECK: rocdl.make.buffer.rsrc %{{.*}}, %{{.*}}, %[[RECORDS]], %{{.*}}
+    hk.copy_to_shared %A[%row, %c0], %t[%c0] direct bounds partial_rows
+        : memref<?x128xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
     gpu.return
   }
 

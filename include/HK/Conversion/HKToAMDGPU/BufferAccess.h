@@ -62,15 +62,25 @@ struct BufferRegion {
   Value rowsAreChunked(OpBuilder &b, Location loc, int64_t bytes) const;
 };
 
+/// How many rows of a region its buffer's range covers.
+struct RegionRows {
+  /// The region's rows.
+  int64_t rows;
+  /// Whether rows past the matrix's last may be among them (`partial_rows`):
+  /// the range then ends at the last row, and they read zero.
+  bool mayEnd = false;
+};
+
 /// The region of `memref` at (`row`, `col`) as a raw buffer. With
-/// `insideRows` (a region of that many rows inside the matrix, nothing
-/// masked) the resource's range is those rows, clamped to 2^32 - 1, and
-/// does not depend on `row`; without, it runs to the matrix's end, clamped
-/// to 2^31 bytes for masked offsets (rule R1).
+/// `regionRows` (nothing masked but, with `mayEnd`, the rows past the
+/// matrix's last) the resource's range is the region's rows that lie in the
+/// matrix, clamped to 2^32 - 1 when that may be exceeded; without `mayEnd`
+/// it does not depend on `row`. Without `regionRows`, the range runs to the
+/// matrix's end, clamped to 2^31 bytes for masked offsets (rule R1).
 BufferRegion makeBufferRegion(OpBuilder &b, Location loc, Value memref,
                               Value row, Value col, int64_t elementBytes,
                               uint32_t resourceFlags,
-                              std::optional<int64_t> insideRows);
+                              std::optional<RegionRows> regionRows);
 
 } // namespace mlir::hk
 
