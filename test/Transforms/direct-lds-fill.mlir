@@ -58,3 +58,35 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// A remainder loop's partial_rows copy reaches the rows past the matrix's
+// end, which a direct load's out-of-range words may leave as anything:
+// it stays on the register path (zeros certain), silently, as a copy that
+// masks columns does. The same copy outside a remainder goes direct.
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @remainder
+  gpu.func @remainder(%A: memref<?x128xbf16>, %n: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+    // CHECK: scf.for
+    // CHECK-NEXT: hk.copy_to_shared {{.*}} direct bounds partial_rows
+    scf.for %k = %c0 to %n step %c64 {
+      hk.copy_to_shared %A[%k, %c0], %t[%c0] bounds partial_rows
+          : memref<?x128xbf16>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+      amdgpu.lds_barrier
+    }
+    // CHECK: scf.for
+    // CHECK-NEXT: hk.copy_to_shared {{.*}}] bounds partial_rows
+    // CHECK: } {hk.remainder}
+    scf.for %k = %c0 to %n step %c64 {
+      hk.copy_to_shared %A[%k, %c0], %t[%c0] bounds partial_rows
+          : memref<?x128xbf16>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+      amdgpu.lds_barrier
+    } {hk.remainder}
+    gpu.return
+  }
+}

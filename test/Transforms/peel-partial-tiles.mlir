@@ -193,7 +193,8 @@ gpu.module @kmajor [#rocdl.target<chip = "gfx950">] {
 // run one tile ahead): the main loop ends where that tile is still whole,
 // a tile earlier than the copy at k alone would. K along the rows with all
 // columns inside: the main loop's copies lie inside (bounds `inside`, the
-// default, printed as nothing).
+// default, printed as nothing), and the remainder's only mask their rows
+// (`partial_rows`: the rows are whole 16-byte chunks, known here).
 gpu.module @ahead [#rocdl.target<chip = "gfx950">] {
   // CHECK-LABEL: gpu.func @ahead
   // CHECK-SAME: (%[[K:.*]]: memref<?x128xbf16>, %[[V:.*]]: memref<?x128xbf16>)
@@ -213,8 +214,8 @@ gpu.module @ahead [#rocdl.target<chip = "gfx950">] {
     // CHECK-NEXT: hk.copy_to_shared %[[K]][%[[NEXT]], %c0], %[[TK:.*]][%c0] :
     // CHECK-NEXT: hk.copy_to_shared %[[V]][%[[K0]], %c0], %[[TV:.*]][%c0] :
     // CHECK: scf.for %{{.*}} = %[[SPLIT]] to %[[NV]] step %c64 {
-    // CHECK: bounds partial :
-    // CHECK: bounds partial :
+    // CHECK: hk.copy_to_shared %[[K]]{{.*}} bounds partial_rows :
+    // CHECK: hk.copy_to_shared %[[V]]{{.*}} bounds partial_rows :
     // CHECK: } {hk.remainder}
     scf.for %k = %c0 to %n step %c64 {
       %next = arith.addi %k, %c64 : index
@@ -222,6 +223,33 @@ gpu.module @ahead [#rocdl.target<chip = "gfx950">] {
           : memref<?x128xbf16>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
       hk.copy_to_shared %V[%k, %c0], %tv[%c0] bounds partial
           : memref<?x128xbf16>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+      amdgpu.lds_barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// As @ahead, but a view whose row stride is dynamic: whether its rows are
+// whole 16-byte chunks is known only at run time, the remainder may be
+// the whole loop (element by element), and its copies keep `partial`.
+gpu.module @strided_rows [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @strided_rows
+  gpu.func @strided_rows(%K: memref<?x128xbf16, strided<[?, 1]>>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = memref.dim %K, %c0 : memref<?x128xbf16, strided<[?, 1]>>
+    %tk = hk.alloc_shared : !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
+    // CHECK: scf.for
+    // CHECK: hk.copy_to_shared {{.*}} :
+    // CHECK: scf.for
+    // CHECK: hk.copy_to_shared {{.*}} bounds partial :
+    // CHECK: } {hk.remainder}
+    scf.for %k = %c0 to %n step %c64 {
+      hk.copy_to_shared %K[%k, %c0], %tk[%c0] bounds partial
+          : memref<?x128xbf16, strided<[?, 1]>>, !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x64>>
       amdgpu.lds_barrier
     }
     gpu.return

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HK/Dialect/HK/Analysis/KVLoop.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
@@ -47,6 +48,14 @@ struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {
       // Policy, even with `require`, silently: columns past the matrix
       // are zeroed on the register path, whose zeros are certain.
       if (masksColumns(copy.getBounds()))
+        return WalkResult::advance();
+      // Likewise a remainder loop's rows past the matrix's end: it reaches
+      // them (its tile is the last, partial one), and what a direct load
+      // past the range writes to LDS is not certain (attention's V rows
+      // there must be zeros: P = 0 times them).
+      auto loop = copy->getParentOfType<scf::ForOp>();
+      if (copy.getBounds() == BoundsMode::partial_rows && loop &&
+          isRemainderLoop(loop))
         return WalkResult::advance();
       FailureOr<const ChipInfo *> chip = resolveChip(copy);
       if (failed(chip))

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_PEELPARTIALTILES
@@ -155,8 +156,8 @@ static void requireChunkedLayout(OpBuilder &b, Location loc, Value source,
   if (type.getLayout().isIdentity()) {
     if (viewed)
       require(isMultiple(
-          b, loc, memref::DimOp::create(b, loc, source, type.getRank() - 1),
-          vec));
+          b, loc,
+          b.createOrFold<memref::DimOp>(loc, source, type.getRank() - 1), vec));
     return;
   }
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, source);
@@ -194,12 +195,13 @@ static bool peel(scf::ForOp loop) {
     int64_t vec =
         kCopyChunkBytes / copy.getTile().getType().getLayout().elementBytes;
     Value last = b.createOrFold<arith::AddIOp>(
-        loc, memref::DimOp::create(b, loc, copy.getSource(), peeled.dim),
+        loc, b.createOrFold<memref::DimOp>(loc, copy.getSource(), peeled.dim),
         arith::ConstantIndexOp::create(b, loc,
                                        *step - peeled.extent - peeled.ahead));
     end = b.createOrFold<arith::MinSIOp>(loc, end, last);
     Value source = copy.getSource();
-    require(isMultiple(b, loc, memref::DimOp::create(b, loc, source, 1), vec));
+    require(
+        isMultiple(b, loc, b.createOrFold<memref::DimOp>(loc, source, 1), vec));
     requireChunkedLayout(b, loc, source, vec, require);
     require(isMultiple(b, loc, peeled.dim == 1 ? lb : copy.getCol(), vec));
   }
@@ -222,6 +224,15 @@ static bool peel(scf::ForOp loop) {
     for (const PeeledCopy &peeled : copies)
       if (peeled.copy == copy)
         cloned.setBounds(peeled.wholeTiles());
+
+  // The remainder's copies whose columns lie inside need only their rows
+  // masked when every matrix's rows are whole chunks, as known here
+  // (attention's K and V): `partial_rows`, which direct fills take, instead
+  // of the register path's per-chunk masks.
+  if (matchPattern(chunked, m_One()))
+    for (PeeledCopy &peeled : copies)
+      if (peeled.dim == 0 && peeled.colsInside)
+        peeled.copy.setBounds(BoundsMode::partial_rows);
 
   // The remainder: the loop itself over [split, ub), after a barrier when
   // it runs (the main loop's schedule may leave tiles in use), from the
