@@ -36,7 +36,6 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
-    %c15 = arith.constant 15 : index
     %c16 = arith.constant 16 : index
     %c32 = arith.constant 32 : index
     %zero = arith.constant 0.000000e+00 : f32
@@ -104,10 +103,15 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
       %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <a, 16x128xbf16, mma = 16x16x16>
       %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x128xbf16, mma = 16x16x16>
       %s = hk.mma %kf, %qf, %s_init : <a, 16x128xbf16, mma = 16x16x16>, <b, 16x128xbf16, mma = 16x16x16>, <acc, 16x16xf32, mma = 16x16x16>
-      %k_end = arith.addi %k, %c16 : index
-      %tail = arith.cmpi ugt, %k_end, %Nkv : index
-      %k_last = arith.addi %k, %c15 : index
-      %past_query = arith.cmpi ugt, %k_last, %qw : index
+      %k32 = arith.index_castui %k : index to i32
+      %c16_i32 = arith.constant 16 : i32
+      %k_end = arith.addi %k32, %c16_i32 : i32
+      %nkv32 = arith.index_castui %Nkv : index to i32
+      %tail = arith.cmpi ugt, %k_end, %nkv32 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %k_last = arith.addi %k32, %c15_i32 : i32
+      %query_start32 = arith.index_castui %qw : index to i32
+      %past_query = arith.cmpi ugt, %k_last, %query_start32 : i32
       %diagonal = arith.andi %is_causal, %past_query : i1
       %wave_needs_mask = arith.ori %tail, %diagonal : i1
       %false = arith.constant false

@@ -35,7 +35,6 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c32 = arith.constant 32 : index
-    %c63 = arith.constant 63 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %zero = arith.constant 0.000000e+00 : f32
@@ -102,10 +101,15 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
       amdgpu.lds_barrier
       %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
       %s = hk.mma %kf, %qf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
-      %k_end = arith.addi %k, %c64 : index
-      %tail = arith.cmpi ugt, %k_end, %Nkv : index
-      %k_last = arith.addi %k, %c63 : index
-      %past_query = arith.cmpi ugt, %k_last, %qw : index
+      %k32 = arith.index_castui %k : index to i32
+      %c64_i32 = arith.constant 64 : i32
+      %k_end = arith.addi %k32, %c64_i32 : i32
+      %nkv32 = arith.index_castui %Nkv : index to i32
+      %tail = arith.cmpi ugt, %k_end, %nkv32 : i32
+      %c63_i32 = arith.constant 63 : i32
+      %k_last = arith.addi %k32, %c63_i32 : i32
+      %query_start32 = arith.index_castui %qw : index to i32
+      %past_query = arith.cmpi ugt, %k_last, %query_start32 : i32
       %diagonal = arith.andi %is_causal, %past_query : i1
       %wave_needs_mask = arith.ori %tail, %diagonal : i1
       %false = arith.constant false

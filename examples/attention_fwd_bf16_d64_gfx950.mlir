@@ -42,7 +42,6 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c32 = arith.constant 32 : index
-    %c63 = arith.constant 63 : index
     %c64 = arith.constant 64 : index
     %c256 = arith.constant 256 : index
     %zero = arith.constant 0.000000e+00 : f32
@@ -72,7 +71,10 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %Vs = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_16x32>>
     %q0 = arith.muli %qblock, %c256 : index
     %tid = gpu.thread_id  x
-    %wave = arith.divui %tid, %c64 : index
+    %wave_in_lane = arith.divui %tid, %c64 : index
+    %wave_i32 = arith.index_castui %wave_in_lane : index to i32
+    %wave_uniform = gpu.subgroup_broadcast %wave_i32,  first_active_lane : i32
+    %wave = arith.index_castui %wave_uniform : i32 to index
     %wq = arith.muli %wave, %c32 : index
     %qw = arith.addi %q0, %wq : index
     hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <256x64xbf16, #hk.swizzle<st_16x64>>
@@ -97,10 +99,15 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
     %kv_masked_tile = arith.maxui %kv_masked, %c64 : index
     %kv_masked_ahead = arith.subi %kv_masked_tile, %c64 : index
     %first_in_mask_tiles = arith.cmpi uge, %c0, %kv_masked : index
-    %k_end = arith.addi %c0, %c64 : index
-    %tail = arith.cmpi ugt, %k_end, %Nkv : index
-    %k_last = arith.addi %c0, %c63 : index
-    %past_query = arith.cmpi ugt, %k_last, %qw : index
+    %k32 = arith.index_castui %c0 : index to i32
+    %c64_i32 = arith.constant 64 : i32
+    %k_end = arith.addi %k32, %c64_i32 : i32
+    %nkv32 = arith.index_castui %Nkv : index to i32
+    %tail = arith.cmpi ugt, %k_end, %nkv32 : i32
+    %c63_i32 = arith.constant 63 : i32
+    %k_last = arith.addi %k32, %c63_i32 : i32
+    %query_start32 = arith.index_castui %qw : index to i32
+    %past_query = arith.cmpi ugt, %k_last, %query_start32 : i32
     %diagonal = arith.andi %is_causal, %past_query : i1
     %wave_needs_mask = arith.ori %tail, %diagonal : i1
     %needs_mask = arith.andi %first_in_mask_tiles, %wave_needs_mask : i1
@@ -193,14 +200,19 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
       amdgpu.sched_barrier allow = <none>
       %o_new = hk.mma %vt, %pf, %o : <a_acc_k, 64x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
       %in_mask_tiles = arith.cmpi uge, %k, %kv_masked_ahead : index
-      %k_end_1 = arith.addi %k_next, %c64 : index
-      %tail_2 = arith.cmpi ugt, %k_end_1, %Nkv : index
-      %k_last_3 = arith.addi %k_next, %c63 : index
-      %past_query_4 = arith.cmpi ugt, %k_last_3, %qw : index
-      %diagonal_5 = arith.andi %is_causal, %past_query_4 : i1
-      %wave_needs_mask_6 = arith.ori %tail_2, %diagonal_5 : i1
-      %needs_mask_7 = arith.andi %in_mask_tiles, %wave_needs_mask_6 : i1
-      %sm_8 = scf.if %needs_mask_7 -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      %k32_1 = arith.index_castui %k_next : index to i32
+      %c64_i32_2 = arith.constant 64 : i32
+      %k_end_3 = arith.addi %k32_1, %c64_i32_2 : i32
+      %nkv32_4 = arith.index_castui %Nkv : index to i32
+      %tail_5 = arith.cmpi ugt, %k_end_3, %nkv32_4 : i32
+      %c63_i32_6 = arith.constant 63 : i32
+      %k_last_7 = arith.addi %k32_1, %c63_i32_6 : i32
+      %query_start32_8 = arith.index_castui %qw : index to i32
+      %past_query_9 = arith.cmpi ugt, %k_last_7, %query_start32_8 : i32
+      %diagonal_10 = arith.andi %is_causal, %past_query_9 : i1
+      %wave_needs_mask_11 = arith.ori %tail_5, %diagonal_10 : i1
+      %needs_mask_12 = arith.andi %in_mask_tiles, %wave_needs_mask_11 : i1
+      %sm_13 = scf.if %needs_mask_12 -> (!hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
         %masked = hk.mask %s_next, %minus_inf at[%k_next, %qw] : <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%key: index, %query: index):
           %next = arith.addi %query, %c1 : index
@@ -215,16 +227,16 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
       } else {
         scf.yield %s_next : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       }
-      %next_max = hk.reduce max %sm_8 : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
-      %rescale_9 = hk.any %next_max, %m : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> {
+      %next_max = hk.reduce max %sm_13 : <acc, 64x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16>
+      %rescale_14 = hk.any %next_max, %m : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> {
       ^bb0(%t: f32, %old: f32):
         %rise = arith.subf %t, %old : f32
         %x = arith.mulf %rise, %scale : f32
         %big = arith.cmpf ugt, %x, %rescale_threshold : f32
         hk.yield %big : i1
       }
-      %rescale_expected_10 = llvm.intr.expect %rescale_9, %false : i1
-      %m_new_11:3 = scf.if %rescale_expected_10 -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
+      %rescale_expected_15 = llvm.intr.expect %rescale_14, %false : i1
+      %m_new_16:3 = scf.if %rescale_expected_15 -> (!hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>) {
         %m_max = hk.map %m, %next_max : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <col, 1x32xf32, mma = 32x32x16> {
         ^bb0(%a: f32, %b: f32):
           %r = arith.maximumf %a, %b : f32
@@ -252,7 +264,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
         scf.yield %m, %l_new, %o_new : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       }
       amdgpu.lds_barrier
-      scf.yield %m_new_11#0, %m_new_11#1, %m_new_11#2, %sm_8 : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+      scf.yield %m_new_16#0, %m_new_16#1, %m_new_16#2, %sm_13 : !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
     }
     %out = hk.map %state#2, %state#1 : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<col, 1x32xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
     ^bb0(%x: f32, %sum: f32):

@@ -61,12 +61,23 @@ Value mlir::hk::kernels::attentionWaveNeedsMask(KernelBuilder &kb, Value k,
                                                 int64_t keysPerTile,
                                                 Value queryStart, Value nkv,
                                                 Value isCausal) {
-  Value kEnd = kb.add("k_end", k, kb.index(keysPerTile));
-  Value tail =
-      kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kEnd, nkv);
-  Value kLast = kb.add("k_last", k, kb.index(keysPerTile - 1));
-  Value pastQuery = kb.create<arith::CmpIOp>(
-      "past_query", arith::CmpIPredicate::ugt, kLast, queryStart);
+  // In 32 bits, as the mask's own compares (attentionKeyMask): gfx9 has no
+  // scalar 64-bit less-than, and a vector one takes a 64-bit operand in two
+  // VGPRs for the whole loop.
+  Type i32 = kb.b.getI32Type();
+  auto narrow = [&](StringRef name, Value v) {
+    return kb.create<arith::IndexCastUIOp>(name, i32, v);
+  };
+  Value k32 = narrow("k32", k);
+  Value kEnd = kb.create<arith::AddIOp>(
+      "k_end", k32, kb.create<arith::ConstantIntOp>("", keysPerTile, 32));
+  Value tail = kb.create<arith::CmpIOp>("tail", arith::CmpIPredicate::ugt, kEnd,
+                                        narrow("nkv32", nkv));
+  Value kLast = kb.create<arith::AddIOp>(
+      "k_last", k32, kb.create<arith::ConstantIntOp>("", keysPerTile - 1, 32));
+  Value pastQuery =
+      kb.create<arith::CmpIOp>("past_query", arith::CmpIPredicate::ugt, kLast,
+                               narrow("query_start32", queryStart));
   Value diagonal = kb.create<arith::AndIOp>("diagonal", isCausal, pastQuery);
   return kb.create<arith::OrIOp>("wave_needs_mask", tail, diagonal);
 }

@@ -191,8 +191,7 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   // The workgroup's queries and this wave's (its B operand, kept in
   // registers for the whole loop).
   Value q0 = kb.mul("q0", qblock, kb.index(p.t.perWorkgroup()));
-  Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
-  Value wave = kb.div("wave", tid, kb.index(p.t.chip->waveSize));
+  Value wave = kb.waveIndex("wave");
   Value wq = kb.mul("wq", wave, kb.index(p.t.perWave));
   qw = kb.add("qw", q0, wq);
   kb.create<CopyToSharedOp>("", qh, q0, kb.index(0), qs, kb.index(0),

@@ -108,6 +108,18 @@ Value KernelBuilder::index(int64_t value) {
   return op;
 }
 
+Value KernelBuilder::waveIndex(StringRef name) {
+  Value tid = create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
+  Value wave = div(name.str() + "_in_lane", tid, index(chip.waveSize));
+  // Broadcast as i32: readfirstlane reads one 32-bit register.
+  Value narrow =
+      create<arith::IndexCastUIOp>(name.str() + "_i32", b.getI32Type(), wave);
+  Value uniform = create<gpu::SubgroupBroadcastOp>(
+      name.str() + "_uniform", narrow, /*lane=*/Value(),
+      gpu::BroadcastType::first_active_lane);
+  return create<arith::IndexCastUIOp>(name, b.getIndexType(), uniform);
+}
+
 Value KernelBuilder::f32(StringRef name, double value) {
   auto op = create<arith::ConstantOp>(name, b.getF32FloatAttr(value));
   Block &entry = func.getBody().front();

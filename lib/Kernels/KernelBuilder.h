@@ -85,6 +85,12 @@ public:
   Value rem(StringRef name, Value x, Value y) {
     return create<arith::RemUIOp>(name, x, y);
   }
+  /// The index of the calling thread's wave in its 1-D workgroup,
+  /// `thread_id x / waveSize`, broadcast from the wave's first active lane:
+  /// LLVM cannot tell it is the same for the whole wave, and the values
+  /// computed from it (a wave's rows, its mask bounds) would otherwise take
+  /// vector registers, 64-bit ones two each.
+  Value waveIndex(StringRef name);
   Value dim(StringRef name, Value memref, int64_t d) {
     return create<memref::DimOp>(name, memref, index(d));
   }
