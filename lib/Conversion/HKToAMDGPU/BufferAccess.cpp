@@ -125,7 +125,7 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
     clamp = failed(cast<MemRefType>(memref.getType())
                        .getStridesAndOffset(strides, unusedOffset)) ||
             ShapedType::isDynamic(strides[0]) ||
-            regionRows->rows * elementBytes * strides[0] > limit;
+            strides[0] > limit / (regionRows->rows * elementBytes);
   } else {
     Value extent = b.createOrFold<arith::MaxUIOp>(
         loc, mulIndex(b, loc, source.getSizes()[0], source.getStrides()[0]),
