@@ -67,7 +67,10 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
     %Vs = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_16x64>>
     %q0 = arith.muli %qblock, %c128 : index
     %tid = gpu.thread_id  x
-    %wave = arith.divui %tid, %c64 : index
+    %wave_in_lane = arith.divui %tid, %c64 : index
+    %wave_i32 = arith.index_castui %wave_in_lane : index to i32
+    %wave_uniform = gpu.subgroup_broadcast %wave_i32,  first_active_lane : i32
+    %wave = arith.index_castui %wave_uniform : i32 to index
     %wq = arith.muli %wave, %c32 : index
     %qw = arith.addi %q0, %wq : index
     hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <128x64xbf16, #hk.swizzle<st_16x64>>
