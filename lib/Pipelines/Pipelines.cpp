@@ -20,6 +20,7 @@
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -307,6 +308,13 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   gpu.addPass(createLowerAffinePass());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
+  // Index arithmetic whose range analysis fits 32 bits (lane and wave
+  // coordinates, from known_block_size) is done in i32: in i64 LLVM keeps
+  // such values in VGPR pairs, and values live across a kernel's loops
+  // spilled the 8-wave d = 128 attention kernel (docs/Attention.md).
+  arith::ArithIntRangeNarrowingOptions narrow;
+  narrow.bitwidthsSupported = {32};
+  gpu.addPass(arith::createArithIntRangeNarrowing(narrow));
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createLowerKernelAbi());
   ConvertGpuOpsToROCDLOpsOptions rocdl;
