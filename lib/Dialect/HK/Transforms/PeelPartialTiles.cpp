@@ -227,8 +227,9 @@ static bool peel(scf::ForOp loop) {
 
   // The remainder's copies whose columns lie inside need only their rows
   // masked when every matrix's rows are whole chunks, as known here
-  // (attention's K and V): `partial_rows`, which direct fills take, instead
-  // of the register path's per-chunk masks.
+  // (attention's K and V): `partial_rows`, whose buffer range ends at the
+  // last row, instead of the register path's per-chunk masks (they stay on
+  // the register path: hk-direct-lds-fill).
   if (matchPattern(chunked, m_One()))
     for (PeeledCopy &peeled : copies)
       if (peeled.dim == 0 && peeled.colsInside)
