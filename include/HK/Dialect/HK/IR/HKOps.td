@@ -87,7 +87,12 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
       a region starting past it); the columns lie inside. It costs nothing:
       the buffer resource's range ends at the last row and row offsets stay
       out of `soffset`. Rows must be whole 16-byte chunks (row stride and
-      offset multiples of 16 bytes). Allowed with `direct`.
+      offset multiples of 16 bytes). Allowed with `direct`, but there what
+      the tile holds in those rows is not certain (sources disagree on
+      whether an out-of-range load to LDS writes zeros or nothing; the
+      simulator writes NaN): `direct` is for copies whose rows past the end
+      are not used (hk-direct-lds-fill keeps a remainder loop's on the
+      register path).
     - `partial`: rows and columns past `source` read as zero, whatever the
       sizes and strides: 16-byte chunks past the last column get an
       out-of-range offset (two vector instructions per chunk), and when the
