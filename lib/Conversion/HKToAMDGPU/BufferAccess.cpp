@@ -101,12 +101,12 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
   // The range: an inside region's own rows, which bound every access (the
   // column origin in soffset included, columns being at most the row
   // stride) and do not depend on where the region starts, so a loop over
-  // the rows computes it once; else from the region's first row to the
+  // the rows computes it once. With rows past the end, only those before
+  // it: a row count clamped to [0, rows] with signed compares against the
+  // region's rows and zero, which take no vector registers (a 64-bit
+  // compare with a literal does). Else from the region's first row to the
   // matrix's end, zero when it starts past the end, clamped to 2^31 for
   // the masked offsets (rule R1).
-  // With rows past the end, only those before it: a row count clamped to
-  // [0, rows] with signed compares against the region's rows and zero,
-  // which take no vector registers (a 64-bit compare with a literal does).
   Value range;
   int64_t limit = kMaskedByteOffset;
   bool clamp = true;
