@@ -90,16 +90,23 @@ inline Value sliceVector(OpBuilder &b, Location loc, Value vector,
 }
 
 /// `into` with elements [first, first + size(part)) replaced by `part`.
+/// Two shuffles whose operands have one type: the lowering to LLVM turns a
+/// shuffle of two vector types into an extract and an insert per element
+/// (256 ops for 8 elements into 128), which then dominate compile time.
 inline Value insertSlice(OpBuilder &b, Location loc, Value part, Value into,
                          int64_t first) {
   int64_t size = cast<VectorType>(into.getType()).getNumElements();
   int64_t length = cast<VectorType>(part.getType()).getNumElements();
   if (length == size)
     return part;
+  SmallVector<int64_t> widen(size, vector::ShuffleOp::kPoisonIndex);
+  for (int64_t i = 0; i < length; ++i)
+    widen[first + i] = i;
+  Value wide = vector::ShuffleOp::create(b, loc, part, part, widen);
   SmallVector<int64_t> mask;
   for (int64_t i = 0; i < size; ++i)
-    mask.push_back(i >= first && i < first + length ? size + i - first : i);
-  return vector::ShuffleOp::create(b, loc, into, part, mask);
+    mask.push_back(i >= first && i < first + length ? size + i : i);
+  return vector::ShuffleOp::create(b, loc, into, wide, mask);
 }
 
 /// Fragment `index` (row-major) of a lane vector holding fragments of

@@ -5,8 +5,13 @@
 // RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s
 
 // CHECK-LABEL: gpu.module @gfx950
-// CHECK-COUNT-2: vector.load %{{.*}} : memref<2048xf8E4M3FN, #gpu.address_space<workgroup>>, vector<16xf8E4M3FN>
-// CHECK: %[[A:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] : vector<32xf8E4M3FN>, vector<16xf8E4M3FN>
+// Each read is widened to the operand's length by a shuffle of itself, then
+// merged by a shuffle of two operands of one type (a shuffle of two types
+// lowers to LLVM as an extract and an insert per element).
+// CHECK: vector.load %{{.*}} : memref<2048xf8E4M3FN, #gpu.address_space<workgroup>>, vector<16xf8E4M3FN>
+// CHECK: %[[HI:.*]] = vector.load %{{.*}} : memref<2048xf8E4M3FN, #gpu.address_space<workgroup>>, vector<16xf8E4M3FN>
+// CHECK: %[[WIDE:.*]] = vector.shuffle %[[HI]], %[[HI]] [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<16xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK: %[[A:.*]] = vector.shuffle %{{.*}}, %[[WIDE]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] : vector<32xf8E4M3FN>, vector<32xf8E4M3FN>
 // CHECK: amdgpu.mfma 16x16x128 %[[A]] * %[[A]] + %{{.*}} blgp = none : vector<32xf8E4M3FN>, vector<32xf8E4M3FN>, vector<4xf32>
 // CHECK-LABEL: gpu.module @gfx1201
 // CHECK: vector.load %{{.*}} : memref<2048xf8E5M2, #gpu.address_space<workgroup>>, vector<8xf8E5M2>
