@@ -174,7 +174,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
       }
       %pf_bf16 = hk.map %p : !hk.fragment<acc, 64x16xf32, mma = 16x16x16> -> <acc, 64x16xbf16, mma = 16x16x16> {
       ^bb0(%x: f32):
-        %r = arith.truncf %x fastmath<nnan> : f32 to bf16
+        %r = arith.truncf %x to_nearest_away fastmath<nnan> : f32 to bf16
         hk.yield %r : bf16
       }
       %pf = hk.to_operand %pf_bf16 : <acc, 64x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x64xbf16, mma = 16x16x16>

@@ -308,7 +308,8 @@ readExpectations(const GenericConfig &config, const GenericArguments &args) {
 }
 
 /// Argument `i` after the run against its expected contents, within one
-/// rounding of its element type (integers exactly).
+/// rounding of its element type (integers exactly; a NaN matches a NaN and
+/// an infinity the same infinity).
 static ArgumentCheck checkArgument(unsigned i, Type element,
                                    const std::vector<uint8_t> &got,
                                    const std::vector<uint8_t> &reference) {
@@ -322,9 +323,12 @@ static ArgumentCheck checkArgument(unsigned i, Type element,
   for (int64_t e = 0; e < check.elements; ++e) {
     double x = elementValue(got, element, e);
     double y = elementValue(reference, element, e);
-    double err = std::isnan(x) ? INFINITY : std::fabs(x - y);
+    bool same = x == y || (std::isnan(x) && std::isnan(y));
+    double err = same ? 0
+                 : std::isfinite(x) && std::isfinite(y) ? std::fabs(x - y)
+                                                        : INFINITY;
     check.maxAbs = std::max(check.maxAbs, err);
-    if (!(err <= rtol * std::fabs(y)))
+    if (!same && !(std::isfinite(err) && err <= rtol * std::fabs(y)))
       ++check.bad;
   }
   return check;

@@ -150,13 +150,17 @@ Value mlir::hk::kernels::attentionFiniteToOperand(KernelBuilder &kb,
   auto type = cast<FragmentType>(acc.getType());
   MLIRContext *ctx = kb.getContext();
   Type bf16 = BFloat16Type::get(ctx);
+  auto rounding = kb.chip.bf16Conversion
+                      ? arith::RoundingModeAttr()
+                      : arith::RoundingModeAttr::get(
+                            ctx, arith::RoundingMode::to_nearest_away);
   Value rounded = kb.map(
       (name + "_bf16").str(),
       kb.fragment(FragmentRole::acc, type.getRows(), type.getCols(), bf16,
                   type.getMmaShape()),
       {acc}, {"x"}, [&](ValueRange x) -> Value {
         return kb.create<arith::TruncFOp>(
-            "r", bf16, x[0], arith::RoundingModeAttr(),
+            "r", bf16, x[0], rounding,
             arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::nnan));
       });
   return kb.create<ToOperandOp>(name,

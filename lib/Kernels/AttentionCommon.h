@@ -54,9 +54,11 @@ Value attentionKeyMask(KernelBuilder &kb, Value s, Value condition, Value k,
                        Value minusInf);
 
 /// `acc` (rows x cols, f32, finite: P, dS) rounded to bf16 without a NaN
-/// check (`nnan`: gfx1201 rounds with integer VALU and saves two
-/// instructions per element) and taken in place as the B operand of the
-/// next MMA (cols x rows, k in `acc`'s row order).
+/// check (`nnan`) and taken in place as the B operand of the next MMA (cols
+/// x rows, k in `acc`'s row order). To nearest, ties to even where the chip
+/// converts (gfx950: v_cvt_pk_bf16_f32), else ties away from zero: integer
+/// VALU, one add per element where ties to even takes an extract and a
+/// three-operand add (docs/TileAlgebra.md).
 Value attentionFiniteToOperand(KernelBuilder &kb, StringRef name, Value acc);
 
 /// Waits for the wave's LDS reads issued so far (`amdgpu.memory_counter_wait

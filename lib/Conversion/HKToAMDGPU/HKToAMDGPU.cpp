@@ -569,7 +569,7 @@ void mlir::hk::configureHKToAMDGPUTarget(ConversionTarget &target,
                                          const ChipInfo &chip) {
   target.addIllegalDialect<HKDialect>();
   configureTranscendentalLegality(target);
-  configureBf16RoundingLegality(target, chip);
+  configureBf16RoundingLegality(target, &chip);
   target.markUnknownOpDynamicallyLegal([&converter](Operation *op) {
     if (auto func = dyn_cast<FunctionOpInterface>(op))
       if (auto type = dyn_cast<FunctionType>(func.getFunctionType()))
@@ -615,10 +615,10 @@ struct ConvertHKToAMDGPUPass
         return WalkResult::interrupt();
       return WalkResult::advance();
     });
-    if (walk.wasInterrupted())
+    if (walk.wasInterrupted() || failed(checkRoundingModes(module)))
       return signalPassFailure();
     if (!chip)
-      return;
+      return lowerRoundingModes(module);
     LLVM_DEBUG(llvm::dbgs() << "lowering hk for " << chip->name << "\n");
 
     TypeConverter converter;
@@ -632,6 +632,18 @@ struct ConvertHKToAMDGPUPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     emitAlternatingClusterGroups(module);
+  }
+
+  /// A module without hk ops: only its bf16 truncations with a rounding
+  /// mode, which need no chip.
+  void lowerRoundingModes(gpu::GPUModuleOp module) {
+    RewritePatternSet patterns(&getContext());
+    populateBf16IntegerRounding(patterns, /*chip=*/nullptr);
+    ConversionTarget target(getContext());
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    configureBf16RoundingLegality(target, /*chip=*/nullptr);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
   }
 };
 } // namespace

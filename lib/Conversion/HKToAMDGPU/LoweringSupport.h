@@ -201,12 +201,26 @@ void populateRegisterTileLowering(const TypeConverter &converter,
 /// them to the chip's instructions instead of device-library calls.
 void configureTranscendentalLegality(ConversionTarget &target);
 
-/// On a chip without a bf16 conversion instruction, marks `arith.truncf`
-/// f32 -> bf16 with `nnan` illegal: the pattern rounds it to nearest even
-/// with integer arithmetic, without LLVM's NaN check (2 VALU fewer per
-/// element).
+/// Whether `op` is an `arith.truncf` f32 -> bf16 that hk rounds with
+/// integer arithmetic: one with a rounding mode (LLVM's backend has no
+/// lowering for them), or one said to see no NaN (`nnan`) on a chip
+/// without a bf16 conversion instruction (LLVM's expansion would check
+/// for NaN per element). With no chip (a module without hk ops), only the
+/// first.
+bool roundsBf16WithIntegers(arith::TruncFOp op, const ChipInfo *chip);
+
+/// The pattern that rounds them (RegisterTileLowering.cpp); `chip` must
+/// outlive it.
+void populateBf16IntegerRounding(RewritePatternSet &patterns,
+                                 const ChipInfo *chip);
+
+/// Marks the truncations roundsBf16WithIntegers() takes illegal.
 void configureBf16RoundingLegality(ConversionTarget &target,
-                                   const ChipInfo &chip);
+                                   const ChipInfo *chip);
+
+/// Fails, with an error on the op, on an `arith.truncf` with a rounding
+/// mode that is not f32 -> bf16: the AMDGPU backend aborts on them.
+LogicalResult checkRoundingModes(Operation *root);
 
 } // namespace mlir::hk::detail
 

@@ -389,27 +389,47 @@ struct TranscendentalLowering : OpConversionPattern<MathOp> {
   std::string intrinsic;
 };
 
-/// Whether `op` is an f32 -> bf16 truncation (scalar or vector) its
-/// producer says has no NaN operand.
-bool isNanFreeBf16Truncation(arith::TruncFOp op) {
-  std::optional<arith::FastMathFlags> flags = op.getFastmath();
+/// Whether `op` truncates f32 to bf16 (scalars or vectors).
+bool isF32ToBf16(arith::TruncFOp op) {
   return getElementTypeOrSelf(op.getIn().getType()).isF32() &&
-         getElementTypeOrSelf(op.getType()).isBF16() && flags &&
-         arith::bitEnumContainsAll(*flags, arith::FastMathFlags::nnan);
+         getElementTypeOrSelf(op.getType()).isBF16();
 }
 
-/// arith.truncf f32 -> bf16 `nnan`, rounded to nearest even with integer
-/// arithmetic: bits + 0x7fff + (bit 16), the high half. Exact for every
-/// value but NaN (infinities and overflow to them included), which the
-/// flag rules out; LLVM's expansion adds a NaN check (v_cmp_u_f32 and
-/// v_cndmask per element).
-struct NanFreeBf16Rounding : OpConversionPattern<arith::TruncFOp> {
-  using OpConversionPattern::OpConversionPattern;
+bool isNanFree(arith::TruncFOp op) {
+  std::optional<arith::FastMathFlags> flags = op.getFastmath();
+  return flags && arith::bitEnumContainsAll(*flags, arith::FastMathFlags::nnan);
+}
+
+} // namespace
+
+bool mlir::hk::detail::roundsBf16WithIntegers(arith::TruncFOp op,
+                                              const ChipInfo *chip) {
+  if (!isF32ToBf16(op))
+    return false;
+  if (op.getRoundingmode())
+    return true;
+  return chip && isNanFree(op) && !chip->bf16Conversion;
+}
+
+namespace {
+
+/// arith.truncf f32 -> bf16 with integer arithmetic on the bits: the high
+/// half of bits + an increment that depends on the rounding mode (nearest
+/// even: 0x7fff + bit 16; nearest away: 0x8000; upward: 0xffff when
+/// positive; downward: 0xffff when negative; toward zero: none). Exact for
+/// every value but NaN, infinities and overflow to them included; a NaN
+/// keeps its high half with the quiet bit set, unless the op says it sees
+/// none (`fastmath<nnan>`). For the truncations roundsBf16WithIntegers()
+/// takes: LLVM's backend has no lowering for a rounding mode, and on a chip
+/// without a bf16 conversion its own expansion checks for NaN per element.
+struct Bf16IntegerRounding : OpConversionPattern<arith::TruncFOp> {
+  Bf16IntegerRounding(MLIRContext *ctx, const ChipInfo *chip)
+      : OpConversionPattern(ctx), chip(chip) {}
 
   LogicalResult
   matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isNanFreeBf16Truncation(op))
+    if (!roundsBf16WithIntegers(op, chip))
       return failure();
     Location loc = op.getLoc();
     Type type = op.getIn().getType();
@@ -427,18 +447,56 @@ struct NanFreeBf16Rounding : OpConversionPattern<arith::TruncFOp> {
     };
     Value bits = arith::BitcastOp::create(rewriter, loc, i32, adaptor.getIn());
     Value sixteen = constant(16);
-    Value lsb = arith::AndIOp::create(
-        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, sixteen),
-        constant(1));
-    Value rounded = arith::AddIOp::create(
-        rewriter, loc, arith::AddIOp::create(rewriter, loc, bits, lsb),
-        constant(0x7fff));
-    Value high = arith::TruncIOp::create(
-        rewriter, loc, i16,
-        arith::ShRUIOp::create(rewriter, loc, rounded, sixteen));
-    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), high);
+    auto negative = [&] {
+      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                   bits, constant(0));
+    };
+    Value rounded = bits;
+    switch (
+        op.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even)) {
+    case arith::RoundingMode::to_nearest_even: {
+      Value lsb = arith::AndIOp::create(
+          rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, sixteen),
+          constant(1));
+      rounded = arith::AddIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, bits, lsb),
+          constant(0x7fff));
+      break;
+    }
+    case arith::RoundingMode::to_nearest_away:
+      rounded = arith::AddIOp::create(rewriter, loc, bits, constant(0x8000));
+      break;
+    case arith::RoundingMode::upward:
+      rounded = arith::AddIOp::create(
+          rewriter, loc, bits,
+          arith::SelectOp::create(rewriter, loc, negative(), constant(0),
+                                  constant(0xffff)));
+      break;
+    case arith::RoundingMode::downward:
+      rounded = arith::AddIOp::create(
+          rewriter, loc, bits,
+          arith::SelectOp::create(rewriter, loc, negative(), constant(0xffff),
+                                  constant(0)));
+      break;
+    case arith::RoundingMode::toward_zero:
+      break;
+    }
+    Value high = arith::ShRUIOp::create(rewriter, loc, rounded, sixteen);
+    if (!isNanFree(op)) {
+      Value nan =
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO,
+                                adaptor.getIn(), adaptor.getIn());
+      Value quiet = arith::OrIOp::create(
+          rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, sixteen),
+          constant(0x40));
+      high = arith::SelectOp::create(rewriter, loc, nan, quiet, high);
+    }
+    Value narrow = arith::TruncIOp::create(rewriter, loc, i16, high);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), narrow);
     return success();
   }
+
+  const ChipInfo *chip;
 };
 
 /// f32 scalars and 1-D vectors: what the chip's instructions take.
@@ -457,8 +515,7 @@ void mlir::hk::detail::populateRegisterTileLowering(
   patterns.add<MapLowering, ReduceLowering, MaskLowering, AnyLowering,
                ToOperandLowering>(converter, ctx, chip);
   patterns.add<TranscendentalLowering<math::Exp2Op>>(ctx, "llvm.amdgcn.exp2");
-  if (!chip.bf16Conversion)
-    patterns.add<NanFreeBf16Rounding>(ctx);
+  populateBf16IntegerRounding(patterns, &chip);
   patterns.add<TranscendentalLowering<math::Log2Op>>(ctx, "llvm.amdgcn.log");
 }
 
@@ -469,10 +526,27 @@ void mlir::hk::detail::configureTranscendentalLegality(
   });
 }
 
+void mlir::hk::detail::populateBf16IntegerRounding(RewritePatternSet &patterns,
+                                                   const ChipInfo *chip) {
+  patterns.add<Bf16IntegerRounding>(patterns.getContext(), chip);
+}
+
 void mlir::hk::detail::configureBf16RoundingLegality(ConversionTarget &target,
-                                                     const ChipInfo &chip) {
-  if (chip.bf16Conversion)
-    return;
+                                                     const ChipInfo *chip) {
   target.addDynamicallyLegalOp<arith::TruncFOp>(
-      [](arith::TruncFOp op) { return !isNanFreeBf16Truncation(op); });
+      [chip](arith::TruncFOp op) { return !roundsBf16WithIntegers(op, chip); });
+}
+
+LogicalResult mlir::hk::detail::checkRoundingModes(Operation *root) {
+  WalkResult walk = root->walk([](arith::TruncFOp op) {
+    if (!op.getRoundingmode() || isF32ToBf16(op))
+      return WalkResult::advance();
+    op.emitOpError()
+        << "has rounding mode '"
+        << arith::stringifyRoundingMode(*op.getRoundingmode())
+        << "', which hk lowers only from f32 to bf16 (the AMDGPU backend "
+           "has no lowering for a rounding mode)";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
 }

@@ -93,3 +93,15 @@ gpu.module @two_chips {
     gpu.return
   }
 }
+
+// -----
+
+// The AMDGPU backend aborts on a truncation with a rounding mode; hk rounds
+// f32 -> bf16 itself and refuses the others.
+gpu.module @rounding_mode [#rocdl.target<chip = "gfx950">] {
+  gpu.func @f(%x: f32) -> f16 {
+    // expected-error @+1 {{'arith.truncf' op has rounding mode 'upward', which hk lowers only from f32 to bf16 (the AMDGPU backend has no lowering for a rounding mode)}}
+    %t = arith.truncf %x upward : f32 to f16
+    gpu.return %t : f16
+  }
+}
