@@ -324,7 +324,7 @@ static ArgumentCheck checkArgument(unsigned i, Type element,
     double x = elementValue(got, element, e);
     double y = elementValue(reference, element, e);
     bool same = x == y || (std::isnan(x) && std::isnan(y));
-    double err = same ? 0
+    double err = same                                   ? 0
                  : std::isfinite(x) && std::isfinite(y) ? std::fabs(x - y)
                                                         : INFINITY;
     check.maxAbs = std::max(check.maxAbs, err);
