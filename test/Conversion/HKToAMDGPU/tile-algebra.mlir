@@ -5,8 +5,12 @@
 // hk.mask a select per element on its lane's (row, col).
 // RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s --implicit-check-not=math.exp2 --implicit-check-not=memref.load
 
+// A lane's maxima in threes, max(max(a, b), c) (v_maximum3_f32), not in
+// pairs: 4 values are max(max(max(e0, e1), e2), e3).
 // CHECK-LABEL: gpu.func @column_max
-// CHECK-COUNT-3: arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[M01:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[M012:.*]] = arith.maximumf %[[M01]], %{{.*}} : f32
+// CHECK: arith.maximumf %[[M012]], %{{.*}} : f32
 // CHECK: rocdl.permlane32.swap %{{.*}}, %{{.*}}, false, false : (i32, i32) -> <(i32, i32)>
 // CHECK: arith.maximumf
 // CHECK: rocdl.permlane16.swap
@@ -53,7 +57,9 @@
 // CHECK: gpu.return %[[ANY]]
 
 // CHECK-LABEL: gpu.module @gfx1201
-// CHECK: rocdl.permlanex16 %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, false, false : f32, i32
+// permlanex16 reads inactive lanes too (fi), so its `old` is poison.
+// CHECK: %[[OLD:.*]] = llvm.mlir.poison : f32
+// CHECK: rocdl.permlanex16 %[[OLD]], %{{.*}}, %{{.*}}, %{{.*}}, true, false : f32, i32
 // CHECK-NOT: rocdl.permlane
 // On wave32 the ballot is 32 bits wide.
 // CHECK-LABEL: gpu.func @vote32
