@@ -17,7 +17,7 @@
 // ... transpose) and read plainly. Each MMA is v_wmma_f32_16x16x16_bf16. Per KV
 // tile of 64 keys:
 //   S^T = K Q^T (f32), masked (tail and diagonal tiles only); t = colmax S^T
-//   m' = max(m, t) if c (t - m) > 8 for some query of the wave, else m' = m
+//   m' = max(m, t) if t - m > 8 / c for some query of the wave, else m' = m
 //   (lazy rescale: the probabilities stay below 2^8)
 //   P^T = exp2(c S^T - c m'), alpha = exp2(c m - c m') (1 when m' = m),
 //   c = log2(e)/sqrt(64)
@@ -42,7 +42,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
     %scale = arith.constant 0.180336878 : f32
     %minus_scale = arith.constant -0.180336878 : f32
     %ln2 = arith.constant 0.693147182 : f32
-    %rescale_threshold = arith.constant 8.000000e+00 : f32
+    %rescale_threshold = arith.constant 44.3614197 : f32
     %zero_i32 = arith.constant 0 : i32
     %false = arith.constant false
     %batch = gpu.block_id  z
@@ -123,8 +123,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
       %rescale = hk.any %tile_max, %m : !hk.fragment<col, 1x16xf32, mma = 16x16x16>, !hk.fragment<col, 1x16xf32, mma = 16x16x16> {
       ^bb0(%t: f32, %old: f32):
         %rise = arith.subf %t, %old : f32
-        %x = arith.mulf %rise, %scale : f32
-        %big = arith.cmpf ugt, %x, %rescale_threshold : f32
+        %big = arith.cmpf ugt, %rise, %rescale_threshold : f32
         hk.yield %big : i1
       }
       %rescale_expected = llvm.intr.expect %rescale, %false : i1

@@ -8,8 +8,8 @@
 // so that a lane holds whole query columns: the softmax statistics are
 // column vectors and P^T is already the B operand of the second MMA. The
 // rescale of O is lazy (only when some query's maximum rose by more than
-// 2^8), and only the tiles past the causal diagonal or the end of the keys
-// pay for the mask.
+// 8 / c, a factor 2^8 of the probabilities), and only the tiles past the causal
+// diagonal or the end of the keys pay for the mask.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,8 +156,10 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   scale = scalar("scale", c);
   minusScale = scalar("minus_scale", -c);
   Value ln2 = scalar("ln2", M_LN2);
-  // The lazy rescale threshold, in the exp2 domain (2^8).
-  threshold = scalar("rescale_threshold", 8.0);
+  // The lazy rescale threshold: a rise of the raw scores' maximum by 8 / c,
+  // 8 in the exp2 domain (probabilities up to 2^8), compared without the
+  // multiply by c.
+  threshold = scalar("rescale_threshold", 8.0 / c);
 
   // This workgroup's (batch, head) and its heads' 2-D views.
   Value batch = kb.create<gpu::BlockIdOp>("batch", gpu::Dimension::z);
@@ -330,8 +332,8 @@ std::pair<Value, Value> AttentionEmitter::emitProbabilities(Value s, Value m,
 std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
                                                    Value tileMax) {
   // The running maximum m stays as it is unless some query's tile maximum
-  // t exceeds it by more than 8 in the exp2 domain (one vote for the whole
-  // wave). A stale m keeps the probabilities below 2^8 and O, l and m
+  // t exceeds it by more than 8 / c (8 in the exp2 domain; one vote for the
+  // whole wave). A stale m keeps the probabilities below 2^8 and O, l and m
   // consistent: the same sums, scaled by exp2(c (max - m)) until the final
   // division.
   auto any =
@@ -341,8 +343,7 @@ std::array<Value, 3> AttentionEmitter::emitRescale(Value m, Value l, Value o,
     Block *block = kb.startBlock(any.getBody(), {f32(), f32()}, {"t", "old"});
     Value rise = kb.create<arith::SubFOp>("rise", block->getArgument(0),
                                           block->getArgument(1));
-    Value x = kb.create<arith::MulFOp>("x", rise, scale);
-    Value big = kb.create<arith::CmpFOp>("big", arith::CmpFPredicate::UGT, x,
+    Value big = kb.create<arith::CmpFOp>("big", arith::CmpFPredicate::UGT, rise,
                                          threshold);
     kb.create<YieldOp>("", big);
   }
@@ -525,7 +526,7 @@ mlir::hk::kernels::describeAttentionKernel(const AttentionDescription &d) {
      << " Per KV tile of " << p.t.perTile << " keys:\n";
   os << "  S^T = K Q^T (f32), masked (tail and diagonal tiles only); t = "
         "colmax S^T\n"
-     << "  m' = max(m, t) if c (t - m) > 8 for some query of the wave, else "
+     << "  m' = max(m, t) if t - m > 8 / c for some query of the wave, else "
         "m' = m\n"
      << "  (lazy rescale: the probabilities stay below 2^8)\n"
      << "  P^T = exp2(c S^T - c m'), alpha = exp2(c m - c m') (1 when m' = "
