@@ -24,9 +24,9 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     // CHECK: %[[WAVEB32:.*]] = arith.index_castui %[[WAVEB]] : index to i32
     // CHECK: %[[UNIFORM:.*]] = rocdl.readfirstlane %[[WAVEB32]] : i32
     // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
+    // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
     // CHECK: %[[FIRST:.*]] = arith.muli %[[ROW]], %[[STRIDES]]#0
     // CHECK: %[[FIRSTB:.*]] = arith.muli %[[FIRST]], %c2
-    // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
     // CHECK: %[[BASE:.*]] = arith.addi %[[PTR]], %[[FIRSTB]]
     // CHECK: %[[BASE64:.*]] = arith.index_castui %[[BASE]] : index to i64
     // CHECK: %[[BASEP:.*]] = llvm.inttoptr %[[BASE64]] : i64 to !llvm.ptr<1>
@@ -55,7 +55,9 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 
-  // A strided view (a subview, say): its offset joins the resource's base.
+  // A strided view (a subview, say): its offset joins the resource's base,
+  // added to the pointer before the rows (a loop over the rows computes
+  // the sum once).
   // CHECK-LABEL: gpu.func @direct_view
   // CHECK-SAME: (%[[VIEW:[^:]*]]: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %[[VROW:[^:]*]]: index
   gpu.func @direct_view(%src: memref<?x?xbf16, strided<[?, 1], offset: ?>>,
@@ -64,9 +66,12 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}:2, %[[VSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW]]
+    // CHECK: %[[OFFB:.*]] = arith.muli %[[OFFSET]], %c2
+    // CHECK: %[[VPTR:.*]] = memref.extract_aligned_pointer_as_index %[[VIEW]]
+    // CHECK: %[[VSTART:.*]] = arith.addi %[[VPTR]], %[[OFFB]]
     // CHECK: %[[ROWS:.*]] = arith.muli %[[VROW]], %[[VSTRIDES]]#0
-    // CHECK: %[[VFIRST:.*]] = arith.addi %[[OFFSET]], %[[ROWS]]
-    // CHECK: arith.muli %[[VFIRST]], %c2
+    // CHECK: %[[ROWSB:.*]] = arith.muli %[[ROWS]], %c2
+    // CHECK: arith.addi %[[VSTART]], %[[ROWSB]]
     // CHECK-COUNT-2: rocdl.raw.ptr.buffer.load.lds
     hk.copy_to_shared %src[%row, %col], %t[%c0] direct
         : memref<?x?xbf16, strided<[?, 1], offset: ?>>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
