@@ -59,8 +59,8 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
     %Vh = memref.subview %V[%batch, %kv_head, 0, 0] [1, 1, %Nkv, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
     %Oh = memref.subview %O[%batch, %head, 0, 0] [1, 1, %Nq, 64] [1, 1, 1, 1] : memref<?x?x?x64xbf16> to memref<?x64xbf16, strided<[64, 1], offset: ?>>
     %Lh = memref.subview %LSE[%batch, %head, 0] [1, 1, %Nq] [1, 1, 1] : memref<?x?x?xf32> to memref<?xf32, strided<[1], offset: ?>>
-    %Qs = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
-    %Ks = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+    %Qs = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_8x64>>
+    %Ks = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_8x64>>
     %Vs = hk.alloc_shared : <64x64xbf16, #hk.swizzle<st_8x64>>
     %q0 = arith.muli %qblock, %c64 : index
     %tid = gpu.thread_id  x
@@ -70,9 +70,9 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
     %wave = arith.index_castui %wave_uniform : i32 to index
     %wq = arith.muli %wave, %c16 : index
     %qw = arith.addi %q0, %wq : index
-    hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+    hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
     amdgpu.lds_barrier
-    %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x64xbf16, mma = 16x16x16>
+    %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <b_run_k, 16x64xbf16, mma = 16x16x16>
     %s_init = hk.fill_fragment %zero : <acc, 64x16xf32, mma = 16x16x16>
     %is_causal = arith.cmpi ne, %causal, %zero_i32 : i32
     %q_end = arith.addi %q0, %c64 : index
@@ -86,11 +86,11 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
     %l_init = hk.fill_fragment %zero : <col, 1x16xf32, mma = 16x16x16>
     %o_init = hk.fill_fragment %zero : <acc, 64x16xf32, mma = 16x16x16>
     %state:3 = scf.for %k = %c0 to %kv_end step %c64 iter_args(%m = %m_init, %l = %l_init, %o = %o_init) -> (!hk.fragment<col, 1x16xf32, mma = 16x16x16>, !hk.fragment<col, 1x16xf32, mma = 16x16x16>, !hk.fragment<acc, 64x16xf32, mma = 16x16x16>) {
-      hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+      hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
       amdgpu.lds_barrier
-      %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <a, 64x64xbf16, mma = 16x16x16>
-      %s = hk.mma %kf, %qf, %s_init : <a, 64x64xbf16, mma = 16x16x16>, <b, 16x64xbf16, mma = 16x16x16>, <acc, 64x16xf32, mma = 16x16x16>
+      %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <a_run_k, 64x64xbf16, mma = 16x16x16>
+      %s = hk.mma %kf, %qf, %s_init : <a_run_k, 64x64xbf16, mma = 16x16x16>, <b_run_k, 16x64xbf16, mma = 16x16x16>, <acc, 64x16xf32, mma = 16x16x16>
       %in_mask_tiles = arith.cmpi uge, %k, %kv_masked : index
       %k32 = arith.index_castui %k : index to i32
       %c64_i32 = arith.constant 64 : i32

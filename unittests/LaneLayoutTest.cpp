@@ -25,9 +25,10 @@ const MmaLayout kLayouts[] = {MmaLayout::Mfma16x16x32, MmaLayout::Mfma32x32x16,
                               MmaLayout::Wmma16x16x16Gfx12,
                               MmaLayout::Mfma16x16x128F8,
                               MmaLayout::Wmma16x16x16F8Gfx12};
-const FragmentRole kRoles[] = {FragmentRole::a, FragmentRole::b,
-                               FragmentRole::acc, FragmentRole::a_acc_k,
-                               FragmentRole::b_acc_k};
+const FragmentRole kRoles[] = {FragmentRole::a,       FragmentRole::b,
+                               FragmentRole::acc,     FragmentRole::a_acc_k,
+                               FragmentRole::b_acc_k, FragmentRole::a_run_k,
+                               FragmentRole::b_run_k};
 
 TEST(LaneLayoutTest, FragmentShapes) {
   FragmentShape a950 =
@@ -156,17 +157,18 @@ TEST(LaneLayoutTest, SpecExamples) {
 /// True if, for every fragment of an operand tile and every lane, the
 /// lane's elements sit at 8 consecutive, 16-byte-aligned LDS positions in
 /// element order: the condition for one ds_read_b128 per fragment.
-bool everyFragmentIsOneRead(MmaLayout mma, const TileLayout &tile) {
-  FragmentShape shape = getFragmentShape(mma, FragmentRole::a);
+bool everyFragmentIsOneRead(MmaLayout mma, const TileLayout &tile,
+                            FragmentRole role = FragmentRole::a) {
+  FragmentShape shape = getFragmentShape(mma, role);
   for (int64_t r0 = 0; r0 < tile.rows; r0 += shape.rows) {
     for (int64_t c0 = 0; c0 < tile.cols; c0 += shape.cols) {
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-        Coord first = getFragmentElement(mma, FragmentRole::a, lane, 0);
+        Coord first = getFragmentElement(mma, role, lane, 0);
         int64_t base = tile.physicalOffset(r0 + first.row, c0 + first.col);
         if (base % 8 != 0)
           return false;
         for (int64_t i = 1; i < shape.elemsPerLane; ++i) {
-          Coord c = getFragmentElement(mma, FragmentRole::a, lane, i);
+          Coord c = getFragmentElement(mma, role, lane, i);
           if (tile.physicalOffset(r0 + c.row, c0 + c.col) != base + i)
             return false;
         }
@@ -189,6 +191,50 @@ TEST(LaneLayoutTest, Gfx1201BlockPermutationMakesFragmentsContiguous) {
     EXPECT_TRUE(everyFragmentIsOneRead(MmaLayout::Wmma16x16x16Gfx12, permuted));
     TileLayout plain{128, 64, 2, swizzle, ColumnPermutation::identity};
     EXPECT_FALSE(everyFragmentIsOneRead(MmaLayout::Wmma16x16x16Gfx12, plain));
+  }
+}
+
+// Run-k operands are one contiguous run per lane without the permutation,
+// on every layout; where the MMA's own k order is already a run, they are
+// the plain operands.
+TEST(LaneLayoutTest, RunKFragmentsAreContiguousWithoutPermutation) {
+  for (MmaLayout layout : kLayouts) {
+    SCOPED_TRACE(int(layout));
+    TileLayout plain{128, 128, 2, Swizzle::none, ColumnPermutation::identity};
+    EXPECT_TRUE(everyFragmentIsOneRead(layout, plain, FragmentRole::a_run_k));
+    EXPECT_TRUE(everyFragmentIsOneRead(layout, plain, FragmentRole::b_run_k));
+    bool differs = false;
+    FragmentShape shape = getFragmentShape(layout, FragmentRole::a);
+    for (int64_t lane = 0; lane < shape.waveSize; ++lane)
+      for (int64_t i = 0; i < shape.elemsPerLane; ++i)
+        differs |=
+            !(getFragmentElement(layout, FragmentRole::a, lane, i) ==
+              getFragmentElement(layout, FragmentRole::a_run_k, lane, i));
+    EXPECT_EQ(differs, layout == MmaLayout::Wmma16x16x16Gfx12 ||
+                           layout == MmaLayout::Mfma16x16x128F8);
+  }
+}
+
+// What makes a product of two run-k operands the matrices' product: the
+// MMA multiplies A's and B's elements that sit in the same k slot, and in
+// every slot (a lane of A's row group, a lane of B's column group, the
+// same element index) the two run-k operands hold the same k.
+TEST(LaneLayoutTest, RunKOperandsPairTheSameK) {
+  for (MmaLayout layout : kLayouts) {
+    SCOPED_TRACE(int(layout));
+    FragmentShape a = getFragmentShape(layout, FragmentRole::a);
+    for (int64_t lane = 0; lane < a.waveSize; ++lane)
+      for (int64_t i = 0; i < a.elemsPerLane; ++i) {
+        // The MMA's own slots: a's k and b's k agree lane for lane.
+        int64_t slotK =
+            getFragmentElement(layout, FragmentRole::a, lane, i).col;
+        ASSERT_EQ(getFragmentElement(layout, FragmentRole::b, lane, i).col,
+                  slotK);
+        // Run-k: both operands' k in that slot are one value, whatever it is.
+        ASSERT_EQ(
+            getFragmentElement(layout, FragmentRole::a_run_k, lane, i).col,
+            getFragmentElement(layout, FragmentRole::b_run_k, lane, i).col);
+      }
   }
 }
 
@@ -238,8 +284,9 @@ TEST(LaneLayoutTest, ElementsAreTheLanesFirstPlusAStep) {
   for (MmaLayout layout : kLayouts)
     for (FragmentRole role :
          {FragmentRole::a, FragmentRole::b, FragmentRole::acc,
-          FragmentRole::a_acc_k, FragmentRole::b_acc_k, FragmentRole::row,
-          FragmentRole::col, FragmentRole::scale}) {
+          FragmentRole::a_acc_k, FragmentRole::b_acc_k, FragmentRole::a_run_k,
+          FragmentRole::b_run_k, FragmentRole::row, FragmentRole::col,
+          FragmentRole::scale}) {
       FragmentShape shape = getFragmentShape(layout, role);
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         Coord first = getFragmentElement(layout, role, lane, 0);

@@ -100,7 +100,8 @@ TEST_F(LayoutEmissionTest, FragmentElementMatchesLaneLayout) {
     for (FragmentRole role :
          {FragmentRole::a, FragmentRole::b, FragmentRole::acc,
           FragmentRole::row, FragmentRole::col, FragmentRole::a_acc_k,
-          FragmentRole::b_acc_k}) {
+          FragmentRole::b_acc_k, FragmentRole::a_run_k,
+          FragmentRole::b_run_k}) {
       FragmentShape shape = getFragmentShape(layout, role);
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         for (int64_t i = 0; i < shape.elemsPerLane; ++i) {

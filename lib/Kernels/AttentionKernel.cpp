@@ -66,6 +66,9 @@ private:
     return frag(FragmentRole::acc, p.d.headDim, p.t.perWave, f32());
   }
   Value emitKeyFragment();
+  /// S^T's operand role for `side` (a or b): the MMA's k order, or run-k
+  /// where that order needs permuted tiles.
+  FragmentRole scoreOperandRole(FragmentRole side) const;
   Value emitValueFragment();
   Value emitMask(Value s, Value k, Value inMaskTiles);
   std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
@@ -177,12 +180,15 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
   Value oh = attentionHeadView(kb, "Oh", kb.arg("O"), batch, head, nq, d);
   Value lh = attentionHeadVector(kb, "Lh", kb.arg("LSE"), batch, head, nq);
 
-  ColumnPermutation perm = operandPermutation(p.t);
+  // Q and K feed only S^T = K Q^T, whose sum over d is the same in any k
+  // order both operands share: where the MMA's own order is not a run per
+  // lane (gfx1201), they are run-k operands of unpermuted tiles, so that
+  // the fills store whole 16-byte chunks.
   Swizzle operands = operandSwizzle(p.t);
   Value qs = kb.create<AllocSharedOp>(
-      "Qs", kb.sharedTile(p.t.perWorkgroup(), d, bf16(), operands, perm));
+      "Qs", kb.sharedTile(p.t.perWorkgroup(), d, bf16(), operands));
   ks = kb.create<AllocSharedOp>(
-      "Ks", kb.sharedTile(p.t.perTile, d, bf16(), operands, perm));
+      "Ks", kb.sharedTile(p.t.perTile, d, bf16(), operands));
   // V as it is (read transposed) or V^T (written transposed, read plainly).
   Swizzle transposed = transposedSwizzle(p.t);
   vs = kb.create<AllocSharedOp>(
@@ -206,8 +212,8 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
                               /*transpose=*/false, BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
   qf = kb.create<LoadFragmentOp>(
-      "qf", frag(FragmentRole::b, p.t.perWave, d, bf16()), qs, kb.index(0), wq,
-      kb.index(0), /*transpose=*/false);
+      "qf", frag(scoreOperandRole(FragmentRole::b), p.t.perWave, d, bf16()), qs,
+      kb.index(0), wq, kb.index(0), /*transpose=*/false);
   sInit = kb.create<FillFragmentOp>("s_init", scores(), zero);
   Value sFirst;
   if (*p.d.scoresAhead) {
@@ -281,8 +287,16 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
 Value AttentionEmitter::emitKeyFragment() {
   // S^T = K Q^T: rows are the tile's keys, columns this wave's queries.
   return kb.create<LoadFragmentOp>(
-      "kf", frag(FragmentRole::a, p.t.perTile, p.d.headDim, bf16()), ks,
-      kb.index(0), kb.index(0), kb.index(0), /*transpose=*/false);
+      "kf",
+      frag(scoreOperandRole(FragmentRole::a), p.t.perTile, p.d.headDim, bf16()),
+      ks, kb.index(0), kb.index(0), kb.index(0), /*transpose=*/false);
+}
+
+FragmentRole AttentionEmitter::scoreOperandRole(FragmentRole side) const {
+  if (operandPermutation(p.t) == ColumnPermutation::identity)
+    return side;
+  return side == FragmentRole::a ? FragmentRole::a_run_k
+                                 : FragmentRole::b_run_k;
 }
 
 Value AttentionEmitter::emitValueFragment() {

@@ -140,6 +140,10 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
             .first;
     return {low, m.add(accRow, width * (i / e))};
   }
+  if (hasRunK(role)) {
+    int64_t e = getFragmentShape(layout, role).elemsPerLane;
+    return {low, m.add(m.mul(high, e), i)};
+  }
   switch (layout) {
   case MmaLayout::Mfma16x16x32:
     if (role == FragmentRole::acc)

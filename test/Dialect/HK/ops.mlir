@@ -123,3 +123,25 @@ func.func @no_chip(%A: memref<64x64xbf16>) {
       : memref<64x64xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_32x32>>
   return
 }
+
+// Run-k operands: k in the order of each lane's run, both operands alike.
+// CHECK-LABEL: func.func @run_k
+func.func @run_k(%t: !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>,
+                 %acc: !hk.fragment<acc, 32x16xf32, mma = 16x16x16>)
+    -> !hk.fragment<acc, 32x16xf32, mma = 16x16x16> {
+  %c0 = arith.constant 0 : index
+  // CHECK: hk.load_fragment {{.*}} -> <a_run_k, 32x64xbf16, mma = 16x16x16>
+  %a = hk.load_fragment %t[%c0][%c0, %c0]
+      : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+      -> !hk.fragment<a_run_k, 32x64xbf16, mma = 16x16x16>
+  // CHECK: hk.load_fragment {{.*}} -> <b_run_k, 16x64xbf16, mma = 16x16x16>
+  %b = hk.load_fragment %t[%c0][%c0, %c0]
+      : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+      -> !hk.fragment<b_run_k, 16x64xbf16, mma = 16x16x16>
+  // CHECK: hk.mma {{.*}} : <a_run_k, 32x64xbf16, mma = 16x16x16>, <b_run_k, 16x64xbf16, mma = 16x16x16>, <acc, 32x16xf32, mma = 16x16x16>
+  %d = hk.mma %a, %b, %acc
+      : !hk.fragment<a_run_k, 32x64xbf16, mma = 16x16x16>,
+        !hk.fragment<b_run_k, 16x64xbf16, mma = 16x16x16>,
+        !hk.fragment<acc, 32x16xf32, mma = 16x16x16>
+  return %d : !hk.fragment<acc, 32x16xf32, mma = 16x16x16>
+}

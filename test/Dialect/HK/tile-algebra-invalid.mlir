@@ -171,6 +171,26 @@ func.func @operand_orders(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>,
 
 // -----
 
+func.func @run_k_with_mma_order(%a: !hk.fragment<a_run_k, 16x16xbf16, mma = 16x16x16>,
+                                %b: !hk.fragment<b, 16x16xbf16, mma = 16x16x16>,
+                                %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>) {
+  // expected-error @+1 {{'hk.mma' op 'a' is 'a_run_k' but 'b' is 'b': both operands must take k in the same order}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a_run_k, 16x16xbf16, mma = 16x16x16>, !hk.fragment<b, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
+  return
+}
+
+// -----
+
+func.func @run_k_with_acc_k(%a: !hk.fragment<a_acc_k, 16x16xbf16, mma = 16x16x16>,
+                            %b: !hk.fragment<b_run_k, 16x16xbf16, mma = 16x16x16>,
+                            %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>) {
+  // expected-error @+1 {{'hk.mma' op 'a' is 'a_acc_k' but 'b' is 'b_run_k': both operands must take k in the same order}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a_acc_k, 16x16xbf16, mma = 16x16x16>, !hk.fragment<b_run_k, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
+  return
+}
+
+// -----
+
 func.func @to_operand_a(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
   // expected-error @+1 {{'hk.to_operand' op gives 'b_acc_k' operands, which the accumulator's registers already are; a 'a' result would move elements between lanes (an LDS round trip hk does not build): multiply by the accumulator as the B operand (S^T orientation) and load the other operand as 'a_acc_k'}}
   %p = hk.to_operand %s : !hk.fragment<acc, 32x16xf32, mma = 16x16x32> -> !hk.fragment<a, 32x32xbf16, mma = 16x16x32>

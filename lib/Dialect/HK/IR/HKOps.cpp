@@ -334,7 +334,7 @@ LogicalResult MmaOp::verify() {
                            << "' fragment, got '"
                            << stringifyFragmentRole(operand.type.getRole())
                            << "'";
-  if (hasAccumulatorK(a.getRole()) != hasAccumulatorK(b.getRole()))
+  if (getKOrder(a.getRole()) != getKOrder(b.getRole()))
     return emitOpError() << "'a' is '" << stringifyFragmentRole(a.getRole())
                          << "' but 'b' is '"
                          << stringifyFragmentRole(b.getRole())

@@ -176,9 +176,11 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
   switch (role) {
   case FragmentRole::a:
   case FragmentRole::a_acc_k:
+  case FragmentRole::a_run_k:
     return {m, k};
   case FragmentRole::b:
   case FragmentRole::b_acc_k:
+  case FragmentRole::b_run_k:
     return {n, k};
   case FragmentRole::acc:
     return {m, n};

@@ -54,9 +54,11 @@ FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
   switch (role) {
   case FragmentRole::a:
   case FragmentRole::a_acc_k:
+  case FragmentRole::a_run_k:
     return {s.m, s.k, s.m * s.k / waveSize, waveSize};
   case FragmentRole::b:
   case FragmentRole::b_acc_k:
+  case FragmentRole::b_run_k:
     return {s.n, s.k, s.n * s.k / waveSize, waveSize};
   case FragmentRole::acc:
     return {s.m, s.n, s.m * s.n / waveSize, waveSize};
@@ -89,6 +91,10 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
     int64_t e = getFragmentShape(layout, FragmentRole::acc).elemsPerLane;
     Coord acc = getFragmentElement(layout, FragmentRole::acc, lane, i % e);
     return {lane % width, width * (i / e) + acc.row};
+  }
+  if (hasRunK(role)) {
+    int64_t e = getFragmentShape(layout, role).elemsPerLane;
+    return {lane % width, (lane / width) * e + i};
   }
   switch (layout) {
   case MmaLayout::Mfma16x16x32:

@@ -74,7 +74,7 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     fragment-type ::= `!hk.fragment<` role `,` rows `x` cols `x` element-type
                       `,` `mma` `=` m `x` n `x` k `>`
     role          ::= `a` | `b` | `acc` | `scale` | `row` | `col`
-                    | `a_acc_k` | `b_acc_k`
+                    | `a_acc_k` | `b_acc_k` | `a_run_k` | `b_run_k`
     ```
 
     A `rows x cols` matrix distributed over the lanes of one wave, as a grid
@@ -96,6 +96,16 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     the accumulator's elements per lane. An accumulator's registers are
     such a B operand (`hk.to_operand`), and both operands of an `hk.mma`
     must take k in the same order.
+
+    `a_run_k` and `b_run_k` are `a` and `b` operands whose k index runs in
+    the order of each lane's contiguous run: lane l's element i is
+    k = (l / M) E + i (M the lanes of a row group, E the elements per
+    lane). The MMA pairs A's and B's elements slot by slot, so a product of
+    two run-k operands is the product of the matrices, and each lane reads
+    one run from a tile without a column permutation. On gfx950's bf16
+    MFMAs this is the MMA's own order; on gfx1201's WMMA (lanes 0-15 hold k
+    0-3 and 8-11) it spares the `block4_0213` tiles, whose fills store
+    8-byte halves. The attention kernels' S^T = K Q^T takes them there.
 
     A `row` or `col` vector is held by the lanes holding that row or
     column of an accumulator of the same MMA shape (each lane the rows of

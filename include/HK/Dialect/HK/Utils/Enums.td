@@ -87,7 +87,14 @@ def HK_FragmentRole : I32EnumAttr<"FragmentRole",
     // registers of an accumulator are such a B operand (hk.to_operand), and
     // an A operand loaded in the same order multiplies it.
     I32EnumAttrCase<"a_acc_k", 6>,
-    I32EnumAttrCase<"b_acc_k", 7>
+    I32EnumAttrCase<"b_acc_k", 7>,
+    // A and B operands whose k runs in the order of each lane's contiguous
+    // run (lane l's element i is k = (l / M) E + i): read from a tile
+    // without a column permutation in one load per run. The MMA pairs the
+    // two operands' k slot by slot, so a product of two of them is the
+    // product of the matrices.
+    I32EnumAttrCase<"a_run_k", 8>,
+    I32EnumAttrCase<"b_run_k", 9>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";

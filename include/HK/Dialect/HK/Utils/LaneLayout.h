@@ -24,10 +24,12 @@ inline bool isAccumulatorLike(FragmentRole role) {
          role == FragmentRole::col;
 }
 
-/// True for the operand roles: `a`, `b` and their accumulator-k forms.
+/// True for the operand roles: `a`, `b` and their accumulator-k and run-k
+/// forms.
 inline bool isOperandRole(FragmentRole role) {
   return role == FragmentRole::a || role == FragmentRole::b ||
-         role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k;
+         role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k ||
+         role == FragmentRole::a_run_k || role == FragmentRole::b_run_k;
 }
 
 /// True for `a_acc_k` and `b_acc_k`: k in an accumulator's row order.
@@ -35,11 +37,27 @@ inline bool hasAccumulatorK(FragmentRole role) {
   return role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k;
 }
 
+/// True for `a_run_k` and `b_run_k`: k in the order of each lane's run.
+inline bool hasRunK(FragmentRole role) {
+  return role == FragmentRole::a_run_k || role == FragmentRole::b_run_k;
+}
+
+/// The order an operand role takes k in; both operands of an MMA must
+/// share it.
+enum class KOrder { mma, accumulator, run };
+inline KOrder getKOrder(FragmentRole role) {
+  if (hasAccumulatorK(role))
+    return KOrder::accumulator;
+  if (hasRunK(role))
+    return KOrder::run;
+  return KOrder::mma;
+}
+
 /// `a` or `b`: which side of the MMA an operand role is.
 inline FragmentRole getOperandSide(FragmentRole role) {
-  if (role == FragmentRole::a_acc_k)
+  if (role == FragmentRole::a_acc_k || role == FragmentRole::a_run_k)
     return FragmentRole::a;
-  if (role == FragmentRole::b_acc_k)
+  if (role == FragmentRole::b_acc_k || role == FragmentRole::b_run_k)
     return FragmentRole::b;
   return role;
 }
@@ -114,6 +132,9 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 ///                    elements, M k per accumulator fragment (at 32x32x16 an
 ///                    operand fragment's 16 k are half an accumulator's
 ///                    rows: elements 0-7 hold rows 0-15 in both halves)
+///   a_run_k, b_run_k: (l % M, (l / M) E + i), E elements per lane: each
+///                    lane's k one contiguous run (the MMA's own a/b order
+///                    on every layout but Wmma16x16x16Gfx12)
 Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
                          int64_t i);
 
