@@ -8,8 +8,8 @@
 // so that a lane holds whole query columns: the softmax statistics are
 // column vectors and P^T is already the B operand of the second MMA. The
 // rescale of O is lazy (only when some query's maximum rose by more than
-// 8 / c, a factor 2^8 of the probabilities), and only the tiles past the causal
-// diagonal or the end of the keys pay for the mask.
+// 8 / c, a factor 2^8 of the probabilities), and only the tiles past the
+// causal diagonal or the end of the keys pay for the mask.
 //
 //===----------------------------------------------------------------------===//
 

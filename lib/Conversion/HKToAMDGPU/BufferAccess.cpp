@@ -90,16 +90,15 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
   // matrix's start (pointer and offset) is added first, so that in a loop
   // over the rows it is computed once and each trip adds only its rows.
   Value bytes = constIndex(b, loc, elementBytes);
-  Value start = addIndex(b, loc, source.getOffset(),
-                         mulIndex(b, loc, row, out.rowStride));
-  Value startBytes = mulIndex(b, loc, start, bytes);
+  Value rowsBefore = mulIndex(b, loc, row, out.rowStride);
+  Value startBytes =
+      mulIndex(b, loc, addIndex(b, loc, source.getOffset(), rowsBefore), bytes);
   Value matrixStart = addIndex(
       b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
       mulIndex(b, loc, source.getOffset(), bytes));
   Value address = arith::IndexCastUIOp::create(
       b, loc, b.getI64Type(),
-      addIndex(b, loc, matrixStart,
-               mulIndex(b, loc, mulIndex(b, loc, row, out.rowStride), bytes)));
+      addIndex(b, loc, matrixStart, mulIndex(b, loc, rowsBefore, bytes)));
   Value base = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace), address);
   // The range: an inside region's own rows, which bound every access (the

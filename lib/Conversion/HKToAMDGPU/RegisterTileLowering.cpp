@@ -462,17 +462,27 @@ struct Bf16IntegerRounding : OpConversionPattern<arith::TruncFOp> {
     };
     Value bits = arith::BitcastOp::create(rewriter, loc, i32, adaptor.getIn());
     Value sixteen = constant(16);
-    auto negative = [&] {
-      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                   bits, constant(0));
+    Value truncated; // the high half as it is, built on first use
+    auto highHalf = [&] {
+      if (!truncated)
+        truncated = arith::ShRUIOp::create(rewriter, loc, bits, sixteen);
+      return truncated;
+    };
+    // Directed rounding: 0xffff added where the sign rounds the magnitude up.
+    auto upWhen = [&](bool negative) {
+      Value isNegative = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, bits, constant(0));
+      Value up = constant(0xffff), none = constant(0);
+      return arith::AddIOp::create(
+          rewriter, loc, bits,
+          arith::SelectOp::create(rewriter, loc, isNegative,
+                                  negative ? up : none, negative ? none : up));
     };
     Value rounded = bits;
     switch (
         op.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even)) {
     case arith::RoundingMode::to_nearest_even: {
-      Value lsb = arith::AndIOp::create(
-          rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, sixteen),
-          constant(1));
+      Value lsb = arith::AndIOp::create(rewriter, loc, highHalf(), constant(1));
       rounded = arith::AddIOp::create(
           rewriter, loc, arith::AddIOp::create(rewriter, loc, bits, lsb),
           constant(0x7fff));
@@ -482,16 +492,10 @@ struct Bf16IntegerRounding : OpConversionPattern<arith::TruncFOp> {
       rounded = arith::AddIOp::create(rewriter, loc, bits, constant(0x8000));
       break;
     case arith::RoundingMode::upward:
-      rounded = arith::AddIOp::create(
-          rewriter, loc, bits,
-          arith::SelectOp::create(rewriter, loc, negative(), constant(0),
-                                  constant(0xffff)));
+      rounded = upWhen(/*negative=*/false);
       break;
     case arith::RoundingMode::downward:
-      rounded = arith::AddIOp::create(
-          rewriter, loc, bits,
-          arith::SelectOp::create(rewriter, loc, negative(), constant(0xffff),
-                                  constant(0)));
+      rounded = upWhen(/*negative=*/true);
       break;
     case arith::RoundingMode::toward_zero:
       break;
@@ -501,9 +505,8 @@ struct Bf16IntegerRounding : OpConversionPattern<arith::TruncFOp> {
       Value nan =
           arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO,
                                 adaptor.getIn(), adaptor.getIn());
-      Value quiet = arith::OrIOp::create(
-          rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, sixteen),
-          constant(0x40));
+      Value quiet =
+          arith::OrIOp::create(rewriter, loc, highHalf(), constant(0x40));
       high = arith::SelectOp::create(rewriter, loc, nan, quiet, high);
     }
     Value narrow = arith::TruncIOp::create(rewriter, loc, i16, high);

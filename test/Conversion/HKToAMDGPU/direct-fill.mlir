@@ -24,8 +24,8 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     // CHECK: %[[WAVEB32:.*]] = arith.index_castui %[[WAVEB]] : index to i32
     // CHECK: %[[UNIFORM:.*]] = rocdl.readfirstlane %[[WAVEB32]] : i32
     // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
-    // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
     // CHECK: %[[FIRST:.*]] = arith.muli %[[ROW]], %[[STRIDES]]#0
+    // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
     // CHECK: %[[FIRSTB:.*]] = arith.muli %[[FIRST]], %c2
     // CHECK: %[[BASE:.*]] = arith.addi %[[PTR]], %[[FIRSTB]]
     // CHECK: %[[BASE64:.*]] = arith.index_castui %[[BASE]] : index to i64
@@ -66,10 +66,10 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}:2, %[[VSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW]]
+    // CHECK: %[[ROWS:.*]] = arith.muli %[[VROW]], %[[VSTRIDES]]#0
     // CHECK: %[[OFFB:.*]] = arith.muli %[[OFFSET]], %c2
     // CHECK: %[[VPTR:.*]] = memref.extract_aligned_pointer_as_index %[[VIEW]]
     // CHECK: %[[VSTART:.*]] = arith.addi %[[VPTR]], %[[OFFB]]
-    // CHECK: %[[ROWS:.*]] = arith.muli %[[VROW]], %[[VSTRIDES]]#0
     // CHECK: %[[ROWSB:.*]] = arith.muli %[[ROWS]], %c2
     // CHECK: arith.addi %[[VSTART]], %[[ROWSB]]
     // CHECK-COUNT-2: rocdl.raw.ptr.buffer.load.lds
