@@ -68,6 +68,7 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::smin:
   case Intrinsic::usub_sat:
   case Intrinsic::uadd_sat:
+  case Intrinsic::amdgcn_perm:
     return sim.executeIntegerIntrinsic(wave, call, id);
   case Intrinsic::maximum:
   case Intrinsic::minimum:
@@ -223,8 +224,8 @@ Error Interpreter::executeSync(Wave &wave, const CallInst &call,
 
 Error Interpreter::executeIntegerIntrinsic(Wave &wave, const CallInst &call,
                                            Intrinsic::ID id) {
-  // Scalar integers only (buffer sizes, clamps, remaining extents); vectors
-  // are not emitted.
+  // Scalar integers only (buffer sizes, clamps, remaining extents, byte
+  // permutes); vectors are not emitted.
   unsigned bits = call.getType()->getScalarSizeInBits();
   if (!call.getType()->isIntegerTy() || bits > 64)
     return error(wave, call, "only scalar min/max up to 64 bits");
@@ -234,7 +235,24 @@ Error Interpreter::executeIntegerIntrinsic(Wave &wave, const CallInst &call,
     uint64_t a = loadBits(operand(wave, call.getArgOperand(0), lane), bytes);
     uint64_t b = loadBits(operand(wave, call.getArgOperand(1), lane), bytes);
     int64_t sa = SignExtend64(a, bits), sb = SignExtend64(b, bits);
-    uint64_t r;
+    uint64_t r = 0;
+    if (id == Intrinsic::amdgcn_perm) {
+      // v_perm_b32: result byte k is byte sel_k of (a << 32 | b); 8-11
+      // repeat the sign of bytes 1, 3, 5, 7; 12 is 0x00, 13 and up 0xff.
+      uint64_t data = a << 32 | b;
+      uint64_t sel =
+          loadBits(operand(wave, call.getArgOperand(2), lane), bytes);
+      for (int k = 0; k < 4; ++k) {
+        uint64_t s = (sel >> (8 * k)) & 0xff;
+        uint64_t byte = s < 8     ? (data >> (8 * s)) & 0xff
+                        : s < 12  ? ((data >> (16 * (s - 8) + 15)) & 1) * 0xff
+                        : s == 12 ? 0
+                                  : 0xff;
+        r |= byte << (8 * k);
+      }
+      storeBits(result(wave, &call, lane), bytes, r);
+      continue;
+    }
     switch (id) {
     case Intrinsic::usub_sat:
       r = a > b ? a - b : 0;

@@ -255,3 +255,60 @@ gpu.module @strided_rows [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// MXFP8 block scales read at the K index / 32: partial_rows in the main
+// loop (a word of 4 scales per load), whose split also keeps the reads'
+// blocks inside (k + 128 <= 32 x the scale columns) and requires the scale
+// rows whole words (columns a multiple of 4); the remainder keeps partial.
+gpu.module @scales [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @scales
+  // CHECK-SAME: (%[[A:.*]]: memref<?x?xf8E4M3FN>, %[[S:.*]]: memref<?x?xf8E8M0FNU>, %[[ROW:[a-z0-9]+]]: index
+  gpu.func @scales(%A: memref<?x?xf8E4M3FN>, %S: memref<?x?xf8E8M0FNU>, %row: index,
+                   %a: !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+                   %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                   %sb: !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>,
+                   %init: !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+                   %out: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %K = memref.dim %A, %c1 : memref<?x?xf8E4M3FN>
+    %ta = hk.alloc_shared : !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>
+    // CHECK-DAG: %[[KA:.*]] = memref.dim %[[A]], %c1
+    // CHECK-DAG: %[[KS:.*]] = memref.dim %[[S]], %c1
+    // CHECK-DAG: %[[KSB:.*]] = arith.muli %[[KS]], %c32
+    // CHECK-DAG: arith.minsi %[[KA]], %[[KSB]]
+    // CHECK-DAG: arith.remui %[[KS]], %c4
+    // CHECK: %[[SPLIT:.*]] = arith.select
+    // CHECK: scf.for %[[K0:.*]] = %c0 to %[[SPLIT]] step %c128
+    // CHECK-NEXT: hk.copy_to_shared %[[A]][%[[ROW]], %[[K0]]], %{{.*}} bounds partial_rows
+    // CHECK-NEXT: %[[KB:.*]] = arith.divui %[[K0]], %c32
+    // CHECK-NEXT: hk.read_fragment %[[S]][%[[ROW]], %[[KB]]] bounds partial_rows
+    // CHECK: scf.for %[[K1:.*]] = %[[SPLIT]] to %[[KA]] step %c128
+    // CHECK: hk.read_fragment %[[S]][%[[ROW]], %{{.*}}] bounds partial :
+    // CHECK: } {hk.remainder}
+    %acc = scf.for %k = %c0 to %K step %c128 iter_args(%c = %init)
+        -> (!hk.fragment<acc, 64x16xf32, mma = 16x16x128>) {
+      hk.copy_to_shared %A[%row, %k], %ta[%c0] bounds partial
+          : memref<?x?xf8E4M3FN>, !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>
+      %kb = arith.divui %k, %c32 : index
+      %sa = hk.read_fragment %S[%row, %kb] bounds partial
+          : memref<?x?xf8E8M0FNU> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+      %d = hk.mma %a, %b, %c scales(%sa, %sb)
+          : !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+            !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+            !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+      amdgpu.lds_barrier
+      scf.yield %d : !hk.fragment<acc, 64x16xf32, mma = 16x16x128>
+    }
+    hk.store_fragment %acc, %out[%c0, %c0]
+        : !hk.fragment<acc, 64x16xf32, mma = 16x16x128>, memref<?x?xf32>
+    gpu.return
+  }
+}

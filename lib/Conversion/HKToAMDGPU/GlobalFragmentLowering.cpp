@@ -75,8 +75,20 @@ AccElements accElements(OpBuilder &b, Location loc, const MmaInstr &instr,
 }
 
 /// `index` made scalar (lane 0's): the ops' offsets are the wave's, and a
-/// scalar buffer resource needs no loop per access.
-Value waveUniform(OpBuilder &b, Location loc, Value index) {
+/// scalar buffer resource needs no loop per access. `atDefinition` takes it
+/// where `index` is defined: LLVM does not hoist the convergent
+/// readfirstlane, so taken in a loop it keeps everything computed from it
+/// there too (which, for a resource a loop does not change, saves the
+/// registers that would hold it across the loop).
+Value waveUniform(OpBuilder &b, Location loc, Value index,
+                  bool atDefinition = false) {
+  OpBuilder::InsertionGuard guard(b);
+  if (!atDefinition)
+    ;
+  else if (Operation *def = index.getDefiningOp())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(index).getOwner());
   Value first = ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(),
                                                toI32(b, loc, index));
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), first);
@@ -184,6 +196,102 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     return lengths;
   }
 
+  /// A scale fragment as words of row scales (getScaleWordsPerLane): word
+  /// (q, c) of lane l holds row 64 q + l's (l % rows of a smaller fragment:
+  /// scales no MFMA picks) blocks 4 c to 4 c + 3. With `partial_rows` one
+  /// 4-byte load (the rows are whole words: hk-peel-partial-tiles requires
+  /// it), whose lane offset does not depend on the column (soffset), so a
+  /// loop over the columns computes it once; else 4 byte loads (masked as
+  /// the elements of other fragments with `partial`).
+  Value readScales(ConversionPatternRewriter &rewriter, ReadFragmentOp op,
+                   OpAdaptor adaptor, Value lane, VectorType laneType,
+                   MmaLayout layout) const {
+    Location loc = op.getLoc();
+    FragmentType type = op.getResult().getType();
+    BoundsMode bounds = op.getBounds();
+    Value source = adaptor.getSource();
+    Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+    int64_t blocksPerWord = getMmaShape(layout).k / kScaleBlock;
+    int64_t chunks = type.getCols() / blocksPerWord;
+    std::optional<BufferRegion> region;
+    Value rowsLeft;
+    if (bounds != BoundsMode::inside) {
+      bool rowsOnly = bounds == BoundsMode::partial_rows;
+      Value row0 =
+          waveUniform(rewriter, loc, adaptor.getIndices()[0], rowsOnly);
+      region = makeBufferRegion(
+          rewriter, loc, source, row0,
+          waveUniform(rewriter, loc, adaptor.getIndices()[1], rowsOnly),
+          /*elementBytes=*/1, chip.rawBufferResourceFlags,
+          rowsOnly ? std::optional(RegionRows{type.getRows(), /*mayEnd=*/true})
+                   : std::nullopt);
+      if (!rowsOnly)
+        rowsLeft = arith::SubIOp::create(
+            rewriter, loc, memref::DimOp::create(rewriter, loc, source, 0),
+            row0);
+    }
+    auto loadByte = [&](Value row, Value col) -> Value {
+      Value byte;
+      if (!region) {
+        byte = arith::BitcastOp::create(
+            rewriter, loc, i8,
+            memref::LoadOp::create(
+                rewriter, loc, source,
+                ValueRange{
+                    addIndex(rewriter, loc, adaptor.getIndices()[0], row),
+                    addIndex(rewriter, loc, adaptor.getIndices()[1], col)}));
+      } else {
+        Value inside = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, row, rowsLeft);
+        Value offset = arith::SelectOp::create(
+            rewriter, loc, inside,
+            region->maskedByteOffset(rewriter, loc, row, col, 1),
+            constI32(rewriter, loc, kMaskedByteOffset));
+        // E8M0 has no LLVM type: its byte is loaded as an i8.
+        byte = ROCDL::RawPtrBufferLoadOp::create(
+            rewriter, loc, i8, region->resource, offset, region->origin,
+            /*aux=*/constI32(rewriter, loc, 0),
+            /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+            /*tbaa=*/nullptr);
+      }
+      return arith::ExtUIOp::create(rewriter, loc, i32, byte);
+    };
+    SmallVector<Value> words;
+    for (int64_t q = 0; q * kScaleRowsPerWord < type.getRows(); ++q) {
+      int64_t rows =
+          std::min(kScaleRowsPerWord, type.getRows() - q * kScaleRowsPerWord);
+      Value row =
+          addIndex(rewriter, loc,
+                   rows == kScaleRowsPerWord
+                       ? lane
+                       : rewriter.createOrFold<arith::RemUIOp>(
+                             loc, lane, constIndex(rewriter, loc, rows)),
+                   constIndex(rewriter, loc, q * kScaleRowsPerWord));
+      for (int64_t c = 0; c < chunks; ++c) {
+        Value col = constIndex(rewriter, loc, c * blocksPerWord);
+        if (bounds == BoundsMode::partial_rows) {
+          words.push_back(ROCDL::RawPtrBufferLoadOp::create(
+              rewriter, loc, i32, region->resource,
+              region->byteOffset(rewriter, loc, row, col), region->origin,
+              /*aux=*/constI32(rewriter, loc, 0), /*alias_scopes=*/nullptr,
+              /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr));
+          continue;
+        }
+        Value word;
+        for (int64_t k = 0; k < blocksPerWord; ++k) {
+          Value byte = loadByte(
+              row, addIndex(rewriter, loc, col, constIndex(rewriter, loc, k)));
+          if (k > 0)
+            byte = arith::ShLIOp::create(rewriter, loc, byte,
+                                         constI32(rewriter, loc, 8 * k));
+          word = word ? arith::OrIOp::create(rewriter, loc, word, byte) : byte;
+        }
+        words.push_back(word);
+      }
+    }
+    return vector::FromElementsOp::create(rewriter, loc, laneType, words);
+  }
+
   LogicalResult
   matchAndRewrite(ReadFragmentOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -198,6 +306,11 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     FailureOr<Value> lane = emitLaneId(rewriter, op);
     if (failed(lane))
       return failure();
+    if (type.getRole() == FragmentRole::scale) {
+      rewriter.replaceOp(op, readScales(rewriter, op, adaptor, *lane, laneType,
+                                        instr->layout));
+      return success();
+    }
     AccElements elements =
         accElements(rewriter, loc, *instr, *lane, type.getRole());
 
@@ -224,9 +337,9 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     };
 
     SmallVector<Value> values(laneType.getNumElements());
-    // A scale fragment's lane vector holds the scales themselves.
     bool convert = sourceElement != laneType.getElementType();
-    if (op.getBounds() != BoundsMode::partial) {
+    BoundsMode bounds = op.getBounds();
+    if (bounds == BoundsMode::inside) {
       elements.forEach(
           rewriter, loc, type, zero, zero,
           [&](int64_t index, Value r, Value c) {
@@ -240,18 +353,27 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
       // Buffer loads through a resource based at the region's row; rows
       // and columns past the matrix get the masked offset and read zero.
       // Rows are masked too: with overlapping rows (a row stride below the
-      // column count) the range does not end at the last row.
-      Value row0 = waveUniform(rewriter, loc, regionRow);
+      // column count) the range does not end at the last row. With
+      // `partial_rows` the range ends at the last row and nothing is masked:
+      // the lane offsets do not depend on the region's column (soffset), so
+      // a loop over the columns computes them once.
+      bool rowsOnly = bounds == BoundsMode::partial_rows;
+      Value row0 = waveUniform(rewriter, loc, regionRow, rowsOnly);
       BufferRegion region = makeBufferRegion(
-          rewriter, loc, source, row0, waveUniform(rewriter, loc, regionCol),
+          rewriter, loc, source, row0,
+          waveUniform(rewriter, loc, regionCol, rowsOnly),
           elementBytes(sourceType), chip.rawBufferResourceFlags,
-          /*regionRows=*/std::nullopt);
+          rowsOnly ? std::optional(RegionRows{type.getRows(), /*mayEnd=*/true})
+                   : std::nullopt);
       Type i32 = rewriter.getI32Type();
-      Value rowsLeft = arith::IndexCastOp::create(
-          rewriter, loc, i32,
-          arith::SubIOp::create(rewriter, loc,
-                                memref::DimOp::create(rewriter, loc, source, 0),
-                                row0));
+      Value rowsLeft =
+          rowsOnly
+              ? Value()
+              : arith::IndexCastOp::create(
+                    rewriter, loc, i32,
+                    arith::SubIOp::create(
+                        rewriter, loc,
+                        memref::DimOp::create(rewriter, loc, source, 0), row0));
       Value masked = constI32(rewriter, loc, kMaskedByteOffset);
       // Element e of each MMA block starts a load of runLength[e] elements
       // (0: loaded with an earlier one).
@@ -271,9 +393,10 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
             // one, so its offsets need no mask (and keep their constant
             // parts for the instructions' immediate offsets).
             Value offset =
-                rowVector ? region.byteOffset(rewriter, loc, row, col)
-                          : region.maskedByteOffset(rewriter, loc, row, col, 1);
-            if (!rowVector) {
+                rowVector || rowsOnly
+                    ? region.byteOffset(rewriter, loc, row, col)
+                    : region.maskedByteOffset(rewriter, loc, row, col, 1);
+            if (!rowVector && !rowsOnly) {
               Value inside = arith::CmpIOp::create(
                   rewriter, loc, arith::CmpIPredicate::slt,
                   arith::IndexCastOp::create(rewriter, loc, i32, row),
@@ -281,13 +404,9 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
               offset = arith::SelectOp::create(rewriter, loc, inside, offset,
                                                masked);
             }
-            // E8M0 has no LLVM type: its byte is loaded as an i8.
-            Type loaded = LLVM::isCompatibleType(sourceElement)
-                              ? sourceElement
-                              : rewriter.getIntegerType(
-                                    sourceElement.getIntOrFloatBitWidth());
-            Type loadType =
-                length == 1 ? loaded : VectorType::get({length}, loaded);
+            Type loadType = length == 1
+                                ? sourceElement
+                                : VectorType::get({length}, sourceElement);
             Value value = ROCDL::RawPtrBufferLoadOp::create(
                 rewriter, loc, loadType, region.resource, offset, region.origin,
                 /*aux=*/constI32(rewriter, loc, 0),
@@ -299,10 +418,7 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
                     vector::ExtractOp::create(rewriter, loc, value, j);
               return;
             }
-            values[index] = loaded == sourceElement
-                                ? value
-                                : arith::BitcastOp::create(
-                                      rewriter, loc, sourceElement, value);
+            values[index] = value;
           });
     }
     Value result = vector::FromElementsOp::create(

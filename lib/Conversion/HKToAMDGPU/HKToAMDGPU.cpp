@@ -412,6 +412,64 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
   }
 };
 
+/// The MFMA's scale register from a word of row scales (lane l holding row
+/// l's 4 blocks, getScaleWordsPerLane): lane l's byte i becomes row
+/// 16 i + l % 16's scale of block l / 16. A transpose of bytes and lane
+/// groups in two exchanges, each a permlane swap of the word with itself and
+/// a v_perm_b32: of byte pairs between lane groups 2 apart (across 32
+/// lanes), then of bytes between groups 1 apart (across 16). A swap leaves
+/// the lanes below their partner their own word first and the partner's
+/// second, the lanes above the reverse, so the bytes to keep are at places
+/// that depend on the lane: the perm's selector (`lane` is the lane id).
+/// Nothing is computed on the word before the first swap: LLVM would move
+/// it to where the word is loaded, and wait for the load there.
+static Value transposeScaleWord(OpBuilder &b, Location loc, Value word,
+                                Value lane) {
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return constI32(b, loc, v); };
+  auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
+  Value lane32 = arith::IndexCastUIOp::create(b, loc, i32, lane);
+  // v_perm_b32's selector picks bytes of (first << 32 | second): 4-7 are
+  // the first word's, 0-3 the second's; `below` when the lane's bit `bit`
+  // is clear, else `above`.
+  auto perm = [&](Value first, Value second, int64_t bit, uint32_t below,
+                  uint32_t above) -> Value {
+    Value isAbove = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, lane32, c(bit)), c(0));
+    Value selector = arith::SelectOp::create(b, loc, isAbove, c(int32_t(above)),
+                                             c(int32_t(below)));
+    return LLVM::CallIntrinsicOp::create(b, loc, i32,
+                                         b.getStringAttr("llvm.amdgcn.perm"),
+                                         ValueRange{first, second, selector})
+        .getResult(0);
+  };
+  auto exchange = [&](Value x, bool across32) -> std::pair<Value, Value> {
+    Value swapped =
+        across32
+            ? ROCDL::Permlane32SwapOp::create(b, loc, pair, x, x, false, false)
+                  .getResult()
+            : ROCDL::Permlane16SwapOp::create(b, loc, pair, x, x, false, false)
+                  .getResult();
+    return {LLVM::ExtractValueOp::create(b, loc, swapped, 0),
+            LLVM::ExtractValueOp::create(b, loc, swapped, 1)};
+  };
+  // Byte pairs: [own 0, own 1, partner 0, partner 1] below, [partner 2,
+  // partner 3, own 2, own 3] above. (Selector bytes, low byte first: the
+  // first result's bytes are 4-7, the second's 0-3.)
+  auto [first, second] = exchange(word, /*across32=*/true);
+  Value pairs = perm(first, second, 32, 0x01000504, 0x03020706);
+  // Bytes: [own 0, partner 0, own 2, partner 2] in even groups of 16,
+  // [partner 1, own 1, partner 3, own 3] in odd ones.
+  std::tie(first, second) = exchange(pairs, /*across32=*/false);
+  Value bytes = perm(first, second, 16, 0x02060004, 0x03070105);
+  return arith::BitcastOp::create(
+      b, loc, VectorType::get({4}, Float8E8M0FNUType::get(b.getContext())),
+      vector::BitCastOp::create(b, loc, VectorType::get({4}, b.getI8Type()),
+                                vector::BroadcastOp::create(
+                                    b, loc, VectorType::get({1}, i32), bytes)));
+}
+
 struct MmaLowering : ChipLowering<MmaOp> {
   using ChipLowering::ChipLowering;
 
@@ -436,20 +494,25 @@ struct MmaLowering : ChipLowering<MmaOp> {
     for (int64_t f = 0; f < rows * cols; ++f)
       acc.push_back(
           extractFragment(rewriter, loc, adaptor.getAcc(), f, accElems));
-    // Block scales: one byte per lane per (row fragment, k chunk), taken 4
-    // to a register and picked by index (op_sel), as amdgpu.scaled_mfma
-    // takes them.
+    bool scaled = !op.getScales().empty();
+    FailureOr<Value> lane =
+        scaled ? emitLaneId(rewriter, op) : FailureOr<Value>(Value());
+    if (failed(lane))
+      return failure();
+    // Block scales: the MFMA of row block i (16 rows) and k chunk kk takes
+    // byte i % 4 (op_sel) of the transposed word of its 64-row group.
+    DenseMap<std::pair<Value, int64_t>, Value> transposed;
     auto scalesOf = [&](Value lanes,
                         int64_t fragment) -> std::pair<Value, int32_t> {
-      int64_t size = cast<VectorType>(lanes.getType()).getNumElements();
-      int64_t first = fragment / 4 * 4;
-      SmallVector<int64_t> mask;
-      for (int64_t e = first; e < first + 4; ++e)
-        mask.push_back(e < size ? e : first);
-      return {vector::ShuffleOp::create(rewriter, loc, lanes, lanes, mask),
-              int32_t(fragment % 4)};
+      int64_t i = fragment / kChunks, kk = fragment % kChunks;
+      int64_t word = i / 4 * kChunks + kk;
+      Value &scales = transposed[{lanes, word}];
+      if (!scales)
+        scales = transposeScaleWord(
+            rewriter, loc,
+            vector::ExtractOp::create(rewriter, loc, lanes, word), *lane);
+      return {scales, int32_t(i % 4)};
     };
-    bool scaled = !op.getScales().empty();
 
     for (int64_t kk = 0; kk < kChunks; ++kk) {
       for (int64_t i = 0; i < rows; ++i) {
@@ -534,10 +597,16 @@ struct GpuReturnLowering : OpConversionPattern<gpu::ReturnOp> {
 void mlir::hk::populateHKTypeConversions(TypeConverter &converter,
                                          const ChipInfo &chip) {
   converter.addConversion([](Type type) { return type; });
+  // A scale fragment is held as words of row scales (kScaleRowsPerWord).
   converter.addConversion([&chip](FragmentType type) -> std::optional<Type> {
-    if (VectorType vector = type.getLaneVectorType(chip))
-      return vector;
-    return std::nullopt;
+    VectorType vector = type.getLaneVectorType(chip);
+    if (!vector)
+      return std::nullopt;
+    if (type.getRole() == FragmentRole::scale)
+      return VectorType::get(
+          {getScaleWordsPerLane(type.getRows(), type.getCols())},
+          IntegerType::get(type.getContext(), 32));
+    return vector;
   });
   converter.addConversion([](SharedTileType type) -> Type {
     auto workgroup = gpu::AddressSpaceAttr::get(type.getContext(),

@@ -927,8 +927,24 @@ func.func @read_indices(%C: memref<?x?xbf16>, %i: index) {
 // -----
 
 func.func @read_bounds(%C: memref<?x?xbf16>, %i: index) {
-  // expected-error @+1 {{'hk.read_fragment' op reads take bounds 'inside' or 'partial', not 'partial_rows'}}
-  %r = hk.read_fragment %C[%i, %i] bounds partial_rows : memref<?x?xbf16> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  // expected-error @+1 {{'hk.read_fragment' op reads take bounds 'inside', 'partial_rows' or 'partial', not 'partial_chunks'}}
+  %r = hk.read_fragment %C[%i, %i] bounds partial_chunks : memref<?x?xbf16> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_rows_transposed(%C: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op bounds 'partial_rows' reads rows of a 2-D source, not transposed}}
+  %r = hk.read_fragment %C[%i, %i] transpose bounds partial_rows : memref<?x?xbf16> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @read_rows_vector(%b: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op bounds 'partial_rows' reads rows of a 2-D source, not transposed}}
+  %r = hk.read_fragment %b[%i] bounds partial_rows : memref<?xf32> -> !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
   return
 }
 

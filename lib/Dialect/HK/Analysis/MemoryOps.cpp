@@ -100,9 +100,13 @@ FailureOr<int64_t> mlir::hk::countRegisterLoadsPerLane(ReadFragmentOp read,
   VectorType lanes = type.getLaneVectorType(chip);
   if (!lanes)
     return read.emitOpError() << chip.name << " has no MMA for " << type;
-  if (!reachesMma(read.getResult()) ||
-      read.getBounds() != BoundsMode::partial ||
+  if (!reachesMma(read.getResult()) || read.getBounds() == BoundsMode::inside ||
       read.getSource().getType().getRank() != 2)
     return 0;
+  // Scales: a word per load with `partial_rows`, else a byte.
+  if (type.getRole() == FragmentRole::scale) {
+    int64_t words = getScaleWordsPerLane(type.getRows(), type.getCols());
+    return read.getBounds() == BoundsMode::partial_rows ? words : 4 * words;
+  }
   return lanes.getNumElements();
 }

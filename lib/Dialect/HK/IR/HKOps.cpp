@@ -713,10 +713,13 @@ LogicalResult ReadFragmentOp::verify() {
     return emitOpError() << "takes " << source.getRank()
                          << " index(es) for a rank-" << source.getRank()
                          << " source, got " << getIndices().size();
-  if (getBounds() == BoundsMode::partial_rows ||
-      getBounds() == BoundsMode::partial_chunks)
-    return emitOpError() << "reads take bounds 'inside' or 'partial', not '"
-                         << stringifyBoundsMode(getBounds()) << "'";
+  if (getBounds() == BoundsMode::partial_chunks)
+    return emitOpError() << "reads take bounds 'inside', 'partial_rows' or "
+                            "'partial', not 'partial_chunks'";
+  if (getBounds() == BoundsMode::partial_rows &&
+      (source.getRank() != 2 || getTranspose()))
+    return emitOpError() << "bounds 'partial_rows' reads rows of a 2-D "
+                            "source, not transposed";
   int64_t offset;
   SmallVector<int64_t> strides;
   if (failed(source.getStridesAndOffset(strides, offset)) ||

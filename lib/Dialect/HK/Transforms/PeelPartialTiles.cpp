@@ -103,6 +103,41 @@ static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
   return copies;
 }
 
+/// A partial read of block scales whose column is the loop's K index
+/// divided by `divisor` (a column per 32 k), at rows the loop does not
+/// change: in the main loop its columns lie inside and only its rows may
+/// end (`partial_rows`, a word of 4 scales per load).
+struct PeeledRead {
+  ReadFragmentOp read;
+  int64_t divisor;
+};
+
+/// The partial reads of `loop`'s body described by PeeledRead.
+static SmallVector<PeeledRead> peelableReads(scf::ForOp loop, int64_t step) {
+  SmallVector<PeeledRead> reads;
+  Value iv = loop.getInductionVar();
+  for (auto read : loop.getBody()->getOps<ReadFragmentOp>()) {
+    if (read.getBounds() != BoundsMode::partial ||
+        read.getResult().getType().getRole() != FragmentRole::scale ||
+        !loop.isDefinedOutsideOfLoop(read.getSource()) ||
+        !loop.isDefinedOutsideOfLoop(read.getIndices()[0]))
+      continue;
+    Value col = read.getIndices()[1];
+    int64_t divisor = 1;
+    if (auto div = col.getDefiningOp<arith::DivUIOp>()) {
+      std::optional<int64_t> d = getConstantIntValue(div.getRhs());
+      if (!d || *d < 1)
+        continue;
+      col = div.getLhs();
+      divisor = *d;
+    }
+    // Every trip's column a multiple of 4: a word per load.
+    if (col == iv && step % (4 * divisor) == 0)
+      reads.push_back({read, divisor});
+  }
+  return reads;
+}
+
 /// Whether `value` is a multiple of `multiple` by its arithmetic alone:
 /// constants, and sums and products of such (e.g. a block id times the
 /// tile size).
@@ -175,6 +210,7 @@ static bool peel(scf::ForOp loop) {
   SmallVector<PeeledCopy> copies = peelableCopies(loop, *step);
   if (copies.empty())
     return false;
+  SmallVector<PeeledRead> reads = peelableReads(loop, *step);
 
   // The split: lb + t * step for the largest t such that every peeled
   // copy's K range [iv, iv + extent) lies inside its matrix for iv < split,
@@ -205,6 +241,32 @@ static bool peel(scf::ForOp loop) {
     requireChunkedLayout(b, loc, source, vec, require);
     require(isMultiple(b, loc, peeled.dim == 1 ? lb : copy.getCol(), vec));
   }
+  // A read's columns [iv / d, iv / d + cols) lie inside when iv + d * cols
+  // <= d * the source's columns. Its range ends at the last row, which
+  // bounds the last row's columns only if rows do not overlap; its rows are
+  // whole words when the columns, row stride and offset are multiples of 4,
+  // and its columns start words when lb / d is.
+  for (PeeledRead peeled : reads) {
+    Value source = peeled.read.getSource();
+    int64_t cols = peeled.read.getResult().getType().getCols();
+    Value sourceCols = b.createOrFold<memref::DimOp>(loc, source, 1);
+    Value last = b.createOrFold<arith::AddIOp>(
+        loc,
+        b.createOrFold<arith::MulIOp>(
+            loc, sourceCols,
+            arith::ConstantIndexOp::create(b, loc, peeled.divisor)),
+        arith::ConstantIndexOp::create(b, loc, *step - peeled.divisor * cols));
+    end = b.createOrFold<arith::MinSIOp>(loc, end, last);
+    if (!cast<MemRefType>(source.getType()).getLayout().isIdentity()) {
+      auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, source);
+      require(b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
+                                            metadata.getStrides()[0],
+                                            sourceCols));
+    }
+    require(isMultiple(b, loc, sourceCols, 4));
+    requireChunkedLayout(b, loc, source, 4, require);
+    require(isMultiple(b, loc, lb, 4 * peeled.divisor));
+  }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value span = b.createOrFold<arith::MaxSIOp>(
       loc, b.createOrFold<arith::SubIOp>(loc, end, lb), zero);
@@ -224,6 +286,12 @@ static bool peel(scf::ForOp loop) {
     for (const PeeledCopy &peeled : copies)
       if (peeled.copy == copy)
         cloned.setBounds(peeled.wholeTiles());
+  for (auto [read, cloned] :
+       llvm::zip(loop.getBody()->getOps<ReadFragmentOp>(),
+                 main.getBody()->getOps<ReadFragmentOp>()))
+    for (const PeeledRead &peeled : reads)
+      if (peeled.read == read)
+        cloned.setBounds(BoundsMode::partial_rows);
 
   // The remainder's copies whose columns lie inside need only their rows
   // masked when every matrix's rows are whole chunks, as known here

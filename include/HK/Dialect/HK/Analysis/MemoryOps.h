@@ -29,8 +29,10 @@ FailureOr<int64_t> countFillOpsPerLane(CopyToSharedOp copy, int64_t threads);
 
 /// Vector-memory loads (vmcnt) one lane surely issues for `read` on `chip`:
 /// one per element of its lane vector for a matrix read with `bounds
-/// partial` (a buffer load per element, each at its own masked offset)
-/// that an MMA uses (so the backend keeps it); none otherwise, as the
+/// partial` or `partial_rows` (a buffer load per element, each at its own
+/// offset; block scales: one per word of row scales with `partial_rows`,
+/// one per scale with `partial`) that an MMA uses (so the backend keeps
+/// it); none otherwise, as the
 /// backend may merge, reuse or drop plain or unused loads. A wait
 /// that counts fewer operations than a wave issues only completes more, so
 /// counting too few is safe and counting too many is not.

@@ -532,7 +532,13 @@ def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
     `bounds partial` elements outside it read as zero (rows and columns are
     both masked, so any strides are served: an out-of-range offset per
     element, no branch), and the indices must be the same in every lane of a
-    wave (the lowering makes them scalar, taking lane 0's).
+    wave (the lowering makes them scalar, taking lane 0's). `bounds
+    partial_rows` (a 2-D source, not transposed) masks only the rows, for
+    free: the columns lie inside, rows do not overlap (row stride at least
+    the columns), and for block scales each row's scales start 4-byte words
+    (row stride, offset and column multiples of 4), as
+    `hk-peel-partial-tiles` makes them in a loop of whole K tiles. A lane
+    then loads a word of 4 block scales at once (docs/Fp8.md#scales).
 
     Example:
 
@@ -576,7 +582,8 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
     (buffer stores whose out-of-range offsets the hardware drops: a compare
     and a select per element, no branch), and `row` and `col` must be the
     same in every lane of a wave (the lowering makes them scalar, taking
-    lane 0's). `partial_rows` and `partial_chunks` are for copies.
+    lane 0's). `partial_rows` is for copies and reads, `partial_chunks`
+    for copies.
 
     With `transpose` the fragment is stored transposed: element (i, j) goes
     to `dest[row + j, col + i]` (an attention kernel's O^T accumulator as

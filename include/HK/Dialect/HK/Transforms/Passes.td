@@ -199,8 +199,18 @@ def PeelPartialTiles : Pass<"hk-peel-partial-tiles", "gpu::GPUModuleOp"> {
     (columns still masked), or `inside` when its columns lie inside the
     matrix by its static size (attention's K and V: the whole tile lies
     inside, and its buffer range does not depend on the row). Other partial
-    copies stay partial in both loops. Sizes that are tile multiples run the main loop only: its
-    instructions are those of a kernel without tails.
+    copies stay partial in both loops. Sizes that are tile multiples run the
+    main loop only: its instructions are those of a kernel without tails.
+
+    A partial read of block scales (`hk.read_fragment` of a `scale`
+    fragment at rows the loop does not change) whose column is the
+    induction variable divided by a constant d (MXFP8: d = 32), with a step
+    a multiple of 4 d, becomes `partial_rows` in the main loop, a word of 4
+    scales per load: the split then also keeps its columns inside (iv +
+    d * columns read <= d * the scales' columns) and runs the main loop only
+    when its rows are whole words (columns, row stride and offset multiples
+    of 4, lb a multiple of 4 d) that do not overlap (row stride at least the
+    columns).
   }];
 }
 

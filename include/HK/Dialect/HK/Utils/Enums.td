@@ -54,9 +54,10 @@ def HK_ReduceKind : I32EnumAttr<"ReduceKind",
 // How a copy or store treats the part of its region outside the matrix:
 // - inside (the default): the region lies inside the matrix; nothing is
 //   checked at run time;
-// - partial_rows (copies only): rows past the matrix's last row read as
-//   zero, the columns lie inside; free (the buffer range ends at the last
-//   row), for rows that are whole 16-byte chunks;
+// - partial_rows (copies and reads): rows past the matrix's last row read
+//   as zero, the columns lie inside; free (the buffer range ends at the
+//   last row), for rows that are whole 16-byte chunks (copies) or 4-byte
+//   words (block-scale reads);
 // - partial: rows and columns past the matrix read as zero (copies) or are
 //   not written (stores), for any sizes and strides;
 // - partial_chunks (copies only): as partial, for rows that are whole

@@ -98,6 +98,20 @@ struct FragmentShape {
 /// K elements per block scale (MXFP8: one E8M0 per 32 k of a row).
 inline constexpr int64_t kScaleBlock = 32;
 
+/// Block scales in registers: a 32-bit word holds one row's scales of an
+/// MMA's K (4 blocks of 32), lane l row l of each group of
+/// kScaleRowsPerWord rows (row l % rows of a smaller fragment), so that a
+/// lane loads a word at once. The MFMA wants lane l to supply row l % 16's
+/// scale of block l / 16, the 4 row blocks of a group in the bytes of one
+/// register picked by op_sel: a transpose of bytes and lane groups away.
+inline constexpr int64_t kScaleRowsPerWord = 64;
+
+/// Words per lane of a scale fragment of `rows` x `blocks` (k blocks of
+/// kScaleBlock, 4 per word).
+inline int64_t getScaleWordsPerLane(int64_t rows, int64_t blocks) {
+  return (rows + kScaleRowsPerWord - 1) / kScaleRowsPerWord * (blocks / 4);
+}
+
 /// The MMA shape of a layout.
 MmaShape getMmaShape(MmaLayout layout);
 
