@@ -432,6 +432,59 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
 
 } // namespace
 
+/// The MFMA's scale register from a word of row scales (lane l holding row
+/// l's 4 blocks, getScaleWordsPerLane): lane l's byte i becomes row
+/// 16 i + l % 16's scale of block l / 16. A transpose of bytes and lane
+/// groups in two exchanges, each a permlane swap of the word with itself and
+/// a v_perm_b32: of byte pairs between lane groups 2 apart (across 32
+/// lanes), then of bytes between groups 1 apart (across 16). A swap leaves
+/// the lanes below their partner their own word first and the partner's
+/// second, the lanes above the reverse, so the bytes to keep are at places
+/// that depend on the lane: the perm's selector (`lane` is the lane id).
+/// Nothing is computed on the word before the first swap: LLVM would move
+/// it to where the word is loaded, and wait for the load there.
+Value mlir::hk::detail::arrangeScaleWord(OpBuilder &b, Location loc, Value word,
+                                         Value lane) {
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return constI32(b, loc, v); };
+  auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
+  Value lane32 = arith::IndexCastUIOp::create(b, loc, i32, lane);
+  // v_perm_b32's selector picks bytes of (first << 32 | second): 4-7 are
+  // the first word's, 0-3 the second's; `below` when the lane's bit `bit`
+  // is clear, else `above`.
+  auto perm = [&](Value first, Value second, int64_t bit, uint32_t below,
+                  uint32_t above) -> Value {
+    Value isAbove = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, lane32, c(bit)), c(0));
+    Value selector = arith::SelectOp::create(b, loc, isAbove, c(int32_t(above)),
+                                             c(int32_t(below)));
+    return LLVM::CallIntrinsicOp::create(b, loc, i32,
+                                         b.getStringAttr("llvm.amdgcn.perm"),
+                                         ValueRange{first, second, selector})
+        .getResult(0);
+  };
+  auto exchange = [&](Value x, bool across32) -> std::pair<Value, Value> {
+    Value swapped =
+        across32
+            ? ROCDL::Permlane32SwapOp::create(b, loc, pair, x, x, false, false)
+                  .getResult()
+            : ROCDL::Permlane16SwapOp::create(b, loc, pair, x, x, false, false)
+                  .getResult();
+    return {LLVM::ExtractValueOp::create(b, loc, swapped, 0),
+            LLVM::ExtractValueOp::create(b, loc, swapped, 1)};
+  };
+  // Byte pairs: [own 0, own 1, partner 0, partner 1] below, [partner 2,
+  // partner 3, own 2, own 3] above. (Selector bytes, low byte first: the
+  // first result's bytes are 4-7, the second's 0-3.)
+  auto [first, second] = exchange(word, /*across32=*/true);
+  Value pairs = perm(first, second, 32, 0x01000504, 0x03020706);
+  // Bytes: [own 0, partner 0, own 2, partner 2] in even groups of 16,
+  // [partner 1, own 1, partner 3, own 3] in odd ones.
+  std::tie(first, second) = exchange(pairs, /*across32=*/false);
+  return perm(first, second, 16, 0x02060004, 0x03070105);
+}
+
 void mlir::hk::detail::populateGlobalFragmentLowering(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {

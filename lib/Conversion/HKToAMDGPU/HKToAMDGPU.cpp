@@ -412,62 +412,14 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
   }
 };
 
-/// The MFMA's scale register from a word of row scales (lane l holding row
-/// l's 4 blocks, getScaleWordsPerLane): lane l's byte i becomes row
-/// 16 i + l % 16's scale of block l / 16. A transpose of bytes and lane
-/// groups in two exchanges, each a permlane swap of the word with itself and
-/// a v_perm_b32: of byte pairs between lane groups 2 apart (across 32
-/// lanes), then of bytes between groups 1 apart (across 16). A swap leaves
-/// the lanes below their partner their own word first and the partner's
-/// second, the lanes above the reverse, so the bytes to keep are at places
-/// that depend on the lane: the perm's selector (`lane` is the lane id).
-/// Nothing is computed on the word before the first swap: LLVM would move
-/// it to where the word is loaded, and wait for the load there.
-static Value transposeScaleWord(OpBuilder &b, Location loc, Value word,
-                                Value lane) {
-  Type i32 = b.getI32Type();
-  auto c = [&](int64_t v) { return constI32(b, loc, v); };
-  auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
-  Value lane32 = arith::IndexCastUIOp::create(b, loc, i32, lane);
-  // v_perm_b32's selector picks bytes of (first << 32 | second): 4-7 are
-  // the first word's, 0-3 the second's; `below` when the lane's bit `bit`
-  // is clear, else `above`.
-  auto perm = [&](Value first, Value second, int64_t bit, uint32_t below,
-                  uint32_t above) -> Value {
-    Value isAbove = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::AndIOp::create(b, loc, lane32, c(bit)), c(0));
-    Value selector = arith::SelectOp::create(b, loc, isAbove, c(int32_t(above)),
-                                             c(int32_t(below)));
-    return LLVM::CallIntrinsicOp::create(b, loc, i32,
-                                         b.getStringAttr("llvm.amdgcn.perm"),
-                                         ValueRange{first, second, selector})
-        .getResult(0);
-  };
-  auto exchange = [&](Value x, bool across32) -> std::pair<Value, Value> {
-    Value swapped =
-        across32
-            ? ROCDL::Permlane32SwapOp::create(b, loc, pair, x, x, false, false)
-                  .getResult()
-            : ROCDL::Permlane16SwapOp::create(b, loc, pair, x, x, false, false)
-                  .getResult();
-    return {LLVM::ExtractValueOp::create(b, loc, swapped, 0),
-            LLVM::ExtractValueOp::create(b, loc, swapped, 1)};
-  };
-  // Byte pairs: [own 0, own 1, partner 0, partner 1] below, [partner 2,
-  // partner 3, own 2, own 3] above. (Selector bytes, low byte first: the
-  // first result's bytes are 4-7, the second's 0-3.)
-  auto [first, second] = exchange(word, /*across32=*/true);
-  Value pairs = perm(first, second, 32, 0x01000504, 0x03020706);
-  // Bytes: [own 0, partner 0, own 2, partner 2] in even groups of 16,
-  // [partner 1, own 1, partner 3, own 3] in odd ones.
-  std::tie(first, second) = exchange(pairs, /*across32=*/false);
-  Value bytes = perm(first, second, 16, 0x02060004, 0x03070105);
+/// A scale register as amdgpu.scaled_mfma takes it: 4 E8M0 bytes.
+static Value scaleBytes(OpBuilder &b, Location loc, Value word) {
   return arith::BitcastOp::create(
       b, loc, VectorType::get({4}, Float8E8M0FNUType::get(b.getContext())),
-      vector::BitCastOp::create(b, loc, VectorType::get({4}, b.getI8Type()),
-                                vector::BroadcastOp::create(
-                                    b, loc, VectorType::get({1}, i32), bytes)));
+      vector::BitCastOp::create(
+          b, loc, VectorType::get({4}, b.getI8Type()),
+          vector::BroadcastOp::create(
+              b, loc, VectorType::get({1}, word.getType()), word)));
 }
 
 struct MmaLowering : ChipLowering<MmaOp> {
@@ -500,18 +452,22 @@ struct MmaLowering : ChipLowering<MmaOp> {
     if (failed(lane))
       return failure();
     // Block scales: the MFMA of row block i (16 rows) and k chunk kk takes
-    // byte i % 4 (op_sel) of the transposed word of its 64-row group.
-    DenseMap<std::pair<Value, int64_t>, Value> transposed;
-    auto scalesOf = [&](Value lanes,
+    // byte i % 4 (op_sel) of the arranged word of its 64-row group; a
+    // `scale` fragment's words are arranged here, once each.
+    DenseMap<std::pair<Value, int64_t>, Value> arranged;
+    auto scalesOf = [&](Value scales, Value lanes,
                         int64_t fragment) -> std::pair<Value, int32_t> {
       int64_t i = fragment / kChunks, kk = fragment % kChunks;
       int64_t word = i / 4 * kChunks + kk;
-      Value &scales = transposed[{lanes, word}];
-      if (!scales)
-        scales = transposeScaleWord(
-            rewriter, loc,
-            vector::ExtractOp::create(rewriter, loc, lanes, word), *lane);
-      return {scales, int32_t(i % 4)};
+      Value &bytes = arranged[{lanes, word}];
+      if (!bytes) {
+        Value w = vector::ExtractOp::create(rewriter, loc, lanes, word);
+        if (cast<FragmentType>(scales.getType()).getRole() ==
+            FragmentRole::scale)
+          w = arrangeScaleWord(rewriter, loc, w, *lane);
+        bytes = scaleBytes(rewriter, loc, w);
+      }
+      return {bytes, int32_t(i % 4)};
     };
 
     for (int64_t kk = 0; kk < kChunks; ++kk) {
@@ -528,10 +484,10 @@ struct MmaLowering : ChipLowering<MmaOp> {
           case MmaLayout::Mfma32x32x16:
           case MmaLayout::Mfma16x16x128F8:
             if (scaled) {
-              auto [sa, ia] =
-                  scalesOf(adaptor.getScales()[0], i * kChunks + kk);
-              auto [sb, ib] =
-                  scalesOf(adaptor.getScales()[1], j * kChunks + kk);
+              auto [sa, ia] = scalesOf(op.getScaleA(), adaptor.getScales()[0],
+                                       i * kChunks + kk);
+              auto [sb, ib] = scalesOf(op.getScaleB(), adaptor.getScales()[1],
+                                       j * kChunks + kk);
               c = amdgpu::ScaledMFMAOp::create(
                   rewriter, loc, cType, rewriter.getI32IntegerAttr(mma.m),
                   rewriter.getI32IntegerAttr(mma.n),
@@ -569,8 +525,20 @@ struct FillFragmentLowering : OpConversionPattern<FillFragmentOp> {
     auto type = getTypeConverter()->convertType<VectorType>(op.getType());
     if (!type)
       return rewriter.notifyMatchFailure(op, "fragment type not convertible");
-    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type,
-                                                     adaptor.getValue());
+    Value value = adaptor.getValue();
+    // Block scales are held 4 to a word, as read or as arranged: all the
+    // same byte either way.
+    if (isScaleRole(op.getType().getRole())) {
+      Location loc = op.getLoc();
+      value = arith::MulIOp::create(
+          rewriter, loc,
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                 arith::BitcastOp::create(rewriter, loc,
+                                                          rewriter.getI8Type(),
+                                                          value)),
+          constI32(rewriter, loc, 0x01010101));
+    }
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type, value);
     return success();
   }
 };
@@ -602,7 +570,7 @@ void mlir::hk::populateHKTypeConversions(TypeConverter &converter,
     VectorType vector = type.getLaneVectorType(chip);
     if (!vector)
       return std::nullopt;
-    if (type.getRole() == FragmentRole::scale)
+    if (isScaleRole(type.getRole()))
       return VectorType::get(
           {getScaleWordsPerLane(type.getRows(), type.getCols())},
           IntegerType::get(type.getContext(), 32));

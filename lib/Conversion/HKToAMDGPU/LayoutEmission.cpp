@@ -125,7 +125,7 @@ mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
   int64_t width = getLaneGroupWidth(layout);
   Value low = m.rem(lane, width);
   Value high = m.div(lane, width);
-  if (role == FragmentRole::scale)
+  if (isScaleRole(role))
     return {low, high};
   if (role == FragmentRole::row)
     return {

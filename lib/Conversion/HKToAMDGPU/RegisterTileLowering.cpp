@@ -260,6 +260,20 @@ struct ToOperandLowering : ChipLowering<ToOperandOp> {
     const MmaInstr *instr = getInstr(op, result);
     if (!type || !instr)
       return failure();
+    if (result.getRole() == FragmentRole::scale_mma) {
+      FailureOr<Value> lane = emitLaneId(rewriter, op);
+      if (failed(lane))
+        return failure();
+      SmallVector<Value> words;
+      for (int64_t w = 0; w < type.getNumElements(); ++w)
+        words.push_back(arrangeScaleWord(
+            rewriter, loc,
+            vector::ExtractOp::create(rewriter, loc, adaptor.getInput(), w),
+            *lane));
+      rewriter.replaceOp(
+          op, vector::FromElementsOp::create(rewriter, loc, type, words));
+      return success();
+    }
     int64_t e = getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
     FragmentShape operand = getFragmentShape(instr->layout, result.getRole());
     // A lane's k in the operand follow its accumulator elements down the

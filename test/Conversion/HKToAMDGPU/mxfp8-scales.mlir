@@ -59,3 +59,42 @@ gpu.module @gfx950 [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// hk.to_operand arranges ahead; the MMA then takes the words as they are.
+// A filled scale fragment holds its byte 4 times per word.
+// CHECK-LABEL: gpu.func @arranged
+// CHECK: %[[W:.*]] = rocdl.raw.ptr.buffer.load %{{.*}} : i32
+// CHECK: rocdl.permlane32.swap %[[W]], %[[W]], false, false
+// CHECK: rocdl.permlane16.swap
+// CHECK: %[[T:.*]] = llvm.call_intrinsic "llvm.amdgcn.perm"
+// CHECK: %[[FILL:.*]] = arith.muli %{{.*}}, %c16843009_i32 : i32
+// CHECK-NOT: rocdl.permlane
+// CHECK: %[[TV:.*]] = vector.broadcast %[[T]] : i32 to vector<1xi32>
+// CHECK: amdgpu.scaled_mfma 16x16x128 (%{{.*}}[0] *
+// CHECK-NOT: rocdl.permlane
+// CHECK: gpu.return
+gpu.module @arranged [#rocdl.target<chip = "gfx950">] {
+  gpu.func @arranged(%a: !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+                     %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                     %acc: !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+                     %SA: memref<?x?xf8E8M0FNU>, %r: index, %k: index,
+                     %one: f8E8M0FNU, %out: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %sa = hk.read_fragment %SA[%r, %k] bounds partial_rows
+        : memref<?x?xf8E8M0FNU> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+    %ta = hk.to_operand %sa
+        : !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+        -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
+    %sb = hk.fill_fragment %one : !hk.fragment<scale_mma, 16x4xf8E8M0FNU, mma = 16x16x128>
+    %d = hk.mma %a, %b, %acc scales(%ta, %sb)
+        : !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+          !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+          !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+          !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>,
+          !hk.fragment<scale_mma, 16x4xf8E8M0FNU, mma = 16x16x128>
+    hk.store_fragment %d, %out[%c0, %c0]
+        : !hk.fragment<acc, 64x16xf32, mma = 16x16x128>, memref<?x?xf32>
+    gpu.return
+  }
+}

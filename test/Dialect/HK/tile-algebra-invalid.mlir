@@ -300,3 +300,35 @@ func.func @any_no_inputs() -> i1 {
   }) : () -> i1
   return %r : i1
 }
+
+// -----
+
+func.func @to_operand_scale_shape(%s: !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>) {
+  // expected-error @+1 {{'hk.to_operand' op arranges a 'scale' fragment for the MMA as the 'scale_mma' fragment of the same shape, got 'scale 64x4 mma = 16x16x128' to 'scale_mma 32x4 mma = 16x16x128'}}
+  %t = hk.to_operand %s : !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128> -> !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+func.func @to_operand_scale_twice(%s: !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>) {
+  // expected-error @+1 {{'hk.to_operand' op arranges a 'scale' fragment for the MMA as the 'scale_mma' fragment of the same shape, got 'scale_mma 64x4 mma = 16x16x128' to 'scale_mma 64x4 mma = 16x16x128'}}
+  %t = hk.to_operand %s : !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128> -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+func.func @to_operand_acc_to_scale(%s: !hk.fragment<acc, 64x16xf32, mma = 16x16x128>) {
+  // expected-error @+1 {{'hk.to_operand' op arranges a 'scale' fragment for the MMA as the 'scale_mma' fragment of the same shape, got 'acc 64x16 mma = 16x16x128' to 'scale_mma 64x4 mma = 16x16x128'}}
+  %t = hk.to_operand %s : !hk.fragment<acc, 64x16xf32, mma = 16x16x128> -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+func.func @read_scale_mma(%S: memref<?x?xf8E8M0FNU>, %i: index) {
+  // expected-error @+1 {{'hk.read_fragment' op reads 'acc', 'scale', 'row' or 'col' fragments, got 'scale_mma'}}
+  %s = hk.read_fragment %S[%i, %i] bounds partial : memref<?x?xf8E8M0FNU> -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}

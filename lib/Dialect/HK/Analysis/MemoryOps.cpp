@@ -62,7 +62,7 @@ FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
 
 /// Whether `value` reaches an MMA's operand, through the results of the
 /// regions that yield it (clusters, staggers, loops and their carried
-/// values, branches).
+/// values, branches) and block scales' arrangement (hk.to_operand).
 static bool reachesMma(Value value) {
   SmallVector<Value> work = {value};
   llvm::SmallPtrSet<void *, 8> seen;
@@ -75,6 +75,11 @@ static bool reachesMma(Value value) {
       unsigned index = use.getOperandNumber();
       if (isa<MmaOp>(user))
         return true;
+      // Block scales arranged for the MFMA are what it reads.
+      if (isa<ToOperandOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
       if (auto loop = dyn_cast<scf::ForOp>(user)) {
         if (OpResult result = loop.getTiedLoopResult(&use)) {
           work.push_back(result);

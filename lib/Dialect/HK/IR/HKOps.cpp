@@ -53,7 +53,7 @@ static LogicalResult verifyChipHasMma(Operation *op, FragmentType type) {
                             << formatMma(type.getMmaShape()) << " ";
   if (type.getRole() == FragmentRole::acc)
     diag << "MMA accumulating f32";
-  else if (type.getRole() == FragmentRole::scale)
+  else if (isScaleRole(type.getRole()))
     diag << "MMA with block scales (MXFP8 needs gfx950's "
             "v_mfma_scale_f32_16x16x128_f8f6f4)";
   else
@@ -369,10 +369,10 @@ LogicalResult MmaOp::verify() {
        {std::tuple{StringRef("a"), getScaleA(), a},
         std::tuple{StringRef("b"), getScaleB(), b}}) {
     auto type = cast<FragmentType>(scale.getType());
-    if (type.getRole() != FragmentRole::scale || !type.hasSameMma(a))
+    if (!isScaleRole(type.getRole()) || !type.hasSameMma(a))
       return emitOpError() << "the scales of '" << name
-                           << "' must be a 'scale' fragment of the same MMA "
-                              "shape";
+                           << "' must be a 'scale' or 'scale_mma' fragment "
+                              "of the same MMA shape";
     if (type.getRows() != operand.getRows() ||
         type.getCols() * kScaleBlock != operand.getCols())
       return emitOpError() << "the scales of '" << name << "' are "
@@ -499,7 +499,7 @@ LogicalResult MapOp::verify() {
   FragmentType result = getResult().getType();
   if (getInputs().empty())
     return emitOpError() << "needs at least one input fragment";
-  if (result.getRole() == FragmentRole::scale)
+  if (isScaleRole(result.getRole()))
     return emitOpError() << "computes no 'scale' fragments (block scales are "
                             "read, not computed)";
   for (auto [i, input] : llvm::enumerate(getInputs())) {
@@ -620,6 +620,21 @@ LogicalResult ReduceOp::verify() {
 
 LogicalResult ToOperandOp::verify() {
   FragmentType input = getInput().getType(), result = getResult().getType();
+  // Block scales arranged for the MFMA: the same scales.
+  if (isScaleRole(input.getRole()) || isScaleRole(result.getRole())) {
+    if (input.getRole() != FragmentRole::scale ||
+        result !=
+            FragmentType::get(getContext(), FragmentRole::scale_mma,
+                              input.getRows(), input.getCols(),
+                              input.getElementType(), input.getMmaShape().m,
+                              input.getMmaShape().n, input.getMmaShape().k))
+      return emitOpError() << "arranges a 'scale' fragment for the MMA as "
+                              "the 'scale_mma' fragment of the same shape, "
+                              "got '"
+                           << formatFragmentShape(input) << "' to '"
+                           << formatFragmentShape(result) << "'";
+    return verifyChipHasMma(*this, result);
+  }
   if (input.getRole() != FragmentRole::acc)
     return emitOpError() << "takes an 'acc' fragment, got '"
                          << formatFragmentShape(input) << "'";
@@ -662,7 +677,7 @@ LogicalResult ToOperandOp::verify() {
 
 LogicalResult MaskOp::verify() {
   FragmentType type = getInput().getType();
-  if (type.getRole() == FragmentRole::scale)
+  if (isScaleRole(type.getRole()))
     return emitOpError() << "masks no 'scale' fragments";
   return verifyChipHasMma(*this, type);
 }

@@ -185,6 +185,7 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
   case FragmentRole::acc:
     return {m, n};
   case FragmentRole::scale:
+  case FragmentRole::scale_mma:
     return {m, k / kScaleBlock};
   case FragmentRole::row:
     return {m, 1};
@@ -204,7 +205,7 @@ LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (rows <= 0 || cols <= 0)
     return emitError() << "fragment tile " << rows << "x" << cols
                        << " must have positive dimensions";
-  if (role == FragmentRole::scale) {
+  if (isScaleRole(role)) {
     if (!isa<Float8E8M0FNUType>(elementType))
       return emitError() << "'scale' fragments hold f8E8M0FNU, got "
                          << elementType;
@@ -259,7 +260,7 @@ bool FragmentType::hasSameMma(FragmentType other) const {
 
 const MmaInstr *FragmentType::findInstr(const ChipInfo &chip) const {
   MmaShape shape = getMmaShape();
-  if (getRole() == FragmentRole::scale) {
+  if (isScaleRole(getRole())) {
     for (const MmaInstr &instr : chip.mmas)
       if (hk::getMmaShape(instr.layout) == shape && instr.blockScales)
         return &instr;

@@ -49,8 +49,14 @@ struct SyncLoop {
   /// Per MMA: the loads it is the first user of, in program order.
   SmallVector<SmallVector<LoadFragmentOp>> clusterLoads;
   /// Per cluster: the indices into kv.registerReads its memory interval
-  /// issues for the next K tile, spread evenly in program order.
+  /// issues for the next K tile, spread evenly in the order of their first
+  /// MMA (the first needed the longest ahead).
   SmallVector<SmallVector<int>> clusterRegisterReads;
+  /// The elementwise work before the first MMA that depends on the loop
+  /// only through its register reads (block scales arranged for the MFMA),
+  /// in program order: the tile before runs it, beside its last MMA, and
+  /// the loop carries its results.
+  SmallVector<Operation *> earlyWork;
   DenseMap<Operation *, int> regionOfAlloc;
 };
 } // namespace
@@ -236,9 +242,39 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   }
   int clusters = sync.kv.mmas.size();
   int readCount = sync.kv.registerReads.size();
+  SmallVector<int> firstUse, order;
+  for (ReadFragmentOp read : sync.kv.registerReads) {
+    firstUse.push_back(clusters);
+    for (auto [c, mma] : llvm::enumerate(sync.kv.mmas))
+      if (bodySliceOf(loop, mma).contains(read)) {
+        firstUse.back() = c;
+        break;
+      }
+    order.push_back(order.size());
+  }
+  llvm::stable_sort(order,
+                    [&](int x, int y) { return firstUse[x] < firstUse[y]; });
   sync.clusterRegisterReads.resize(clusters);
   for (int j = 0; j < readCount; ++j)
-    sync.clusterRegisterReads[int64_t(j) * clusters / readCount].push_back(j);
+    sync.clusterRegisterReads[int64_t(j) * clusters / readCount].push_back(
+        order[j]);
+  llvm::SmallPtrSet<Operation *, 8> early;
+  for (ReadFragmentOp read : sync.kv.registerReads)
+    early.insert(read);
+  for (Operation *op : sync.kv.elementwise.front()) {
+    bool fromReads = false, onlyReads = op->getNumRegions() == 0;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && early.contains(def))
+        fromReads = true;
+      else if (!loop.isDefinedOutsideOfLoop(operand))
+        onlyReads = false;
+    }
+    if (fromReads && onlyReads) {
+      early.insert(op);
+      sync.earlyWork.push_back(op);
+    }
+  }
   sync.fills.resize(sync.kv.copies.size());
   for (CopyToSharedOp copy : sync.kv.copies) {
     auto it = sync.regionOfAlloc.find(copy.getTile().getDefiningOp());
@@ -365,11 +401,23 @@ private:
     return out;
   }
   /// What a K tile takes from the one before: with read-ahead its first
-  /// fragment reads, and its register reads (kv.registerReads' order).
+  /// fragment reads, its register reads (kv.registerReads' order), and its
+  /// early work's results (SyncLoop::earlyWork's order).
   struct Carried {
     SmallVector<Value> firstReads;
     SmallVector<Value> registerReads;
+    SmallVector<Value> early;
   };
+  /// SyncLoop::earlyWork on the register reads `reads`: its results.
+  SmallVector<Value> emitEarlyWork(OpBuilder &b, ValueRange reads) {
+    IRMapping map;
+    for (auto [read, value] : llvm::zip_equal(sync.kv.registerReads, reads))
+      map.map(read.getResult(), value);
+    SmallVector<Value> out;
+    for (Operation *op : sync.earlyWork)
+      llvm::append_range(out, b.clone(*op, map)->getResults());
+    return out;
+  }
   /// The clusters of K tile `tile`, reading `slot`, from `in`. With `next`
   /// (the loop body), each cluster issues its fill and its register reads
   /// for the next tile, and with read-ahead the last cluster reads the next
@@ -425,11 +473,18 @@ PingPongEmitter::emitTile(OpBuilder &b, Value tile, int64_t slot,
   for (auto [read, value] :
        llvm::zip_equal(sync.kv.registerReads, in.registerReads))
     map.map(read.getResult(), value);
+  // The early work's results come from the tile before.
+  SmallVector<Value> earlyResults;
+  for (Operation *op : sync.earlyWork)
+    llvm::append_range(earlyResults, op->getResults());
+  map.map(earlyResults, in.early);
   for (Operation *op : sync.kv.elementwise[0])
-    b.clone(*op, map);
+    if (!llvm::is_contained(sync.earlyWork, op))
+      b.clone(*op, map);
   Value slotValue = index(b, slot);
   SmallVector<Value> nextReads;
   SmallVector<Value> nextRegisterReads(sync.kv.registerReads.size());
+  SmallVector<Value> nextEarly;
   Value nextTile;
   if (fills)
     nextTile = arith::AddIOp::create(b, loc, tile, index(b, 1));
@@ -483,6 +538,10 @@ PingPongEmitter::emitTile(OpBuilder &b, Value tile, int64_t slot,
       map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
     if (readsNext)
       nextReads = emitFirstReads(b, (slot + 1) % 2);
+    // The next tile's early work, beside this tile's last MFMAs: every
+    // register read for it is issued by now.
+    if (fills && c + 1 == n)
+      nextEarly = emitEarlyWork(b, nextRegisterReads);
     recorder.close();
     emitWait(b, site(c, true));
     BarrierOp::create(b, loc);
@@ -495,6 +554,7 @@ PingPongEmitter::emitTile(OpBuilder &b, Value tile, int64_t slot,
   if (fills) {
     llvm::append_range(out, nextReads);
     llvm::append_range(out, nextRegisterReads);
+    llvm::append_range(out, nextEarly);
   }
   if (failed(recorder.form(out)))
     return failure();
@@ -502,8 +562,11 @@ PingPongEmitter::emitTile(OpBuilder &b, Value tile, int64_t slot,
     ArrayRef<Value> carried = ArrayRef(out).drop_front(accCount);
     next->firstReads.assign(carried.begin(),
                             carried.begin() + nextReads.size());
-    next->registerReads.assign(carried.begin() + nextReads.size(),
-                               carried.end());
+    carried = carried.drop_front(nextReads.size());
+    next->registerReads.assign(carried.begin(),
+                               carried.begin() + nextRegisterReads.size());
+    next->early.assign(carried.begin() + nextRegisterReads.size(),
+                       carried.end());
   }
   out.resize(accCount);
   return out;
@@ -571,12 +634,18 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
     llvm::append_range(inits, reads);
   }
   llvm::append_range(inits, firstRegisterReads);
+  // The first tile's early work (waiting for its register reads here).
+  SmallVector<Value> firstEarly = emitEarlyWork(s, firstRegisterReads);
+  llvm::append_range(inits, firstEarly);
+  size_t registerReadCount = firstRegisterReads.size();
   // The carried values after the accumulators of `values`.
   auto carriedOf = [&](ValueRange values) {
     values = values.drop_front(accCount);
     Carried c;
     llvm::append_range(c.firstReads, values.take_front(readCount));
-    llvm::append_range(c.registerReads, values.drop_front(readCount));
+    values = values.drop_front(readCount);
+    llvm::append_range(c.registerReads, values.take_front(registerReadCount));
+    llvm::append_range(c.early, values.drop_front(registerReadCount));
     return c;
   };
 
@@ -605,6 +674,7 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
     }
     llvm::append_range(accs, carried.firstReads);
     llvm::append_range(accs, carried.registerReads);
+    llvm::append_range(accs, carried.early);
     scf::YieldOp::create(l, loc, accs);
   }
   ValueRange loopAccs = pairLoop.getResults().take_front(accCount);

@@ -63,6 +63,7 @@ FragmentShape mlir::hk::getFragmentShape(MmaLayout layout, FragmentRole role) {
   case FragmentRole::acc:
     return {s.m, s.n, s.m * s.n / waveSize, waveSize};
   case FragmentRole::scale:
+  case FragmentRole::scale_mma:
     return {s.m, s.k / kScaleBlock,
             std::max<int64_t>(1, s.m * (s.k / kScaleBlock) / waveSize),
             waveSize};
@@ -80,7 +81,7 @@ Coord mlir::hk::getFragmentElement(MmaLayout layout, FragmentRole role,
                                    int64_t lane, int64_t i) {
   // Block scales (the f8f6f4 MFMA's): lane l supplies row l % 16's scale of
   // 32-k block l / 16 (docs/hardware/Fp8Facts.md#mxfp8).
-  if (role == FragmentRole::scale)
+  if (isScaleRole(role))
     return {lane % 16, lane / 16};
   if (role == FragmentRole::row)
     return {getFragmentElement(layout, FragmentRole::acc, lane, i).row, 0};

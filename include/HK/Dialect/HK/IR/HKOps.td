@@ -223,10 +223,12 @@ def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     16x16x32 bf16/f16 and 16x16x128 f8E4M3FN/f8E5M2 (MFMA), gfx1201
     16x16x16 bf16/f16 and f8E4M3FN/f8E5M2 (WMMA).
 
-    With `scales(%sa, %sb)` (MXFP8), `sa` and `sb` are `scale` fragments of
-    f8E8M0FNU, one per row of `a` (`b`) per 32 k: each 32-k block product is
-    multiplied by 2^(sa - 127) 2^(sb - 127) before it is accumulated. Only
-    gfx950's 16x16x128 fp8 MFMA has block scales
+    With `scales(%sa, %sb)` (MXFP8), `sa` and `sb` are `scale` or
+    `scale_mma` fragments of f8E8M0FNU, one per row of `a` (`b`) per 32 k:
+    each 32-k block product is multiplied by 2^(sa - 127) 2^(sb - 127)
+    before it is accumulated. A `scale` fragment is arranged for the MFMA
+    here, once per register; a `scale_mma` one (`hk.to_operand`) was
+    arranged before. Only gfx950's 16x16x128 fp8 MFMA has block scales
     (`v_mfma_scale_f32_16x16x128_f8f6f4`, `amdgpu.scaled_mfma`).
 
     Lowers to `amdgpu.mfma`, `amdgpu.scaled_mfma` or `amdgpu.wmma`, one per
@@ -425,7 +427,8 @@ def HK_AnyOp : HK_Op<"any", [RecursiveMemoryEffects, SingleBlock]> {
 //===----------------------------------------------------------------------===//
 
 def HK_ToOperandOp : HK_Op<"to_operand", [Pure]> {
-  let summary = "an accumulator as the B operand of the next MMA, in registers";
+  let summary = "an accumulator as the B operand of the next MMA, or block "
+                "scales arranged for it, in registers";
   let description = [{
     Gives the B operand whose B^T is the accumulator X (`B = X^T`: the next
     `hk.mma %a, %b, %c` computes `c + a * X`), rounded from f32 to the
@@ -443,12 +446,23 @@ def HK_ToOperandOp : HK_Op<"to_operand", [Pure]> {
     This is attention's P^T in the S^T = K Q^T orientation: the softmax
     probabilities are already the B operand of O^T = V^T P^T.
 
+    On a `scale` fragment (MXFP8 block scales as `hk.read_fragment` reads
+    them) it gives the same scales as a `scale_mma` fragment of the same
+    shape, arranged as the MFMA takes them: a transpose of bytes across
+    lane groups (two permlane swaps and two `v_perm_b32` per register of
+    scales, docs/Fp8.md#scales). `hk.mma` does it itself for `scale`
+    fragments; done ahead, it runs where a schedule puts it (the ping-pong
+    runs a tile's first arrangements beside the MFMAs of the tile before).
+
     Example:
 
     ```mlir
     %p = hk.to_operand %s
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
         -> !hk.fragment<b_acc_k, 32x64xbf16, mma = 16x16x32>
+    %t = hk.to_operand %sa
+        : !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+        -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
     ```
   }];
   let arguments = (ins HK_Fragment:$input);

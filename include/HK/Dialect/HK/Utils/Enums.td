@@ -95,7 +95,11 @@ def HK_FragmentRole : I32EnumAttr<"FragmentRole",
     // two operands' k slot by slot, so a product of two of them is the
     // product of the matrices.
     I32EnumAttrCase<"a_run_k", 8>,
-    I32EnumAttrCase<"b_run_k", 9>
+    I32EnumAttrCase<"b_run_k", 9>,
+    // Block scales arranged for the MFMA (hk.to_operand of `scale`): what
+    // hk.mma does to a `scale` fragment itself, done ahead where a schedule
+    // puts it.
+    I32EnumAttrCase<"scale_mma", 10>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";

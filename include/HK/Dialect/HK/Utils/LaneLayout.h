@@ -32,6 +32,12 @@ inline bool isOperandRole(FragmentRole role) {
          role == FragmentRole::a_run_k || role == FragmentRole::b_run_k;
 }
 
+/// True for block scales: `scale` as read, `scale_mma` arranged for the
+/// MFMA.
+inline bool isScaleRole(FragmentRole role) {
+  return role == FragmentRole::scale || role == FragmentRole::scale_mma;
+}
+
 /// True for `a_acc_k` and `b_acc_k`: k in an accumulator's row order.
 inline bool hasAccumulatorK(FragmentRole role) {
   return role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k;
