@@ -344,9 +344,13 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     the loop) is a value; work after an MMA (the softmax, the lazy rescale
     with its `scf.if`) runs in that MMA's compute cluster, after it. Reads
     of global memory into registers (`hk.read_fragment`: MXFP8's block
-    scales) are issued a K tile ahead, spread over the memory parts in
-    program order; the loop carries them, the first tile's follow the
-    prologue's fills, and the waits count their loads on vmcnt. Each MMA
+    scales) are issued a K tile ahead, spread over the memory parts in the
+    order of their first MMA; the loop carries them, the first tile's follow
+    the prologue's fills, and the waits count their loads on vmcnt. Work
+    before the first MMA that depends on the loop only through these reads
+    (the scales' arrangement for the MFMA, `hk.to_operand`) runs in the
+    tile before, in its last MMA's cluster, and the loop carries its
+    results (the first tile's runs before the loop). Each MMA
     becomes a cluster: a memory part (the fragment reads its MMA needs
     first, in program order, then its share of the next tile's register
     reads), a barrier, the MMA at raised
