@@ -83,12 +83,12 @@ AccElements accElements(OpBuilder &b, Location loc, const MmaInstr &instr,
 Value waveUniform(OpBuilder &b, Location loc, Value index,
                   bool atDefinition = false) {
   OpBuilder::InsertionGuard guard(b);
-  if (!atDefinition)
-    ;
-  else if (Operation *def = index.getDefiningOp())
-    b.setInsertionPointAfter(def);
-  else
-    b.setInsertionPointToStart(cast<BlockArgument>(index).getOwner());
+  if (atDefinition) {
+    if (Operation *def = index.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(cast<BlockArgument>(index).getOwner());
+  }
   Value first = ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(),
                                                toI32(b, loc, index));
   return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), first);

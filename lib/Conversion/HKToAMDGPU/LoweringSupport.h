@@ -224,7 +224,8 @@ LogicalResult checkRoundingModes(Operation *root);
 
 /// A word of block scales as read (a lane's row, kScaleRowsPerWord) made
 /// the MFMA's scale register: lane l's byte i becomes row 16 i + l % 16's
-/// scale of block l / 16 (HKToAMDGPU.cpp). `lane` is the lane id.
+/// scale of block l / 16 (GlobalFragmentLowering.cpp). `lane` is the lane
+/// id.
 Value arrangeScaleWord(OpBuilder &b, Location loc, Value word, Value lane);
 
 } // namespace mlir::hk::detail
