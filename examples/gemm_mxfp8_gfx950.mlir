@@ -72,16 +72,14 @@ gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] {
       %sb1 = hk.read_fragment %SB[%n1w, %kb] bounds partial : memref<?x?xf8E8M0FNU> -> <scale, 32x4xf8E8M0FNU, mma = 16x16x128>
       %b0 = hk.load_fragment %Bs0[%c0] [%wn, %c0] : <128x128xf8E4M3FN, #hk.swizzle<st_16x128>> -> <b, 32x128xf8E4M3FN, mma = 16x16x128>
       %a0 = hk.load_fragment %As0[%c0] [%wm, %c0] : <128x128xf8E4M3FN, #hk.swizzle<st_16x128>> -> <a, 64x128xf8E4M3FN, mma = 16x16x128>
-      %ta0 = hk.to_operand %sa0 : <scale, 64x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
-      %tb0 = hk.to_operand %sb0 : <scale, 32x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
-      %d00 = hk.mma %a0, %b0, %c00 scales(%ta0, %tb0) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+      %ta:2 = hk.to_operand %sa0, %sa1 : <scale, 64x4xf8E8M0FNU, mma = 16x16x128>, <scale, 64x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, <scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
+      %tb:2 = hk.to_operand %sb0, %sb1 : <scale, 32x4xf8E8M0FNU, mma = 16x16x128>, <scale, 32x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>, <scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+      %d00 = hk.mma %a0, %b0, %c00 scales(%ta#0, %tb#0) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
       %b1 = hk.load_fragment %Bs1[%c0] [%wn, %c0] : <128x128xf8E4M3FN, #hk.swizzle<st_16x128>> -> <b, 32x128xf8E4M3FN, mma = 16x16x128>
-      %tb1 = hk.to_operand %sb1 : <scale, 32x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
-      %d01 = hk.mma %a0, %b1, %c01 scales(%ta0, %tb1) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+      %d01 = hk.mma %a0, %b1, %c01 scales(%ta#0, %tb#1) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
       %a1 = hk.load_fragment %As1[%c0] [%wm, %c0] : <128x128xf8E4M3FN, #hk.swizzle<st_16x128>> -> <a, 64x128xf8E4M3FN, mma = 16x16x128>
-      %ta1 = hk.to_operand %sa1 : <scale, 64x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
-      %d10 = hk.mma %a1, %b0, %c10 scales(%ta1, %tb0) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
-      %d11 = hk.mma %a1, %b1, %c11 scales(%ta1, %tb1) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+      %d10 = hk.mma %a1, %b0, %c10 scales(%ta#1, %tb#0) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+      %d11 = hk.mma %a1, %b1, %c11 scales(%ta#1, %tb#1) : <a, 64x128xf8E4M3FN, mma = 16x16x128>, <b, 32x128xf8E4M3FN, mma = 16x16x128>, <acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
       amdgpu.lds_barrier
       scf.yield %d00, %d01, %d10, %d11 : !hk.fragment<acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<acc, 64x32xf32, mma = 16x16x128>
     }

@@ -163,11 +163,14 @@ Value mlir::hk::kernels::attentionFiniteToOperand(KernelBuilder &kb,
             "r", bf16, x[0], rounding,
             arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::nnan));
       });
-  return kb.create<ToOperandOp>(name,
-                                kb.fragment(FragmentRole::b_acc_k,
-                                            type.getCols(), type.getRows(),
-                                            bf16, type.getMmaShape()),
-                                rounded);
+  return kb
+      .create<ToOperandOp>(
+          name,
+          TypeRange{kb.fragment(FragmentRole::b_acc_k, type.getCols(),
+                                type.getRows(), bf16, type.getMmaShape())},
+          ValueRange{rounded})
+      .getOutputs()
+      .front();
 }
 
 void mlir::hk::kernels::attentionLdsReadWait(KernelBuilder &kb) {

@@ -540,22 +540,27 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
       if (!aFrag[i])
         aFrag[i] = load(i ? "a1" : "a0", as[i], p.aKMajor, wm, kb.index(0),
                         FragmentRole::a, p.waveM());
-      // Each scale fragment arranged for the MFMA before its first MMA: a
-      // schedule runs the arrangement with the MMA before that one.
-      SmallVector<Value> scales;
-      auto arranged = [&](Value &scales, const char *name) {
-        auto type = cast<FragmentType>(scales.getType());
-        if (type.getRole() == FragmentRole::scale)
-          scales = kb.create<ToOperandOp>(
-              name,
-              kb.fragment(FragmentRole::scale_mma, type.getRows(),
-                          type.getCols(), type.getElementType(), p.mma),
-              scales);
-        return scales;
+      // The scales arranged for the MFMA before the first MMA, A's two
+      // fragments together and B's (arrangeScaleWords goes by pairs): a
+      // schedule runs the arrangement with the MMA before.
+      auto arrange = [&](SmallVectorImpl<Value> &scales, const char *name) {
+        SmallVector<Type> types;
+        for (Value s : scales) {
+          auto type = cast<FragmentType>(s.getType());
+          types.push_back(kb.fragment(FragmentRole::scale_mma, type.getRows(),
+                                      type.getCols(), type.getElementType(),
+                                      p.mma));
+        }
+        auto op = kb.create<ToOperandOp>(name, types, ValueRange(scales));
+        llvm::copy(op.getOutputs(), scales.begin());
       };
+      if (p.d.blockScales && i == 0 && j == 0) {
+        arrange(scalesA, "ta");
+        arrange(scalesB, "tb");
+      }
+      SmallVector<Value> scales;
       if (p.d.blockScales)
-        scales = {arranged(scalesA[i], i ? "ta1" : "ta0"),
-                  arranged(scalesB[j], j ? "tb1" : "tb0")};
+        scales = {scalesA[i], scalesB[j]};
       std::string name = llvm::formatv("d{0}{1}", i, j).str();
       out[2 * i + j] =
           kb.create<MmaOp>(name, acc, aFrag[i], bFrag[j],

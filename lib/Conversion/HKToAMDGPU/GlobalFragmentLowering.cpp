@@ -432,57 +432,63 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
 
 } // namespace
 
-/// The MFMA's scale register from a word of row scales (lane l holding row
+/// The MFMA's scale registers from words of row scales (lane l holding row
 /// l's 4 blocks, getScaleWordsPerLane): lane l's byte i becomes row
-/// 16 i + l % 16's scale of block l / 16. A transpose of bytes and lane
-/// groups in two exchanges, each a permlane swap of the word with itself and
-/// a v_perm_b32: of byte pairs between lane groups 2 apart (across 32
-/// lanes), then of bytes between groups 1 apart (across 16). A swap leaves
-/// the lanes below their partner their own word first and the partner's
-/// second, the lanes above the reverse, so the bytes to keep are at places
-/// that depend on the lane: the perm's selector (`lane` is the lane id).
-/// Nothing is computed on the word before the first swap: LLVM would move
-/// it to where the word is loaded, and wait for the load there.
-Value mlir::hk::detail::arrangeScaleWord(OpBuilder &b, Location loc, Value word,
-                                         Value lane) {
+/// 16 i + l % 16's scale of block l / 16, a transpose of bytes and lane
+/// groups. Two words X and Y go together, in three permlane swaps and four
+/// v_perm_b32 whose selectors are the same in every lane:
+///  1. swap32(X, Y): lanes below 32 hold X's rows l and l + 32, lanes above
+///     Y's rows l - 32 and l; in both, the lower row first.
+///  2. P, Q: bytes 0 and 2 (P), 1 and 3 (Q) of the two rows.
+///  3. swap16(P, Q): lane group g holds bytes g % 2 and g % 2 + 2 of the
+///     4 rows 16 apart (X's below 32, Y's above).
+///  4. R, S: the 4 rows' byte g % 2 (R) and g % 2 + 2 (S), that is the
+///     results of groups g % 2 and g % 2 + 2.
+///  5. swap32(R, S) puts each result in its lane group: X's in the first,
+///     Y's in the second.
+/// An odd word goes with a poison partner. Nothing is computed on a word
+/// before the first swap: LLVM would move it to where the word is loaded,
+/// and wait for the load there.
+SmallVector<Value> mlir::hk::detail::arrangeScaleWords(OpBuilder &b,
+                                                       Location loc,
+                                                       ValueRange words) {
   Type i32 = b.getI32Type();
-  auto c = [&](int64_t v) { return constI32(b, loc, v); };
   auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
-  Value lane32 = arith::IndexCastUIOp::create(b, loc, i32, lane);
   // v_perm_b32's selector picks bytes of (first << 32 | second): 4-7 are
-  // the first word's, 0-3 the second's; `below` when the lane's bit `bit`
-  // is clear, else `above`.
-  auto perm = [&](Value first, Value second, int64_t bit, uint32_t below,
-                  uint32_t above) -> Value {
-    Value isAbove = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::AndIOp::create(b, loc, lane32, c(bit)), c(0));
-    Value selector = arith::SelectOp::create(b, loc, isAbove, c(int32_t(above)),
-                                             c(int32_t(below)));
-    return LLVM::CallIntrinsicOp::create(b, loc, i32,
-                                         b.getStringAttr("llvm.amdgcn.perm"),
-                                         ValueRange{first, second, selector})
+  // the first word's, 0-3 the second's (selector bytes low byte first).
+  auto perm = [&](Value first, Value second, uint32_t selector) -> Value {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, i32, b.getStringAttr("llvm.amdgcn.perm"),
+               ValueRange{first, second, constI32(b, loc, int32_t(selector))})
         .getResult(0);
   };
-  auto exchange = [&](Value x, bool across32) -> std::pair<Value, Value> {
+  auto swap = [&](Value x, Value y, bool across32) -> std::pair<Value, Value> {
     Value swapped =
         across32
-            ? ROCDL::Permlane32SwapOp::create(b, loc, pair, x, x, false, false)
+            ? ROCDL::Permlane32SwapOp::create(b, loc, pair, x, y, false, false)
                   .getResult()
-            : ROCDL::Permlane16SwapOp::create(b, loc, pair, x, x, false, false)
+            : ROCDL::Permlane16SwapOp::create(b, loc, pair, x, y, false, false)
                   .getResult();
     return {LLVM::ExtractValueOp::create(b, loc, swapped, 0),
             LLVM::ExtractValueOp::create(b, loc, swapped, 1)};
   };
-  // Byte pairs: [own 0, own 1, partner 0, partner 1] below, [partner 2,
-  // partner 3, own 2, own 3] above. (Selector bytes, low byte first: the
-  // first result's bytes are 4-7, the second's 0-3.)
-  auto [first, second] = exchange(word, /*across32=*/true);
-  Value pairs = perm(first, second, 32, 0x01000504, 0x03020706);
-  // Bytes: [own 0, partner 0, own 2, partner 2] in even groups of 16,
-  // [partner 1, own 1, partner 3, own 3] in odd ones.
-  std::tie(first, second) = exchange(pairs, /*across32=*/false);
-  return perm(first, second, 16, 0x02060004, 0x03070105);
+  SmallVector<Value> arranged;
+  for (size_t w = 0; w < words.size(); w += 2) {
+    Value y = w + 1 < words.size() ? words[w + 1]
+                                   : LLVM::PoisonOp::create(b, loc, i32);
+    auto [low, high] = swap(words[w], y, /*across32=*/true);
+    // [low 0, high 0, low 2, high 2] and [low 1, high 1, low 3, high 3].
+    Value p = perm(low, high, 0x02060004), q = perm(low, high, 0x03070105);
+    auto [rows02, rows13] = swap(p, q, /*across32=*/false);
+    // Rows 0, 16, 32, 48 of the byte in the lane's place in P (R) or Q (S).
+    Value r = perm(rows02, rows13, 0x01050004),
+          s = perm(rows02, rows13, 0x03070206);
+    auto [x, yArranged] = swap(r, s, /*across32=*/true);
+    arranged.push_back(x);
+    if (w + 1 < words.size())
+      arranged.push_back(yArranged);
+  }
+  return arranged;
 }
 
 void mlir::hk::detail::populateGlobalFragmentLowering(

@@ -446,28 +446,37 @@ struct MmaLowering : ChipLowering<MmaOp> {
     for (int64_t f = 0; f < rows * cols; ++f)
       acc.push_back(
           extractFragment(rewriter, loc, adaptor.getAcc(), f, accElems));
-    bool scaled = !op.getScales().empty();
-    FailureOr<Value> lane =
-        scaled ? emitLaneId(rewriter, op) : FailureOr<Value>(Value());
-    if (failed(lane))
-      return failure();
     // Block scales: the MFMA of row block i (16 rows) and k chunk kk takes
-    // byte i % 4 (op_sel) of the arranged word of its 64-row group; a
-    // `scale` fragment's words are arranged here, once each.
-    DenseMap<std::pair<Value, int64_t>, Value> arranged;
-    auto scalesOf = [&](Value scales, Value lanes,
-                        int64_t fragment) -> std::pair<Value, int32_t> {
-      int64_t i = fragment / kChunks, kk = fragment % kChunks;
-      int64_t word = i / 4 * kChunks + kk;
-      Value &bytes = arranged[{lanes, word}];
-      if (!bytes) {
-        Value w = vector::ExtractOp::create(rewriter, loc, lanes, word);
+    // byte i % 4 (op_sel) of the arranged word of its 64-row group. The
+    // words of `scale` fragments are arranged here, A's and B's together
+    // (arrangeScaleWords goes by pairs); `scale_mma` ones are taken as is.
+    bool scaled = !op.getScales().empty();
+    SmallVector<Value> words[2];
+    SmallVector<Value> toArrange;
+    for (auto [s, scales] : llvm::enumerate(op.getScales())) {
+      auto type = cast<VectorType>(adaptor.getScales()[s].getType());
+      for (int64_t w = 0; w < type.getNumElements(); ++w) {
+        words[s].push_back(vector::ExtractOp::create(
+            rewriter, loc, adaptor.getScales()[s], w));
         if (cast<FragmentType>(scales.getType()).getRole() ==
             FragmentRole::scale)
-          w = arrangeScaleWord(rewriter, loc, w, *lane);
-        bytes = scaleBytes(rewriter, loc, w);
+          toArrange.push_back(words[s].back());
       }
-      return {bytes, int32_t(i % 4)};
+    }
+    SmallVector<Value> arranged = arrangeScaleWords(rewriter, loc, toArrange);
+    for (int64_t s = 0, next = 0; s < 2 && scaled; ++s)
+      if (cast<FragmentType>(op.getScales()[s].getType()).getRole() ==
+          FragmentRole::scale)
+        for (Value &word : words[s])
+          word = arranged[next++];
+    DenseMap<std::pair<int64_t, int64_t>, Value> bytes;
+    auto scalesOf = [&](int64_t s, int64_t fragment) {
+      int64_t i = fragment / kChunks, kk = fragment % kChunks;
+      int64_t word = i / 4 * kChunks + kk;
+      Value &b = bytes[{s, word}];
+      if (!b)
+        b = scaleBytes(rewriter, loc, words[s][word]);
+      return std::pair<Value, int32_t>{b, int32_t(i % 4)};
     };
 
     for (int64_t kk = 0; kk < kChunks; ++kk) {
@@ -484,10 +493,8 @@ struct MmaLowering : ChipLowering<MmaOp> {
           case MmaLayout::Mfma32x32x16:
           case MmaLayout::Mfma16x16x128F8:
             if (scaled) {
-              auto [sa, ia] = scalesOf(op.getScaleA(), adaptor.getScales()[0],
-                                       i * kChunks + kk);
-              auto [sb, ib] = scalesOf(op.getScaleB(), adaptor.getScales()[1],
-                                       j * kChunks + kk);
+              auto [sa, ia] = scalesOf(0, i * kChunks + kk);
+              auto [sb, ib] = scalesOf(1, j * kChunks + kk);
               c = amdgpu::ScaledMFMAOp::create(
                   rewriter, loc, cType, rewriter.getI32IntegerAttr(mma.m),
                   rewriter.getI32IntegerAttr(mma.n),

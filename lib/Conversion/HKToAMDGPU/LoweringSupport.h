@@ -222,11 +222,12 @@ void configureBf16RoundingLegality(ConversionTarget &target,
 /// mode that is not f32 -> bf16: the AMDGPU backend aborts on them.
 LogicalResult checkRoundingModes(Operation *root);
 
-/// A word of block scales as read (a lane's row, kScaleRowsPerWord) made
-/// the MFMA's scale register: lane l's byte i becomes row 16 i + l % 16's
-/// scale of block l / 16 (GlobalFragmentLowering.cpp). `lane` is the lane
-/// id.
-Value arrangeScaleWord(OpBuilder &b, Location loc, Value word, Value lane);
+/// Words of block scales as read (a lane's row, kScaleRowsPerWord) made
+/// the MFMA's scale registers: lane l's byte i becomes row 16 i + l % 16's
+/// scale of block l / 16 (GlobalFragmentLowering.cpp). Words go in pairs,
+/// so arrange together what is needed together.
+SmallVector<Value> arrangeScaleWords(OpBuilder &b, Location loc,
+                                     ValueRange words);
 
 } // namespace mlir::hk::detail
 

@@ -247,7 +247,8 @@ struct ReduceLowering : ChipLowering<ReduceOp> {
   }
 };
 
-/// hk.to_operand: a shuffle of the lane's own registers (and a rounding).
+/// hk.to_operand: a shuffle of the lane's own registers (and a rounding),
+/// or block scales arranged for the MFMA (all the inputs' words together).
 struct ToOperandLowering : ChipLowering<ToOperandOp> {
   using ChipLowering::ChipLowering;
 
@@ -255,25 +256,35 @@ struct ToOperandLowering : ChipLowering<ToOperandOp> {
   matchAndRewrite(ToOperandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FragmentType input = op.getInput().getType(), result = op.getType();
+    auto result = cast<FragmentType>(op.getOutputs().front().getType());
+    if (result.getRole() == FragmentRole::scale_mma) {
+      SmallVector<VectorType> types;
+      SmallVector<Value> words;
+      for (auto [input, output] :
+           llvm::zip(adaptor.getInputs(), op.getOutputs())) {
+        types.push_back(
+            getTypeConverter()->convertType<VectorType>(output.getType()));
+        if (!types.back())
+          return failure();
+        for (int64_t w = 0; w < types.back().getNumElements(); ++w)
+          words.push_back(vector::ExtractOp::create(rewriter, loc, input, w));
+      }
+      SmallVector<Value> arranged = arrangeScaleWords(rewriter, loc, words);
+      SmallVector<Value> results;
+      ArrayRef<Value> rest = arranged;
+      for (VectorType type : types) {
+        results.push_back(vector::FromElementsOp::create(
+            rewriter, loc, type, rest.take_front(type.getNumElements())));
+        rest = rest.drop_front(type.getNumElements());
+      }
+      rewriter.replaceOp(op, results);
+      return success();
+    }
+    FragmentType input = cast<FragmentType>(op.getInputs().front().getType());
     auto type = getTypeConverter()->convertType<VectorType>(result);
     const MmaInstr *instr = getInstr(op, result);
     if (!type || !instr)
       return failure();
-    if (result.getRole() == FragmentRole::scale_mma) {
-      FailureOr<Value> lane = emitLaneId(rewriter, op);
-      if (failed(lane))
-        return failure();
-      SmallVector<Value> words;
-      for (int64_t w = 0; w < type.getNumElements(); ++w)
-        words.push_back(arrangeScaleWord(
-            rewriter, loc,
-            vector::ExtractOp::create(rewriter, loc, adaptor.getInput(), w),
-            *lane));
-      rewriter.replaceOp(
-          op, vector::FromElementsOp::create(rewriter, loc, type, words));
-      return success();
-    }
     int64_t e = getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
     FragmentShape operand = getFragmentShape(instr->layout, result.getRole());
     // A lane's k in the operand follow its accumulator elements down the
@@ -293,7 +304,7 @@ struct ToOperandLowering : ChipLowering<ToOperandOp> {
           int64_t g = cb * n + i, fi = g / e, fj = rb;
           mask.push_back((fi * input.getNumFragmentCols() + fj) * e + g % e);
         }
-    Value v = adaptor.getInput();
+    Value v = adaptor.getInputs().front();
     Value moved = vector::ShuffleOp::create(rewriter, loc, v, v, mask);
     if (input.getElementType() != result.getElementType())
       moved = arith::TruncFOp::create(rewriter, loc, type, moved);

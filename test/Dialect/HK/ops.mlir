@@ -74,6 +74,22 @@ module attributes {hk.chip = #hk.chip<gfx950>} {
     // CHECK: hk.store_fragment %[[R]], %[[C]][%{{.*}}, %{{.*}}] : <acc, 128x64xf32, mma = 16x16x32>, memref<256x256xbf16>
     hk.store_fragment %r, %C[%c0, %c0]
         : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>, memref<256x256xbf16>
+    // CHECK: %[[P:.*]] = hk.to_operand %[[R]] : <acc, 128x64xf32, mma = 16x16x32> -> <b_acc_k, 64x128xbf16, mma = 16x16x32>
+    %p = hk.to_operand %r
+        : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>
+        -> !hk.fragment<b_acc_k, 64x128xbf16, mma = 16x16x32>
+    return
+  }
+  // Block scales arranged two fragments at a time.
+  // CHECK-LABEL: func.func @gfx950_scales
+  func.func @gfx950_scales(%sa: !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+                           %sb: !hk.fragment<scale, 32x4xf8E8M0FNU, mma = 16x16x128>) {
+    // CHECK: %{{.*}}:2 = hk.to_operand %{{.*}}, %{{.*}} : <scale, 64x4xf8E8M0FNU, mma = 16x16x128>, <scale, 32x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, <scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+    %ta, %tb = hk.to_operand %sa, %sb
+        : !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+          !hk.fragment<scale, 32x4xf8E8M0FNU, mma = 16x16x128>
+        -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>,
+           !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
     return
   }
 }

@@ -311,6 +311,30 @@ func.func @to_operand_scale_shape(%s: !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 
 
 // -----
 
+func.func @to_operand_results(%s: !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>) {
+  // expected-error @+1 {{'hk.to_operand' op gives one result per input, got 2 inputs and 1 results}}
+  %t = hk.to_operand %s, %s : <scale, 64x4xf8E8M0FNU, mma = 16x16x128>, <scale, 64x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+func.func @to_operand_several_acc(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.to_operand' op takes several fragments only of block scales, got 'acc 32x16 mma = 16x16x32'}}
+  %p:2 = hk.to_operand %s, %s : <acc, 32x16xf32, mma = 16x16x32>, <acc, 32x16xf32, mma = 16x16x32> -> <b_acc_k, 16x32xbf16, mma = 16x16x32>, <b_acc_k, 16x32xbf16, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @to_operand_scale_pair_shape(%s: !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>) {
+  // expected-error @+1 {{'hk.to_operand' op arranges a 'scale' fragment for the MMA as the 'scale_mma' fragment of the same shape, got 'scale 64x4 mma = 16x16x128' to 'scale_mma 32x4 mma = 16x16x128'}}
+  %t:2 = hk.to_operand %s, %s : <scale, 64x4xf8E8M0FNU, mma = 16x16x128>, <scale, 64x4xf8E8M0FNU, mma = 16x16x128> -> <scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, <scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
 func.func @to_operand_scale_twice(%s: !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>) {
   // expected-error @+1 {{'hk.to_operand' op arranges a 'scale' fragment for the MMA as the 'scale_mma' fragment of the same shape, got 'scale_mma 64x4 mma = 16x16x128' to 'scale_mma 64x4 mma = 16x16x128'}}
   %t = hk.to_operand %s : !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128> -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>

@@ -77,7 +77,7 @@ static bool reachesMma(Value value) {
         return true;
       // Block scales arranged for the MFMA are what it reads.
       if (isa<ToOperandOp>(user)) {
-        work.push_back(user->getResult(0));
+        work.push_back(user->getResult(index));
         continue;
       }
       if (auto loop = dyn_cast<scf::ForOp>(user)) {

@@ -21,6 +21,26 @@
 using namespace mlir;
 using namespace mlir::hk;
 
+/// A list of fragment types written as a single one is (`<acc, ...>`),
+/// for ops with several fragment operands or results.
+static ParseResult parseFragmentTypes(OpAsmParser &parser,
+                                      SmallVectorImpl<Type> &types) {
+  return parser.parseCommaSeparatedList([&]() -> ParseResult {
+    FragmentType type;
+    if (parser.parseCustomTypeWithFallback(type))
+      return failure();
+    types.push_back(type);
+    return success();
+  });
+}
+
+static void printFragmentTypes(OpAsmPrinter &printer, Operation *,
+                               TypeRange types) {
+  llvm::interleaveComma(types, printer, [&](Type type) {
+    printer.printStrippedAttrOrType(cast<FragmentType>(type));
+  });
+}
+
 #define GET_OP_CLASSES
 #include "HK/Dialect/HK/IR/HKOps.cpp.inc"
 
@@ -619,7 +639,26 @@ LogicalResult ReduceOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ToOperandOp::verify() {
-  FragmentType input = getInput().getType(), result = getResult().getType();
+  if (getInputs().size() != getOutputs().size() || getInputs().empty())
+    return emitOpError() << "gives one result per input, got "
+                         << getInputs().size() << " inputs and "
+                         << getOutputs().size() << " results";
+  for (auto [in, out] : llvm::zip(getInputs(), getOutputs())) {
+    auto input = cast<FragmentType>(in.getType());
+    auto result = cast<FragmentType>(out.getType());
+    if (getInputs().size() > 1 && !isScaleRole(input.getRole()) &&
+        !isScaleRole(result.getRole()))
+      return emitOpError() << "takes several fragments only of block scales, "
+                              "got '"
+                           << formatFragmentShape(input) << "'";
+    if (failed(verifyConversion(input, result)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ToOperandOp::verifyConversion(FragmentType input,
+                                            FragmentType result) {
   // Block scales arranged for the MFMA: the same scales.
   if (isScaleRole(input.getRole()) || isScaleRole(result.getRole())) {
     if (input.getRole() != FragmentRole::scale ||

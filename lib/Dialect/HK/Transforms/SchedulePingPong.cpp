@@ -254,10 +254,6 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   }
   llvm::stable_sort(order,
                     [&](int x, int y) { return firstUse[x] < firstUse[y]; });
-  sync.clusterRegisterReads.resize(clusters);
-  for (int j = 0; j < readCount; ++j)
-    sync.clusterRegisterReads[int64_t(j) * clusters / readCount].push_back(
-        order[j]);
   llvm::SmallPtrSet<Operation *, 8> early;
   for (ReadFragmentOp read : sync.kv.registerReads)
     early.insert(read);
@@ -275,6 +271,14 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
       sync.earlyWork.push_back(op);
     }
   }
+  // Early work runs in the last cluster: the reads go to the clusters
+  // before it, so it never waits for a load issued just before.
+  int spread =
+      clusters > 1 && !sync.earlyWork.empty() ? clusters - 1 : clusters;
+  sync.clusterRegisterReads.resize(clusters);
+  for (int j = 0; j < readCount; ++j)
+    sync.clusterRegisterReads[int64_t(j) * spread / readCount].push_back(
+        order[j]);
   sync.fills.resize(sync.kv.copies.size());
   for (CopyToSharedOp copy : sync.kv.copies) {
     auto it = sync.regionOfAlloc.find(copy.getTile().getDefiningOp());

@@ -446,13 +446,16 @@ def HK_ToOperandOp : HK_Op<"to_operand", [Pure]> {
     This is attention's P^T in the S^T = K Q^T orientation: the softmax
     probabilities are already the B operand of O^T = V^T P^T.
 
-    On a `scale` fragment (MXFP8 block scales as `hk.read_fragment` reads
-    them) it gives the same scales as a `scale_mma` fragment of the same
-    shape, arranged as the MFMA takes them: a transpose of bytes across
-    lane groups (two permlane swaps and two `v_perm_b32` per register of
-    scales, docs/Fp8.md#scales). `hk.mma` does it itself for `scale`
-    fragments; done ahead, it runs where a schedule puts it (the ping-pong
-    runs a tile's first arrangements beside the MFMAs of the tile before).
+    On `scale` fragments (MXFP8 block scales as `hk.read_fragment` reads
+    them) it gives the same scales as `scale_mma` fragments of the same
+    shapes, arranged as the MFMA takes them: a transpose of bytes across
+    lane groups, docs/Fp8.md#scales. Registers of scales are arranged two
+    at a time (three permlane swaps and four `v_perm_b32` for the pair, the
+    cost of a single one), so the op takes several `scale` fragments, one
+    result each: arrange together what is needed together. `hk.mma` does it
+    itself for `scale` fragments; done ahead, it runs where a schedule puts
+    it (the ping-pong runs a tile's first arrangements beside the MFMAs of
+    the tile before). An accumulator is converted alone.
 
     Example:
 
@@ -460,15 +463,24 @@ def HK_ToOperandOp : HK_Op<"to_operand", [Pure]> {
     %p = hk.to_operand %s
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
         -> !hk.fragment<b_acc_k, 32x64xbf16, mma = 16x16x32>
-    %t = hk.to_operand %sa
-        : !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
-        -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
+    %t0, %t1 = hk.to_operand %sa0, %sa1
+        : !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+          !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+        -> !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>,
+           !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>
     ```
   }];
-  let arguments = (ins HK_Fragment:$input);
-  let results = (outs HK_Fragment:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let arguments = (ins Variadic<HK_Fragment>:$inputs);
+  let results = (outs Variadic<HK_Fragment>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` custom<FragmentTypes>("
+                       "type($inputs)) `->` custom<FragmentTypes>("
+                       "type($outputs))";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Verifies one input and its result.
+    ::llvm::LogicalResult verifyConversion(FragmentType input,
+                                           FragmentType result);
+  }];
 }
 
 //===----------------------------------------------------------------------===//

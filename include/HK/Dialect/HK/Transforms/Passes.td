@@ -350,7 +350,9 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     before the first MMA that depends on the loop only through these reads
     (the scales' arrangement for the MFMA, `hk.to_operand`) runs in the
     tile before, in its last MMA's cluster, and the loop carries its
-    results (the first tile's runs before the loop). Each MMA
+    results (the first tile's runs before the loop); the reads then go to
+    the memory parts before the last, so that work never waits for a load
+    issued just before it. Each MMA
     becomes a cluster: a memory part (the fragment reads its MMA needs
     first, in program order, then its share of the next tile's register
     reads), a barrier, the MMA at raised
