@@ -315,6 +315,7 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   arith::ArithIntRangeNarrowingOptions narrow;
   narrow.bitwidthsSupported = {32};
   gpu.addPass(arith::createArithIntRangeNarrowing(narrow));
+  gpu.addPass(createRematerializeAfterLoops());
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createLowerKernelAbi());
   ConvertGpuOpsToROCDLOpsOptions rocdl;

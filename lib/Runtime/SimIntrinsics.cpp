@@ -49,6 +49,8 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::amdgcn_workgroup_id_z:
   case Intrinsic::amdgcn_readfirstlane:
   case Intrinsic::amdgcn_ballot:
+  case Intrinsic::amdgcn_mbcnt_lo:
+  case Intrinsic::amdgcn_mbcnt_hi:
     return sim.executeQuery(wave, call, id);
   case Intrinsic::amdgcn_s_barrier:
   case Intrinsic::amdgcn_s_barrier_signal:
@@ -164,6 +166,21 @@ Error Interpreter::executeQuery(Wave &wave, const CallInst &call,
         mask |= uint64_t(1) << lane;
     unsigned bits = call.getType()->getIntegerBitWidth();
     writeAll([&](unsigned) { return truncBits(mask, bits); });
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_mbcnt_lo:
+  case Intrinsic::amdgcn_mbcnt_hi: {
+    // The count of the mask's bits for the lanes below this one, among
+    // lanes 0-31 (lo) or 32-63 (hi), plus the second operand.
+    bool high = id == Intrinsic::amdgcn_mbcnt_hi;
+    for (unsigned lane : wave.active) {
+      uint64_t mask = loadBits(operand(wave, call.getArgOperand(0), lane), 4);
+      uint64_t add = loadBits(operand(wave, call.getArgOperand(1), lane), 4);
+      unsigned below = high ? (lane > 32 ? lane - 32 : 0) : std::min(lane, 32u);
+      uint64_t bits = mask & ((uint64_t(1) << below) - 1);
+      storeBits(result(wave, &call, lane), 4,
+                truncBits(add + llvm::popcount(bits), 32));
+    }
     return Error::success();
   }
   default:

@@ -9,6 +9,39 @@
 
 include "mlir/Pass/PassBase.td"
 
+def RematerializeAfterLoops
+    : Pass<"hk-rematerialize-after-loops", "gpu::GPUModuleOp"> {
+  let summary = "Compute lane-derived values again after the loops that "
+                "do not use them";
+  let description = [{
+    A value computed before a loop from the thread id by a few integer ops
+    (a lane's address offsets), used after the loop (by a remainder tile or
+    an epilogue) and not in it, holds a register through the loop: CSE and
+    LLVM's GVN merge the copies that hk's lowering emits before and after
+    it, and the AMDGPU backend rematerializes only instructions without
+    register operands, so when a loop needs every register it spills such
+    values around the loop. This pass computes them again right after the
+    loop from a thread id rebuilt there: the lane id (`gpu.lane_id`) or'ed
+    to the wave's first thread id (a `rocdl.readfirstlane` where the thread
+    id is read: an SGPR). Neither CSE nor LLVM's GVN can merge the two
+    computations; LLVM turns the lane id back into the thread id's low
+    bits, so the thread id is the one lane value kept through the loop. A value is recomputed from leaves that cost
+    nothing more through the loop: constants, kernel arguments, block ids,
+    the thread id and values a loop uses; chains of other ops than integer
+    arithmetic, bit operations, casts, minima and maxima (divisions by
+    constants only), or longer than 12 ops, are left alone. Whether a loop
+    is read from is asked of a copy with loop-invariant code moved out (what
+    only such code reads, LLVM moves out of the loop). It applies where it
+    pays: after a loop with at least two such values (one when a loop reads
+    the thread id anyway), in kernels whose waves have at most 256 registers
+    (gfx1201; gfx950 at two or more waves per SIMD). With one wave per SIMD
+    a gfx950 wave has 512 VGPRs and AGPRs, and the backend keeps such values
+    in AGPRs for two moves each. Runs on the lowered kernels, before
+    `convert-scf-to-cf`.
+  }];
+  let dependentDialects = ["ROCDL::ROCDLDialect"];
+}
+
 def LowerKernelAbi : Pass<"hk-lower-kernel-abi", "gpu::GPUModuleOp"> {
   let summary = "Give kernels a bare-pointer-plus-sizes argument list";
   let description = [{

@@ -1,0 +1,273 @@
+//===- RematerializeAfterLoops.cpp - lane values recomputed after loops ---===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// hk-rematerialize-after-loops (Passes.td): values computed before a loop
+// from the thread id by a few integer ops, used after it and not in it, are
+// computed again right after it, from a thread id rebuilt there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Target/Chip.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::hk {
+#define GEN_PASS_DEF_REMATERIALIZEAFTERLOOPS
+#include "HK/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace mlir::hk
+
+using namespace mlir;
+
+namespace {
+
+/// At most this many ops are recomputed for one value.
+constexpr size_t kMaxRecomputed = 12;
+
+bool containsLoop(Operation *op) {
+  return op
+      ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// The integer ops recomputed: arithmetic and bit operations, casts, minima
+/// and maxima; divisions only by constants (shifts once lowered).
+bool isCheap(Operation *op) {
+  if (isa<arith::DivUIOp, arith::RemUIOp, arith::DivSIOp, arith::RemSIOp>(op))
+    return matchPattern(op->getOperand(1), m_Constant());
+  return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
+             arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRUIOp,
+             arith::ShRSIOp, arith::MinSIOp, arith::MinUIOp, arith::MaxSIOp,
+             arith::MaxUIOp, arith::IndexCastOp, arith::IndexCastUIOp,
+             arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp>(op);
+}
+
+/// The values used after one loop of a block and computed again there.
+class AfterLoop {
+public:
+  explicit AfterLoop(Operation *loop)
+      : loop(loop), builder(loop->getContext()) {
+    // The copy goes right before the loop, with what LICM moves out of it,
+    // until the destructor erases them all.
+    previous = loop->getPrevNode();
+    OpBuilder before(loop);
+    hoisted = before.clone(*loop);
+    hoisted->walk([](LoopLikeOpInterface inner) {
+      moveLoopInvariantCode(inner);
+    });
+    builder.setInsertionPointAfter(loop);
+  }
+  ~AfterLoop() {
+    while (loop->getPrevNode() != previous) {
+      Operation *op = loop->getPrevNode();
+      op->dropAllUses();
+      op->erase();
+    }
+  }
+  AfterLoop(const AfterLoop &) = delete;
+  AfterLoop &operator=(const AfterLoop &) = delete;
+
+  /// Whether recomputing what `uses` read after the loop frees registers:
+  /// the values recomputed must outnumber the thread id, which the
+  /// recomputation keeps through the loop unless a loop there reads it.
+  bool pays(ArrayRef<OpOperand *> uses) {
+    llvm::SmallPtrSet<void *, 8> values;
+    bool threadIdKept = false;
+    for (OpOperand *use : uses) {
+      Value v = use->get();
+      SmallVector<Operation *> chain;
+      if (auto id = v.getDefiningOp<gpu::ThreadIdOp>())
+        threadIdKept |= isLeafOfLoop(v);
+      else if (isBefore(v) && !isLeaf(v) && collect(v, chain))
+        values.insert(v.getAsOpaquePointer());
+    }
+    return values.size() > (threadIdKept ? 0u : 1u);
+  }
+
+  /// `v`, computed again after the loop when that frees its register.
+  Value rematerialized(Value v) {
+    if (Value known = copies.lookupOrNull(v))
+      return known;
+    // What is computed after the loop from the thread id itself: from the
+    // rebuilt one, or GVN merges it with what was computed before.
+    if (auto id = v.getDefiningOp<gpu::ThreadIdOp>(); id && isBefore(v))
+      if (Value tid = threadIdAfter(id))
+        return tid;
+    SmallVector<Operation *> chain;
+    if (!isBefore(v) || isLeaf(v) || !collect(v, chain))
+      return v;
+    for (Operation *op : chain) {
+      if (copies.contains(op->getResult(0)))
+        continue;
+      for (Value operand : op->getOperands())
+        if (auto id = operand.getDefiningOp<gpu::ThreadIdOp>())
+          if (Value tid = threadIdAfter(id))
+            copies.map(operand, tid);
+      builder.clone(*op, copies);
+    }
+    return copies.lookup(v);
+  }
+
+private:
+  /// Whether `v` is defined before the loop (outside it, ahead of it).
+  bool isBefore(Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || loop->isAncestor(def))
+      return false;
+    Operation *ancestor = loop->getBlock()->findAncestorOpInBlock(*def);
+    return !ancestor || ancestor->isBeforeInBlock(loop);
+  }
+
+  /// Values taken as they are, which cost no register through the loop
+  /// that they would not hold anyway: constants, kernel arguments, block
+  /// ids, the thread id (rebuilt after the loop), and values a loop uses.
+  /// The op after which values are recomputed may hold more than a loop (a
+  /// prologue, a remainder): what only they use does not count.
+  bool isLeaf(Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || matchPattern(v, m_Constant()) ||
+        isa<gpu::ThreadIdOp, gpu::BlockIdOp>(def))
+      return true;
+    return isLeafOfLoop(v);
+  }
+
+  /// Whether a loop in the op `v` is recomputed after reads it, once what
+  /// the loop computes from invariants only has left it (LLVM moves it out):
+  /// asked of a copy of the op with loop-invariant code moved, which reads
+  /// the same values from before it.
+  bool isLeafOfLoop(Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      auto inner = dyn_cast<scf::ForOp>(user);
+      if (!inner)
+        inner = user->getParentOfType<scf::ForOp>();
+      return inner && hoisted->isAncestor(inner);
+    });
+  }
+
+  /// Appends the ops computing `v` from leaves (operands first); false when
+  /// one is neither cheap nor a leaf, or there are too many.
+  bool collect(Value v, SmallVectorImpl<Operation *> &chain) {
+    if (isLeaf(v))
+      return true;
+    Operation *op = v.getDefiningOp();
+    if (!isBefore(v) || !isCheap(op))
+      return false;
+    if (llvm::is_contained(chain, op))
+      return true;
+    for (Value operand : op->getOperands())
+      if (!collect(operand, chain))
+        return false;
+    chain.push_back(op);
+    return chain.size() <= kMaxRecomputed;
+  }
+
+  /// The thread id after the loop, rebuilt from the lane id (`gpu.lane_id`)
+  /// and the wave's first thread id (a readfirstlane where the thread id is
+  /// read: an SGPR): neither CSE nor LLVM's GVN can merge what is computed
+  /// from it with what was computed before the loop. (LLVM turns the lane
+  /// id back into the thread id's low bits, so the thread id itself still
+  /// lives through the loop: one VGPR instead of every value.) Null without
+  /// a known chip.
+  Value threadIdAfter(gpu::ThreadIdOp id) {
+    if (Value known = rebuilt.lookup(id))
+      return known;
+    FailureOr<const hk::ChipInfo *> chip = hk::resolveChip(id);
+    if (failed(chip))
+      return {};
+    Location loc = id.getLoc();
+    Type i32 = builder.getI32Type();
+    OpBuilder atId(id);
+    atId.setInsertionPointAfter(id);
+    Value first = ROCDL::ReadfirstlaneOp::create(
+        atId, loc, i32,
+        arith::AndIOp::create(
+            atId, loc, arith::IndexCastUIOp::create(atId, loc, i32, id),
+            arith::ConstantIntOp::create(atId, loc, i32,
+                                         -int64_t((*chip)->waveSize))));
+    Value lane = arith::IndexCastUIOp::create(
+        builder, loc, i32, gpu::LaneIdOp::create(builder, loc, nullptr));
+    Value tid = arith::IndexCastUIOp::create(
+        builder, loc, id.getType(),
+        arith::OrIOp::create(builder, loc, first, lane));
+    rebuilt[id] = tid;
+    return tid;
+  }
+
+  Operation *loop;
+  /// The copy of `loop` with loop-invariant code moved, between `previous`
+  /// (the op before the loop, or null) and the loop.
+  Operation *hoisted;
+  Operation *previous;
+  OpBuilder builder;
+  IRMapping copies;
+  DenseMap<Operation *, Value> rebuilt;
+};
+
+/// Whether a wave of `kernel` has at most 256 registers, so that what
+/// lives through a loop takes them from the loop. With one wave per SIMD a
+/// gfx950 wave has 512 (VGPRs and AGPRs): the backend keeps such values in
+/// AGPRs, two moves each, and a thread id kept through the loop instead
+/// can cost moves in it (the 4-wave fp8 GEMM).
+bool registersAreScarce(gpu::GPUFuncOp kernel) {
+  FailureOr<const hk::ChipInfo *> chip = hk::resolveChip(kernel);
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  if (failed(chip) || !block)
+    return false;
+  int64_t lanes = 1;
+  for (int32_t extent : *block)
+    lanes *= extent;
+  int64_t waves = llvm::divideCeil(lanes, (*chip)->waveSize);
+  int64_t perSimd = llvm::divideCeil(waves, (*chip)->simdsPerCu);
+  int64_t registers =
+      std::min((*chip)->maxRegistersPerLane, (*chip)->vgprsPerSimd / perSimd);
+  return registers <= 256;
+}
+
+struct RematerializeAfterLoopsPass
+    : mlir::hk::impl::RematerializeAfterLoopsBase<RematerializeAfterLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<Block *> blocks;
+    getOperation().walk([&](gpu::GPUFuncOp kernel) {
+      if (registersAreScarce(kernel))
+        kernel.walk([&](Block *block) { blocks.push_back(block); });
+    });
+    for (Block *block : blocks) {
+      // Each op holding a loop, and the uses of the ops after it up to the
+      // next such op included: what a later loop takes from before the
+      // first is then computed between the two.
+      SmallVector<Operation *> loops;
+      for (Operation &op : *block)
+        if (containsLoop(&op))
+          loops.push_back(&op);
+      for (Operation *loop : loops) {
+        SmallVector<OpOperand *> uses;
+        for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+          op->walk([&](Operation *user) {
+            for (OpOperand &operand : user->getOpOperands())
+              uses.push_back(&operand);
+          });
+          if (containsLoop(op))
+            break;
+        }
+        AfterLoop after(loop);
+        if (!after.pays(uses))
+          continue;
+        for (OpOperand *use : uses)
+          use->set(after.rematerialized(use->get()));
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,114 @@
+// hk-rematerialize-after-loops: lane values computed before a loop and used
+// after it (not in it) are computed again after it, from a thread id
+// rebuilt there (the lane id or'ed to the wave's first thread id, read
+// where the thread id is), so they hold no register through the loop; in
+// kernels whose waves have at most 256 registers (here 8 waves, 2 per
+// SIMD).
+// RUN: hk-opt %s --hk-rematerialize-after-loops | FileCheck %s
+
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @after
+  // CHECK: %[[TID:.*]] = gpu.thread_id x
+  // CHECK: %[[TID32:.*]] = arith.index_castui %[[TID]] : index to i32
+  // CHECK-NEXT: %[[WAVE:.*]] = arith.andi %[[TID32]], %c-64_i32
+  // CHECK-NEXT: %[[FIRST:.*]] = rocdl.readfirstlane %[[WAVE]]
+  // CHECK: %[[OFF:.*]] = arith.muli %{{.*}}, %c4
+  // CHECK-NEXT: arith.divui
+  // CHECK-NEXT: %[[USED:.*]] = arith.addi %{{.*}}, %c1 : index
+  // The loop reads %used: it stays.
+  // CHECK: scf.for
+  // CHECK: arith.addi %{{.*}}, %[[USED]] : index
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: %[[LANE:.*]] = gpu.lane_id
+  // CHECK-NEXT: %[[LANE32:.*]] = arith.index_castui %[[LANE]] : index to i32
+  // CHECK-NEXT: %[[NEW32:.*]] = arith.ori %[[FIRST]], %[[LANE32]] : i32
+  // CHECK-NEXT: %[[NEW:.*]] = arith.index_castui %[[NEW32]] : i32 to index
+  // CHECK-NEXT: %[[LANEB:.*]] = arith.remui %[[NEW]], %c64
+  // CHECK-NEXT: %[[OFFB:.*]] = arith.muli %[[LANEB]], %c4
+  // CHECK-NEXT: %[[ROWB:.*]] = arith.divui %[[NEW]], %c64
+  // CHECK-NEXT: %[[A:.*]] = arith.addi %{{.*}}, %[[OFFB]]
+  // CHECK-NEXT: %[[B:.*]] = arith.addi %[[A]], %[[ROWB]]
+  // CHECK-NEXT: %[[C:.*]] = arith.addi %[[B]], %[[USED]]
+  // CHECK-NOT: gpu.lane_id
+  // CHECK: gpu.return
+  gpu.func @after(%out: memref<?xindex>, %n: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %lane = arith.remui %tid, %c64 : index
+    %off = arith.muli %lane, %c4 : index
+    %row = arith.divui %tid, %c64 : index
+    %used = arith.addi %row, %c1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+      // Loop-invariant: LLVM moves it out, so %off is not kept for it...
+      %inv = arith.addi %off, %c1 : index
+      // ...but %used is read in every trip.
+      %s = arith.addi %acc, %used : index
+      %t = arith.addi %s, %i : index
+      memref.store %inv, %out[%i] : memref<?xindex>
+      scf.yield %t : index
+    }
+    %a = arith.addi %r, %off : index
+    %b = arith.addi %a, %row : index
+    %c = arith.addi %b, %used : index
+    memref.store %c, %out[%c0] : memref<?xindex>
+    gpu.return
+  }
+
+  // One value used after the loop: recomputing it would keep the thread id
+  // through the loop instead, for nothing.
+  // CHECK-LABEL: gpu.func @single
+  // CHECK-NOT: gpu.lane_id
+  // CHECK: gpu.return
+  gpu.func @single(%out: memref<?xindex>, %n: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %lane = arith.remui %tid, %c64 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+      %t = arith.addi %acc, %i : index
+      scf.yield %t : index
+    }
+    %a = arith.addi %r, %lane : index
+    memref.store %a, %out[%c0] : memref<?xindex>
+    gpu.return
+  }
+
+  // 4 waves: one per SIMD, 512 registers (AGPRs hold such values): left
+  // alone.
+  // CHECK-LABEL: gpu.func @roomy
+  // CHECK-NOT: gpu.lane_id
+  // CHECK: gpu.return
+  gpu.func @roomy(%out: memref<?xindex>, %n: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %lane = arith.remui %tid, %c64 : index
+    %off = arith.muli %lane, %c4 : index
+    %row = arith.divui %tid, %c64 : index
+    %used = arith.addi %row, %c1 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+      // Loop-invariant: LLVM moves it out, so %off is not kept for it...
+      %inv = arith.addi %off, %c1 : index
+      // ...but %used is read in every trip.
+      %s = arith.addi %acc, %used : index
+      %t = arith.addi %s, %i : index
+      memref.store %inv, %out[%i] : memref<?xindex>
+      scf.yield %t : index
+    }
+    %a = arith.addi %r, %off : index
+    %b = arith.addi %a, %row : index
+    %c = arith.addi %b, %used : index
+    memref.store %c, %out[%c0] : memref<?xindex>
+    gpu.return
+  }
+}
