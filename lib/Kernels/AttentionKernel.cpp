@@ -116,7 +116,7 @@ mlir::hk::kernels::resolveAttention(const AttentionDescription &description) {
   if (!d.scoresAhead)
     d.scoresAhead = d.chip == Chip::gfx950;
   if (!d.waves)
-    d.waves = d.chip == Chip::gfx950 && d.headDim == 64 ? 8 : 4;
+    d.waves = d.chip == Chip::gfx950 ? 8 : 4;
   if (*d.waves != 4 && *d.waves != 8)
     return refuse("a workgroup has 4 or 8 waves, not " + llvm::Twine(*d.waves));
   // The transposing copy moves 4 x 4 blocks, 128 of them per V tile.

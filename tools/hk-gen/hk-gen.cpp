@@ -114,8 +114,8 @@ static cl::opt<cl::boolOrDefault> scoresAheadOption(
 
 static cl::opt<int64_t> attentionWavesOption(
     "waves", cl::cat(toolOptions), cl::sub(attentionCommand),
-    cl::desc("waves per workgroup, 4 or 8 (8: gfx950 only; default 8 for "
-             "gfx950 at d = 64, else 4)"));
+    cl::desc("waves per workgroup, 4 or 8 (8: gfx950 only; default 8 on "
+             "gfx950, 4 on gfx1201)"));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-gen") << message << "\n";

@@ -41,9 +41,9 @@ struct AttentionDescription {
   /// same queries: 8 share each K/V tile between twice the queries, half
   /// the global-to-LDS traffic per query, but need at most 256 VGPRs a
   /// wave.
-  /// Unset: the chip's and head dimension's default, filled in by
-  /// resolveAttention (8 for gfx950 at d = 64, else 4: at d = 128 the
-  /// kernel needs more than 256 VGPRs).
+  /// Unset: the chip's default, filled in by resolveAttention (8 for
+  /// gfx950, 2 waves per SIMD without spills at d = 64 and 128; 4 for
+  /// gfx1201, whose transposing V copy does not split over 8).
   std::optional<int64_t> waves;
 };
 
