@@ -36,8 +36,7 @@ namespace {
 constexpr size_t kMaxRecomputed = 12;
 
 bool containsLoop(Operation *op) {
-  return op
-      ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+  return op->walk([](scf::ForOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -63,9 +62,8 @@ public:
     previous = loop->getPrevNode();
     OpBuilder before(loop);
     hoisted = before.clone(*loop);
-    hoisted->walk([](LoopLikeOpInterface inner) {
-      moveLoopInvariantCode(inner);
-    });
+    hoisted->walk(
+        [](LoopLikeOpInterface inner) { moveLoopInvariantCode(inner); });
     builder.setInsertionPointAfter(loop);
   }
   ~AfterLoop() {
@@ -177,13 +175,18 @@ private:
   /// read: an SGPR): neither CSE nor LLVM's GVN can merge what is computed
   /// from it with what was computed before the loop. (LLVM turns the lane
   /// id back into the thread id's low bits, so the thread id itself still
-  /// lives through the loop: one VGPR instead of every value.) Null without
-  /// a known chip.
+  /// lives through the loop: one VGPR instead of every value.) Null unless
+  /// the lane id is the thread id's low bits: x, with whole waves in a row
+  /// of the workgroup.
   Value threadIdAfter(gpu::ThreadIdOp id) {
     if (Value known = rebuilt.lookup(id))
       return known;
     FailureOr<const hk::ChipInfo *> chip = hk::resolveChip(id);
-    if (failed(chip))
+    auto kernel = id->getParentOfType<gpu::GPUFuncOp>();
+    std::optional<ArrayRef<int32_t>> block =
+        kernel ? kernel.getKnownBlockSize() : std::nullopt;
+    if (failed(chip) || id.getDimension() != gpu::Dimension::x || !block ||
+        block->front() % (*chip)->waveSize != 0)
       return {};
     Location loc = id.getLoc();
     Type i32 = builder.getI32Type();
