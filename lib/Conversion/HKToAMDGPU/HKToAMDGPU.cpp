@@ -452,23 +452,21 @@ struct MmaLowering : ChipLowering<MmaOp> {
     // (arrangeScaleWords goes by pairs); `scale_mma` ones are taken as is.
     bool scaled = !op.getScales().empty();
     SmallVector<Value> words[2];
-    SmallVector<Value> toArrange;
+    SmallVector<Value *> toArrange;
     for (auto [s, scales] : llvm::enumerate(op.getScales())) {
       auto type = cast<VectorType>(adaptor.getScales()[s].getType());
-      for (int64_t w = 0; w < type.getNumElements(); ++w) {
+      for (int64_t w = 0; w < type.getNumElements(); ++w)
         words[s].push_back(vector::ExtractOp::create(
             rewriter, loc, adaptor.getScales()[s], w));
-        if (cast<FragmentType>(scales.getType()).getRole() ==
-            FragmentRole::scale)
-          toArrange.push_back(words[s].back());
-      }
-    }
-    SmallVector<Value> arranged = arrangeScaleWords(rewriter, loc, toArrange);
-    for (int64_t s = 0, next = 0; s < 2 && scaled; ++s)
-      if (cast<FragmentType>(op.getScales()[s].getType()).getRole() ==
-          FragmentRole::scale)
+      if (cast<FragmentType>(scales.getType()).getRole() == FragmentRole::scale)
         for (Value &word : words[s])
-          word = arranged[next++];
+          toArrange.push_back(&word);
+    }
+    SmallVector<Value> arranged = arrangeScaleWords(
+        rewriter, loc,
+        llvm::map_to_vector(toArrange, [](Value *word) { return *word; }));
+    for (auto [word, value] : llvm::zip_equal(toArrange, arranged))
+      *word = value;
     DenseMap<std::pair<int64_t, int64_t>, Value> bytes;
     auto scalesOf = [&](int64_t s, int64_t fragment) {
       int64_t i = fragment / kChunks, kk = fragment % kChunks;

@@ -242,16 +242,16 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   }
   int clusters = sync.kv.mmas.size();
   int readCount = sync.kv.registerReads.size();
-  SmallVector<int> firstUse, order;
-  for (ReadFragmentOp read : sync.kv.registerReads) {
-    firstUse.push_back(clusters);
-    for (auto [c, mma] : llvm::enumerate(sync.kv.mmas))
-      if (bodySliceOf(loop, mma).contains(read)) {
-        firstUse.back() = c;
-        break;
-      }
-    order.push_back(order.size());
+  // Each read's first MMA: the first whose slice holds it.
+  SmallVector<int> firstUse(readCount, clusters), order;
+  for (auto [c, mma] : llvm::enumerate(sync.kv.mmas)) {
+    llvm::SetVector<Operation *> slice = bodySliceOf(loop, mma);
+    for (auto [j, read] : llvm::enumerate(sync.kv.registerReads))
+      if (firstUse[j] == clusters && slice.contains(read))
+        firstUse[j] = c;
   }
+  for (int j = 0; j < readCount; ++j)
+    order.push_back(j);
   llvm::stable_sort(order,
                     [&](int x, int y) { return firstUse[x] < firstUse[y]; });
   llvm::SmallPtrSet<Operation *, 8> early;

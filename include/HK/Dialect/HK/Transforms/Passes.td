@@ -25,9 +25,10 @@ def RematerializeAfterLoops
     to the wave's first thread id (a `rocdl.readfirstlane` where the thread
     id is read: an SGPR). Neither CSE nor LLVM's GVN can merge the two
     computations; LLVM turns the lane id back into the thread id's low
-    bits, so the thread id is the one lane value kept through the loop. A value is recomputed from leaves that cost
-    nothing more through the loop: constants, kernel arguments, block ids,
-    the thread id and values a loop uses; chains of other ops than integer
+    bits, so the thread id is the one lane value kept through the loop. A
+    value is recomputed from leaves that cost nothing more through the
+    loop: constants, kernel arguments, block ids, the thread id and values
+    a loop uses; chains of other ops than integer
     arithmetic, bit operations, casts, minima and maxima (divisions by
     constants only), or longer than 12 ops, are left alone. Whether a loop
     is read from is asked of a copy with loop-invariant code moved out (what
