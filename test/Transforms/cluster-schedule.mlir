@@ -100,12 +100,16 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
 
 gpu.module @m [#rocdl.target<chip = "gfx950">] {
   // The wave-group offset: the waves of the second half (wave id >= 4 of
-  // 8) run the loop one barrier behind.
+  // 8) run the loop one barrier behind. The wave's first thread id is read
+  // from its first lane: a scalar, not a lane value kept through the loop.
   // CHECK-LABEL: gpu.func @stagger
   // CHECK: %[[TID:.*]] = gpu.thread_id{{ +}}x
-  // CHECK-NEXT: %[[WAVE:.*]] = arith.divui %[[TID]], %{{.*}} : index
-  // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
-  // CHECK-NEXT: %[[LATE:.*]] = arith.cmpi uge, %[[WAVE]], %[[C4]]
+  // CHECK-NEXT: %[[TID32:.*]] = arith.index_castui %[[TID]] : index to i32
+  // CHECK-NEXT: %[[MASK:.*]] = arith.constant -64 : i32
+  // CHECK-NEXT: %[[WAVE0:.*]] = arith.andi %[[TID32]], %[[MASK]] : i32
+  // CHECK-NEXT: %[[FIRST:.*]] = rocdl.readfirstlane %[[WAVE0]] : i32
+  // CHECK-NEXT: %[[C256:.*]] = arith.constant 256 : i32
+  // CHECK-NEXT: %[[LATE:.*]] = arith.cmpi uge, %[[FIRST]], %[[C256]] : i32
   // CHECK-NEXT: %[[S:.*]] = hk.stagger %[[LATE]] {
   // CHECK-NEXT: %[[R:.*]] = scf.for
   // CHECK: hk.cluster priority = 2

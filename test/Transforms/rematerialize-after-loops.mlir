@@ -59,6 +59,45 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 
+  // A wave's first thread id already read before the loop (hk.stagger's
+  // condition reads one) is the one the rebuilt thread id takes: one SGPR
+  // through the loop, not two.
+  // CHECK-LABEL: gpu.func @first_lane_read
+  // CHECK: %[[FIRST:.*]] = rocdl.readfirstlane
+  // CHECK-NOT: rocdl.readfirstlane
+  // CHECK: scf.for
+  // CHECK: gpu.lane_id
+  // CHECK-NEXT: arith.index_castui
+  // CHECK-NEXT: arith.ori %[[FIRST]], %{{.*}} : i32
+  // CHECK-NOT: rocdl.readfirstlane
+  // CHECK: gpu.return
+  gpu.func @first_lane_read(%out: memref<?xindex>, %n: index, %flag: memref<?xi1>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %mask = arith.constant -64 : i32
+    %c256 = arith.constant 256 : i32
+    %tid = gpu.thread_id x
+    %tid32 = arith.index_castui %tid : index to i32
+    %wave0 = arith.andi %tid32, %mask : i32
+    %first = rocdl.readfirstlane %wave0 : i32
+    %late = arith.cmpi uge, %first, %c256 : i32
+    memref.store %late, %flag[%c0] : memref<?xi1>
+    %lane = arith.remui %tid, %c64 : index
+    %off = arith.muli %lane, %c4 : index
+    %row = arith.divui %tid, %c64 : index
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+      %t = arith.addi %acc, %i : index
+      scf.yield %t : index
+    }
+    %a = arith.addi %r, %off : index
+    %b = arith.addi %a, %row : index
+    memref.store %b, %out[%c0] : memref<?xindex>
+    gpu.return
+  }
+
   // One value used after the loop: recomputing it would keep the thread id
   // through the loop instead, for nothing.
   // CHECK-LABEL: gpu.func @single

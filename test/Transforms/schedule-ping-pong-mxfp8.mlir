@@ -38,8 +38,9 @@
 // four scale fragments as read and their arranged ones.
 // CHECK: scf.for {{.*}} iter_args({{.*}}, %[[CTA0:[a-z0-9_]+]] = %[[TA]]#0, %[[CTA1:[a-z0-9_]+]] = %[[TA]]#1, %[[CTB0:[a-z0-9_]+]] = %[[TB]]#0, %[[CTB1:[a-z0-9_]+]] = %[[TB]]#1) -> ({{.*}}, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 64x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>, !hk.fragment<scale_mma, 32x4xf8E8M0FNU, mma = 16x16x128>)
 // The reads, each for the next tile (K tile + 1, clamped to the last): A's
-// two in cluster 0, B's in clusters 1 and 2, none in the last; every MMA
-// takes carried arranged scales.
+// two in cluster 0, B's two in cluster 1 (two clusters or more before the
+// last, which arranges them), none after; every MMA takes carried arranged
+// scales.
 // CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %c1{{.*}} : index
 // CHECK-NEXT: %[[NSA:[0-9]+]]:2 = hk.cluster {
 // CHECK-NEXT: arith.index_cast
@@ -54,18 +55,18 @@
 // CHECK-NOT: hk.to_operand
 // CHECK: amdgpu.memory_counter_wait load(12)
 // CHECK-NEXT: hk.barrier
-// CHECK: %[[NSB0:[0-9]+]] = hk.cluster {
+// CHECK: %[[NSB:[0-9]+]]:2 = hk.cluster {
 // CHECK: hk.read_fragment %arg4[%[[BROW0:[0-9]+]],
+// CHECK: hk.read_fragment %arg4[%[[BROW1:[0-9]+]],
 // CHECK: hk.mma {{.*}} scales(%[[CTA0]], %[[CTB1]])
-// CHECK: %[[NSB1:[0-9]+]] = hk.cluster {
-// CHECK: hk.read_fragment %arg4
+// CHECK-NOT: hk.read_fragment
 // CHECK: hk.mma {{.*}} scales(%[[CTA1]], %[[CTB0]])
 // The last cluster arranges the next tile's scales beside its MFMAs.
 // CHECK: hk.cluster priority = 1 interleaved alternating {
 // CHECK-NEXT: hk.mma {{.*}} scales(%[[CTA1]], %[[CTB1]])
 // CHECK-NOT: hk.read_fragment
 // CHECK: hk.to_operand %[[NSA]]#0, %[[NSA]]#1 : <scale, 64x4xf8E8M0FNU
-// CHECK-NEXT: hk.to_operand %[[NSB0]], %[[NSB1]] : <scale, 32x4xf8E8M0FNU
+// CHECK-NEXT: hk.to_operand %[[NSB]]#0, %[[NSB]]#1 : <scale, 32x4xf8E8M0FNU
 // CHECK: scf.yield
 // The odd last tile: the carried scales, no reads.
 // CHECK: scf.if

@@ -16,7 +16,8 @@
 // CHECK-COUNT-3: hk.copy_to_shared {{.*}}[%c1{{.*}}] direct
 // CHECK-NOT: hk.copy_to_shared
 // CHECK: amdgpu.memory_counter_wait load(10)
-// CHECK: %[[LATE:.*]] = arith.cmpi uge, %{{.*}}, %c4{{.*}} : index
+// CHECK: %[[FIRST:.*]] = rocdl.readfirstlane
+// CHECK: %[[LATE:.*]] = arith.cmpi uge, %[[FIRST]], %c256{{.*}} : i32
 // CHECK: hk.stagger %[[LATE]] {
 // CHECK-NEXT: amdgpu.memory_counter_wait load(8)
 // CHECK-NEXT: hk.barrier

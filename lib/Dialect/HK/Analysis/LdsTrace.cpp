@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -607,8 +608,8 @@ LogicalResult mlir::hk::buildLdsTrace(const LdsTraceInput &input,
 }
 
 /// True if `v` is the same in every lane of a wave: computed from
-/// workgroup-uniform values and the wave id (thread id x over a multiple
-/// of the wave size, in a one-dimensional workgroup).
+/// workgroup-uniform values, the wave id (thread id x over a multiple of
+/// the wave size, in a one-dimensional workgroup) and first-lane reads.
 static bool isWaveUniform(Value v, int64_t waveSize, bool oneDimensional,
                           int depth = 0) {
   if (depth > 64)
@@ -618,7 +619,8 @@ static bool isWaveUniform(Value v, int64_t waveSize, bool oneDimensional,
   Operation *def = v.getDefiningOp();
   if (!def)
     return false;
-  if (isa<gpu::SubgroupIdOp>(def))
+  // A value read from the wave's first lane.
+  if (isa<gpu::SubgroupIdOp, ROCDL::ReadfirstlaneOp>(def))
     return true;
   if (auto div = dyn_cast<arith::DivUIOp>(def)) {
     auto tid = div.getLhs().getDefiningOp<gpu::ThreadIdOp>();

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Verifier.h"
@@ -263,12 +264,19 @@ LogicalResult ClusterRecorder::form(MutableArrayRef<Value> liveOut) {
 
 Value mlir::hk::emitLateWaveGroup(OpBuilder &b, Location loc, int64_t waveSize,
                                   int64_t waves) {
-  Value wave = arith::DivUIOp::create(
-      b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
-      arith::ConstantIndexOp::create(b, loc, waveSize));
+  // The wave's first thread id, read from its first lane: a scalar (the one
+  // hk-rematerialize-after-loops rebuilds thread ids from), so no lane value
+  // lives through the loop for the condition after it.
+  Type i32 = b.getI32Type();
+  Value id = arith::IndexCastUIOp::create(
+      b, loc, i32, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value first = ROCDL::ReadfirstlaneOp::create(
+      b, loc, i32,
+      arith::AndIOp::create(
+          b, loc, id, arith::ConstantIntOp::create(b, loc, i32, -waveSize)));
   return arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::uge, wave,
-      arith::ConstantIndexOp::create(b, loc, waves / 2));
+      b, loc, arith::CmpIPredicate::uge, first,
+      arith::ConstantIntOp::create(b, loc, i32, waves / 2 * waveSize));
 }
 
 FailureOr<WaveGroups> mlir::hk::resolveWaveGroups(Operation *op,

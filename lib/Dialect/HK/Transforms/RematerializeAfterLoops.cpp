@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -171,13 +172,10 @@ private:
   }
 
   /// The thread id after the loop, rebuilt from the lane id (`gpu.lane_id`)
-  /// and the wave's first thread id (a readfirstlane where the thread id is
-  /// read: an SGPR): neither CSE nor LLVM's GVN can merge what is computed
-  /// from it with what was computed before the loop. (LLVM turns the lane
-  /// id back into the thread id's low bits, so the thread id itself still
-  /// lives through the loop: one VGPR instead of every value.) Null unless
-  /// the lane id is the thread id's low bits: x, with whole waves in a row
-  /// of the workgroup.
+  /// and the wave's first thread id (an SGPR): neither CSE nor LLVM's GVN
+  /// can merge what is computed from it with what was computed before the
+  /// loop. Null unless the lane id is the thread id's low bits: x, with
+  /// whole waves in a row of the workgroup.
   Value threadIdAfter(gpu::ThreadIdOp id) {
     if (Value known = rebuilt.lookup(id))
       return known;
@@ -190,14 +188,17 @@ private:
       return {};
     Location loc = id.getLoc();
     Type i32 = builder.getI32Type();
-    OpBuilder atId(id);
-    atId.setInsertionPointAfter(id);
-    Value first = ROCDL::ReadfirstlaneOp::create(
-        atId, loc, i32,
-        arith::AndIOp::create(
-            atId, loc, arith::IndexCastUIOp::create(atId, loc, i32, id),
-            arith::ConstantIntOp::create(atId, loc, i32,
-                                         -int64_t((*chip)->waveSize))));
+    Value first = waveFirstThreadId(id, (*chip)->waveSize);
+    if (!first) {
+      OpBuilder atId(id);
+      atId.setInsertionPointAfter(id);
+      first = ROCDL::ReadfirstlaneOp::create(
+          atId, loc, i32,
+          arith::AndIOp::create(
+              atId, loc, arith::IndexCastUIOp::create(atId, loc, i32, id),
+              arith::ConstantIntOp::create(atId, loc, i32,
+                                           -int64_t((*chip)->waveSize))));
+    }
     Value lane = arith::IndexCastUIOp::create(
         builder, loc, i32, gpu::LaneIdOp::create(builder, loc, nullptr));
     Value tid = arith::IndexCastUIOp::create(
@@ -205,6 +206,30 @@ private:
         arith::OrIOp::create(builder, loc, first, lane));
     rebuilt[id] = tid;
     return tid;
+  }
+
+  /// A `readfirstlane(i32(id) & -waveSize)` before the loop (hk.stagger's
+  /// condition reads one), or null: readfirstlanes are not merged by CSE,
+  /// and each would take an SGPR through the loop.
+  Value waveFirstThreadId(gpu::ThreadIdOp id, int64_t waveSize) {
+    DominanceInfo dominance;
+    for (Operation *cast : id->getUsers()) {
+      if (!isa<arith::IndexCastUIOp>(cast) ||
+          !cast->getResult(0).getType().isInteger(32))
+        continue;
+      for (Operation *mask : cast->getUsers()) {
+        APInt bits;
+        if (!isa<arith::AndIOp>(mask) ||
+            !matchPattern(mask->getOperand(1), m_ConstantInt(&bits)) ||
+            bits.getSExtValue() != -waveSize)
+          continue;
+        for (Operation *read : mask->getUsers())
+          if (isa<ROCDL::ReadfirstlaneOp>(read) &&
+              dominance.properlyDominates(read, loop))
+            return read->getResult(0);
+      }
+    }
+    return {};
   }
 
   Operation *loop;

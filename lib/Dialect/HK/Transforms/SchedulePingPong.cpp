@@ -271,10 +271,12 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
       sync.earlyWork.push_back(op);
     }
   }
-  // Early work runs in the last cluster: the reads go to the clusters
-  // before it, so it never waits for a load issued just before.
-  int spread =
-      clusters > 1 && !sync.earlyWork.empty() ? clusters - 1 : clusters;
+  // Early work runs in the last cluster: the reads go to the clusters two
+  // or more before it (or the first), so it never waits for a load issued
+  // one cluster before (MXFP8: 3.5 llvm-mca cycles per K tile).
+  int spread = clusters > 1 && !sync.earlyWork.empty()
+                   ? std::max(1, clusters - 2)
+                   : clusters;
   sync.clusterRegisterReads.resize(clusters);
   for (int j = 0; j < readCount; ++j)
     sync.clusterRegisterReads[int64_t(j) * spread / readCount].push_back(

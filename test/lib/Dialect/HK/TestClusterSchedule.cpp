@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
@@ -46,7 +47,7 @@ struct TestClusterSchedulePass
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<HKDialect, arith::ArithDialect, gpu::GPUDialect,
-                    scf::SCFDialect>();
+                    ROCDL::ROCDLDialect, scf::SCFDialect>();
   }
 
   /// The schedule `loop`'s attributes describe, or an error.

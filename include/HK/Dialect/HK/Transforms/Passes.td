@@ -22,11 +22,11 @@ def RematerializeAfterLoops
     register operands, so when a loop needs every register it spills such
     values around the loop. This pass computes them again right after the
     loop from a thread id rebuilt there: the lane id (`gpu.lane_id`) or'ed
-    to the wave's first thread id (a `rocdl.readfirstlane` where the thread
-    id is read: an SGPR). Neither CSE nor LLVM's GVN can merge the two
-    computations; LLVM turns the lane id back into the thread id's low
-    bits, so the thread id is the one lane value kept through the loop. A
-    value is recomputed from leaves that cost nothing more through the
+    to the wave's first thread id (an SGPR: a `rocdl.readfirstlane` of the
+    thread id's wave bits before the loop, the one hk.stagger's condition
+    reads if there is one, else a new one where the thread id is read).
+    Neither CSE nor LLVM's GVN can merge the two computations, and no lane
+    value is kept through the loop for them. A value is recomputed from leaves that cost nothing more through the
     loop: constants, kernel arguments, block ids, the thread id and values
     a loop uses; chains of other ops than integer
     arithmetic, bit operations, casts, minima and maxima (divisions by
@@ -431,6 +431,7 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::ROCDL::ROCDLDialect",
     "::mlir::scf::SCFDialect",
   ];
 }
