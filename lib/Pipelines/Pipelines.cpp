@@ -316,6 +316,8 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   narrow.bitwidthsSupported = {32};
   gpu.addPass(arith::createArithIntRangeNarrowing(narrow));
   gpu.addPass(createRematerializeAfterLoops());
+  if (getChipInfo(options.chip).exactLoopExits)
+    gpu.addPass(createExactLoopExits());
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createLowerKernelAbi());
   ConvertGpuOpsToROCDLOpsOptions rocdl;

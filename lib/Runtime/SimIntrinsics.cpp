@@ -57,6 +57,7 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::amdgcn_s_barrier_wait:
   case Intrinsic::amdgcn_s_waitcnt:
   case Intrinsic::amdgcn_s_wait_dscnt:
+  case Intrinsic::amdgcn_s_wait_loadcnt:
   case Intrinsic::amdgcn_s_setprio:
   case Intrinsic::amdgcn_sched_barrier:
   case Intrinsic::amdgcn_sched_group_barrier:
@@ -224,6 +225,13 @@ Error Interpreter::executeSync(Wave &wave, const CallInst &call,
     // gfx12's LDS counter, the lgkmcnt of gfx9's LDS operations.
     uint64_t imm = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
     waitCounters(wave, ~uint64_t(0), imm);
+    return Error::success();
+  }
+  case Intrinsic::amdgcn_s_wait_loadcnt: {
+    // gfx12's load counter. The simulator counts stores with the loads (as
+    // gfx9's vmcnt): waiting for N of them waits for no fewer loads.
+    uint64_t imm = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
+    waitCounters(wave, imm, ~uint64_t(0));
     return Error::success();
   }
   // Scheduling and priority hints do not change values.

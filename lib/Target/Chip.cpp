@@ -86,7 +86,8 @@ static const ChipInfo kChips[] = {
      /*maxWorkgroupsPerCu=*/16,
      /*sgprsLimitOccupancy=*/true,
      /*peakBf16Tflops=*/2500,
-     /*xcds=*/8},
+     /*xcds=*/8,
+     /*exactLoopExits=*/false},
     {Chip::gfx1201,
      "gfx1201",
      "RDNA4",
@@ -109,7 +110,8 @@ static const ChipInfo kChips[] = {
      /*maxWorkgroupsPerCu=*/32,
      /*sgprsLimitOccupancy=*/false,
      /*peakBf16Tflops=*/195,
-     /*xcds=*/1},
+     /*xcds=*/1,
+     /*exactLoopExits=*/true},
 };
 
 Occupancy mlir::hk::estimateOccupancy(const ChipInfo &chip, int64_t vgprs,

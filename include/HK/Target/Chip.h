@@ -111,6 +111,11 @@ struct ChipInfo {
   /// hardware deals workgroups to round-robin: 8 on MI355X, 1 on a
   /// monolithic die. The XCD workgroup order chunks over this many.
   int64_t xcds;
+  /// Whether hk's pipeline makes loops exit on != (hk-exact-loop-exits): a
+  /// scalar 64-bit compare for the vector one an index less-than takes.
+  /// gfx1201 (1-5 fewer instructions per trip); on gfx950 the backend then
+  /// spills around the attention and GEMM loops (docs/Attention.md).
+  bool exactLoopExits;
 
   bool hasDirectToLds() const { return directToLdsBytesPerLane != 0; }
   bool hasTransposedLdsReads() const { return transposedLdsReads; }

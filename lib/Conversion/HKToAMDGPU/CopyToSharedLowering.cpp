@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The cooperative copy's three lowerings: the register path (raw buffer
-// loads, LDS stores at the swizzled offsets), the direct-to-LDS fill and the
-// transposing copy, with the bounds modes' masks (docs/Shapes.md).
+// loads, LDS stores at the swizzled offsets; adjacent copies' loads issued
+// together), the direct-to-LDS fill and the transposing copy, with the
+// bounds modes' masks (docs/Shapes.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +16,14 @@
 #include "HK/Conversion/HKToAMDGPU/BufferAccess.h"
 #include "HK/Conversion/HKToAMDGPU/LayoutEmission.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <functional>
+#include <memory>
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -31,19 +36,85 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   LogicalResult
   matchAndRewrite(CopyToSharedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkLowerable(op, /*emitErrors=*/false)))
+      return rewriter.notifyMatchFailure(op, "not lowerable as written");
+    if (op.getDirect()) {
+      SharedTileType tileType = op.getTile().getType();
+      TileLayout layout = tileType.getLayout();
+      int64_t vec = kChunkBytes / layout.elementBytes;
+      auto [threadId, threads] = emitLinearThreadId(rewriter, op);
+      return lowerDirect(op, adaptor, rewriter, layout, threadId, threads, vec,
+                         layout.numElements() / vec);
+    }
+    // Register-staged copies that follow each other are lowered together:
+    // all their loads, then each copy's stores behind one wait for its own
+    // loads, which the next copies' loads have kept in flight. Lowered
+    // alone, a copy's stores each wait for their load (4 waits for 4
+    // loads), or all for the last with the copy's latency exposed.
+    SmallVector<CopyToSharedOp> run = {op};
+    SmallVector<SmallVector<Value>> operands = {
+        SmallVector<Value>(adaptor.getOperands())};
+    if (isGroupable(op)) {
+      for (auto next = dyn_cast_or_null<CopyToSharedOp>(op->getNextNode());
+           next && isGroupable(next);
+           next = dyn_cast_or_null<CopyToSharedOp>(next->getNextNode())) {
+        SmallVector<Value> remapped;
+        if (failed(rewriter.getRemappedValues(next->getOperands(), remapped)))
+          break;
+        run.push_back(next);
+        operands.push_back(std::move(remapped));
+      }
+    }
+    // Each copy's resource right before its loads: computed together, the
+    // resources would take two scalar quads (and copies of their common
+    // words).
+    SmallVector<StagedCopy> staged;
+    SmallVector<int64_t> loads;
+    for (auto [copy, values] : llvm::zip_equal(run, operands)) {
+      staged.push_back(stage(copy, OpAdaptor(values, copy), rewriter));
+      loads.push_back(staged.back().load());
+    }
+    int64_t after = llvm::sum_of(loads);
+    for (auto [copy, half, count] : llvm::zip_equal(run, staged, loads)) {
+      after -= count;
+      if (run.size() > 1)
+        amdgpu::MemoryCounterWaitOp::create(rewriter, copy.getLoc(),
+                                            rewriter.getI32IntegerAttr(after),
+                                            nullptr, nullptr, nullptr, nullptr);
+      half.finish();
+    }
+    for (CopyToSharedOp copy : run)
+      rewriter.eraseOp(copy);
+    return success();
+  }
+
+  /// Whether `op` may be lowered with its neighbours: register-staged,
+  /// with a fixed number of loads (not `partial`, which chooses between
+  /// chunk and element loads at run time).
+  static bool isGroupable(CopyToSharedOp op) {
+    return !op.getDirect() && op.getBounds() != BoundsMode::partial &&
+           succeeded(checkLowerable(op, /*emitErrors=*/false));
+  }
+
+  /// A register-staged copy in three steps: its resource and offsets,
+  /// emitted when it is staged, `load`, which issues its loads and returns
+  /// how many, and `finish`, which rearranges the data and stores it.
+  struct StagedCopy {
+    std::function<int64_t()> load;
+    std::function<void()> finish;
+  };
+
+  /// Emits `op`'s resource and offsets.
+  StagedCopy stage(CopyToSharedOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     SharedTileType tileType = op.getTile().getType();
     TileLayout layout = tileType.getLayout();
-    if (failed(checkLowerable(op, /*emitErrors=*/false)))
-      return rewriter.notifyMatchFailure(op, "not lowerable as written");
     int64_t vec = kChunkBytes / layout.elementBytes;
     auto [threadId, threads] = emitLinearThreadId(rewriter, op);
     int64_t chunks = layout.numElements() / vec;
-    if (op.getDirect())
-      return lowerDirect(op, adaptor, rewriter, layout, threadId, threads, vec,
-                         chunks);
     if (op.getTranspose())
-      return lowerTransposed(op, adaptor, rewriter, layout, threadId, threads,
+      return stageTransposed(op, adaptor, rewriter, layout, threadId, threads,
                              vec);
 
     // Each chunk is a raw buffer load through a resource based at the
@@ -62,7 +133,8 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     BufferRegion source = sourceRegion(op, adaptor, rewriter, layout);
 
     // The (row, col) of the chunk thread-major iteration `it` copies.
-    auto chunkCoord = [&](int64_t it) -> std::pair<Value, Value> {
+    SmallVector<std::pair<Value, Value>> coords;
+    for (int64_t it = 0; it < chunks / threads; ++it) {
       Value chunk = addIndex(rewriter, loc, threadId,
                              constIndex(rewriter, loc, it * threads));
       Value row = rewriter.createOrFold<arith::DivUIOp>(
@@ -72,63 +144,60 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                    rewriter.createOrFold<arith::RemUIOp>(
                        loc, chunk, constIndex(rewriter, loc, chunksPerRow)),
                    vec);
-      return {row, col};
-    };
-    auto storeChunk = [&](Value chunk, Value row, Value col) {
-      for (Run run : runs) {
-        Value part = run.length == vec ? chunk
-                                       : sliceVector(rewriter, loc, chunk,
-                                                     run.first, run.length);
-        Value offset = addIndex(
-            rewriter, loc, base,
-            emitPhysicalOffset(rewriter, loc, layout, row,
-                               addIndex(rewriter, loc, col,
-                                        constIndex(rewriter, loc, run.first))));
-        vector::StoreOp::create(
-            rewriter, loc, part, adaptor.getTile(), ValueRange{offset},
-            /*nontemporal=*/false,
-            llvm::MaybeAlign(run.length * layout.elementBytes));
-      }
-    };
-    int64_t iterations = chunks / threads;
-    if (bounds != BoundsMode::partial) {
-      for (int64_t it = 0; it < iterations; ++it) {
-        auto [row, col] = chunkCoord(it);
-        storeChunk(loadChunks(rewriter, loc, source, {{row, col}}, chunkType,
-                              bounds, /*wide=*/true)[0],
-                   row, col);
-      }
-    } else {
-      SmallVector<std::pair<Value, Value>> coords;
-      for (int64_t it = 0; it < iterations; ++it)
-        coords.push_back(chunkCoord(it));
-      SmallVector<Value> data =
-          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
-      for (auto [chunk, coord] : llvm::zip(data, coords))
-        storeChunk(chunk, coord.first, coord.second);
+      coords.push_back({row, col});
     }
-    rewriter.eraseOp(op);
-    return success();
+    auto data = std::make_shared<SmallVector<Value>>();
+    auto load = [&rewriter, loc, source, coords, chunkType, bounds, data] {
+      *data =
+          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
+      return int64_t(data->size());
+    };
+    Value tile = adaptor.getTile();
+    auto finish = [&rewriter, loc, layout, vec, runs, base, tile, data,
+                   coords] {
+      for (auto [chunk, coord] : llvm::zip(*data, coords)) {
+        auto [row, col] = coord;
+        for (Run run : runs) {
+          Value part = run.length == vec ? chunk
+                                         : sliceVector(rewriter, loc, chunk,
+                                                       run.first, run.length);
+          Value offset =
+              addIndex(rewriter, loc, base,
+                       emitPhysicalOffset(
+                           rewriter, loc, layout, row,
+                           addIndex(rewriter, loc, col,
+                                    constIndex(rewriter, loc, run.first))));
+          vector::StoreOp::create(
+              rewriter, loc, part, tile, ValueRange{offset},
+              /*nontemporal=*/false,
+              llvm::MaybeAlign(run.length * layout.elementBytes));
+        }
+      }
+    };
+    return StagedCopy{load, finish};
   }
 
   /// A transposing copy: blocks of kTransposedCopyRun source rows by `vec`
   /// source columns (tile rows), read as chunks, transposed in registers and
   /// written as `vec` runs of tile rows.
-  LogicalResult lowerTransposed(CopyToSharedOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter,
-                                const TileLayout &layout, Value threadId,
-                                int64_t threads, int64_t vec) const {
+  StagedCopy stageTransposed(CopyToSharedOp op, OpAdaptor adaptor,
+                             ConversionPatternRewriter &rewriter,
+                             const TileLayout &layout, Value threadId,
+                             int64_t threads, int64_t vec) const {
     Location loc = op.getLoc();
     SharedTileType tileType = op.getTile().getType();
     Type elementType = tileType.getElementType();
     auto chunkType = VectorType::get({vec}, elementType);
-    auto runType = VectorType::get({kTransposedCopyRun}, elementType);
     BoundsMode bounds = op.getBounds();
     BufferRegion source = sourceRegion(op, adaptor, rewriter, layout);
     Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
     auto c = [&](int64_t v) { return constIndex(rewriter, loc, v); };
     int64_t colBlocks = layout.cols / kTransposedCopyRun;
     int64_t blocks = layout.numElements() / (vec * kTransposedCopyRun);
+    // Per block: its tile row and column, and its source rows' chunks.
+    using Block =
+        std::tuple<Value, Value, SmallVector<std::pair<Value, Value>>>;
+    SmallVector<Block> blockCoords;
     for (int64_t it = 0; it < blocks / threads; ++it) {
       // Consecutive threads write consecutive runs of a tile row: a row's
       // runs are in distinct banks under any swizzle of whole rows, while
@@ -145,27 +214,45 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       SmallVector<std::pair<Value, Value>> coords;
       for (int64_t t = 0; t < kTransposedCopyRun; ++t)
         coords.push_back({addIndex(rewriter, loc, tileCol, c(t)), tileRow});
-      SmallVector<Value> rows =
-          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
-      for (int64_t j = 0; j < vec; ++j) {
-        SmallVector<Value> run;
-        for (Value row : rows)
-          run.push_back(vector::ExtractOp::create(rewriter, loc, row,
-                                                  ArrayRef<int64_t>{j}));
-        Value offset =
-            addIndex(rewriter, loc, base,
-                     emitPhysicalOffset(rewriter, loc, layout,
-                                        addIndex(rewriter, loc, tileRow, c(j)),
-                                        tileCol));
-        vector::StoreOp::create(
-            rewriter, loc,
-            vector::FromElementsOp::create(rewriter, loc, runType, run),
-            adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
-            llvm::MaybeAlign(kTransposedCopyRun * layout.elementBytes));
-      }
+      blockCoords.push_back({tileRow, tileCol, std::move(coords)});
     }
-    rewriter.eraseOp(op);
-    return success();
+    auto loaded = std::make_shared<SmallVector<SmallVector<Value>>>();
+    auto load = [&rewriter, loc, source, blockCoords, chunkType, bounds,
+                 loaded] {
+      int64_t loads = 0;
+      for (const Block &block : blockCoords) {
+        loaded->push_back(loadRegionChunks(
+            rewriter, loc, source, std::get<2>(block), chunkType, bounds));
+        loads += loaded->back().size();
+      }
+      return loads;
+    };
+    Value tile = adaptor.getTile();
+    auto finish = [&rewriter, loc, layout, vec, base, tile, blockCoords, loaded,
+                   elementType] {
+      auto runType = VectorType::get({kTransposedCopyRun}, elementType);
+      for (auto [block, rows] : llvm::zip_equal(blockCoords, *loaded)) {
+        auto [tileRow, tileCol, coords] = block;
+        for (int64_t j = 0; j < vec; ++j) {
+          SmallVector<Value> run;
+          for (Value row : rows)
+            run.push_back(vector::ExtractOp::create(rewriter, loc, row,
+                                                    ArrayRef<int64_t>{j}));
+          Value offset = addIndex(
+              rewriter, loc, base,
+              emitPhysicalOffset(rewriter, loc, layout,
+                                 addIndex(rewriter, loc, tileRow,
+                                          constIndex(rewriter, loc, j)),
+                                 tileCol));
+          vector::StoreOp::create(
+              rewriter, loc,
+              vector::FromElementsOp::create(rewriter, loc, runType, run), tile,
+              ValueRange{offset}, /*nontemporal=*/false,
+              llvm::MaybeAlign(kTransposedCopyRun * layout.elementBytes));
+        }
+      }
+    };
+    return StagedCopy{load, finish};
   }
 
   /// The copy's source region as a raw buffer, masked (range clamped to

@@ -22,14 +22,16 @@ gpu.module @shared {
     // CHECK: %[[TID:.*]] = gpu.thread_id x
     // CHECK: %[[BASE:.*]] = arith.muli %[[SLOT]], %c4096
     // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc
+    // Both loads, then both stores.
+    // CHECK: arith.addi %[[TID]], %c256
     // CHECK: %[[WORDS:.*]] = rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}}, %[[SOFF:.*]], %{{.*}} : vector<4xi32>
     // CHECK: vector.bitcast %[[WORDS]] : vector<4xi32> to vector<8xbf16>
+    // CHECK: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}}, %[[SOFF]], %{{.*}} : vector<4xi32>
+    // CHECK-NOT: vector.store
     // CHECK: arith.shrui %{{.*}}, %c9
     // CHECK: arith.shli %{{.*}}, %c5
     // CHECK: arith.xori
     // CHECK: vector.store {{.*}}, %[[LDS]][{{.*}}] {alignment = 16 : i64} : memref<8192xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
-    // CHECK: arith.addi %[[TID]], %c256
-    // CHECK: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}}, %[[SOFF]], %{{.*}} : vector<4xi32>
     // CHECK: vector.store {{.*}}, %[[LDS]][{{.*}}] {alignment = 16 : i64} : memref<8192xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
     // CHECK-NOT: vector.load
     // CHECK-NOT: hk.

@@ -41,6 +41,35 @@ gpu.module @copies [#rocdl.target<chip = "gfx1201">] {
     gpu.return
   }
 
+  // Copies that follow each other are lowered together (attention's K and
+  // V fills): both copies' loads, then each copy's stores behind a wait for
+  // its own loads (the 4 of the second still in flight, then none).
+  // CHECK-LABEL: gpu.func @grouped
+  // CHECK-COUNT-8: rocdl.raw.ptr.buffer.load %{{.*}} : vector<4xi32>
+  // CHECK-NOT: vector.store
+  // CHECK: amdgpu.memory_counter_wait load(4)
+  // CHECK-COUNT-4: vector.store %{{.*}} {alignment = 16 : i64}
+  // CHECK-NEXT: amdgpu.memory_counter_wait load(0)
+  // CHECK-COUNT-8: vector.store %{{.*}} {alignment = 8 : i64}
+  // A copy whose loads are chosen at run time (partial) is lowered alone:
+  // its stores wait for their loads one by one, as LLVM places the waits.
+  // CHECK: scf.if
+  // CHECK-NOT: amdgpu.memory_counter_wait
+  // CHECK: gpu.return
+  gpu.func @grouped(%K: memref<?x?xbf16>, %V: memref<?x?xbf16>, %k: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %tk = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>>
+    %tv = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+    hk.copy_to_shared %K[%k, %c0], %tk[%c0] bounds inside
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>>
+    hk.copy_to_shared %V[%k, %c0], %tv[%c0] transpose bounds inside
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+    hk.copy_to_shared %V[%k, %c0], %tv[%c0] transpose bounds partial
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+    gpu.return
+  }
+
   // The same at the edges: masked chunks, or element-wise loads at run time.
   // CHECK-LABEL: gpu.func @partial
   gpu.func @partial(%B: memref<?x?xbf16>, %k: index, %n: index) kernel

@@ -119,7 +119,13 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     the workgroup. Register path only.
 
     Lowers to vectorized global loads and LDS stores (thread-major chunks of
-    16 bytes). With `direct` (set by `hk-direct-lds-fill` on chips that have
+    16 bytes): all the copy's loads, then its stores. Register-path copies
+    that follow each other in a block (not `partial`, whose loads are
+    chosen at run time) are lowered together: all their loads, then each
+    copy's stores behind one `amdgpu.memory_counter_wait load(n)`, n the
+    loads of the copies after it, so a copy's load latency runs under the
+    next copies' loads and its stores wait once, not once per load. With
+    `direct` (set by `hk-direct-lds-fill` on chips that have
     direct-to-LDS loads), each wave instead writes its own 64 x 16-byte run
     of LDS lane-linearly with direct-to-LDS loads (`buffer_load_dwordx4 ...
     lds` through a raw buffer resource based at the region's first row:

@@ -43,6 +43,53 @@ def RematerializeAfterLoops
   let dependentDialects = ["ROCDL::ROCDLDialect"];
 }
 
+def ExactLoopExits : Pass<"hk-exact-loop-exits", "gpu::GPUModuleOp"> {
+  let summary = "Make loops exit where their steps end, on !=";
+  let description = [{
+    Rewrites each `scf.for` with a positive constant step and a bound that
+    is not constant into an `scf.while` that runs while its induction
+    variable is not `end = lb + max(ceildiv(ub - lb, step), 0) * step`, the
+    first value the steps reach at or past `ub`: the same trips. LLVM keeps
+    an `scf.for`'s exit test `iv < ub`, which for an index (64-bit)
+    induction variable the AMDGPU backend emits as a vector compare, an
+    AND with the exec mask and a scalar wait (`v_cmp_lt_u64`, `s_and_b32
+    vcc_lo, exec_lo`, `s_wait_alu`): there is no 64-bit scalar less-than.
+    Not-equal has one (`s_cmp_lg_u64`). hk's pipeline runs this pass where
+    the chip table says (`exactLoopExits`: gfx1201); on gfx950 the same
+    rewrite made the backend spill (97 VGPRs in the d = 128 attention
+    kernel), see docs/Attention.md.
+
+    Before:
+
+    ```mlir
+    %r = scf.for %k = %lb to %ub step %c32 iter_args(%a = %init) -> (f32) {
+      ...
+      scf.yield %next : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %span = arith.subi %ub, %lb : index
+    %ceil = arith.ceildivsi %span, %c32 : index
+    %trips = arith.maxsi %ceil, %c0 : index
+    %length = arith.muli %trips, %c32 : index
+    %end = arith.addi %lb, %length : index
+    %w:2 = scf.while (%k = %lb, %a = %init) : (index, f32) -> (index, f32) {
+      %runs = arith.cmpi ne, %k, %end : index
+      scf.condition(%runs) %k, %a : index, f32
+    } do {
+    ^bb0(%k: index, %a: f32):
+      ...
+      %k1 = arith.addi %k, %c32 : index
+      scf.yield %k1, %next : index, f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def LowerKernelAbi : Pass<"hk-lower-kernel-abi", "gpu::GPUModuleOp"> {
   let summary = "Give kernels a bare-pointer-plus-sizes argument list";
   let description = [{
