@@ -104,8 +104,8 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
   // from its first lane: a scalar, not a lane value kept through the loop.
   // CHECK-LABEL: gpu.func @stagger
   // CHECK: %[[TID:.*]] = gpu.thread_id{{ +}}x
-  // CHECK-NEXT: %[[TID32:.*]] = arith.index_castui %[[TID]] : index to i32
   // CHECK-NEXT: %[[MASK:.*]] = arith.constant -64 : i32
+  // CHECK-NEXT: %[[TID32:.*]] = arith.index_castui %[[TID]] : index to i32
   // CHECK-NEXT: %[[WAVE0:.*]] = arith.andi %[[TID32]], %[[MASK]] : i32
   // CHECK-NEXT: %[[FIRST:.*]] = rocdl.readfirstlane %[[WAVE0]] : i32
   // CHECK-NEXT: %[[C256:.*]] = arith.constant 256 : i32

@@ -12,10 +12,10 @@
 
 #include "HK/Dialect/HK/Transforms/ClusterSchedule.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Verifier.h"
@@ -264,19 +264,14 @@ LogicalResult ClusterRecorder::form(MutableArrayRef<Value> liveOut) {
 
 Value mlir::hk::emitLateWaveGroup(OpBuilder &b, Location loc, int64_t waveSize,
                                   int64_t waves) {
-  // The wave's first thread id, read from its first lane: a scalar (the one
-  // hk-rematerialize-after-loops rebuilds thread ids from), so no lane value
-  // lives through the loop for the condition after it.
-  Type i32 = b.getI32Type();
-  Value id = arith::IndexCastUIOp::create(
-      b, loc, i32, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  Value first = ROCDL::ReadfirstlaneOp::create(
-      b, loc, i32,
-      arith::AndIOp::create(
-          b, loc, id, arith::ConstantIntOp::create(b, loc, i32, -waveSize)));
+  // From the wave's first thread id, a scalar: no lane value lives through
+  // the loop for the condition after it.
+  Value first = emitWaveFirstThreadId(
+      b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x), waveSize);
   return arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::uge, first,
-      arith::ConstantIntOp::create(b, loc, i32, waves / 2 * waveSize));
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                   waves / 2 * waveSize));
 }
 
 FailureOr<WaveGroups> mlir::hk::resolveWaveGroups(Operation *op,

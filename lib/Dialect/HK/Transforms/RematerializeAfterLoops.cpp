@@ -12,6 +12,7 @@
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/Target/Chip.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -192,12 +193,7 @@ private:
     if (!first) {
       OpBuilder atId(id);
       atId.setInsertionPointAfter(id);
-      first = ROCDL::ReadfirstlaneOp::create(
-          atId, loc, i32,
-          arith::AndIOp::create(
-              atId, loc, arith::IndexCastUIOp::create(atId, loc, i32, id),
-              arith::ConstantIntOp::create(atId, loc, i32,
-                                           -int64_t((*chip)->waveSize))));
+      first = hk::emitWaveFirstThreadId(atId, loc, id, (*chip)->waveSize);
     }
     Value lane = arith::IndexCastUIOp::create(
         builder, loc, i32, gpu::LaneIdOp::create(builder, loc, nullptr));
@@ -208,9 +204,8 @@ private:
     return tid;
   }
 
-  /// A `readfirstlane(i32(id) & -waveSize)` before the loop (hk.stagger's
-  /// condition reads one), or null: readfirstlanes are not merged by CSE,
-  /// and each would take an SGPR through the loop.
+  /// An hk::emitWaveFirstThreadId of `id` before the loop (hk.stagger's
+  /// condition reads one), or null.
   Value waveFirstThreadId(gpu::ThreadIdOp id, int64_t waveSize) {
     DominanceInfo dominance;
     for (Operation *cast : id->getUsers()) {
@@ -299,3 +294,12 @@ struct RematerializeAfterLoopsPass
 };
 
 } // namespace
+
+Value mlir::hk::emitWaveFirstThreadId(OpBuilder &b, Location loc,
+                                      Value threadIdX, int64_t waveSize) {
+  Type i32 = b.getI32Type();
+  Value mask = arith::ConstantIntOp::create(b, loc, i32, -waveSize);
+  Value id = arith::IndexCastUIOp::create(b, loc, i32, threadIdX);
+  return ROCDL::ReadfirstlaneOp::create(
+      b, loc, i32, arith::AndIOp::create(b, loc, id, mask));
+}

@@ -74,6 +74,14 @@ LogicalResult remapWorkgroups(gpu::GPUFuncOp kernel, const XcdOrder &order);
 /// they are kept, with a remark.
 LogicalResult lowerGridDims(gpu::GPUFuncOp kernel);
 
+/// Emits at `b`'s position the wave's first thread id,
+/// `rocdl.readfirstlane(i32(threadIdX) & -waveSize)`: a scalar. hk.stagger's
+/// condition reads it, and hk-rematerialize-after-loops rebuilds thread ids
+/// after loops from it (reusing one emitted before the loop: readfirstlanes
+/// are not merged by CSE, and each would take an SGPR through the loop).
+Value emitWaveFirstThreadId(OpBuilder &b, Location loc, Value threadIdX,
+                            int64_t waveSize);
+
 } // namespace hk
 } // namespace mlir
 
