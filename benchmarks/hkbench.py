@@ -160,6 +160,26 @@ def fp8_schedule_variants():
     ]
 
 
+def attention_variants():
+    """(chip, head dim, name, flags, KV tiles per loop iteration) of each
+    attention kernel variant."""
+    out = []
+    for chip in ("gfx950", "gfx1201"):
+        for d in (64, 128):
+            buffered = "stages2" + ("+direct" if chip == "gfx950" else "")
+            flags = [f"--chip={chip}", "--stages=2"] + \
+                (["--direct-lds"] if chip == "gfx950" else [])
+            out.append((chip, d, "sync", [f"--chip={chip}"], 1))
+            out.append((chip, d, buffered, flags, 1))
+            out.append((chip, d, buffered + "+unroll2", flags + ["--unroll=2"],
+                        2))
+            if chip == "gfx950":
+                # The ping-pong loop body holds two KV tiles (slots 0, 1).
+                out.append((chip, d, "ping-pong",
+                            flags + ["--schedule=ping-pong"], 2))
+    return out
+
+
 def unrolled(unroll):
     """The gfx950 HipKittens kernel with its K loop unrolled."""
     return Variant("gfx950", f"hipkittens+unroll{unroll}", stages=2,

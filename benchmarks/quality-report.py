@@ -344,24 +344,47 @@ def simulate(v, launch):
 ATTENTION_SIM = (1, 4, 2, 256)
 
 
-def attention_variants():
-    """(chip, head dim, name, flags, KV tiles per loop iteration) of each
-    attention kernel variant."""
-    out = []
-    for chip in ("gfx950", "gfx1201"):
-        for d in (64, 128):
-            buffered = "stages2" + ("+direct" if chip == "gfx950" else "")
-            flags = [f"--chip={chip}", "--stages=2"] + \
-                (["--direct-lds"] if chip == "gfx950" else [])
-            out.append((chip, d, "sync", [f"--chip={chip}"], 1))
-            out.append((chip, d, buffered, flags, 1))
-            out.append((chip, d, buffered + "+unroll2", flags + ["--unroll=2"],
-                        2))
-            if chip == "gfx950":
-                # The ping-pong loop body holds two KV tiles (slots 0, 1).
-                out.append((chip, d, "ping-pong",
-                            flags + ["--schedule=ping-pong"], 2))
-    return out
+# The causal figure's sequence length, Nq = Nkv (issue 23's target).
+CAUSAL_N = 8192
+
+
+def mask_loop_header(report):
+    """The mask-tile loop hk-split-loops peels: the first loop after the
+    main one whose body holds mask selects; None if there is none."""
+    main = report["main_loop"]
+    for loop in report["loops"]:
+        mix = loop["mix"]
+        selects = mix.get("valu", {}).get("by_mnemonic", {})
+        if loop["first_line"] > main["last_line"] and "mma" in mix and \
+                "v_cndmask_b32_e32" in selects:
+            return loop["header"]
+    return None
+
+
+def causal_with_mask_tiles(chip, base, report, launch, steady_cycles):
+    """llvm-mca's estimate per KV tile of the mask-tile loop (its lines as
+    laid out: the mask block and the copies that bypass it both counted, so
+    an upper bound) and of a causal attention at Nq = Nkv = CAUSAL_N: a
+    workgroup of W queries at q0 runs q0 / 64 tiles in the steady-state
+    loop and its W / 64 diagonal tiles in the mask-tile loop."""
+    header = mask_loop_header(report)
+    if header is None:
+        hkbench.fail(f"{base}.s: no mask-tile loop after the main loop")
+    body = base + ".mask.s"
+    hkbench.run([hkbench.tool("hk-report"), base + ".hsaco",
+                 "--asm=" + base + ".s", "--loop=" + header,
+                 "--loop-body=" + body])
+    mask = mca(chip, body, 1)
+    queries = launch["grid"][0]["tile"]
+    starts = range(0, CAUSAL_N, queries)
+    steady = sum(q0 // 64 for q0 in starts)
+    diagonal = sum(min(queries, CAUSAL_N - q0) // 64 for q0 in starts)
+    average = (steady * steady_cycles + diagonal *
+               mask["cycles_per_k_tile"]) / (steady + diagonal)
+    return {"mask_loop_cycles_per_kv_tile": mask["cycles_per_k_tile"],
+            "causal_cycles_per_kv_tile": round(average, 1),
+            "causal_tiles": {"steady": steady, "mask": diagonal,
+                             "n": CAUSAL_N, "queries_per_workgroup": queries}}
 
 
 def attention_row(chip, d, name, flags, tiles_per_iteration, tmp):
@@ -386,11 +409,15 @@ def attention_row(chip, d, name, flags, tiles_per_iteration, tmp):
     tiles = -(-n // (32 if chip == "gfx1201" and d == 128 else 64))
     per = workgroups * tiles
     reads, read_ways = conflicts(r["lds_accesses"]["reads"])
+    mca_row = mca(chip, body, tiles_per_iteration)
+    if chip == "gfx950":
+        mca_row.update(causal_with_mask_tiles(
+            chip, base, report, launch, mca_row["cycles_per_k_tile"]))
     return {"variant": {"chip": chip, "name": f"attention-d{d}-{name}",
                         "head_dim": d, "flags": flags},
             "resources": resources,
             "loop_per_kv_tile": mix,
-            "llvm_mca": mca(chip, body, tiles_per_iteration),
+            "llvm_mca": mca_row,
             "simulator": {
                 "attention": [b, hq, hkv, n, n, d],
                 "max_abs_error_o": r["max_abs_error_o"],
@@ -416,7 +443,7 @@ def attention_rows(references):
     tiles."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for chip, d, name, flags, tiles in attention_variants():
+        for chip, d, name, flags, tiles in hkbench.attention_variants():
             r = attention_row(chip, d, name, flags, tiles, tmp)
             rows.append(r)
             ratio = ""
@@ -428,6 +455,16 @@ def attention_rows(references):
                         mca_row["cycles_per_k_tile"] /
                         references[ref]["cycles_per_k_tile"], 3)
                     ratio += f", {mca_row[key]:g} x HipKittens' {ref}"
+            causal = f"causal-d{d}"
+            if "causal_cycles_per_kv_tile" in mca_row and \
+                    causal in references:
+                mca_row["causal_ratio_to_hipkittens_causal"] = round(
+                    mca_row["causal_cycles_per_kv_tile"] /
+                    references[causal]["cycles_per_k_tile"], 3)
+                ratio += (f"; causal N={CAUSAL_N} with mask tiles "
+                          f"{mca_row['causal_cycles_per_kv_tile']:g}, "
+                          f"{mca_row['causal_ratio_to_hipkittens_causal']:g}"
+                          f" x HipKittens' {causal}")
             print(f"{chip}/{r['variant']['name']:<34} mma "
                   f"{r['loop_per_kv_tile']['mma']['total']:g}/KV tile, "
                   f"{mca_row['cycles_per_k_tile']:g} cycles "
@@ -554,7 +591,12 @@ def attention_markdown(rows, references):
         [("cycles/KV tile (1 wave)", "cycles_per_k_tile"),
          ("MMA share", "mma_share"),
          ("cycles / HipKittens' (same d)", "ratio_to_hipkittens"),
-         ("cycles / HipKittens' causal", "ratio_to_hipkittens_causal")],
+         ("cycles / HipKittens' causal", "ratio_to_hipkittens_causal"),
+         ("cycles/mask tile (peeled loop)", "mask_loop_cycles_per_kv_tile"),
+         (f"cycles/KV tile, causal N={CAUSAL_N} with mask tiles",
+          "causal_cycles_per_kv_tile"),
+         (f"causal N={CAUSAL_N} with mask tiles / HipKittens' causal",
+          "causal_ratio_to_hipkittens_causal")],
         [("LDS read ways (mean)", "lds_read_mean_ways"),
          ("global B read /WG/KV tile", "global_bytes_read_per_kv_tile"),
          ("LDS B read /WG/KV tile", "lds_bytes_read_per_kv_tile"),

@@ -154,3 +154,29 @@ TEST(AssemblyLoopTest, NoLoopWithAnMmaIsAnError) {
   EXPECT_EQ(llvm::toString(loop.takeError()),
             "no loop with an MMA instruction in the assembly (1 loops found)");
 }
+
+// Every loop, in the order of their headers, each with its own mix; one by
+// its header, and an error naming the headers there are.
+TEST(AssemblyLoopTest, ListsEveryLoopAndFindsOneByItsHeader) {
+  std::vector<AssemblyLoop> loops = findLoops(kAssembly);
+  ASSERT_EQ(loops.size(), 2u);
+  EXPECT_EQ(loops[0].header, ".LBB0_1");
+  EXPECT_EQ(loops[0].count("mma"), 0);
+  EXPECT_EQ(loops[0].count("salu"), 3);
+  EXPECT_EQ(loops[1].header, ".LBB0_2");
+  EXPECT_EQ(loops[1].count("mma"), 2);
+
+  llvm::Expected<AssemblyLoop> first = findLoop(kAssembly, ".LBB0_1");
+  ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
+  EXPECT_EQ(first->firstLine, 4u);
+  EXPECT_EQ(first->lastLine, 7u);
+
+  llvm::Expected<AssemblyLoop> none = findLoop(kAssembly, ".LBB0_4");
+  ASSERT_FALSE(static_cast<bool>(none));
+  EXPECT_EQ(llvm::toString(none.takeError()),
+            "no loop with header '.LBB0_4' (loops: .LBB0_1, .LBB0_2)");
+  llvm::Expected<AssemblyLoop> empty = findLoop("s_endpgm\n", ".LBB0_1");
+  ASSERT_FALSE(static_cast<bool>(empty));
+  EXPECT_EQ(llvm::toString(empty.takeError()),
+            "no loop with header '.LBB0_1' (loops: none)");
+}

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file implements findMainLoop: a line scan of the backend's assembly
-// for labels and the branches that jump back to them, and the instruction
-// classes of the loop's body.
+// This file implements findLoops and findMainLoop: a line scan of the backend's
+// assembly for labels and the branches that jump back to them, and the
+// instruction classes of the loop's body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,7 +106,7 @@ static bool isBranch(StringRef mnemonic) {
   return mnemonic == "s_branch" || mnemonic.starts_with("s_cbranch");
 }
 
-Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
+std::vector<AssemblyLoop> mlir::hk::findLoops(StringRef assembly) {
   SmallVector<StringRef> lines;
   assembly.split(lines, '\n');
   std::vector<Line> parsed;
@@ -153,9 +153,9 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
       loops[it->second] = std::max<unsigned>(loops[it->second], i);
   }
 
-  std::optional<AssemblyLoop> best;
+  std::vector<AssemblyLoop> found;
   for (auto [first, last] : loops) {
-    AssemblyLoop loop;
+    AssemblyLoop &loop = found.emplace_back();
     loop.header = parsed[first].label.str();
     loop.firstLine = first + 1;
     loop.lastLine = last + 1;
@@ -171,15 +171,23 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
            instrClass});
       ++loop.mix[instrClass][line.mnemonic.str()];
     }
-    // Most MMAs; of loops with as many, the innermost of a nest (a range
-    // inside the other), else the first (a peeled remainder loop follows
-    // the main one).
+  }
+  return found;
+}
+
+Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
+  std::vector<AssemblyLoop> loops = findLoops(assembly);
+  // Most MMAs; of loops with as many, the innermost of a nest (a range
+  // inside the other), else the first (a peeled remainder loop follows
+  // the main one).
+  AssemblyLoop *best = nullptr;
+  for (AssemblyLoop &loop : loops) {
     int64_t mmas = loop.count("mma");
     bool inside = best && loop.firstLine > best->firstLine &&
                   loop.lastLine <= best->lastLine;
     if (mmas > 0 && (!best || mmas > best->count("mma") ||
                      (mmas == best->count("mma") && inside)))
-      best = std::move(loop);
+      best = &loop;
   }
   if (!best)
     return createStringError(inconvertibleErrorCode(),
@@ -187,6 +195,20 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
                              "assembly (" +
                                  Twine(loops.size()) + " loops found)");
   return std::move(*best);
+}
+
+Expected<AssemblyLoop> mlir::hk::findLoop(StringRef assembly,
+                                          StringRef header) {
+  std::vector<AssemblyLoop> loops = findLoops(assembly);
+  std::string headers;
+  for (AssemblyLoop &loop : loops) {
+    if (loop.header == header)
+      return std::move(loop);
+    headers += (headers.empty() ? "" : ", ") + loop.header;
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "no loop with header '" + header + "' (loops: " +
+                               (headers.empty() ? "none" : headers) + ")");
 }
 
 Expected<std::string> mlir::hk::keepKernel(StringRef assembly,

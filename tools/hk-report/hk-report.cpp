@@ -40,10 +40,17 @@ static cl::opt<std::string>
             cl::desc("the code object's assembly (hk-compile --asm): also "
                      "report the instruction mix of its main loop, the "
                      "loop with the most MMA instructions"));
-static cl::opt<std::string> loopBodyFile(
-    "loop-body", cl::cat(toolOptions), cl::value_desc("file"),
-    cl::desc("with --asm: write the main loop's instructions, one per line "
-             "with its class in a comment (input for llvm-mca)"));
+static cl::opt<std::string>
+    loopBodyFile("loop-body", cl::cat(toolOptions), cl::value_desc("file"),
+                 cl::desc("with --asm: write the loop's instructions (the main "
+                          "loop, or --loop's), one per line "
+                          "with its class in a comment (input for llvm-mca)"));
+
+static cl::opt<std::string> loopHeader(
+    "loop", cl::cat(toolOptions), cl::value_desc("label"),
+    cl::desc("with --asm: report (and write with --loop-body) the loop with "
+             "this header label, e.g. a peeled loop beside the main one "
+             "(--json lists every loop's header)"));
 
 static cl::opt<std::string> kernelName(
     "kernel", cl::cat(toolOptions), cl::value_desc("name"),
@@ -66,6 +73,24 @@ static const char *const kClassOrder[] = {"mma",
                                           "valu",
                                           "other"};
 
+/// A loop's header, lines and instruction mix (class -> total and
+/// per-mnemonic counts) as JSON.
+static json::Object loopJson(const AssemblyLoop &loop) {
+  json::Object mix;
+  for (const auto &[instrClass, mnemonics] : loop.mix) {
+    json::Object byMnemonic;
+    for (const auto &[mnemonic, n] : mnemonics)
+      byMnemonic[mnemonic] = n;
+    mix[instrClass] = json::Object{{"total", loop.count(instrClass)},
+                                   {"by_mnemonic", std::move(byMnemonic)}};
+  }
+  return json::Object{{"header", loop.header},
+                      {"first_line", loop.firstLine},
+                      {"last_line", loop.lastLine},
+                      {"instructions", (int64_t)loop.instructions.size()},
+                      {"mix", std::move(mix)}};
+}
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-report") << message << "\n";
   return 1;
@@ -87,6 +112,7 @@ int main(int argc, char **argv) {
   std::optional<Chip> chip = symbolizeChip(info->chip);
 
   std::optional<AssemblyLoop> loop;
+  std::vector<AssemblyLoop> allLoops;
   if (!asmFile.empty()) {
     auto text = MemoryBuffer::getFile(asmFile, /*IsText=*/true);
     if (!text)
@@ -99,14 +125,21 @@ int main(int argc, char **argv) {
         return fail("'" + asmFile + "': " + toString(only.takeError()));
       kept = std::move(*only);
     }
-    Expected<AssemblyLoop> found = findMainLoop(kept);
+    Expected<AssemblyLoop> found =
+        loopHeader.empty() ? findMainLoop(kept) : findLoop(kept, loopHeader);
     if (!found)
       return fail("'" + asmFile + "': " + toString(found.takeError()));
     loop = std::move(*found);
-  } else if (!loopBodyFile.empty() || !kernelName.empty()) {
-    return fail(Twine(loopBodyFile.empty() ? "--kernel" : "--loop-body") +
+    allLoops = findLoops(kept);
+  } else if (!loopBodyFile.empty() || !kernelName.empty() ||
+             !loopHeader.empty()) {
+    return fail(Twine(!loopBodyFile.empty() ? "--loop-body"
+                      : !kernelName.empty() ? "--kernel"
+                                            : "--loop") +
                 " needs --asm");
   }
+  // "main loop", or the loop --loop names.
+  std::string loopRole = loopHeader.empty() ? "main loop" : "loop";
   if (loop && !loopBodyFile.empty()) {
     std::error_code ec;
     raw_fd_ostream os(loopBodyFile, ec);
@@ -165,7 +198,7 @@ int main(int argc, char **argv) {
   }
   if (!emitJson) {
     if (loop) {
-      outs() << formatv("main loop {0} (lines {1}-{2}), per iteration:\n",
+      outs() << formatv("{0} {1} (lines {2}-{3}), per iteration:\n", loopRole,
                         loop->header, loop->firstLine, loop->lastLine);
       for (const char *instrClass : kClassOrder) {
         auto it = loop->mix.find(instrClass);
@@ -185,20 +218,11 @@ int main(int argc, char **argv) {
                       {"chip", info->chip},
                       {"kernels", std::move(kernels)}};
   if (loop) {
-    json::Object mix;
-    for (const auto &[instrClass, mnemonics] : loop->mix) {
-      json::Object byMnemonic;
-      for (const auto &[mnemonic, n] : mnemonics)
-        byMnemonic[mnemonic] = n;
-      mix[instrClass] = json::Object{{"total", loop->count(instrClass)},
-                                     {"by_mnemonic", std::move(byMnemonic)}};
-    }
-    report["main_loop"] =
-        json::Object{{"header", loop->header},
-                     {"first_line", loop->firstLine},
-                     {"last_line", loop->lastLine},
-                     {"instructions", (int64_t)loop->instructions.size()},
-                     {"mix", std::move(mix)}};
+    report[loopHeader.empty() ? "main_loop" : "loop"] = loopJson(*loop);
+    json::Array loops;
+    for (const AssemblyLoop &l : allLoops)
+      loops.push_back(loopJson(l));
+    report["loops"] = std::move(loops);
   }
   outs() << formatv("{0:2}\n", json::Value(std::move(report)));
   return 0;

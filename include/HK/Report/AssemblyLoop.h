@@ -1,13 +1,14 @@
-//===- AssemblyLoop.h - the main loop of AMDGPU assembly --------*- C++ -*-===//
+//===- AssemblyLoop.h - the loops of AMDGPU assembly ------------*- C++ -*-===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// Finds the main loop (the K loop of a GEMM) in the assembly the AMDGPU
-// backend prints, and counts its instructions by class, so that a kernel's
-// schedule can be read as numbers: MMAs, LDS reads and writes by width,
-// global and direct-to-LDS loads by width, barriers, waits, priorities.
+// Finds the loops in the assembly the AMDGPU backend prints, the main one
+// (the K loop of a GEMM) among them, and counts their instructions by
+// class, so that a kernel's schedule can be read as numbers: MMAs, LDS reads
+// and writes by width, global and direct-to-LDS loads by width, barriers,
+// waits, priorities.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,10 +51,20 @@ struct AssemblyLoop {
   int64_t count(llvm::StringRef instrClass) const;
 };
 
+/// Every loop of `assembly`, in the order of their headers; a loop is a
+/// label and the lines up to the last branch back to it.
+std::vector<AssemblyLoop> findLoops(llvm::StringRef assembly);
+
 /// The loop of `assembly` with the most MMA instructions (in a nest, the
 /// innermost of those with as many); a loop is a label and the lines up to
 /// the last branch back to it. An error if the text has no loop with an MMA.
 llvm::Expected<AssemblyLoop> findMainLoop(llvm::StringRef assembly);
+
+/// The loop of `assembly` whose header label is `header` (e.g. a peeled
+/// loop beside the main one); an error listing the loops' headers when
+/// there is none.
+llvm::Expected<AssemblyLoop> findLoop(llvm::StringRef assembly,
+                                      llvm::StringRef header);
 
 /// `assembly` with every line outside kernel `kernel`'s function (from its
 /// label to the `.Lfunc_end` label after it) left empty, so that line
