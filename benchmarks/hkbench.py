@@ -155,6 +155,8 @@ def fp8_schedule_variants():
         (fp8("fp8-4wave-stages2+direct", "gemm_fp8_4wave"), "fp8-4wave"),
         (fp8("fp8-4wave-ping-pong", "gemm_fp8_4wave", schedule="ping-pong"),
          "fp8-4wave"),
+        (fp8("fp8-4wave-interleave", "gemm_fp8_4wave",
+             schedule="interleave"), "fp8-4wave"),
         (fp8("mxfp8-stages2+direct", "gemm_mxfp8"), None),
         (fp8("mxfp8-ping-pong", "gemm_mxfp8", schedule="ping-pong"), None),
     ]

@@ -172,6 +172,12 @@ check "$root/examples/gemm_mxfp8_gfx950.mlir" --chip=gfx950 --stages=2 \
   --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
 check "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 --stages=2 \
   --direct-lds --dtype=e4m3 --size=512,512,512 --test=random
+# The 4-wave kernel's fastest schedule (one wave per SIMD, no ping-pong
+# partner): one barrier per K tile, its first operands read a tile ahead.
+for size in 512,512,512 300,200,333; do
+  check "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 --stages=2 \
+    --direct-lds --schedule=interleave --dtype=e4m3 --size=$size --test=random
+done
 # gfx950's fp8 main loops in llvm-mca, at the fp8 MFMA rate and in the raw
 # model, next to HipKittens' fp8 loops (31 K tiles of 128 in each file).
 fp8_mca() { # label example reference-file (- for none) flags...
@@ -202,6 +208,7 @@ fp8_mca() { # label example reference-file (- for none) flags...
 fp8_mca fp8-8wave-ping-pong gemm_fp8_gfx950.mlir hipkittens-gfx950-fp8-8wave-loop.s "${pingpong[@]}"
 fp8_mca fp8-4wave gemm_fp8_4wave_gfx950.mlir hipkittens-gfx950-fp8-4wave-loop.s --stages=2 --direct-lds
 fp8_mca fp8-4wave-ping-pong gemm_fp8_4wave_gfx950.mlir hipkittens-gfx950-fp8-4wave-loop.s "${pingpong[@]}"
+fp8_mca fp8-4wave-interleave gemm_fp8_4wave_gfx950.mlir hipkittens-gfx950-fp8-4wave-loop.s --stages=2 --direct-lds --schedule=interleave
 fp8_mca mxfp8 gemm_mxfp8_gfx950.mlir - --stages=2 --direct-lds
 # Attention: each kernel compiled and reported, then checked at the shapes
 # issue 13 names.

@@ -94,9 +94,10 @@ llvm::Error mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
                    std::to_string(options.optLevel));
   if (options.schedule == Schedule::none)
     return llvm::Error::success();
-  std::string schedule = options.schedule == Schedule::pingPongHK
-                             ? "schedule=ping-pong-hk"
-                             : "schedule=ping-pong";
+  std::string schedule =
+      options.schedule == Schedule::pingPongHK   ? "schedule=ping-pong-hk"
+      : options.schedule == Schedule::interleave ? "schedule=interleave"
+                                                 : "schedule=ping-pong";
   const ChipInfo &chip = getChipInfo(options.chip);
   if (!chip.hasDirectToLds())
     return invalid(schedule + " counts direct-to-LDS loads in its waits, and " +
@@ -110,6 +111,20 @@ llvm::Error mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
     return invalid(schedule +
                    " counts direct-to-LDS loads in its waits: it needs "
                    "direct-lds");
+  if (options.schedule == Schedule::interleave) {
+    if (options.unroll != 1)
+      return invalid(schedule +
+                     " keeps one K tile per trip: it needs "
+                     "unroll=1, got unroll=" +
+                     std::to_string(options.unroll));
+    if (options.mmaPriority != 0)
+      return invalid(schedule +
+                     " raises no wave priority (one wave per "
+                     "SIMD has no other to yield to): it needs "
+                     "mma-priority=0, got " +
+                     std::to_string(options.mmaPriority));
+    return llvm::Error::success();
+  }
   if (options.unroll != 1)
     return invalid(schedule +
                    "'s loop body already covers two K tiles with "
@@ -157,7 +172,12 @@ static void addSchedulePasses(OpPassManager &gpu,
   gpu.addPass(createLowerGridDims());
   gpu.addPass(createPeelPartialTiles());
   gpu.addPass(createSplitLoops());
-  if (options.schedule != Schedule::none) {
+  if (options.schedule == Schedule::interleave) {
+    DirectLdsFillOptions direct;
+    direct.require = true;
+    gpu.addPass(createDirectLdsFill(direct));
+    gpu.addPass(createScheduleInterleave());
+  } else if (options.schedule != Schedule::none) {
     DirectLdsFillOptions direct;
     direct.require = true;
     gpu.addPass(createDirectLdsFill(direct));
@@ -210,8 +230,8 @@ public:
 
   void getDependentDialects(DialectRegistry &registry) const override {
     // Every pass any schedule may run.
-    for (Schedule schedule :
-         {Schedule::none, Schedule::pingPong, Schedule::pingPongHK}) {
+    for (Schedule schedule : {Schedule::none, Schedule::pingPong,
+                              Schedule::pingPongHK, Schedule::interleave}) {
       HKPipelineOptions variant;
       variant.copyOptionValuesFrom(options);
       variant.schedule = schedule;

@@ -45,6 +45,9 @@ enum class Schedule {
   /// The same with HipKittens' placement of reads and fills, between
   /// clusters.
   pingPongHK,
+  /// One barrier per K tile, the first MMA's operands read a tile ahead
+  /// (hk-schedule-interleave): for one wave per SIMD.
+  interleave,
 };
 
 inline auto scheduleOptionValues() {
@@ -57,7 +60,12 @@ inline auto scheduleOptionValues() {
                  "MMAs (needs stages=2 and direct-lds: gfx950)"),
       clEnumValN(Schedule::pingPongHK, "ping-pong-hk",
                  "the same with reads and fills between clusters, as "
-                 "HipKittens places them"));
+                 "HipKittens places them"),
+      clEnumValN(Schedule::interleave, "interleave",
+                 "one barrier per K tile, in its middle, fills two tiles "
+                 "ahead and the first MMA's operands read a tile ahead "
+                 "(hk-schedule-interleave; needs stages=2 and direct-lds: "
+                 "gfx950)"));
 }
 
 /// The orders in which the workgroups of a kernel take the tiles of its

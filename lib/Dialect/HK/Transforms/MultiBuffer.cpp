@@ -37,36 +37,31 @@ using namespace mlir::hk;
 
 static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
 
-FailureOr<std::optional<MultiBufferedLoop>>
-mlir::hk::multiBufferLoop(scf::ForOp loop) {
-  auto remark = [&](const Twine &why) -> std::optional<MultiBufferedLoop> {
-    loop.emitRemark("hk-multi-buffer: loop left single-buffered: ") << why;
+FailureOr<std::optional<SmallVector<AllocSharedOp>>>
+mlir::hk::checkSecondSlots(scf::ForOp loop, const KVLoop &kv, StringRef pass,
+                           std::string &why) {
+  using Result = std::optional<SmallVector<AllocSharedOp>>;
+  auto refuse = [&](const Twine &reason) -> Result {
+    why = reason.str();
     return std::nullopt;
   };
-  llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
-  if (!kv)
-    return remark(llvm::toString(kv.takeError()));
-  if (!kv->fillWaits.empty())
-    return remark("the fill section already waits for memory counters");
-  Operation *fillBarrier = kv->fillBarrier;
-  ArrayRef<CopyToSharedOp> copies = kv->copies;
-
   // The policy: tiles allocated with one slot, filled in slot 0, read only
   // by fragment loads of slot 0.
   llvm::SetVector<AllocSharedOp> allocs;
-  for (auto &[op, tile] : kv->tiles) {
-    if (tile.alloc.getType().getSlots() != 1)
-      return remark(Twine("a copied tile already has ") +
-                    Twine(tile.alloc.getType().getSlots()) + " slots");
+  for (auto &[op, tile] : kv.tiles) {
+    AllocSharedOp alloc = tile.alloc;
+    if (alloc.getType().getSlots() != 1)
+      return refuse(Twine("a copied tile already has ") +
+                    Twine(alloc.getType().getSlots()) + " slots");
     for (CopyToSharedOp copy : tile.fills)
       if (!isZero(copy.getSlot()))
-        return remark("a copy does not fill slot 0");
+        return refuse("a copy does not fill slot 0");
     if (tile.otherUse || llvm::any_of(tile.reads, [](LoadFragmentOp load) {
           return !isZero(load.getSlot());
         }))
-      return remark("a copied tile is used in the loop by something other "
+      return refuse("a copied tile is used in the loop by something other "
                     "than a fragment load of slot 0");
-    allocs.insert(tile.alloc);
+    allocs.insert(alloc);
   }
 
   // LDS budget with two slots per tile.
@@ -82,33 +77,56 @@ mlir::hk::multiBufferLoop(scf::ForOp loop) {
         added += alloc.getType().getTotalBytes();
     }
     if (total + added > (*chip)->ldsBytes) {
-      loop.emitError() << "hk-multi-buffer: double-buffering needs "
-                       << total + added << " bytes of LDS (" << total
-                       << " now, " << added
+      loop.emitError() << pass << ": double-buffering needs " << total + added
+                       << " bytes of LDS (" << total << " now, " << added
                        << " more for the second slots), but " << (*chip)->name
                        << " has " << (*chip)->ldsBytes
                        << " bytes; use smaller tiles or stages=1";
       return failure();
     }
   }
+  return Result(allocs.takeVector());
+}
 
-  // Second slots.
-  for (AllocSharedOp alloc : allocs)
-    alloc.setSlots(2);
+void mlir::hk::emitFill(OpBuilder &b, const KVLoop &kv, Value iv, Value slot) {
+  IRMapping map;
+  map.map(scf::ForOp(kv.loop).getInductionVar(), iv);
+  for (Operation *op : kv.fillSection) {
+    Operation *clone = b.clone(*op, map);
+    if (auto copy = dyn_cast<CopyToSharedOp>(clone))
+      copy.getSlotMutable().assign(slot);
+  }
+}
 
-  // The fill for induction value `iv` into `slot`: the ops before the fill
-  // barrier, cloned (the pure ones become dead where unused).
-  Value iv = loop.getInductionVar();
-  ArrayRef<Operation *> fillOps = kv->fillSection;
-  auto emitFill = [&](OpBuilder &b, Value ivValue, Value slot) {
-    IRMapping map;
-    map.map(iv, ivValue);
-    for (Operation *op : fillOps) {
-      Operation *clone = b.clone(*op, map);
-      if (auto copy = dyn_cast<CopyToSharedOp>(clone))
-        copy.getSlotMutable().assign(slot);
-    }
+FailureOr<std::optional<MultiBufferedLoop>>
+mlir::hk::multiBufferLoop(scf::ForOp loop) {
+  auto remark = [&](const Twine &why) -> std::optional<MultiBufferedLoop> {
+    loop.emitRemark("hk-multi-buffer: loop left single-buffered: ") << why;
+    return std::nullopt;
   };
+  llvm::Expected<KVLoop> kv = analyzeKVLoop(loop);
+  if (!kv)
+    return remark(llvm::toString(kv.takeError()));
+  if (!kv->fillWaits.empty())
+    return remark("the fill section already waits for memory counters");
+  Operation *fillBarrier = kv->fillBarrier;
+  ArrayRef<CopyToSharedOp> copies = kv->copies;
+  std::string why;
+  FailureOr<std::optional<SmallVector<AllocSharedOp>>> tiles =
+      checkSecondSlots(loop, *kv, "hk-multi-buffer", why);
+  if (failed(tiles))
+    return failure();
+  if (!*tiles)
+    return remark(why);
+  llvm::SmallPtrSet<Operation *, 4> allocs;
+  for (AllocSharedOp alloc : **tiles) {
+    alloc.setSlots(2);
+    allocs.insert(alloc);
+  }
+  auto fill = [&](OpBuilder &b, Value ivValue, Value slot) {
+    emitFill(b, *kv, ivValue, slot);
+  };
+  Value iv = loop.getInductionVar();
 
   // Prologue: tile lb into slot 0 when the loop runs, then wait.
   Location loc = loop.getLoc();
@@ -121,7 +139,7 @@ mlir::hk::multiBufferLoop(scf::ForOp loop) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(prologue.thenBlock()->getTerminator());
-    emitFill(b, loop.getLowerBound(), zero);
+    fill(b, loop.getLowerBound(), zero);
   }
   b.clone(*fillBarrier);
 
@@ -141,11 +159,11 @@ mlir::hk::multiBufferLoop(scf::ForOp loop) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(prefetch.thenBlock()->getTerminator());
-    emitFill(b, next, other);
+    fill(b, next, other);
   }
   loop.walk([&](LoadFragmentOp load) {
     if (auto alloc = load.getTile().getDefiningOp<AllocSharedOp>())
-      if (allocs.contains(alloc))
+      if (allocs.contains(alloc.getOperation()))
         load.getSlotMutable().assign(slot);
   });
   for (CopyToSharedOp copy : copies)

@@ -10,9 +10,9 @@
 // attention's KV loop), and ends with a barrier before the next trip
 // overwrites the tiles. This analysis takes such a loop apart once, and the
 // passes that change it (hk-multi-buffer, hk-direct-lds-fill,
-// hk-raise-mma-priority, hk-schedule-ping-pong) each apply their own
-// requirements to what it found: the analysis is the mechanism, the passes
-// are the policies.
+// hk-raise-mma-priority, hk-schedule-ping-pong, hk-schedule-interleave)
+// each apply their own requirements to what it found: the analysis is the
+// mechanism, the passes are the policies.
 //
 //===----------------------------------------------------------------------===//
 

@@ -406,6 +406,57 @@ def CheckBankConflicts : Pass<"hk-check-bank-conflicts", "gpu::GPUModuleOp"> {
   ];
 }
 
+def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
+  let summary = "Schedule K loops with one barrier per tile and the first "
+                "MMA's operands read a tile ahead";
+  let description = [{
+    Policy: rewrites each synchronous K loop whose fills are direct-to-LDS
+    (`hk-direct-lds-fill`) into a double-buffered loop with one barrier per
+    K tile, in its middle, for kernels that hold one wave per SIMD and have
+    no second wave to hide a barrier behind (the 4-wave fp8 GEMM: its MFMAs
+    are 512 of 554 cycles per K tile in HipKittens' loop).
+
+    The loop must have the form hk-multi-buffer takes (copies, barrier,
+    fragment loads, MMAs and work without memory effects, barrier; the K/V
+    loop analysis of `KVLoop.h`), its fragment loads at the top level of
+    its body. The fragment loads before the first MMA whose indices do not
+    change in the loop are read a tile ahead: the loop carries them. The
+    barrier goes after the first MMA that follows the last other load:
+
+    ```
+    fill tile 0 -> slot 0; fill tile 1 -> slot 1; wait; barrier
+    ahead = the first MMA's loads of slot 0 (zeros if the loop does not run)
+    for tile t (slot s = t % 2):
+      the compute part up to that MMA, from slot s (ahead for its operands)
+      wait for the fills of tile t + 1; barrier
+      fill tile min(t + 2, last) -> slot s
+      the rest of the compute part; each load ahead of tile t + 1, from
+        slot 1 - s, after the last use of its tile-t value
+    wait; barrier
+    ```
+
+    The barrier publishes tile t + 1 (every wave waited for its fills) and
+    frees slot s (every wave's reads of it are done: the barrier waits for
+    LDS reads), so each fill has a whole K tile to land. Fills past the
+    last tile are clamped to it (the slot they write is not read again
+    before the wait after the loop), so the loop has no branch. A
+    `amdgpu.sched_barrier` keeps each later load after the MMAs before it,
+    and the kernel asks LLVM's `iterative-minreg` scheduler
+    (`amdgpu-sched-strategy`): with the default one the backend hoists the
+    loads and the 4-wave fp8 kernel spends its 512 registers with 60 or
+    more `v_accvgpr` copies per K tile.
+
+    A loop not of this form is refused with the reason (the schedule was
+    asked for); loops without copies are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
   let summary = "Schedule K loops as HipKittens' 8-wave ping-pong";
   let description = [{

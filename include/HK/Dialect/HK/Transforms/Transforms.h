@@ -49,6 +49,19 @@ struct MultiBufferedLoop {
   Value slot, otherSlot;
 };
 
+/// The shared tiles `kv` fills, when each can take a second slot: it has
+/// one, is filled and read (by fragment loads only) in slot 0, and the LDS
+/// has room for the second slots. std::nullopt, with `why` set, when the
+/// policy does not hold; failure, after an error naming `pass`, when the
+/// LDS is too small.
+FailureOr<std::optional<SmallVector<AllocSharedOp>>>
+checkSecondSlots(scf::ForOp loop, const KVLoop &kv, StringRef pass,
+                 std::string &why);
+
+/// Emits at `b` the fill section of `kv` (its copies and the pure ops
+/// feeding them) for induction value `iv`, the copies into `slot`.
+void emitFill(OpBuilder &b, const KVLoop &kv, Value iv, Value slot);
+
 /// Double-buffers the shared tiles filled in `loop` (see hk-multi-buffer).
 /// Returns std::nullopt, with a remark on the loop saying why, when the
 /// loop does not have the expected form, and failure after emitting an

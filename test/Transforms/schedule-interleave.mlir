@@ -1,0 +1,60 @@
+// hk-schedule-interleave turns the synchronous 4-wave fp8 GEMM (direct
+// fills) into a double-buffered loop with one barrier per K tile, in its
+// middle: tiles 0 and 1 (clamped) filled before the loop, the first MMA's
+// operands (B0, A0) read before it and carried, each later read issued one
+// MMA early, the barrier after the MMA that follows the last read, then the
+// fill of tile t + 2 (clamped, no branch) and the next tile's B0 and A0,
+// each after the last use of its value for this tile.
+// RUN: hk-opt %hk_src_root/examples/gemm_fp8_4wave_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-interleave))' | FileCheck %s
+
+// CHECK-LABEL: gpu.func @gemm_fp8_4wave
+// CHECK-SAME: passthrough = {{\[\[}}"amdgpu-sched-strategy", "iterative-minreg"]]
+// CHECK-COUNT-4: hk.alloc_shared : <128x128xf8E4M3FN, #hk.swizzle<st_16x128>, slots = 2>
+// CHECK: %[[TILES:.*]] = arith.ceildivsi
+// CHECK: %[[LAST:.*]] = arith.subi %[[TILES]], %c1
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %c0{{.*}}, %[[TILES]]
+// CHECK: scf.if %[[RUNS]] {
+// CHECK-COUNT-4: hk.copy_to_shared {{.*}}[%c0{{.*}}] direct
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-4: hk.copy_to_shared {{.*}}[%c1{{.*}}] direct
+// CHECK-NEXT: }
+// CHECK-NEXT: amdgpu.memory_counter_wait load(0)
+// CHECK-NEXT: amdgpu.lds_barrier
+// CHECK-NEXT: %[[FIRST:.*]]:2 = scf.if %[[RUNS]] -> (!hk.fragment<b, 64x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>)
+// CHECK: hk.load_fragment %2[{{.*}}] {{.*}} -> <b, 64x128xf8E4M3FN
+// CHECK-NEXT: hk.load_fragment %0[{{.*}}] {{.*}} -> <a, 64x128xf8E4M3FN
+// CHECK: } else {
+// CHECK: hk.fill_fragment %{{.*}} : <b, 64x128xf8E4M3FN
+// CHECK: hk.fill_fragment %{{.*}} : <a, 64x128xf8E4M3FN
+// CHECK: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[B0:.*]] = %[[FIRST]]#0, %[[A0:.*]] = %[[FIRST]]#1)
+// CHECK: %[[TILE:.*]] = arith.divsi
+// CHECK: %[[SLOT:.*]] = arith.andi %[[TILE]]
+// CHECK: %[[OTHER:.*]] = arith.xori %[[SLOT]]
+// B1 is read before the first MMA, A1 before the second (a sched_barrier
+// keeps it after the first).
+// CHECK-NEXT: %[[B1:.*]] = hk.load_fragment %3[%[[SLOT]]]
+// CHECK-NEXT: %[[D00:.*]] = hk.mma %[[A0]], %[[B0]]
+// CHECK-NEXT: amdgpu.sched_barrier allow = <none>
+// CHECK-NEXT: %[[A1:.*]] = hk.load_fragment %1[%[[SLOT]]]
+// CHECK-NEXT: %[[D01:.*]] = hk.mma %[[A0]], %[[B1]]
+// CHECK-NEXT: amdgpu.memory_counter_wait load(0)
+// CHECK-NEXT: amdgpu.lds_barrier
+// The next tile's A0 (A0's last use was before the barrier), the fill of
+// tile t + 2 clamped to the last, into this tile's slot.
+// CHECK-NEXT: %[[A0N:.*]] = hk.load_fragment %0[%[[OTHER]]]
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[TILE]], %c2
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : i32
+// CHECK-COUNT-4: hk.copy_to_shared {{.*}}[%[[SLOT]]] direct
+// CHECK-NEXT: %[[D10:.*]] = hk.mma %[[A1]], %[[B0]]
+// The next tile's B0 after B0's last use.
+// CHECK-NEXT: amdgpu.sched_barrier allow = <none>
+// CHECK-NEXT: %[[B0N:.*]] = hk.load_fragment %2[%[[OTHER]]]
+// CHECK-NEXT: %[[D11:.*]] = hk.mma %[[A1]], %[[B1]]
+// CHECK-NEXT: scf.yield %[[D00]], %[[D01]], %[[D10]], %[[D11]], %[[B0N]], %[[A0N]]
+// CHECK-NEXT: }
+// The clamped fills still in flight and the last reads ahead are drained
+// before the remainder tile's fill.
+// CHECK-NEXT: amdgpu.memory_counter_wait load(0)
+// CHECK-NEXT: amdgpu.lds_barrier
+// CHECK: scf.for
+// CHECK: } {hk.remainder}
