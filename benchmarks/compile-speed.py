@@ -5,7 +5,7 @@ grows with K-loop unrolling. Each variant is first compiled and checked (its
 code object's resources are read back, and its GEMM or attention passes the
 random test on the simulator); then one warm-up run and the median of --runs
 timed runs. The GEMMs (bf16, the fp8 schedules) have a 2 s target, the
-attention kernels (every forward variant, each backward module) 1 s.
+attention kernels (every forward variant, each backward kernel) 1 s.
 
     benchmarks/compile-speed.py [--runs N]
 
@@ -63,8 +63,8 @@ def measure(v, runs, out):
 
 def attention_variants():
     """(chip, head dim, name, source, flags, backward) of every forward
-    variant (hkbench.attention_variants()) and each chip's backward module
-    (its dQ and dK/dV kernels)."""
+    variant (hkbench.attention_variants()) and of each backward kernel (dQ
+    and dK/dV, each compiled alone with --kernel)."""
     examples = os.path.join(hkbench.ROOT, "examples")
     out = [(chip, d, "fwd-" + name,
             os.path.join(examples, f"attention_fwd_bf16_d{d}_{chip}.mlir"),
@@ -72,10 +72,13 @@ def attention_variants():
            for chip, d, name, flags, _ in hkbench.attention_variants()]
     for chip in ("gfx950", "gfx1201"):
         for d in (64, 128):
-            out.append((chip, d, "bwd",
-                        os.path.join(examples,
-                                     f"attention_bwd_bf16_d{d}_{chip}.mlir"),
-                        [f"--chip={chip}"], True))
+            for part in ("dq", "dkdv"):
+                out.append((chip, d, "bwd-" + part,
+                            os.path.join(examples,
+                                         f"attention_bwd_bf16_d{d}_{chip}.mlir"),
+                            [f"--chip={chip}",
+                             f"--kernel=attention_bwd_{part}_bf16_d{d}"],
+                            True))
     return out
 
 
@@ -83,20 +86,20 @@ def measure_attention(variant, runs, out):
     chip, d, name, source, flags, backward = variant
     argv = [hkbench.tool("hk-compile"), source, *flags, "-o", out]
     hkbench.run(argv)
-    report = json.loads(hkbench.run(
-        [hkbench.tool("hk-report"), out, "--json"]).stdout)
-    # The module's most demanding kernel (the backward's two differ).
-    kernel = max(report["kernels"], key=lambda k: k["vgprs"])
+    kernel = json.loads(hkbench.run(
+        [hkbench.tool("hk-report"), out, "--json"]).stdout)["kernels"][0]
+    # The check runs the whole forward or backward (both backward kernels).
     b, hq, hkv, n = ATTENTION_CHECK
     option = "--attention-bwd" if backward else "--attention"
-    check = hkbench.run([hkbench.tool("hk-run"), source, *flags,
+    check = hkbench.run([hkbench.tool("hk-run"), source,
+                         *[f for f in flags if not f.startswith("--kernel=")],
                          f"{option}={b},{hq},{hkv},{n},{n},{d}", "--causal",
                          "--json"], ok=(0, 1))
     if not json.loads(check.stdout)["pass"]:
         hkbench.fail(f"{chip}/attention-d{d}-{name} failed its check on the "
                      f"simulator: {check.stdout}")
     return {"chip": chip, "name": f"attention-d{d}-{name}", "flags": flags,
-            "kernels": [k["name"] for k in report["kernels"]],
+            "kernel": kernel["name"],
             **timed_runs(argv, runs, kernel, ATTENTION_TARGET_SECONDS)}
 
 

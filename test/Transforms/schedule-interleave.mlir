@@ -8,7 +8,6 @@
 // RUN: hk-opt %hk_src_root/examples/gemm_fp8_4wave_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-interleave))' | FileCheck %s
 
 // CHECK-LABEL: gpu.func @gemm_fp8_4wave
-// CHECK-SAME: passthrough = {{\[\[}}"amdgpu-sched-strategy", "iterative-minreg"]]
 // CHECK-COUNT-4: hk.alloc_shared : <128x128xf8E4M3FN, #hk.swizzle<st_16x128>, slots = 2>
 // CHECK: %[[TILES:.*]] = arith.ceildivsi
 // CHECK: %[[LAST:.*]] = arith.subi %[[TILES]], %c1
@@ -26,8 +25,10 @@
 // CHECK: } else {
 // CHECK: hk.fill_fragment %{{.*}} : <b, 64x128xf8E4M3FN
 // CHECK: hk.fill_fragment %{{.*}} : <a, 64x128xf8E4M3FN
-// CHECK: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[B0:.*]] = %[[FIRST]]#0, %[[A0:.*]] = %[[FIRST]]#1)
-// CHECK: %[[TILE:.*]] = arith.divsi
+// The loop counts tiles on i32 (a scalar exit compare).
+// CHECK: %[[TILES32:.*]] = arith.index_cast %[[TILES]] : index to i32
+// CHECK: scf.for %[[T:.*]] = %c0_i32 to %[[TILES32]] step %c1_i32 iter_args({{.*}}, %[[B0:.*]] = %[[FIRST]]#0, %[[A0:.*]] = %[[FIRST]]#1)
+// CHECK-NEXT: %[[TILE:.*]] = arith.index_cast %[[T]] : i32 to index
 // CHECK: %[[SLOT:.*]] = arith.andi %[[TILE]]
 // CHECK: %[[OTHER:.*]] = arith.xori %[[SLOT]]
 // B1 is read before the first MMA, A1 before the second (a sched_barrier
@@ -47,7 +48,6 @@
 // CHECK-COUNT-4: hk.copy_to_shared {{.*}}[%[[SLOT]]] direct
 // CHECK-NEXT: %[[D10:.*]] = hk.mma %[[A1]], %[[B0]]
 // The next tile's B0 after B0's last use.
-// CHECK-NEXT: amdgpu.sched_barrier allow = <none>
 // CHECK-NEXT: %[[B0N:.*]] = hk.load_fragment %2[%[[OTHER]]]
 // CHECK-NEXT: %[[D11:.*]] = hk.mma %[[A1]], %[[B1]]
 // CHECK-NEXT: scf.yield %[[D00]], %[[D01]], %[[D10]], %[[D11]], %[[B0N]], %[[A0N]]

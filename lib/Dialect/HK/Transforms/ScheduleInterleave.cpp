@@ -18,7 +18,6 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -148,24 +147,6 @@ static Operation *lastUseIn(Block &block, Value value) {
   return last;
 }
 
-/// Asks LLVM's AMDGPU backend to schedule `func` with `strategy`
-/// ("amdgpu-sched-strategy", an LLVM function attribute the lowering
-/// passes through).
-static void setSchedulerStrategy(gpu::GPUFuncOp func, StringRef strategy) {
-  MLIRContext *ctx = func.getContext();
-  constexpr StringLiteral kName = "amdgpu-sched-strategy";
-  SmallVector<Attribute> entries;
-  if (auto existing = func->getAttrOfType<ArrayAttr>("passthrough"))
-    for (Attribute entry : existing) {
-      auto pair = dyn_cast<ArrayAttr>(entry);
-      if (!pair || pair.empty() || pair[0] != StringAttr::get(ctx, kName))
-        entries.push_back(entry);
-    }
-  entries.push_back(ArrayAttr::get(
-      ctx, {StringAttr::get(ctx, kName), StringAttr::get(ctx, strategy)}));
-  func->setAttr("passthrough", ArrayAttr::get(ctx, entries));
-}
-
 static void emitSchedBarrier(OpBuilder &b, Location loc) {
   amdgpu::SchedBarrierOp::create(
       b, loc,
@@ -262,13 +243,18 @@ static void emitSchedule(InterleavePlan &plan) {
   // The loop, carrying the loads ahead after its own values.
   SmallVector<Value> inits(loop.getInitArgs());
   llvm::append_range(inits, first.getResults());
-  auto scheduled = scf::ForOp::create(b, loc, lb, ub, step, inits);
+  // The loop counts tiles on i32: its exit is a scalar compare (a 64-bit
+  // one is a VALU compare on a VGPR pair, two registers the loop lacks).
+  auto scheduled = scf::ForOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, 0, 32), i32(b, tiles),
+      arith::ConstantIntOp::create(b, loc, 1, 32), inits);
   Block &body = *scheduled.getBody();
   OpBuilder in = OpBuilder::atBlockBegin(&body);
-  Value iv = scheduled.getInductionVar();
-  Value tile =
-      arith::DivSIOp::create(in, loc, arith::SubIOp::create(in, loc, iv, lb),
-                             step);
+  Value tile = arith::IndexCastOp::create(in, loc, in.getIndexType(),
+                                          scheduled.getInductionVar());
+  Value iv =
+      arith::AddIOp::create(in, loc, lb, arith::MulIOp::create(in, loc, tile,
+                                                               step));
   Value slot = arith::AndIOp::create(in, loc, tile, index(in, 1));
   Value other = arith::XOrIOp::create(in, loc, slot, index(in, 1));
   IRMapping map;
@@ -302,9 +288,9 @@ static void emitSchedule(InterleavePlan &plan) {
   assert(barrier && "the plan's split MMA is in the compute section");
 
   // Each load ahead of the next tile goes after the barrier and after the
-  // last use of its value for this tile, whose registers it takes; a
-  // sched_barrier keeps it after that use (the LDS barrier already orders
-  // the loads right after it).
+  // last use of its value for this tile, whose registers it takes. No
+  // sched_barrier holds it there: the backend places these loads better
+  // (docs/Fp8.md#interleave).
   SmallVector<Value> next;
   for (auto [load, now] : llvm::zip(
            plan.ahead, scheduled.getRegionIterArgs().drop_front(own))) {
@@ -312,8 +298,6 @@ static void emitSchedule(InterleavePlan &plan) {
     if (!after || after->isBeforeInBlock(barrier))
       after = barrier;
     OpBuilder at(&body, std::next(after->getIterator()));
-    if (after != barrier)
-      emitSchedBarrier(at, loc);
     auto clone = cast<LoadFragmentOp>(at.clone(*load, map));
     clone.getSlotMutable().assign(other);
     next.push_back(clone);
@@ -348,17 +332,8 @@ struct ScheduleInterleavePass
         return signalPassFailure();
       plans.push_back(std::move(*plan));
     }
-    if (plans.empty())
-      return;
-    for (InterleavePlan &plan : plans) {
-      // LLVM's default scheduler hoists the reads and allocates nearly all
-      // 512 registers around them; the register-minimizing one keeps them
-      // where the schedule puts them (docs/Fp8.md).
-      auto func = plan.kv.loop->getParentOfType<gpu::GPUFuncOp>();
+    for (InterleavePlan &plan : plans)
       emitSchedule(plan);
-      if (func)
-        setSchedulerStrategy(func, "iterative-minreg");
-    }
   }
 };
 } // namespace

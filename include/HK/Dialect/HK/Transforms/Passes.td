@@ -440,11 +440,10 @@ def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
     LDS reads), so each fill has a whole K tile to land. Fills past the
     last tile are clamped to it (the slot they write is not read again
     before the wait after the loop), so the loop has no branch. A
-    `amdgpu.sched_barrier` keeps each later load after the MMAs before it,
-    and the kernel asks LLVM's `iterative-minreg` scheduler
-    (`amdgpu-sched-strategy`): with the default one the backend hoists the
-    loads and the 4-wave fp8 kernel spends its 512 registers with 60 or
-    more `v_accvgpr` copies per K tile.
+    `amdgpu.sched_barrier` keeps each later load of the tile after the MMAs
+    before it (without, the backend hoists them and the 4-wave fp8 kernel
+    copies more values between AGPRs and VGPRs); the loads ahead have none.
+    The loop counts tiles on i32, so its exit is a scalar compare.
 
     A loop not of this form is refused with the reason (the schedule was
     asked for); loops without copies are left alone.
@@ -452,7 +451,6 @@ def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",
-    "::mlir::gpu::GPUDialect",
     "::mlir::scf::SCFDialect",
   ];
 }
