@@ -2,7 +2,8 @@
 # The long correctness run: both reference GEMMs on the simulator for every
 # K tile count 1..32, at several workgroups in both dimensions (random test
 # against fp64; double-buffered, direct-to-LDS, unrolled and ping-pong
-# variants against synchronous, bit for bit, and MXFP8 with ping-pong;
+# variants against synchronous, bit for bit, MXFP8 with ping-pong and the
+# 4-wave fp8 kernel with interleave;
 # kernels with direct-to-LDS loads run with both asynchronous completion
 # orders), plus the
 # identity test where N = K allows it; then a random-shape sweep: SHAPES
@@ -71,6 +72,12 @@ for tiles in $(seq 1 32); do
     --size=512,512,$((tiles * 128)) --stages=2 --direct-lds \
     --schedule=ping-pong --test=compare \
     --compare="$root/examples/gemm_mxfp8_gfx950.mlir" --compare-stages=1 --seed=$tiles
+  # The 4-wave fp8 kernel with the interleave schedule (one barrier per K
+  # tile, its first operands read a tile ahead): same bits.
+  run "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 \
+    --size=256,256,$((tiles * 128)) --stages=2 --direct-lds \
+    --schedule=interleave --test=compare \
+    --compare="$root/examples/gemm_fp8_4wave_gfx950.mlir" --compare-stages=1 --seed=$tiles
   # gfx1201's main-job kernel, unrolled by 2 (rolled remainder).
   run "$root/examples/gemm_bf16_gfx1201.mlir" --chip=gfx1201 --size=256,512,$k \
     --stages=2 --unroll=2 --test=compare \
@@ -184,9 +191,13 @@ fp8_sweep() {
   RANDOM=$2
   local dtypes=(e4m3 e5m2) i
   for ((i = 0; i < count; i++)); do
+    # Every other run with the interleave schedule.
+    local schedule=""
+    [ $((i % 2)) -eq 1 ] && schedule="--schedule=interleave"
+    # shellcheck disable=SC2086
     run "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 \
       --size=$((RANDOM % 700 + 1)),$((RANDOM % 700 + 1)),$((RANDOM % 1100 + 1)) \
-      --dtype=${dtypes[i % 2]} --stages=2 --direct-lds --test=random --seed=$i
+      --dtype=${dtypes[i % 2]} --stages=2 --direct-lds $schedule --test=random --seed=$i
   done
 }
 
