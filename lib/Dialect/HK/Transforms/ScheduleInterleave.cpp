@@ -109,8 +109,7 @@ static FailureOr<InterleavePlan> planLoop(scf::ForOp loop) {
     LoadFragmentOp load = tileRead(k, op);
     if (isa<MmaOp>(op))
       beforeMma = false;
-    if (load && beforeMma &&
-        llvm::all_of(load->getOperands(), [&](Value v) {
+    if (load && beforeMma && llvm::all_of(load->getOperands(), [&](Value v) {
           return v == load.getSlot() || loop.isDefinedOutsideOfLoop(v);
         })) {
       plan.ahead.push_back(load);
@@ -252,19 +251,19 @@ static void emitSchedule(InterleavePlan &plan) {
   OpBuilder in = OpBuilder::atBlockBegin(&body);
   Value tile = arith::IndexCastOp::create(in, loc, in.getIndexType(),
                                           scheduled.getInductionVar());
-  Value iv =
-      arith::AddIOp::create(in, loc, lb, arith::MulIOp::create(in, loc, tile,
-                                                               step));
+  Value iv = arith::AddIOp::create(in, loc, lb,
+                                   arith::MulIOp::create(in, loc, tile, step));
   Value slot = arith::AndIOp::create(in, loc, tile, index(in, 1));
   Value other = arith::XOrIOp::create(in, loc, slot, index(in, 1));
   IRMapping map;
   map.map(loop.getInductionVar(), iv);
   size_t own = loop.getNumRegionIterArgs();
-  for (auto [old, now] : llvm::zip(loop.getRegionIterArgs(),
-                                   scheduled.getRegionIterArgs().take_front(own)))
+  for (auto [old, now] :
+       llvm::zip(loop.getRegionIterArgs(),
+                 scheduled.getRegionIterArgs().take_front(own)))
     map.map(old, now);
-  for (auto [load, now] : llvm::zip(plan.ahead,
-                                    scheduled.getRegionIterArgs().drop_front(own)))
+  for (auto [load, now] :
+       llvm::zip(plan.ahead, scheduled.getRegionIterArgs().drop_front(own)))
     map.map(load.getResult(), now);
 
   Operation *barrier = nullptr;
@@ -292,8 +291,8 @@ static void emitSchedule(InterleavePlan &plan) {
   // sched_barrier holds it there: the backend places these loads better
   // (docs/Fp8.md#interleave).
   SmallVector<Value> next;
-  for (auto [load, now] : llvm::zip(
-           plan.ahead, scheduled.getRegionIterArgs().drop_front(own))) {
+  for (auto [load, now] :
+       llvm::zip(plan.ahead, scheduled.getRegionIterArgs().drop_front(own))) {
     Operation *after = lastUseIn(body, now);
     if (!after || after->isBeforeInBlock(barrier))
       after = barrier;
