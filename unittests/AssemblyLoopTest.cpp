@@ -166,16 +166,17 @@ TEST(AssemblyLoopTest, ListsEveryLoopAndFindsOneByItsHeader) {
   EXPECT_EQ(loops[1].header, ".LBB0_2");
   EXPECT_EQ(loops[1].count("mma"), 2);
 
-  llvm::Expected<AssemblyLoop> first = findLoop(kAssembly, ".LBB0_1");
+  llvm::Expected<AssemblyLoop> first = findLoop(loops, ".LBB0_1");
   ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
   EXPECT_EQ(first->firstLine, 4u);
   EXPECT_EQ(first->lastLine, 7u);
 
-  llvm::Expected<AssemblyLoop> none = findLoop(kAssembly, ".LBB0_4");
+  llvm::Expected<AssemblyLoop> none = findLoop(loops, ".LBB0_4");
   ASSERT_FALSE(static_cast<bool>(none));
   EXPECT_EQ(llvm::toString(none.takeError()),
             "no loop with header '.LBB0_4' (loops: .LBB0_1, .LBB0_2)");
-  llvm::Expected<AssemblyLoop> empty = findLoop("s_endpgm\n", ".LBB0_1");
+  llvm::Expected<AssemblyLoop> empty =
+      findLoop(findLoops("s_endpgm\n"), ".LBB0_1");
   ASSERT_FALSE(static_cast<bool>(empty));
   EXPECT_EQ(llvm::toString(empty.takeError()),
             "no loop with header '.LBB0_1' (loops: none)");

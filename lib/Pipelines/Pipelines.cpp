@@ -172,24 +172,24 @@ static void addSchedulePasses(OpPassManager &gpu,
   gpu.addPass(createLowerGridDims());
   gpu.addPass(createPeelPartialTiles());
   gpu.addPass(createSplitLoops());
-  if (options.schedule == Schedule::interleave) {
-    DirectLdsFillOptions direct;
-    direct.require = true;
-    gpu.addPass(createDirectLdsFill(direct));
-    gpu.addPass(createScheduleInterleave());
-  } else if (options.schedule != Schedule::none) {
-    DirectLdsFillOptions direct;
-    direct.require = true;
-    gpu.addPass(createDirectLdsFill(direct));
-    SchedulePingPongOptions pingPong;
-    pingPong.priority =
-        options.mmaPriority ? options.mmaPriority.getValue() : 1;
-    bool hipKittens = options.schedule == Schedule::pingPongHK;
-    pingPong.fills = hipKittens ? "memory" : "compute";
-    pingPong.readAhead = !hipKittens;
-    gpu.addPass(createSchedulePingPong(pingPong));
-  } else {
+  if (options.schedule == Schedule::none) {
     addProgramOrderPasses(gpu, options);
+  } else {
+    // Every schedule counts direct-to-LDS loads in its waits.
+    DirectLdsFillOptions direct;
+    direct.require = true;
+    gpu.addPass(createDirectLdsFill(direct));
+    if (options.schedule == Schedule::interleave) {
+      gpu.addPass(createScheduleInterleave());
+    } else {
+      SchedulePingPongOptions pingPong;
+      pingPong.priority =
+          options.mmaPriority ? options.mmaPriority.getValue() : 1;
+      bool hipKittens = options.schedule == Schedule::pingPongHK;
+      pingPong.fills = hipKittens ? "memory" : "compute";
+      pingPong.readAhead = !hipKittens;
+      gpu.addPass(createSchedulePingPong(pingPong));
+    }
   }
   if (options.verifyLds)
     gpu.addPass(createVerifyLds());

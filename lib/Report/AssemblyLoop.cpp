@@ -175,13 +175,12 @@ std::vector<AssemblyLoop> mlir::hk::findLoops(StringRef assembly) {
   return found;
 }
 
-Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
-  std::vector<AssemblyLoop> loops = findLoops(assembly);
+Expected<AssemblyLoop> mlir::hk::findMainLoop(ArrayRef<AssemblyLoop> loops) {
   // Most MMAs; of loops with as many, the innermost of a nest (a range
   // inside the other), else the first (a peeled remainder loop follows
   // the main one).
-  AssemblyLoop *best = nullptr;
-  for (AssemblyLoop &loop : loops) {
+  const AssemblyLoop *best = nullptr;
+  for (const AssemblyLoop &loop : loops) {
     int64_t mmas = loop.count("mma");
     bool inside = best && loop.firstLine > best->firstLine &&
                   loop.lastLine <= best->lastLine;
@@ -194,16 +193,19 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
                              "no loop with an MMA instruction in the "
                              "assembly (" +
                                  Twine(loops.size()) + " loops found)");
-  return std::move(*best);
+  return *best;
 }
 
-Expected<AssemblyLoop> mlir::hk::findLoop(StringRef assembly,
+Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
+  return findMainLoop(findLoops(assembly));
+}
+
+Expected<AssemblyLoop> mlir::hk::findLoop(ArrayRef<AssemblyLoop> loops,
                                           StringRef header) {
-  std::vector<AssemblyLoop> loops = findLoops(assembly);
   std::string headers;
-  for (AssemblyLoop &loop : loops) {
+  for (const AssemblyLoop &loop : loops) {
     if (loop.header == header)
-      return std::move(loop);
+      return loop;
     headers += (headers.empty() ? "" : ", ") + loop.header;
   }
   return createStringError(inconvertibleErrorCode(),

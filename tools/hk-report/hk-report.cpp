@@ -125,12 +125,13 @@ int main(int argc, char **argv) {
         return fail("'" + asmFile + "': " + toString(only.takeError()));
       kept = std::move(*only);
     }
-    Expected<AssemblyLoop> found =
-        loopHeader.empty() ? findMainLoop(kept) : findLoop(kept, loopHeader);
+    allLoops = findLoops(kept);
+    Expected<AssemblyLoop> found = loopHeader.empty()
+                                       ? findMainLoop(allLoops)
+                                       : findLoop(allLoops, loopHeader);
     if (!found)
       return fail("'" + asmFile + "': " + toString(found.takeError()));
     loop = std::move(*found);
-    allLoops = findLoops(kept);
   } else if (!loopBodyFile.empty() || !kernelName.empty() ||
              !loopHeader.empty()) {
     return fail(Twine(!loopBodyFile.empty() ? "--loop-body"

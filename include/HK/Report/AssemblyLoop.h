@@ -15,6 +15,7 @@
 #ifndef HK_REPORT_ASSEMBLYLOOP_H
 #define HK_REPORT_ASSEMBLYLOOP_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -55,15 +56,18 @@ struct AssemblyLoop {
 /// label and the lines up to the last branch back to it.
 std::vector<AssemblyLoop> findLoops(llvm::StringRef assembly);
 
-/// The loop of `assembly` with the most MMA instructions (in a nest, the
-/// innermost of those with as many); a loop is a label and the lines up to
-/// the last branch back to it. An error if the text has no loop with an MMA.
+/// The main loop of `loops` (findLoops'): the one with the most MMA
+/// instructions (in a nest, the innermost of those with as many). An error
+/// if no loop has an MMA.
+llvm::Expected<AssemblyLoop> findMainLoop(llvm::ArrayRef<AssemblyLoop> loops);
+
+/// findMainLoop of findLoops(`assembly`).
 llvm::Expected<AssemblyLoop> findMainLoop(llvm::StringRef assembly);
 
-/// The loop of `assembly` whose header label is `header` (e.g. a peeled
-/// loop beside the main one); an error listing the loops' headers when
-/// there is none.
-llvm::Expected<AssemblyLoop> findLoop(llvm::StringRef assembly,
+/// The loop of `loops` whose header label is `header` (e.g. a peeled loop
+/// beside the main one); an error listing the loops' headers when there is
+/// none.
+llvm::Expected<AssemblyLoop> findLoop(llvm::ArrayRef<AssemblyLoop> loops,
                                       llvm::StringRef header);
 
 /// `assembly` with every line outside kernel `kernel`'s function (from its

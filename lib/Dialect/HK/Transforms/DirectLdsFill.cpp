@@ -29,6 +29,11 @@ namespace mlir::hk {
 using namespace mlir;
 using namespace mlir::hk;
 
+void mlir::hk::emitWaitForLoads(OpBuilder &b, Location loc) {
+  amdgpu::MemoryCounterWaitOp::create(b, loc, b.getI32IntegerAttr(0), nullptr,
+                                      nullptr, nullptr, nullptr);
+}
+
 namespace {
 struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {
   using DirectLdsFillBase::DirectLdsFillBase;
@@ -77,9 +82,7 @@ struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {
       if (!wait || wait.getLoadAttr() == nullptr ||
           wait.getLoadAttr().getInt() != 0) {
         OpBuilder b(barrier);
-        amdgpu::MemoryCounterWaitOp::create(b, barrier->getLoc(),
-                                            b.getI32IntegerAttr(0), nullptr,
-                                            nullptr, nullptr, nullptr);
+        emitWaitForLoads(b, barrier->getLoc());
       }
       return WalkResult::advance();
     });

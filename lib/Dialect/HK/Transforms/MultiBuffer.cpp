@@ -123,9 +123,6 @@ mlir::hk::multiBufferLoop(scf::ForOp loop) {
     alloc.setSlots(2);
     allocs.insert(alloc);
   }
-  auto fill = [&](OpBuilder &b, Value ivValue, Value slot) {
-    emitFill(b, *kv, ivValue, slot);
-  };
   Value iv = loop.getInductionVar();
 
   // Prologue: tile lb into slot 0 when the loop runs, then wait.
@@ -139,7 +136,7 @@ mlir::hk::multiBufferLoop(scf::ForOp loop) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(prologue.thenBlock()->getTerminator());
-    fill(b, loop.getLowerBound(), zero);
+    emitFill(b, *kv, loop.getLowerBound(), zero);
   }
   b.clone(*fillBarrier);
 
@@ -159,7 +156,7 @@ mlir::hk::multiBufferLoop(scf::ForOp loop) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(prefetch.thenBlock()->getTerminator());
-    fill(b, next, other);
+    emitFill(b, *kv, next, other);
   }
   loop.walk([&](LoadFragmentOp load) {
     if (auto alloc = load.getTile().getDefiningOp<AllocSharedOp>())

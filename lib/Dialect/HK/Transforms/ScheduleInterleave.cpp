@@ -49,7 +49,7 @@ struct InterleavePlan {
 };
 } // namespace
 
-/// Whether `op` loads a fragment of a tile the loop fills.
+/// `op` as a fragment load of a tile the loop fills; null if it is not one.
 static LoadFragmentOp tileRead(const KVLoop &kv, Operation *op) {
   auto load = dyn_cast<LoadFragmentOp>(op);
   if (load && kv.getTile(load.getTile().getDefiningOp()))
@@ -153,11 +153,6 @@ static void emitSchedBarrier(OpBuilder &b, Location loc) {
           b.getContext(), amdgpu::sched_barrier_opt_enum::none));
 }
 
-static void emitLoadWait(OpBuilder &b, Location loc) {
-  amdgpu::MemoryCounterWaitOp::create(b, loc, b.getI32IntegerAttr(0), nullptr,
-                                      nullptr, nullptr, nullptr);
-}
-
 /// Replaces the planned loop by its schedule:
 ///
 ///   fill tile 0 -> slot 0; fill tile 1 -> slot 1; wait; barrier
@@ -211,7 +206,7 @@ static void emitSchedule(InterleavePlan &plan) {
     emitFill(in, kv, lb, slot0);
     emitFill(in, kv, kOfTile(in, slot1), slot1);
   }
-  emitLoadWait(b, loc);
+  emitWaitForLoads(b, loc);
   b.clone(*kv.fillBarrier);
   SmallVector<Type> aheadTypes;
   for (LoadFragmentOp load : plan.ahead)
@@ -279,7 +274,7 @@ static void emitSchedule(InterleavePlan &plan) {
     pastFirstMma |= isa<MmaOp>(op);
     if (op != plan.split)
       continue;
-    emitLoadWait(in, loc);
+    emitWaitForLoads(in, loc);
     barrier = in.clone(*kv.fillBarrier);
     Value two = arith::AddIOp::create(in, loc, tile, index(in, 2));
     emitFill(in, kv, kOfTile(in, two), slot);
@@ -312,7 +307,7 @@ static void emitSchedule(InterleavePlan &plan) {
   // last loads ahead read the other slot: drain and sync before anything
   // else uses LDS.
   b.setInsertionPointAfter(scheduled);
-  emitLoadWait(b, loc);
+  emitWaitForLoads(b, loc);
   b.clone(*kv.fillBarrier);
   loop.replaceAllUsesWith(scheduled.getResults().take_front(own));
   loop.erase();

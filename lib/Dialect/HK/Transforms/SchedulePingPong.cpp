@@ -706,8 +706,7 @@ LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
   YieldOp::create(s, loc, ifOdd.getResults());
   // The clamped fills past the last tile are still in flight: drain them
   // before anything else uses LDS or the kernel ends.
-  amdgpu::MemoryCounterWaitOp::create(t, loc, t.getI32IntegerAttr(0), nullptr,
-                                      nullptr, nullptr, nullptr);
+  emitWaitForLoads(t, loc);
   scf::YieldOp::create(t, loc, stagger.getResults());
 
   loop.replaceAllUsesWith(ifRuns.getResults());

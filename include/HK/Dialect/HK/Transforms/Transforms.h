@@ -62,6 +62,10 @@ checkSecondSlots(scf::ForOp loop, const KVLoop &kv, StringRef pass,
 /// feeding them) for induction value `iv`, the copies into `slot`.
 void emitFill(OpBuilder &b, const KVLoop &kv, Value iv, Value slot);
 
+/// Emits `amdgpu.memory_counter_wait load(0)`: every load the wave issued,
+/// direct-to-LDS fills included, is complete.
+void emitWaitForLoads(OpBuilder &b, Location loc);
+
 /// Double-buffers the shared tiles filled in `loop` (see hk-multi-buffer).
 /// Returns std::nullopt, with a remark on the loop saying why, when the
 /// loop does not have the expected form, and failure after emitting an
