@@ -4,7 +4,8 @@
 // operands (B0, A0) read before it and carried, each later read issued one
 // MMA early, the barrier after the MMA that follows the last read, then the
 // fill of tile t + 2 (clamped, no branch) and the next tile's B0 and A0,
-// each after the last use of its value for this tile.
+// each after the last use of its value for this tile; each MMA in an
+// alternating cluster with the memory ops issued before it.
 // RUN: hk-opt %hk_src_root/examples/gemm_fp8_4wave_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-interleave))' | FileCheck %s
 
 // CHECK-LABEL: gpu.func @gemm_fp8_4wave
@@ -31,26 +32,36 @@
 // CHECK-NEXT: %[[TILE:.*]] = arith.index_cast %[[T]] : i32 to index
 // CHECK: %[[SLOT:.*]] = arith.andi %[[TILE]]
 // CHECK: %[[OTHER:.*]] = arith.xori %[[SLOT]]
-// B1 is read before the first MMA, A1 before the second (a sched_barrier
-// keeps it after the first).
+// Each MMA is an alternating cluster with the memory ops issued before it:
+// B1 is read before the first MMA, A1 before the second (in the next
+// cluster: it stays after the first).
+// CHECK-NEXT: %[[C00:.*]]:2 = hk.cluster interleaved alternating {
 // CHECK-NEXT: %[[B1:.*]] = hk.load_fragment %3[%[[SLOT]]]
 // CHECK-NEXT: %[[D00:.*]] = hk.mma %[[A0]], %[[B0]]
-// CHECK-NEXT: amdgpu.sched_barrier allow = <none>
+// CHECK-NEXT: hk.yield %[[B1]], %[[D00]]
+// CHECK: %[[C01:.*]]:2 = hk.cluster interleaved alternating {
 // CHECK-NEXT: %[[A1:.*]] = hk.load_fragment %1[%[[SLOT]]]
-// CHECK-NEXT: %[[D01:.*]] = hk.mma %[[A0]], %[[B1]]
+// CHECK-NEXT: %[[D01:.*]] = hk.mma %[[A0]], %[[C00]]#0
+// CHECK-NEXT: hk.yield %[[A1]], %[[D01]]
+// CHECK-NEXT: }
 // CHECK-NEXT: amdgpu.memory_counter_wait load(0)
 // CHECK-NEXT: amdgpu.lds_barrier
-// The next tile's A0 (A0's last use was before the barrier), the fill of
-// tile t + 2 clamped to the last, into this tile's slot.
-// CHECK-NEXT: %[[A0N:.*]] = hk.load_fragment %0[%[[OTHER]]]
+// The fill of tile t + 2 clamped to the last, into this tile's slot, then
+// the next tile's A0 (A0's last use was before the barrier).
+// CHECK-NEXT: %[[C10:.*]]:2 = hk.cluster interleaved alternating {
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[TILE]], %c2
 // CHECK: arith.minsi %{{.*}}, %{{.*}} : i32
 // CHECK-COUNT-4: hk.copy_to_shared {{.*}}[%[[SLOT]]] direct
-// CHECK-NEXT: %[[D10:.*]] = hk.mma %[[A1]], %[[B0]]
-// The next tile's B0 after B0's last use.
+// CHECK-NEXT: %[[A0N:.*]] = hk.load_fragment %0[%[[OTHER]]]
+// CHECK-NEXT: %[[D10:.*]] = hk.mma %[[C01]]#0, %[[B0]]
+// CHECK-NEXT: hk.yield %[[A0N]], %[[D10]]
+// The next tile's B0 opens the cluster after B0's last use.
+// CHECK: %[[C11:.*]]:2 = hk.cluster interleaved alternating {
 // CHECK-NEXT: %[[B0N:.*]] = hk.load_fragment %2[%[[OTHER]]]
-// CHECK-NEXT: %[[D11:.*]] = hk.mma %[[A1]], %[[B1]]
-// CHECK-NEXT: scf.yield %[[D00]], %[[D01]], %[[D10]], %[[D11]], %[[B0N]], %[[A0N]]
+// CHECK-NEXT: %[[D11:.*]] = hk.mma %[[C01]]#0, %[[C00]]#0
+// CHECK-NEXT: hk.yield %[[B0N]], %[[D11]]
+// CHECK-NEXT: } :
+// CHECK-NEXT: scf.yield %[[C00]]#1, %[[C01]]#1, %[[C10]]#1, %[[C11]]#1, %[[C11]]#0, %[[C10]]#0
 // CHECK-NEXT: }
 // The clamped fills still in flight and the last reads ahead are drained
 // before the remainder tile's fill.

@@ -8,15 +8,16 @@
 // direct-to-LDS fills becomes a double-buffered loop with one barrier per K
 // tile, in its middle, that carries the operands of its first MMA a tile
 // ahead in registers. The loop is taken apart by the K/V loop analysis
-// (KVLoop.h); this file is the policy.
+// (KVLoop.h) and its clusters formed by the cluster mechanism
+// (ClusterSchedule.h); this file is the policy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/ClusterSchedule.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
 
-#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -135,22 +136,28 @@ static FailureOr<InterleavePlan> planLoop(scf::ForOp loop) {
   return plan;
 }
 
-/// The last use in `block` (top level) of `value`, or null.
-static Operation *lastUseIn(Block &block, Value value) {
-  Operation *last = nullptr;
-  for (Operation *user : value.getUsers()) {
-    Operation *top = block.findAncestorOpInBlock(*user);
-    if (top && (!last || last->isBeforeInBlock(top)))
-      last = top;
+/// Where each load ahead of the next tile goes: after the op of
+/// `plan.order` that last uses its value for this tile, or, when that is
+/// the split MMA or an op before it, after the barrier (nullptr).
+static SmallVector<Operation *> placeLoadsAhead(const InterleavePlan &plan) {
+  DenseMap<Operation *, size_t> position;
+  for (auto [i, op] : llvm::enumerate(plan.order))
+    position[op] = i;
+  size_t split = position.lookup(plan.split);
+  Block *body = scf::ForOp(plan.kv.loop).getBody();
+  SmallVector<Operation *> after;
+  for (LoadFragmentOp load : plan.ahead) {
+    Operation *last = nullptr;
+    for (Operation *user : load->getUsers()) {
+      Operation *top = body->findAncestorOpInBlock(*user);
+      auto it = position.find(top);
+      if (it != position.end() && it->second > split &&
+          (!last || position.lookup(last) < it->second))
+        last = top;
+    }
+    after.push_back(last);
   }
-  return last;
-}
-
-static void emitSchedBarrier(OpBuilder &b, Location loc) {
-  amdgpu::SchedBarrierOp::create(
-      b, loc,
-      amdgpu::sched_barrier_opt_enumAttr::get(
-          b.getContext(), amdgpu::sched_barrier_opt_enum::none));
+  return after;
 }
 
 /// Replaces the planned loop by its schedule:
@@ -164,7 +171,11 @@ static void emitSchedBarrier(OpBuilder &b, Location loc) {
 ///     the rest of the compute section; each load ahead of tile t + 1,
 ///       from slot 1 - s, after the last use of its tile-t value
 ///   wait; barrier
-static void emitSchedule(InterleavePlan &plan) {
+///
+/// Each MMA forms an alternating cluster with the memory ops issued just
+/// before it (its loads, after the barrier the fill, a load ahead): its
+/// MFMAs and their LDS reads and direct loads issue in turn.
+static LogicalResult emitSchedule(InterleavePlan &plan) {
   const KVLoop &kv = plan.kv;
   scf::ForOp loop = kv.loop;
   Location loc = loop.getLoc();
@@ -261,45 +272,61 @@ static void emitSchedule(InterleavePlan &plan) {
        llvm::zip(plan.ahead, scheduled.getRegionIterArgs().drop_front(own)))
     map.map(load.getResult(), now);
 
-  Operation *barrier = nullptr;
+  SmallVector<Operation *> aheadAfter = placeLoadsAhead(plan);
+  SmallVector<Value> next(plan.ahead.size());
+  auto emitLoadsAhead = [&](Operation *after) {
+    for (auto [i, load] : llvm::enumerate(plan.ahead)) {
+      if (aheadAfter[i] != after)
+        continue;
+      auto clone = cast<LoadFragmentOp>(in.clone(*load, map));
+      clone.getSlotMutable().assign(other);
+      next[i] = clone;
+    }
+  };
+  // The ops are emitted in their final order; the recorder notes the
+  // cluster of each and the cluster mechanism forms them.
+  ClusterRecorder recorder(in);
+  const ClusterSpec alternating{/*priority=*/0, /*interleaved=*/true,
+                                /*alternating=*/true};
+  recorder.open(alternating);
   bool pastFirstMma = false;
   for (Operation *op : plan.order) {
-    // A later load stays after the MMAs before it: the backend would
-    // otherwise hoist it and hold its registers beside theirs.
-    if (tileRead(kv, op) && pastFirstMma)
-      emitSchedBarrier(in, loc);
+    // A later load opens the next MMA's cluster: it stays after the MMAs
+    // before it (the backend would otherwise hoist it and hold its
+    // registers beside theirs).
+    if (tileRead(kv, op) && pastFirstMma) {
+      recorder.close();
+      recorder.open(alternating);
+    }
     Operation *clone = in.clone(*op, map);
     if (LoadFragmentOp load = tileRead(kv, clone))
       load.getSlotMutable().assign(slot);
     pastFirstMma |= isa<MmaOp>(op);
-    if (op != plan.split)
+    if (op != plan.split) {
+      // A load ahead takes the registers of the value it replaces: it opens
+      // the cluster after that value's last use.
+      if (llvm::is_contained(aheadAfter, op)) {
+        recorder.close();
+        recorder.open(alternating);
+        emitLoadsAhead(op);
+      }
       continue;
+    }
+    recorder.close();
     emitWaitForLoads(in, loc);
-    barrier = in.clone(*kv.fillBarrier);
+    in.clone(*kv.fillBarrier);
+    recorder.open(alternating);
     Value two = arith::AddIOp::create(in, loc, tile, index(in, 2));
     emitFill(in, kv, kOfTile(in, two), slot);
+    emitLoadsAhead(nullptr);
   }
-  assert(barrier && "the plan's split MMA is in the compute section");
-
-  // Each load ahead of the next tile goes after the barrier and after the
-  // last use of its value for this tile, whose registers it takes. No
-  // sched_barrier holds it there: the backend places these loads better
-  // (docs/Fp8.md#interleave).
-  SmallVector<Value> next;
-  for (auto [load, now] :
-       llvm::zip(plan.ahead, scheduled.getRegionIterArgs().drop_front(own))) {
-    Operation *after = lastUseIn(body, now);
-    if (!after || after->isBeforeInBlock(barrier))
-      after = barrier;
-    OpBuilder at(&body, std::next(after->getIterator()));
-    auto clone = cast<LoadFragmentOp>(at.clone(*load, map));
-    clone.getSlotMutable().assign(other);
-    next.push_back(clone);
-  }
+  recorder.close();
   SmallVector<Value> yielded;
   for (Value v : loop.getBody()->getTerminator()->getOperands())
     yielded.push_back(map.lookupOrDefault(v));
   llvm::append_range(yielded, next);
+  if (failed(recorder.form(yielded)))
+    return failure();
   OpBuilder end = OpBuilder::atBlockEnd(&body);
   scf::YieldOp::create(end, loc, yielded);
 
@@ -311,6 +338,7 @@ static void emitSchedule(InterleavePlan &plan) {
   b.clone(*kv.fillBarrier);
   loop.replaceAllUsesWith(scheduled.getResults().take_front(own));
   loop.erase();
+  return success();
 }
 
 namespace {
@@ -327,7 +355,8 @@ struct ScheduleInterleavePass
       plans.push_back(std::move(*plan));
     }
     for (InterleavePlan &plan : plans)
-      emitSchedule(plan);
+      if (failed(emitSchedule(plan)))
+        return signalPassFailure();
   }
 };
 } // namespace

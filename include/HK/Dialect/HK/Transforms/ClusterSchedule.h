@@ -8,7 +8,8 @@
 // go in which cluster, at which priority, how many loop trips one loop body
 // holds and whether the workgroup's two wave groups run one barrier apart;
 // this mechanism turns that description into hk.cluster / hk.stagger IR.
-// The policies are hk-schedule-ping-pong (HipKittens' ping-pong), and
+// The policies are hk-schedule-ping-pong (HipKittens' ping-pong),
+// hk-schedule-interleave (an alternating cluster per MMA) and
 // hk-raise-mma-priority (one cluster around a loop's MMA phase);
 // -test-hk-cluster-schedule drives the mechanism from attributes on the ops,
 // as -test-scf-pipelining drives scf::pipelineForLoop.

@@ -439,11 +439,14 @@ def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
     frees slot s (every wave's reads of it are done: the barrier waits for
     LDS reads), so each fill has a whole K tile to land. Fills past the
     last tile are clamped to it (the slot they write is not read again
-    before the wait after the loop), so the loop has no branch. A
-    `amdgpu.sched_barrier` keeps each later load of the tile after the MMAs
-    before it (without, the backend hoists them and the 4-wave fp8 kernel
-    copies more values between AGPRs and VGPRs); the loads ahead have none.
-    The loop counts tiles on i32, so its exit is a scalar compare.
+    before the wait after the loop), so the loop has no branch. Each MMA
+    forms an `hk.cluster interleaved alternating` with the memory ops issued
+    just before it (its loads; after the barrier the fill and a load ahead;
+    a load ahead placed after an MMA opens the next cluster), so its MFMAs
+    and their LDS reads and direct loads issue in turn and each later load
+    stays after the MMAs before it (hoisted, its registers would be held
+    beside theirs). The loop counts tiles on i32, so its exit is a scalar
+    compare.
 
     A loop not of this form is refused with the reason (the schedule was
     asked for); loops without copies are left alone.
