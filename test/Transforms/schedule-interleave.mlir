@@ -4,7 +4,7 @@
 // operands (B0, A0) read before it and carried, each later read issued one
 // MMA early, the barrier after the MMA that follows the last read, then the
 // fill of tile t + 2 (clamped, no branch) and the next tile's B0 and A0,
-// each after the last use of its value for this tile; each MMA in an
+// after the last use of their values for this tile; each MMA in an
 // alternating cluster with the memory ops issued before it.
 // RUN: hk-opt %hk_src_root/examples/gemm_fp8_4wave_gfx950.mlir --pass-pipeline='builtin.module(gpu.module(hk-peel-partial-tiles,hk-direct-lds-fill{require=true},hk-schedule-interleave))' | FileCheck %s
 
@@ -46,22 +46,21 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: amdgpu.memory_counter_wait load(0)
 // CHECK-NEXT: amdgpu.lds_barrier
-// The fill of tile t + 2 clamped to the last, into this tile's slot, then
-// the next tile's A0 (A0's last use was before the barrier).
-// CHECK-NEXT: %[[C10:.*]]:2 = hk.cluster interleaved alternating {
+// The fill of tile t + 2 clamped to the last, into this tile's slot.
+// CHECK-NEXT: %[[C10:.*]] = hk.cluster interleaved alternating {
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[TILE]], %c2
 // CHECK: arith.minsi %{{.*}}, %{{.*}} : i32
 // CHECK-COUNT-4: hk.copy_to_shared {{.*}}[%[[SLOT]]] direct
-// CHECK-NEXT: %[[A0N:.*]] = hk.load_fragment %0[%[[OTHER]]]
 // CHECK-NEXT: %[[D10:.*]] = hk.mma %[[C01]]#0, %[[B0]]
-// CHECK-NEXT: hk.yield %[[A0N]], %[[D10]]
-// The next tile's B0 opens the cluster after B0's last use.
-// CHECK: %[[C11:.*]]:2 = hk.cluster interleaved alternating {
+// CHECK-NEXT: hk.yield %[[D10]]
+// The next tile's B0 and A0 open the cluster after the last use of B0.
+// CHECK: %[[C11:.*]]:3 = hk.cluster interleaved alternating {
 // CHECK-NEXT: %[[B0N:.*]] = hk.load_fragment %2[%[[OTHER]]]
+// CHECK-NEXT: %[[A0N:.*]] = hk.load_fragment %0[%[[OTHER]]]
 // CHECK-NEXT: %[[D11:.*]] = hk.mma %[[C01]]#0, %[[C00]]#0
-// CHECK-NEXT: hk.yield %[[B0N]], %[[D11]]
+// CHECK-NEXT: hk.yield %[[B0N]], %[[A0N]], %[[D11]]
 // CHECK-NEXT: } :
-// CHECK-NEXT: scf.yield %[[C00]]#1, %[[C01]]#1, %[[C10]]#1, %[[C11]]#1, %[[C11]]#0, %[[C10]]#0
+// CHECK-NEXT: scf.yield %[[C00]]#1, %[[C01]]#1, %[[C10]], %[[C11]]#2, %[[C11]]#0, %[[C11]]#1
 // CHECK-NEXT: }
 // The clamped fills still in flight and the last reads ahead are drained
 // before the remainder tile's fill.

@@ -136,28 +136,23 @@ static FailureOr<InterleavePlan> planLoop(scf::ForOp loop) {
   return plan;
 }
 
-/// Where each load ahead of the next tile goes: after the op of
-/// `plan.order` that last uses its value for this tile, or, when that is
-/// the split MMA or an op before it, after the barrier (nullptr).
-static SmallVector<Operation *> placeLoadsAhead(const InterleavePlan &plan) {
+/// Where the loads ahead of the next tile go, together: after the op of
+/// `plan.order` that last uses one of their values for this tile (each
+/// takes its value's registers), or, when that is the split MMA or an op
+/// before it, after the barrier and the fill (nullptr).
+static Operation *placeLoadsAhead(const InterleavePlan &plan) {
   DenseMap<Operation *, size_t> position;
   for (auto [i, op] : llvm::enumerate(plan.order))
     position[op] = i;
-  size_t split = position.lookup(plan.split);
+  size_t last = position.lookup(plan.split);
   Block *body = scf::ForOp(plan.kv.loop).getBody();
-  SmallVector<Operation *> after;
-  for (LoadFragmentOp load : plan.ahead) {
-    Operation *last = nullptr;
+  for (LoadFragmentOp load : plan.ahead)
     for (Operation *user : load->getUsers()) {
-      Operation *top = body->findAncestorOpInBlock(*user);
-      auto it = position.find(top);
-      if (it != position.end() && it->second > split &&
-          (!last || position.lookup(last) < it->second))
-        last = top;
+      auto it = position.find(body->findAncestorOpInBlock(*user));
+      if (it != position.end())
+        last = std::max(last, it->second);
     }
-    after.push_back(last);
-  }
-  return after;
+  return last == position.lookup(plan.split) ? nullptr : plan.order[last];
 }
 
 /// Replaces the planned loop by its schedule:
@@ -168,12 +163,12 @@ static SmallVector<Operation *> placeLoadsAhead(const InterleavePlan &plan) {
 ///     the compute section up to the split MMA, from slot s
 ///     wait for the fills of tile t + 1; barrier
 ///     fill tile min(t + 2, last) -> slot s
-///     the rest of the compute section; each load ahead of tile t + 1,
-///       from slot 1 - s, after the last use of its tile-t value
+///     the rest of the compute section; the loads ahead of tile t + 1,
+///       from slot 1 - s, after the last use of their tile-t values
 ///   wait; barrier
 ///
 /// Each MMA forms an alternating cluster with the memory ops issued just
-/// before it (its loads, after the barrier the fill, a load ahead): its
+/// before it (its loads; after the barrier the fill; the loads ahead): its
 /// MFMAs and their LDS reads and direct loads issue in turn.
 static LogicalResult emitSchedule(InterleavePlan &plan) {
   const KVLoop &kv = plan.kv;
@@ -272,15 +267,13 @@ static LogicalResult emitSchedule(InterleavePlan &plan) {
        llvm::zip(plan.ahead, scheduled.getRegionIterArgs().drop_front(own)))
     map.map(load.getResult(), now);
 
-  SmallVector<Operation *> aheadAfter = placeLoadsAhead(plan);
-  SmallVector<Value> next(plan.ahead.size());
-  auto emitLoadsAhead = [&](Operation *after) {
-    for (auto [i, load] : llvm::enumerate(plan.ahead)) {
-      if (aheadAfter[i] != after)
-        continue;
+  Operation *aheadAfter = placeLoadsAhead(plan);
+  SmallVector<Value> next;
+  auto emitLoadsAhead = [&] {
+    for (LoadFragmentOp load : plan.ahead) {
       auto clone = cast<LoadFragmentOp>(in.clone(*load, map));
       clone.getSlotMutable().assign(other);
-      next[i] = clone;
+      next.push_back(clone);
     }
   };
   // The ops are emitted in their final order; the recorder notes the
@@ -303,12 +296,10 @@ static LogicalResult emitSchedule(InterleavePlan &plan) {
       load.getSlotMutable().assign(slot);
     pastFirstMma |= isa<MmaOp>(op);
     if (op != plan.split) {
-      // A load ahead takes the registers of the value it replaces: it opens
-      // the cluster after that value's last use.
-      if (llvm::is_contained(aheadAfter, op)) {
+      if (op == aheadAfter) {
         recorder.close();
         recorder.open(alternating);
-        emitLoadsAhead(op);
+        emitLoadsAhead();
       }
       continue;
     }
@@ -318,7 +309,8 @@ static LogicalResult emitSchedule(InterleavePlan &plan) {
     recorder.open(alternating);
     Value two = arith::AddIOp::create(in, loc, tile, index(in, 2));
     emitFill(in, kv, kOfTile(in, two), slot);
-    emitLoadsAhead(nullptr);
+    if (!aheadAfter)
+      emitLoadsAhead();
   }
   recorder.close();
   SmallVector<Value> yielded;

@@ -430,8 +430,8 @@ def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
       the compute part up to that MMA, from slot s (ahead for its operands)
       wait for the fills of tile t + 1; barrier
       fill tile min(t + 2, last) -> slot s
-      the rest of the compute part; each load ahead of tile t + 1, from
-        slot 1 - s, after the last use of its tile-t value
+      the rest of the compute part; the loads ahead of tile t + 1, from
+        slot 1 - s, after the last use of their tile-t values
     wait; barrier
     ```
 
@@ -441,8 +441,9 @@ def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
     last tile are clamped to it (the slot they write is not read again
     before the wait after the loop), so the loop has no branch. Each MMA
     forms an `hk.cluster interleaved alternating` with the memory ops issued
-    just before it (its loads; after the barrier the fill and a load ahead;
-    a load ahead placed after an MMA opens the next cluster), so its MFMAs
+    just before it (its loads; after the barrier the fill; the loads ahead,
+    which open the cluster after the last use of their values, or follow
+    the fill when that use is before the barrier), so its MFMAs
     and their LDS reads and direct loads issue in turn and each later load
     stays after the MMAs before it (hoisted, its registers would be held
     beside theirs). The loop counts tiles on i32, so its exit is a scalar
