@@ -144,7 +144,7 @@ static Operation *placeLoadsAhead(const InterleavePlan &plan) {
   DenseMap<Operation *, size_t> position;
   for (auto [i, op] : llvm::enumerate(plan.order))
     position[op] = i;
-  size_t last = position.lookup(plan.split);
+  size_t split = position.lookup(plan.split), last = split;
   Block *body = scf::ForOp(plan.kv.loop).getBody();
   for (LoadFragmentOp load : plan.ahead)
     for (Operation *user : load->getUsers()) {
@@ -152,7 +152,7 @@ static Operation *placeLoadsAhead(const InterleavePlan &plan) {
       if (it != position.end())
         last = std::max(last, it->second);
     }
-  return last == position.lookup(plan.split) ? nullptr : plan.order[last];
+  return last == split ? nullptr : plan.order[last];
 }
 
 /// Replaces the planned loop by its schedule:
@@ -281,24 +281,25 @@ static LogicalResult emitSchedule(InterleavePlan &plan) {
   ClusterRecorder recorder(in);
   const ClusterSpec alternating{/*priority=*/0, /*interleaved=*/true,
                                 /*alternating=*/true};
+  auto nextCluster = [&] {
+    recorder.close();
+    recorder.open(alternating);
+  };
   recorder.open(alternating);
   bool pastFirstMma = false;
   for (Operation *op : plan.order) {
     // A later load opens the next MMA's cluster: it stays after the MMAs
     // before it (the backend would otherwise hoist it and hold its
     // registers beside theirs).
-    if (tileRead(kv, op) && pastFirstMma) {
-      recorder.close();
-      recorder.open(alternating);
-    }
+    if (tileRead(kv, op) && pastFirstMma)
+      nextCluster();
     Operation *clone = in.clone(*op, map);
     if (LoadFragmentOp load = tileRead(kv, clone))
       load.getSlotMutable().assign(slot);
     pastFirstMma |= isa<MmaOp>(op);
     if (op != plan.split) {
       if (op == aheadAfter) {
-        recorder.close();
-        recorder.open(alternating);
+        nextCluster();
         emitLoadsAhead();
       }
       continue;

@@ -443,11 +443,10 @@ def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
     forms an `hk.cluster interleaved alternating` with the memory ops issued
     just before it (its loads; after the barrier the fill; the loads ahead,
     which open the cluster after the last use of their values, or follow
-    the fill when that use is before the barrier), so its MFMAs
-    and their LDS reads and direct loads issue in turn and each later load
-    stays after the MMAs before it (hoisted, its registers would be held
-    beside theirs). The loop counts tiles on i32, so its exit is a scalar
-    compare.
+    the fill when that use is before the barrier), so its MFMAs and their
+    LDS reads and direct loads issue in turn and each later load stays
+    after the MMAs before it (hoisted, its registers would be held beside
+    theirs). The loop counts tiles on i32, so its exit is a scalar compare.
 
     A loop not of this form is refused with the reason (the schedule was
     asked for); loops without copies are left alone.
