@@ -14,6 +14,7 @@
 #include "HK/Conversion/Passes.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
+#include "HK/Pipelines/BackendOptions.h"
 #include "HK/Target/Chip.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -350,6 +351,37 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   }
 }
 
+namespace {
+/// gpu-module-to-binary with the backend options the gpu.modules ask for
+/// (withBackendOptions).
+struct ModuleToBinaryWithBackendOptions
+    : PassWrapper<ModuleToBinaryWithBackendOptions, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ModuleToBinaryWithBackendOptions)
+
+  explicit ModuleToBinaryWithBackendOptions(
+      const GpuModuleToBinaryPassOptions &options)
+      : options(options) {}
+  ModuleToBinaryWithBackendOptions(const ModuleToBinaryWithBackendOptions &) =
+      default;
+
+  StringRef getArgument() const override { return "hk-gpu-module-to-binary"; }
+  StringRef getDescription() const override {
+    return "gpu-module-to-binary with the modules' hk.backend_options set";
+  }
+
+  void runOnOperation() override {
+    OpPassManager binary(getOperation()->getName());
+    binary.addPass(createGpuModuleToBinaryPass(options));
+    if (failed(withBackendOptions(getOperation(), [&] {
+          return runPipeline(binary, getOperation());
+        })))
+      signalPassFailure();
+  }
+
+  GpuModuleToBinaryPassOptions options;
+};
+} // namespace
+
 void mlir::hk::buildHKToBinaryPipeline(OpPassManager &pm,
                                        const HKPipelineOptions &options) {
   HKPipelineOptions toLlvm;
@@ -360,7 +392,7 @@ void mlir::hk::buildHKToBinaryPipeline(OpPassManager &pm,
   binary.toolkitPath = options.toolkit.empty() ? getDefaultToolkitPath()
                                                : options.toolkit.getValue();
   binary.compilationTarget = options.format;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(std::make_unique<ModuleToBinaryWithBackendOptions>(binary));
 }
 
 std::string mlir::hk::getDefaultToolkitPath() {
@@ -415,7 +447,9 @@ FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
   }
   OwningOpRef<ModuleOp> copy = module.clone();
   gpu::TargetOptions options(getDefaultToolkitPath(), {}, "", "", *target);
-  if (failed(gpu::transformGpuModulesToBinaries(*copy, nullptr, options)))
+  if (failed(withBackendOptions(*copy, [&] {
+        return gpu::transformGpuModulesToBinaries(*copy, nullptr, options);
+      })))
     return failure();
   auto binaries = llvm::to_vector(copy->getOps<gpu::BinaryOp>());
   if (binaries.size() != 1)

@@ -104,7 +104,7 @@ module attributes {hk.chip = "gfx950"} {}
 
 // -----
 
-// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines 'hk.chip', 'hk.launch', 'hk.remainder' and 'hk.schedule')}}
+// expected-error @+1 {{unknown hk attribute 'hk.tile' (hk defines 'hk.chip', 'hk.launch', 'hk.remainder', 'hk.schedule' and 'hk.backend_options')}}
 module attributes {hk.tile = 1 : i64} {}
 
 // -----
@@ -116,6 +116,16 @@ module attributes {hk.schedule = "stages=2"} {}
 
 // expected-error @+1 {{'hk.schedule' is a string attribute of gpu.module holding pipeline options (e.g. "stages=2 unroll=2")}}
 gpu.module @k attributes {hk.schedule = 2 : i64} {}
+
+// -----
+
+// expected-error @+1 {{'hk.backend_options' is a dictionary attribute of gpu.module naming LLVM backend options and their values as strings (e.g. {"amdgpu-codegenprepare-break-large-phis" = "false"})}}
+gpu.module @k attributes {hk.backend_options = {"amdgpu-codegenprepare-break-large-phis" = false}} {}
+
+// -----
+
+// expected-error @+1 {{'hk.backend_options' is a dictionary attribute of gpu.module naming LLVM backend options and their values as strings (e.g. {"amdgpu-codegenprepare-break-large-phis" = "false"})}}
+module attributes {hk.backend_options = {"amdgpu-codegenprepare-break-large-phis" = "false"}} {}
 
 // -----
 

@@ -60,9 +60,23 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                 "options (e.g. \"stages=2 unroll=2\")";
     return success();
   }
+  if (attr.getName() == getBackendOptionsAttrName()) {
+    auto options = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!options || !isa<gpu::GPUModuleOp>(op) ||
+        !llvm::all_of(options, [](NamedAttribute option) {
+          return isa<StringAttr>(option.getValue());
+        }))
+      return op->emitError()
+             << "'" << getBackendOptionsAttrName()
+             << "' is a dictionary attribute of gpu.module naming LLVM "
+                "backend options and their values as strings (e.g. "
+                "{\"amdgpu-codegenprepare-break-large-phis\" = \"false\"})";
+    return success();
+  }
   return op->emitError() << "unknown hk attribute '"
                          << attr.getName().getValue() << "' (hk defines '"
                          << getChipAttrName() << "', '" << getLaunchAttrName()
-                         << "', '" << getRemainderAttrName() << "' and '"
-                         << getScheduleAttrName() << "')";
+                         << "', '" << getRemainderAttrName() << "', '"
+                         << getScheduleAttrName() << "' and '"
+                         << getBackendOptionsAttrName() << "')";
 }

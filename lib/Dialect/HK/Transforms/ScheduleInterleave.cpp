@@ -334,6 +334,24 @@ static LogicalResult emitSchedule(InterleavePlan &plan) {
   return success();
 }
 
+/// Asks the backend to keep the loops' vector phis whole. AMDGPUCodeGenPrepare
+/// splits a phi with a zero initializer into 32-bit phis; the allocator then
+/// rebuilds each MFMA's accumulator from copies and parks values in AGPRs: 22
+/// v_accvgpr moves per K tile in the 4-wave fp8 loop, none unsplit. Other
+/// schedules measured worse unsplit (docs/Fp8.md#interleave). An explicit
+/// setting in the module's options stays.
+static void keepAccumulatorPhisWhole(gpu::GPUModuleOp module) {
+  constexpr StringLiteral breakLargePhis =
+      "amdgpu-codegenprepare-break-large-phis";
+  StringRef name = HKDialect::getBackendOptionsAttrName();
+  NamedAttrList options;
+  if (auto existing = module->getAttrOfType<DictionaryAttr>(name))
+    options.append(existing.getValue());
+  if (!options.get(breakLargePhis))
+    options.set(breakLargePhis, StringAttr::get(module.getContext(), "false"));
+  module->setAttr(name, options.getDictionary(module.getContext()));
+}
+
 namespace {
 struct ScheduleInterleavePass
     : hk::impl::ScheduleInterleaveBase<ScheduleInterleavePass> {
@@ -350,6 +368,8 @@ struct ScheduleInterleavePass
     for (InterleavePlan &plan : plans)
       if (failed(emitSchedule(plan)))
         return signalPassFailure();
+    if (!plans.empty())
+      keepAccumulatorPhisWhole(getOperation());
   }
 };
 } // namespace

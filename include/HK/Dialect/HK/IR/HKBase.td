@@ -61,6 +61,12 @@ def HK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getScheduleAttrName() {
       return ::llvm::StringLiteral("hk.schedule");
     }
+    /// Name of the dictionary attribute of a gpu.module naming LLVM backend
+    /// options (name = "value") its code object is compiled with; a
+    /// schedule records what its loops need, hk's serialization applies it.
+    static constexpr ::llvm::StringLiteral getBackendOptionsAttrName() {
+      return ::llvm::StringLiteral("hk.backend_options");
+    }
 
   private:
     void registerAttributes();
