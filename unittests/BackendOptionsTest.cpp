@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Pipelines/BackendOptions.h"
+#include "HK/Dialect/HK/IR/HKDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -71,8 +71,7 @@ TEST_F(BackendOptionsTest, SetForTheCompilationOnly) {
 TEST_F(BackendOptionsTest, RestoredWhenTheCompilationFails) {
   OwningOpRef<ModuleOp> module = parse(askingUnsplitPhis);
   ASSERT_TRUE(module);
-  EXPECT_TRUE(
-      failed(withBackendOptions(*module, [] { return failure(); })));
+  EXPECT_TRUE(failed(withBackendOptions(*module, [] { return failure(); })));
   EXPECT_TRUE(breakLargePhisOption().getValue());
 }
 

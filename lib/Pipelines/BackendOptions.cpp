@@ -30,8 +30,8 @@ collectRequests(Operation *root) {
       return WalkResult::advance();
     for (NamedAttribute option : options) {
       StringRef value = cast<StringAttr>(option.getValue()).getValue();
-      auto [it, inserted] = requests.try_emplace(
-          option.getName().getValue(), std::make_pair(value, module));
+      auto [it, inserted] = requests.try_emplace(option.getName().getValue(),
+                                                 std::make_pair(value, module));
       if (!inserted && it->second.first != value) {
         module.emitError() << "'" << HKDialect::getBackendOptionsAttrName()
                            << "' sets '" << option.getName().getValue()
@@ -48,8 +48,9 @@ collectRequests(Operation *root) {
   return requests;
 }
 
-LogicalResult mlir::hk::withBackendOptions(
-    Operation *root, function_ref<LogicalResult()> compile) {
+LogicalResult
+mlir::hk::withBackendOptions(Operation *root,
+                             function_ref<LogicalResult()> compile) {
   FailureOr<llvm::MapVector<StringRef, std::pair<StringRef, Operation *>>>
       requests = collectRequests(root);
   if (failed(requests))

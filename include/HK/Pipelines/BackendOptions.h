@@ -1,4 +1,4 @@
-//===- BackendOptions.h - LLVM backend options a module asks for -*- C++ -*-===//
+//===- BackendOptions.h - backend options a module asks for -----*- C++ -*-===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
