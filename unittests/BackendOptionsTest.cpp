@@ -114,4 +114,25 @@ TEST_F(BackendOptionsTest, ModulesAskingDifferentValuesAreRefused) {
             "module to \"false\": the option is global, compile them apart");
 }
 
+TEST_F(BackendOptionsTest, AValueThatIsNotAStringIsRefused) {
+  // Built without the verifier, which would refuse it first.
+  OwningOpRef<ModuleOp> module = parse(askingUnsplitPhis);
+  ASSERT_TRUE(module);
+  Builder builder(&context);
+  module->walk([&](gpu::GPUModuleOp gpuModule) {
+    gpuModule->setAttr(HKDialect::getBackendOptionsAttrName(),
+                       builder.getDictionaryAttr(builder.getNamedAttr(
+                           breakLargePhis, builder.getBoolAttr(false))));
+  });
+  std::string message;
+  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diagnostic) {
+    message = diagnostic.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(withBackendOptions(*module, [] { return success(); })));
+  EXPECT_EQ(message, "'hk.backend_options' gives "
+                     "'amdgpu-codegenprepare-break-large-phis' a value that "
+                     "is not a string");
+}
+
 } // namespace

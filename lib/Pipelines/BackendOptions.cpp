@@ -29,7 +29,15 @@ collectRequests(Operation *root) {
     if (!options)
       return WalkResult::advance();
     for (NamedAttribute option : options) {
-      StringRef value = cast<StringAttr>(option.getValue()).getValue();
+      // The dialect verifier checks this; a module never verified may come.
+      auto valueAttr = dyn_cast<StringAttr>(option.getValue());
+      if (!valueAttr) {
+        module.emitError() << "'" << HKDialect::getBackendOptionsAttrName()
+                           << "' gives '" << option.getName().getValue()
+                           << "' a value that is not a string";
+        return WalkResult::interrupt();
+      }
+      StringRef value = valueAttr.getValue();
       auto [it, inserted] = requests.try_emplace(option.getName().getValue(),
                                                  std::make_pair(value, module));
       if (!inserted && it->second.first != value) {
