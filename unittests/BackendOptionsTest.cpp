@@ -4,19 +4,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// withBackendOptions sets a module's hk.backend_options for the compilation
-// only, and leaves alone what the user set.
+// withBackendOptions sets a module's hk.backend_options for its compilation
+// only and leaves alone what the user set; compileEachModuleApart gives each
+// gpu.module its own.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HK/Pipelines/BackendOptions.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 
 #include "gtest/gtest.h"
@@ -35,104 +35,142 @@ constexpr llvm::StringLiteral askingUnsplitPhis = R"mlir(
       "amdgpu-codegenprepare-break-large-phis" = "false"}} {})mlir";
 
 /// The backend's option, a cl::opt<bool> defaulting to true.
-llvm::cl::opt<bool> &breakLargePhisOption() {
-  llvm::cl::Option *option =
-      llvm::cl::getRegisteredOptions().lookup(breakLargePhis);
-  EXPECT_NE(option, nullptr);
-  return *static_cast<llvm::cl::opt<bool> *>(option);
+llvm::cl::opt<bool> *breakLargePhisOption() {
+  return static_cast<llvm::cl::opt<bool> *>(
+      llvm::cl::getRegisteredOptions().lookup(breakLargePhis));
 }
 
 class BackendOptionsTest : public ::testing::Test {
 protected:
   BackendOptionsTest() { context.loadDialect<gpu::GPUDialect, HKDialect>(); }
 
-  OwningOpRef<ModuleOp> parse(StringRef source) {
-    return parseSourceString<ModuleOp>(source, &context);
+  void SetUp() override {
+    option = breakLargePhisOption();
+    ASSERT_NE(option, nullptr);
+    ASSERT_TRUE(option->getValue());
+    ASSERT_EQ(option->getNumOccurrences(), 0);
+  }
+
+  /// The one gpu.module of `source`.
+  gpu::GPUModuleOp parseModule(StringRef source) {
+    parsed = parseSourceString<ModuleOp>(source, &context);
+    if (!parsed)
+      return nullptr;
+    return *parsed->getOps<gpu::GPUModuleOp>().begin();
+  }
+
+  /// Runs withBackendOptions on `module`; the option's value during the
+  /// compilation goes to `during`, the first error's message to `message`.
+  LogicalResult compile(gpu::GPUModuleOp module, bool &during) {
+    ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diagnostic) {
+      if (message.empty())
+        message = diagnostic.str();
+      return success();
+    });
+    return withBackendOptions(module, [&] {
+      during = option->getValue();
+      return success();
+    });
   }
 
   MLIRContext context;
+  OwningOpRef<ModuleOp> parsed;
+  llvm::cl::opt<bool> *option = nullptr;
+  std::string message;
 };
 
 TEST_F(BackendOptionsTest, SetForTheCompilationOnly) {
-  OwningOpRef<ModuleOp> module = parse(askingUnsplitPhis);
+  gpu::GPUModuleOp module = parseModule(askingUnsplitPhis);
   ASSERT_TRUE(module);
-  llvm::cl::opt<bool> &option = breakLargePhisOption();
-  ASSERT_TRUE(option.getValue());
   bool during = true;
-  EXPECT_TRUE(succeeded(withBackendOptions(*module, [&] {
-    during = option.getValue();
-    return success();
-  })));
+  EXPECT_TRUE(succeeded(compile(module, during)));
   EXPECT_FALSE(during);
-  EXPECT_TRUE(option.getValue());
-  EXPECT_EQ(option.getNumOccurrences(), 0);
+  EXPECT_TRUE(option->getValue());
+  EXPECT_EQ(option->getNumOccurrences(), 0);
 }
 
-TEST_F(BackendOptionsTest, RestoredWhenTheCompilationFails) {
-  OwningOpRef<ModuleOp> module = parse(askingUnsplitPhis);
+TEST_F(BackendOptionsTest, ResetWhenTheCompilationFails) {
+  gpu::GPUModuleOp module = parseModule(askingUnsplitPhis);
   ASSERT_TRUE(module);
-  EXPECT_TRUE(failed(withBackendOptions(*module, [] { return failure(); })));
-  EXPECT_TRUE(breakLargePhisOption().getValue());
+  EXPECT_TRUE(failed(withBackendOptions(module, [] { return failure(); })));
+  EXPECT_TRUE(option->getValue());
+  EXPECT_EQ(option->getNumOccurrences(), 0);
 }
 
 TEST_F(BackendOptionsTest, TheUsersValueWins) {
-  OwningOpRef<ModuleOp> module = parse(askingUnsplitPhis);
+  gpu::GPUModuleOp module = parseModule(askingUnsplitPhis);
   ASSERT_TRUE(module);
-  llvm::cl::opt<bool> &option = breakLargePhisOption();
-  ASSERT_FALSE(option.addOccurrence(0, breakLargePhis, "true"));
+  auto unset = llvm::make_scope_exit([&] { option->reset(); });
+  ASSERT_FALSE(option->addOccurrence(0, breakLargePhis, "true"));
   bool during = false;
-  EXPECT_TRUE(succeeded(withBackendOptions(*module, [&] {
-    during = option.getValue();
-    return success();
-  })));
+  EXPECT_TRUE(succeeded(compile(module, during)));
   EXPECT_TRUE(during);
-  EXPECT_EQ(option.getNumOccurrences(), 1);
-  option.reset();
+  EXPECT_EQ(option->getNumOccurrences(), 1);
 }
 
-TEST_F(BackendOptionsTest, ModulesAskingDifferentValuesAreRefused) {
-  OwningOpRef<ModuleOp> module = parse(R"mlir(
-    gpu.module @a attributes {hk.backend_options = {
-        "amdgpu-codegenprepare-break-large-phis" = "false"}} {}
-    gpu.module @b attributes {hk.backend_options = {
-        "amdgpu-codegenprepare-break-large-phis" = "true"}} {})mlir");
+TEST_F(BackendOptionsTest, ARefusedValueLeavesTheOptionUnset) {
+  gpu::GPUModuleOp module = parseModule(R"mlir(
+    gpu.module @m attributes {hk.backend_options = {
+        "amdgpu-codegenprepare-break-large-phis" = "maybe"}} {})mlir");
   ASSERT_TRUE(module);
-  std::string message;
-  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diagnostic) {
-    message = diagnostic.str();
-    return success();
-  });
-  bool compiled = false;
-  EXPECT_TRUE(failed(withBackendOptions(*module, [&] {
-    compiled = true;
-    return success();
-  })));
-  EXPECT_FALSE(compiled);
-  EXPECT_EQ(message,
-            "'hk.backend_options' sets "
-            "'amdgpu-codegenprepare-break-large-phis' to \"true\", another "
-            "module to \"false\": the option is global, compile them apart");
+  bool during = false;
+  EXPECT_TRUE(failed(compile(module, during)));
+  EXPECT_EQ(message, "gpu.module 'm': 'hk.backend_options' option "
+                     "'amdgpu-codegenprepare-break-large-phis' does not take "
+                     "the value \"maybe\"");
+  EXPECT_TRUE(option->getValue());
+  EXPECT_EQ(option->getNumOccurrences(), 0);
 }
 
-TEST_F(BackendOptionsTest, AValueThatIsNotAStringIsRefused) {
-  // Built without the verifier, which would refuse it first.
-  OwningOpRef<ModuleOp> module = parse(askingUnsplitPhis);
+TEST_F(BackendOptionsTest, OnlyBackendOptionsAreSet) {
+  // Built without the verifier, which would refuse them first.
+  gpu::GPUModuleOp module = parseModule(askingUnsplitPhis);
   ASSERT_TRUE(module);
   Builder builder(&context);
-  module->walk([&](gpu::GPUModuleOp gpuModule) {
-    gpuModule->setAttr(HKDialect::getBackendOptionsAttrName(),
-                       builder.getDictionaryAttr(builder.getNamedAttr(
-                           breakLargePhis, builder.getBoolAttr(false))));
-  });
-  std::string message;
-  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diagnostic) {
-    message = diagnostic.str();
+  module->setAttr(HKDialect::getBackendOptionsAttrName(),
+                  builder.getDictionaryAttr(builder.getNamedAttr(
+                      "help", builder.getStringAttr("true"))));
+  bool during = false;
+  EXPECT_TRUE(failed(compile(module, during)));
+  EXPECT_EQ(message, "gpu.module 'm': 'hk.backend_options' option 'help' is "
+                     "not an AMDGPU backend option of this LLVM");
+
+  message.clear();
+  module->setAttr(HKDialect::getBackendOptionsAttrName(),
+                  builder.getDictionaryAttr(builder.getNamedAttr(
+                      breakLargePhis, builder.getBoolAttr(false))));
+  EXPECT_TRUE(failed(compile(module, during)));
+  EXPECT_EQ(message, "gpu.module 'm': 'hk.backend_options' option "
+                     "'amdgpu-codegenprepare-break-large-phis' has a value "
+                     "that is not a string");
+}
+
+TEST_F(BackendOptionsTest, EachModuleCompiledApartWithItsOwn) {
+  OwningOpRef<ModuleOp> program = parseSourceString<ModuleOp>(R"mlir(
+    gpu.module @a attributes {hk.backend_options = {
+        "amdgpu-codegenprepare-break-large-phis" = "false"}} {}
+    gpu.module @b {}
+    module @host {})mlir",
+                                                              &context);
+  ASSERT_TRUE(program);
+  std::vector<std::pair<std::string, bool>> seen;
+  EXPECT_TRUE(succeeded(compileEachModuleApart(*program, [&](ModuleOp alone) {
+    auto modules = llvm::to_vector(alone.getOps<gpu::GPUModuleOp>());
+    EXPECT_EQ(alone.getBody()->getOperations().size(), 1u);
+    EXPECT_EQ(modules.size(), 1u);
+    if (!modules.empty())
+      seen.emplace_back(modules.front().getName().str(), option->getValue());
     return success();
-  });
-  EXPECT_TRUE(failed(withBackendOptions(*module, [] { return success(); })));
-  EXPECT_EQ(message, "'hk.backend_options' gives "
-                     "'amdgpu-codegenprepare-break-large-phis' a value that "
-                     "is not a string");
+  })));
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, bool>>{{"a", false},
+                                                             {"b", true}}));
+  // Back in place, in order, and nothing else left behind.
+  std::vector<std::string> names;
+  for (Operation &op : program->getBody()->getOperations())
+    names.push_back(op.getName().getStringRef().str());
+  EXPECT_EQ(names, (std::vector<std::string>{"gpu.module", "gpu.module",
+                                             "builtin.module"}));
+  EXPECT_TRUE(option->getValue());
 }
 
 } // namespace

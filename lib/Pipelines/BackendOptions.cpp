@@ -1,6 +1,12 @@
-//===- BackendOptions.cpp - LLVM backend options a module asks for --------===//
+//===- BackendOptions.cpp - backend options a module asks for -------------===//
 //
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file sets the LLVM backend options of hk.backend_options around one
+// gpu.module's compilation, and compiles a program's gpu.modules apart so
+// each gets its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,9 +14,7 @@
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/ADT/MapVector.h"
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -19,77 +23,76 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-/// The options asked for under `root`, by name, with the module asking.
-static FailureOr<llvm::MapVector<StringRef, std::pair<StringRef, Operation *>>>
-collectRequests(Operation *root) {
-  llvm::MapVector<StringRef, std::pair<StringRef, Operation *>> requests;
-  WalkResult walk = root->walk([&](gpu::GPUModuleOp module) {
-    auto options = module->getAttrOfType<DictionaryAttr>(
-        HKDialect::getBackendOptionsAttrName());
-    if (!options)
-      return WalkResult::advance();
-    for (NamedAttribute option : options) {
-      // The dialect verifier checks this; a module never verified may come.
-      auto valueAttr = dyn_cast<StringAttr>(option.getValue());
-      if (!valueAttr) {
-        module.emitError() << "'" << HKDialect::getBackendOptionsAttrName()
-                           << "' gives '" << option.getName().getValue()
-                           << "' a value that is not a string";
-        return WalkResult::interrupt();
-      }
-      StringRef value = valueAttr.getValue();
-      auto [it, inserted] = requests.try_emplace(option.getName().getValue(),
-                                                 std::make_pair(value, module));
-      if (!inserted && it->second.first != value) {
-        module.emitError() << "'" << HKDialect::getBackendOptionsAttrName()
-                           << "' sets '" << option.getName().getValue()
-                           << "' to \"" << value << "\", another module to \""
-                           << it->second.first
-                           << "\": the option is global, compile them apart";
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  return requests;
+/// The error for `module`'s option `name`, starting with what names them.
+static InFlightDiagnostic optionError(gpu::GPUModuleOp module, StringRef name) {
+  InFlightDiagnostic diag = module.emitError();
+  diag << "gpu.module '" << module.getName() << "': '"
+       << HKDialect::getBackendOptionsAttrName() << "' option '" << name
+       << "' ";
+  return diag;
 }
 
 LogicalResult
-mlir::hk::withBackendOptions(Operation *root,
+mlir::hk::withBackendOptions(gpu::GPUModuleOp module,
                              function_ref<LogicalResult()> compile) {
-  FailureOr<llvm::MapVector<StringRef, std::pair<StringRef, Operation *>>>
-      requests = collectRequests(root);
-  if (failed(requests))
-    return failure();
-
   // The backend reads the options while it compiles: one compilation at a
-  // time sees them.
+  // time sees them. A compile calling back in would wait on itself.
   static std::mutex compiling;
+  static thread_local bool inside = false;
+  if (inside)
+    return module.emitError("withBackendOptions called from its own compile");
   std::lock_guard<std::mutex> lock(compiling);
+  inside = true;
 
   auto &registered = llvm::cl::getRegisteredOptions();
   SmallVector<llvm::cl::Option *> applied;
   auto restore = llvm::make_scope_exit([&] {
+    // An occurrence is counted even for a value the option refuses.
     for (llvm::cl::Option *option : applied)
       option->reset();
+    inside = false;
   });
-  for (auto &[name, request] : *requests) {
-    auto [value, module] = request;
+  auto options = module->getAttrOfType<DictionaryAttr>(
+      HKDialect::getBackendOptionsAttrName());
+  for (NamedAttribute named :
+       options ? options.getValue() : ArrayRef<NamedAttribute>()) {
+    StringRef name = named.getName().getValue();
+    // The dialect verifier checks these; a module never verified may come.
+    auto value = dyn_cast<StringAttr>(named.getValue());
+    if (!value)
+      return optionError(module, name) << "has a value that is not a string";
     auto it = registered.find(name);
-    if (it == registered.end())
-      return module->emitError()
-             << "'" << HKDialect::getBackendOptionsAttrName() << "' names '"
-             << name << "', which this LLVM's backend does not have";
+    if (!HKDialect::isBackendOptionName(name) || it == registered.end())
+      return optionError(module, name)
+             << "is not an AMDGPU backend option of this LLVM";
     llvm::cl::Option *option = it->second;
     if (option->getNumOccurrences() > 0)
       continue; // set by the user
     applied.push_back(option);
-    if (option->addOccurrence(/*pos=*/0, name, value))
-      return module->emitError()
-             << "'" << HKDialect::getBackendOptionsAttrName() << "' sets '"
-             << name << "' to \"" << value << "\", which it does not take";
+    if (option->addOccurrence(/*pos=*/0, name, value.getValue()))
+      return optionError(module, name)
+             << "does not take the value \"" << value.getValue() << "\"";
   }
   return compile();
+}
+
+LogicalResult mlir::hk::compileEachModuleApart(
+    Operation *root, function_ref<LogicalResult(ModuleOp alone)> compile) {
+  SmallVector<gpu::GPUModuleOp> modules;
+  for (Region &region : root->getRegions())
+    for (Block &block : region)
+      llvm::append_range(modules, block.getOps<gpu::GPUModuleOp>());
+  for (gpu::GPUModuleOp module : modules) {
+    OpBuilder builder(module);
+    auto alone = ModuleOp::create(builder, module.getLoc());
+    module->moveBefore(alone.getBody(), alone.getBody()->end());
+    LogicalResult compiled =
+        withBackendOptions(module, [&] { return compile(alone); });
+    for (Operation &result : llvm::make_early_inc_range(*alone.getBody()))
+      result.moveBefore(alone);
+    alone.erase();
+    if (failed(compiled))
+      return failure();
+  }
+  return success();
 }

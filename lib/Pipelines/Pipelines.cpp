@@ -351,34 +351,52 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   }
 }
 
+/// The serialization formats gpu.binary can hold, by hk's names.
+static std::optional<gpu::CompilationTarget> parseFormat(StringRef format) {
+  return llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
+      .Case("bin", gpu::CompilationTarget::Binary)
+      .Case("isa", gpu::CompilationTarget::Assembly)
+      .Case("llvm", gpu::CompilationTarget::Offload)
+      .Default(std::nullopt);
+}
+
+/// gpu-module-to-binary's work on `root`, each gpu.module compiled apart
+/// with its hk.backend_options.
+static LogicalResult compileModules(Operation *root,
+                                    const gpu::TargetOptions &options) {
+  return compileEachModuleApart(root, [&](ModuleOp alone) {
+    return gpu::transformGpuModulesToBinaries(alone, nullptr, options);
+  });
+}
+
 namespace {
-/// gpu-module-to-binary with the backend options the gpu.modules ask for
-/// (withBackendOptions).
-struct ModuleToBinaryWithBackendOptions
-    : PassWrapper<ModuleToBinaryWithBackendOptions, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ModuleToBinaryWithBackendOptions)
+/// The last step of hk-to-binary-pipeline: compileModules.
+struct CompileModules : PassWrapper<CompileModules, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CompileModules)
 
-  explicit ModuleToBinaryWithBackendOptions(
-      const GpuModuleToBinaryPassOptions &options)
-      : options(options) {}
-  ModuleToBinaryWithBackendOptions(const ModuleToBinaryWithBackendOptions &) =
-      default;
+  CompileModules(std::string toolkit, std::string format)
+      : toolkit(std::move(toolkit)), format(std::move(format)) {}
 
-  StringRef getArgument() const override { return "hk-gpu-module-to-binary"; }
+  StringRef getArgument() const override { return "hk-compile-modules"; }
   StringRef getDescription() const override {
-    return "gpu-module-to-binary with the modules' hk.backend_options set";
+    return "gpu-module-to-binary, each gpu.module apart with its "
+           "hk.backend_options";
   }
 
   void runOnOperation() override {
-    OpPassManager binary(getOperation()->getName());
-    binary.addPass(createGpuModuleToBinaryPass(options));
-    if (failed(withBackendOptions(getOperation(), [&] {
-          return runPipeline(binary, getOperation());
-        })))
+    std::optional<gpu::CompilationTarget> target = parseFormat(format);
+    if (!target) {
+      getOperation()->emitError() << "hk-to-binary-pipeline: unknown format '"
+                                  << format << "' (bin, isa or llvm)";
+      return signalPassFailure();
+    }
+    if (failed(compileModules(
+            getOperation(), gpu::TargetOptions(toolkit, {}, "", "", *target))))
       signalPassFailure();
   }
 
-  GpuModuleToBinaryPassOptions options;
+  std::string toolkit;
+  std::string format;
 };
 } // namespace
 
@@ -388,11 +406,10 @@ void mlir::hk::buildHKToBinaryPipeline(OpPassManager &pm,
   toLlvm.copyOptionValuesFrom(options);
   toLlvm.tidyLlvm = false;
   buildHKToROCDLPipeline(pm, toLlvm);
-  GpuModuleToBinaryPassOptions binary;
-  binary.toolkitPath = options.toolkit.empty() ? getDefaultToolkitPath()
-                                               : options.toolkit.getValue();
-  binary.compilationTarget = options.format;
-  pm.addPass(std::make_unique<ModuleToBinaryWithBackendOptions>(binary));
+  pm.addPass(std::make_unique<CompileModules>(options.toolkit.empty()
+                                                  ? getDefaultToolkitPath()
+                                                  : options.toolkit.getValue(),
+                                              options.format.getValue()));
 }
 
 std::string mlir::hk::getDefaultToolkitPath() {
@@ -421,12 +438,8 @@ std::string mlir::hk::getDefaultToolkitPath() {
 FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
                                                     StringRef format) {
   std::optional<gpu::CompilationTarget> target =
-      llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
-          .Case("bin", gpu::CompilationTarget::Binary)
-          .Case("isa", gpu::CompilationTarget::Assembly)
-          .Case("llvm", gpu::CompilationTarget::Offload)
-          .Case("llvm-text", gpu::CompilationTarget::Offload)
-          .Default(std::nullopt);
+      format == "llvm-text" ? gpu::CompilationTarget::Offload
+                            : parseFormat(format);
   if (!target)
     return module.emitError() << "unknown serialization format '" << format
                               << "' (bin, isa, llvm or llvm-text)";
@@ -447,9 +460,7 @@ FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
   }
   OwningOpRef<ModuleOp> copy = module.clone();
   gpu::TargetOptions options(getDefaultToolkitPath(), {}, "", "", *target);
-  if (failed(withBackendOptions(*copy, [&] {
-        return gpu::transformGpuModulesToBinaries(*copy, nullptr, options);
-      })))
+  if (failed(compileModules(*copy, options)))
     return failure();
   auto binaries = llvm::to_vector(copy->getOps<gpu::BinaryOp>());
   if (binaries.size() != 1)

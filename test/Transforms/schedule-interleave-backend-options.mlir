@@ -8,6 +8,6 @@
 // KEEP: gpu.module @m [#rocdl.target<chip = "gfx950">] attributes {hk.backend_options = {"amdgpu-codegenprepare-break-large-phis" = "true", "amdgpu-mfma-vgpr-form" = "true"}}
 
 // RUN: hk-opt %s --pass-pipeline='builtin.module(gpu.module(hk-schedule-interleave))' | FileCheck %s --check-prefix=NONE
-// NONE-NOT: hk.backend_options
+// NONE: gpu.module @no_loop [#rocdl.target<chip = "gfx950">] {
 gpu.module @no_loop [#rocdl.target<chip = "gfx950">] {
 }

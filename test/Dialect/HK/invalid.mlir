@@ -119,13 +119,23 @@ gpu.module @k attributes {hk.schedule = 2 : i64} {}
 
 // -----
 
-// expected-error @+1 {{'hk.backend_options' is a dictionary attribute of gpu.module naming LLVM backend options and their values as strings (e.g. {"amdgpu-codegenprepare-break-large-phis" = "false"})}}
-gpu.module @k attributes {hk.backend_options = {"amdgpu-codegenprepare-break-large-phis" = false}} {}
+// expected-error @+1 {{'hk.backend_options' must be a dictionary of AMDGPU backend options and their values as strings (e.g. {"amdgpu-codegenprepare-break-large-phis" = "false"}), got "amdgpu-codegenprepare-break-large-phis=false"}}
+gpu.module @k attributes {hk.backend_options = "amdgpu-codegenprepare-break-large-phis=false"} {}
 
 // -----
 
-// expected-error @+1 {{'hk.backend_options' is a dictionary attribute of gpu.module naming LLVM backend options and their values as strings (e.g. {"amdgpu-codegenprepare-break-large-phis" = "false"})}}
+// expected-error @+1 {{'hk.backend_options' belongs on a gpu.module, found on 'builtin.module'}}
 module attributes {hk.backend_options = {"amdgpu-codegenprepare-break-large-phis" = "false"}} {}
+
+// -----
+
+// expected-error @+1 {{'hk.backend_options' names 'help', which is not an AMDGPU backend option (amdgpu-*)}}
+gpu.module @k attributes {hk.backend_options = {help = "true"}} {}
+
+// -----
+
+// expected-error @+1 {{'hk.backend_options' gives 'amdgpu-codegenprepare-break-large-phis' the value false, which is not a string}}
+gpu.module @k attributes {hk.backend_options = {"amdgpu-codegenprepare-break-large-phis" = false}} {}
 
 // -----
 

@@ -62,15 +62,30 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getBackendOptionsAttrName()) {
     auto options = dyn_cast<DictionaryAttr>(attr.getValue());
-    if (!options || !isa<gpu::GPUModuleOp>(op) ||
-        !llvm::all_of(options, [](NamedAttribute option) {
-          return isa<StringAttr>(option.getValue());
-        }))
+    if (!options)
       return op->emitError()
              << "'" << getBackendOptionsAttrName()
-             << "' is a dictionary attribute of gpu.module naming LLVM "
-                "backend options and their values as strings (e.g. "
-                "{\"amdgpu-codegenprepare-break-large-phis\" = \"false\"})";
+             << "' must be a dictionary of AMDGPU backend options and their "
+                "values as strings (e.g. "
+                "{\"amdgpu-codegenprepare-break-large-phis\" = \"false\"}), "
+                "got "
+             << attr.getValue();
+    if (!isa<gpu::GPUModuleOp>(op))
+      return op->emitError()
+             << "'" << getBackendOptionsAttrName()
+             << "' belongs on a gpu.module, found on '" << op->getName() << "'";
+    for (NamedAttribute option : options) {
+      if (!isBackendOptionName(option.getName()))
+        return op->emitError()
+               << "'" << getBackendOptionsAttrName() << "' names '"
+               << option.getName().getValue()
+               << "', which is not an AMDGPU backend option (amdgpu-*)";
+      if (!isa<StringAttr>(option.getValue()))
+        return op->emitError()
+               << "'" << getBackendOptionsAttrName() << "' gives '"
+               << option.getName().getValue() << "' the value "
+               << option.getValue() << ", which is not a string";
+    }
     return success();
   }
   return op->emitError() << "unknown hk attribute '"

@@ -335,11 +335,11 @@ static LogicalResult emitSchedule(InterleavePlan &plan) {
 }
 
 /// Asks the backend to keep the loops' vector phis whole. AMDGPUCodeGenPrepare
-/// splits a phi with a zero initializer into 32-bit phis; the allocator then
-/// rebuilds each MFMA's accumulator from copies and parks values in AGPRs: 22
-/// v_accvgpr moves per K tile in the 4-wave fp8 loop, none unsplit. Other
-/// schedules measured worse unsplit (docs/Fp8.md#interleave). An explicit
-/// setting in the module's options stays.
+/// splits the accumulator phis (zero on entry, rebuilt from MFMA results)
+/// into 32-bit phis; the register allocator then reassembles each MFMA's
+/// accumulator from copies and moves values between VGPRs and AGPRs in the
+/// loop. Other schedules measured worse unsplit (docs/Fp8.md#interleave). An
+/// explicit setting in the module's options stays.
 static void keepAccumulatorPhisWhole(gpu::GPUModuleOp module) {
   constexpr StringLiteral breakLargePhis =
       "amdgpu-codegenprepare-break-large-phis";

@@ -67,6 +67,11 @@ def HK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getBackendOptionsAttrName() {
       return ::llvm::StringLiteral("hk.backend_options");
     }
+    /// Whether `hk.backend_options` may name `option`: the AMDGPU backend's
+    /// own options, not the tools' (`o`, `help`) nor LLVM's others.
+    static bool isBackendOptionName(::llvm::StringRef option) {
+      return option.starts_with("amdgpu-");
+    }
 
   private:
     void registerAttributes();

@@ -452,9 +452,8 @@ def ScheduleInterleave : Pass<"hk-schedule-interleave", "gpu::GPUModuleOp"> {
     {"amdgpu-codegenprepare-break-large-phis" = "false"}` (a value it
     already has stays): LLVM's AMDGPUCodeGenPrepare would split the loop's
     accumulator phis into 32-bit phis, and the register allocator would then
-    move values between VGPRs and AGPRs in the loop (22 `v_accvgpr` moves
-    per K tile in the 4-wave fp8 loop, none unsplit). hk's serialization
-    sets the option while it compiles the module.
+    move values between VGPRs and AGPRs in the loop (docs/Fp8.md). hk's
+    serialization sets the option while it compiles the module.
 
     A loop not of this form is refused with the reason (the schedule was
     asked for); loops without copies are left alone.
