@@ -71,20 +71,24 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "gpu::GPUModuleOp"> {
 def HKLinalgToKernels : Pass<"hk-linalg-to-kernels", "::mlir::ModuleOp"> {
   let summary = "Replace linalg matmuls on memrefs with launches of hk kernels";
   let description = [{
-    Host code in, host code out: each `linalg.matmul` and
-    `linalg.batch_matmul` on memrefs whose element types, layout and
-    surroundings an hk kernel serves is replaced by a `gpu.launch_func` of a
+    Host code in, host code out: each `linalg.matmul`,
+    `linalg.batch_matmul`, `linalg.contract` and matmul `linalg.generic`
+    (body C + A * B with casts to C's type) on memrefs whose element types,
+    layout and surroundings an hk kernel serves is replaced by a
+    `gpu.launch_func` of a
     GEMM built by the kernel library (include/HK/Kernels/Gemm.h) for
     `chip`, outlined into a `gpu.module` of the module (one per distinct
     kernel; the module becomes a `gpu.container_module`). The grid comes
     from the kernel's `hk.launch`, the block from its `known_block_size`.
 
     - Operands: A and B bf16, f8E4M3FN or f8E5M2 (the same), C bf16, f16 or
-      f32, static or dynamic sizes, contiguous row-major (any offset and
-      strides when batched and the rows are contiguous).
+      f32, static or dynamic sizes, contiguous row-major by their type with
+      offset 0 (batched: any batch and row strides, unit inner stride, offset
+      0). A view whose offset or row stride is only known at run time is
+      never cast to the kernel's type: it is left alone with a remark
+      naming it.
     - Layouts: the default indexing maps and their forms with A and/or B
-      transposed (`indexing_maps`, as `linalg.matmul_transpose_a/b` print),
-      nn, nt, tn and tt.
+      transposed (`indexing_maps`), nn, nt, tn and tt.
     - Accumulation: linalg adds into C. When C was last written by a
       `linalg.fill` of zero in the same block, the kernel overwrites C;
       otherwise it takes the alpha/beta epilogue with beta = 1. Products

@@ -17,6 +17,7 @@
 #include "HK/Kernels/Gemm.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -140,6 +141,53 @@ static Operation *elementwiseOnC(linalg::GenericOp g, Value c,
   return out.getDefiningOp();
 }
 
+/// Why a value of `actual` type cannot be passed where a kernel takes
+/// `expected` (empty if it can). The kernel receives a data pointer and the
+/// sizes and strides its own type leaves dynamic; every offset or stride its
+/// type fixes must therefore be fixed to the same value in `actual`, not
+/// merely compatible at run time (a memref.cast would assert it there, and
+/// the kernel would read the wrong elements where it does not hold).
+static std::string whyNotReadable(Type actual, MemRefType expected) {
+  auto view = dyn_cast<MemRefType>(actual);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!view) {
+    os << "'" << actual << "' is not a ranked memref";
+    return text;
+  }
+  if (view.getRank() != expected.getRank() ||
+      view.getElementType() != expected.getElementType()) {
+    os << "'" << view << "' does not fit the kernel's '" << expected << "'";
+    return text;
+  }
+  auto [strides, offset] = view.getStridesAndOffset();
+  auto [wanted, wantedOffset] = expected.getStridesAndOffset();
+  if (offset != wantedOffset) {
+    os << "'" << view << "' has "
+       << (ShapedType::isDynamic(offset) ? "a dynamic offset"
+                                         : "an offset other than 0")
+       << "; the kernel takes '" << expected << "'";
+    return text;
+  }
+  // An identity layout's strides follow from its sizes, even dynamic ones:
+  // the view's rows must be contiguous by its type.
+  if (expected.getLayout().isIdentity()) {
+    if (!view.areTrailingDimsContiguous(view.getRank()))
+      os << "'" << view << "' is not contiguous row-major by its type (a "
+         << "dynamic or padded stride); the kernel takes '" << expected << "'";
+    return text;
+  }
+  for (auto [dim, have, want] : llvm::enumerate(strides, wanted))
+    if (!ShapedType::isDynamic(want) && have != want) {
+      os << "'" << view << "' has "
+         << (ShapedType::isDynamic(have) ? "a dynamic" : "another")
+         << " stride in dimension " << dim << "; the kernel takes '" << expected
+         << "'";
+      return text;
+    }
+  return text;
+}
+
 /// A generic after the matmul that multiplies C by an f32 scalar defined
 /// outside it: the scalar.
 static Value matchScale(Operation *op, Value c) {
@@ -167,7 +215,10 @@ static Value matchBias(Operation *op, Value c, unsigned rank) {
   auto type = dyn_cast<MemRefType>(bias.getType());
   AffineMap map = g.getMatchingIndexingMap(g.getDpsInputOperand(0));
   if (!type || type.getRank() != 1 || !type.getElementType().isF32() ||
-      !selects(map, {rank - 1}))
+      !selects(map, {rank - 1}) ||
+      !whyNotReadable(
+           type, MemRefType::get({ShapedType::kDynamic}, type.getElementType()))
+           .empty())
     return nullptr;
   Value bIn = g.getBody()->getArgument(0), cIn = g.getBody()->getArgument(1);
   for (auto [x, y] : {std::pair{add.getLhs(), add.getRhs()},
@@ -182,7 +233,9 @@ static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
                                         std::string &why) {
   MatchedGemm g;
   g.matmul = op;
-  bool batched = isa<linalg::BatchMatmulOp>(op);
+  bool batched =
+      isa<linalg::BatchMatmulOp>(op) ||
+      (isa<linalg::ContractOp, linalg::GenericOp>(op) && op.getNumLoops() == 4);
   if (!op.hasPureBufferSemantics()) {
     why = "it works on tensors; hk-linalg-to-kernels takes memrefs "
           "(bufferize first)";
@@ -212,11 +265,10 @@ static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
   }
   for (auto [name, value, element] :
        {std::tuple{"A", g.a, aType}, {"B", g.b, aType}, {"C", g.c, cType}})
-    if (!memref::CastOp::areCastCompatible(
-            value.getType(), getGemmMatrixType(element, batched))) {
-      why = std::string(name) +
-            (batched ? " must have contiguous rows and offset 0"
-                     : " must be a contiguous row-major memref");
+    if (std::string problem = whyNotReadable(
+            value.getType(), getGemmMatrixType(element, batched));
+        !problem.empty()) {
+      why = std::string(name) + " is a view the kernel cannot read: " + problem;
       return failure();
     }
 
@@ -374,6 +426,67 @@ void LinalgToKernels::launch(MatchedGemm &g, gpu::GPUFuncOp kernel) {
   op->erase();
 }
 
+/// Strips an extf from `v`.
+static Value throughExtF(Value v) {
+  if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+    return ext.getIn();
+  return v;
+}
+
+/// Whether `g` computes what a (batched) matmul of its maps computes: its
+/// loops are parallel but the last, a reduction, and its body is
+/// C + cast(A) * cast(B) with the product in C's type, as the named op
+/// defines it.
+static bool isMatmulGeneric(linalg::GenericOp g) {
+  if (g.getNumDpsInputs() != 2 || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 1 ||
+      g.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return false;
+  Block *body = g.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value c = body->getArgument(2);
+  Value product = add.getLhs() == c ? add.getRhs() : add.getLhs();
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul || (add.getLhs() != c && add.getRhs() != c) ||
+      mul.getType() != c.getType())
+    return false;
+  Value x = throughExtF(mul.getLhs()), y = throughExtF(mul.getRhs());
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return ((x == a && y == b) || (x == b && y == a)) &&
+         body->getOperations().size() <= 5;
+}
+
+/// The matmuls of host code, in order: linalg.matmul, linalg.batch_matmul,
+/// linalg.contract, and linalg.generic ops that are matmuls by their maps
+/// and body. The generic is read as it is: upstream's
+/// linalg-specialize-generic-ops (LLVM 22) turns a generic with B transposed
+/// into a plain linalg.matmul, dropping the transpose. Other generic
+/// contractions get a remark.
+static SmallVector<linalg::LinalgOp> collectMatmuls(ModuleOp module) {
+  SmallVector<linalg::LinalgOp> matmuls;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::ContractOp>(op)) {
+      matmuls.push_back(op);
+      return;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || !linalg::isaContractionOpInterface(op))
+      return;
+    if (isMatmulGeneric(generic))
+      matmuls.push_back(op);
+    else
+      op->emitRemark() << "hk-linalg-to-kernels: left alone: a contraction "
+                          "whose body is not C + A * B (with casts to C's "
+                          "type)";
+  });
+  return matmuls;
+}
+
 void LinalgToKernels::runOnOperation() {
   ModuleOp module = getOperation();
   std::optional<Chip> target = symbolizeChip(chip);
@@ -388,12 +501,7 @@ void LinalgToKernels::runOnOperation() {
                        << "' is not one the pass knows (fastest or none)";
     return signalPassFailure();
   }
-  SmallVector<linalg::LinalgOp> matmuls;
-  module.walk([&](linalg::LinalgOp op) {
-    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
-        !op->getParentOfType<gpu::GPUModuleOp>())
-      matmuls.push_back(op);
-  });
+  SmallVector<linalg::LinalgOp> matmuls = collectMatmuls(module);
   SymbolTable symbols(module);
   for (linalg::LinalgOp op : matmuls) {
     std::string why;

@@ -44,7 +44,7 @@ func.func @fp8_accumulate(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xf8E4M3FN>, %C
 
 func.func @strided_view(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xf32>, %n: index) {
   %As = memref.subview %A[0, 0] [%n, %n] [1, 2] : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 2]>>
-  // expected-remark @below {{hk-linalg-to-kernels: left alone: A must be a contiguous row-major memref}}
+  // expected-remark @below {{hk-linalg-to-kernels: left alone: A is a view the kernel cannot read: 'memref<?x?xbf16, strided<[?, 2]>>' is not contiguous row-major by its type (a dynamic or padded stride); the kernel takes 'memref<?x?xbf16>'}}
   linalg.matmul ins(%As, %B : memref<?x?xbf16, strided<[?, 2]>>, memref<?x?xbf16>) outs(%C : memref<?x?xf32>)
   return
 }
