@@ -10,10 +10,13 @@
  * passes registered, an hk source parsed, hk-to-rocdl-pipeline run by name
  * through MLIR's pass manager, and hkCompileModule to a code object.
  *
- *   hk-capi-test <source.mlir> <chip> <pipeline|compile|bad-options> [out]
+ *   hk-capi-test <source.mlir> <chip|options> <step> [out]
  *
- * pipeline: prints the lowered module; compile: the code object's size and
- * whether it is an ELF file, and writes it to `out` when given;
+ * The second argument is a chip ("gfx950") or the whole pipeline options
+ * ("chip=gfx950 stages=2 schedule=ping-pong"). Steps: pipeline prints the
+ * lowered module; compile: the code object's size and whether it is an ELF
+ * file, and writes it to `out` when given; each: compiles every gpu.module
+ * apart (hkCompileGpuModules) and writes <out>/<gpu.module>.hsaco;
  * bad-options: the diagnostic of a misspelt option. Exit status 0 when the
  * step did what it should. */
 
@@ -60,6 +63,28 @@ static void appendToBuffer(MlirStringRef bytes, void *userData) {
   buffer->size += bytes.length;
 }
 
+/* hkCompileGpuModules' callback: <directory>/<gpu.module>.hsaco. */
+typedef struct {
+  const char *directory;
+  int written, failed;
+} ObjectFiles;
+
+static void writeObjectFile(MlirStringRef name, MlirStringRef bytes,
+                            void *userData) {
+  ObjectFiles *files = (ObjectFiles *)userData;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%.*s.hsaco", files->directory,
+           (int)name.length, name.data);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(bytes.data, 1, bytes.length, f) != bytes.length)
+    files->failed = 1;
+  if (f)
+    fclose(f);
+  printf("gpu.module %.*s: %zu bytes\n", (int)name.length, name.data,
+         bytes.length);
+  ++files->written;
+}
+
 static char *readFile(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f)
@@ -80,8 +105,8 @@ static char *readFile(const char *path) {
 
 int main(int argc, char **argv) {
   if (argc != 4 && argc != 5) {
-    fprintf(stderr, "usage: hk-capi-test <source.mlir> <chip> "
-                    "<pipeline|compile|bad-options> [out]\n");
+    fprintf(stderr, "usage: hk-capi-test <source.mlir> <chip|options> "
+                    "<pipeline|compile|each|bad-options> [out]\n");
     return 2;
   }
   const char *out = argc == 5 ? argv[4] : NULL;
@@ -116,10 +141,13 @@ int main(int argc, char **argv) {
   }
 
   int status = 1;
-  char options[64];
-  snprintf(options, sizeof options, "chip=%s", chip);
+  char options[512];
+  if (strchr(chip, '='))
+    snprintf(options, sizeof options, "%s", chip);
+  else
+    snprintf(options, sizeof options, "chip=%s", chip);
   if (strcmp(step, "pipeline") == 0) {
-    char pipeline[128];
+    char pipeline[600];
     snprintf(pipeline, sizeof pipeline,
              "builtin.module(hk-to-rocdl-pipeline{%s})", options);
     MlirPassManager pm = mlirPassManagerCreate(context);
@@ -151,6 +179,13 @@ int main(int argc, char **argv) {
         fclose(f);
     }
     free(object.data);
+  } else if (strcmp(step, "each") == 0 && out) {
+    ObjectFiles files = {out, 0, 0};
+    MlirLogicalResult compiled = hkCompileGpuModules(
+        module, mlirStringRefCreateFromCString(options),
+        mlirStringRefCreateFromCString("bin"), writeObjectFile, &files);
+    printf("%d gpu.modules compiled\n", files.written);
+    status = mlirLogicalResultIsSuccess(compiled) && !files.failed ? 0 : 1;
   } else if (strcmp(step, "bad-options") == 0) {
     Buffer object = {NULL, 0};
     MlirLogicalResult compiled = hkCompileModule(

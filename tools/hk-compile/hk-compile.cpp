@@ -11,7 +11,8 @@
 //   hk-compile gemm.mlir --chip=gfx950 -o gemm.hsaco --asm=gemm.s \
 //       --llvm-ir=gemm.ll --launch=gemm.json
 //
-// --kernel=NAME compiles one kernel of a module of several.
+// --kernel=NAME compiles one kernel of a module of several, or the gpu.module
+// holding it of a host program with several (hk-linalg-to-kernels' output).
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,9 +139,28 @@ int main(int argc, char **argv) {
     return 1;
 
   auto gpuModules = llvm::to_vector(module->getOps<gpu::GPUModuleOp>());
+  if (gpuModules.size() > 1 && !kernelName.empty()) {
+    // A host program: the gpu.module of the kernel asked for, alone.
+    gpu::GPUModuleOp chosen;
+    for (gpu::GPUModuleOp candidate : gpuModules)
+      if (auto func = candidate.lookupSymbol<gpu::GPUFuncOp>(kernelName);
+          func && func.isKernel())
+        chosen = candidate;
+    if (!chosen)
+      return fail("'" + inputFile + "' has no kernel named '" + kernelName +
+                  "' (its kernels: " + listKernelNames(*module) + ")");
+    for (Operation &op :
+         llvm::make_early_inc_range(module->getBody()->getOperations()))
+      if (&op != chosen.getOperation())
+        op.erase();
+    gpuModules = {chosen};
+  }
   if (gpuModules.size() != 1)
     return fail("'" + inputFile + "' must hold exactly one gpu.module, found " +
-                llvm::Twine(gpuModules.size()));
+                llvm::Twine(gpuModules.size()) +
+                (gpuModules.empty() ? ""
+                                    : "; --kernel=<name> compiles the one "
+                                      "holding that kernel"));
   if (!kernelName.empty() &&
       failed(keepOnlyKernel(gpuModules.front(), kernelName)))
     return 1;
