@@ -15,6 +15,7 @@
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Object/ELFTypes.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
 using namespace mlir::hk;
@@ -112,4 +113,18 @@ Expected<CodeObjectInfo> mlir::hk::readCodeObject(StringRef bytes) {
     info.kernels.push_back(std::move(r));
   }
   return info;
+}
+
+std::string mlir::hk::describeScratchUse(const KernelResources &kernel) {
+  if (getSpilledRegisters(kernel) == 0 && kernel.scratchBytes == 0)
+    return "";
+  if (getSpilledRegisters(kernel) == 0)
+    return llvm::formatv("kernel '{0}' uses {1} bytes of scratch per lane",
+                         kernel.name, kernel.scratchBytes)
+        .str();
+  return llvm::formatv("kernel '{0}' spills {1} VGPRs and {2} SGPRs ({3} "
+                       "bytes of scratch per lane)",
+                       kernel.name, kernel.vgprSpills, kernel.sgprSpills,
+                       kernel.scratchBytes)
+      .str();
 }

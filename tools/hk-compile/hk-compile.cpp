@@ -11,6 +11,9 @@
 //   hk-compile gemm.mlir --chip=gfx950 -o gemm.hsaco --asm=gemm.s \
 //       --llvm-ir=gemm.ll --launch=gemm.json
 //
+// A kernel that spills or uses scratch is warned about (--max-spills=N makes
+// it an error).
+//
 // --kernel=NAME compiles one kernel of a module of several, or the gpu.module
 // holding it of a host program with several (hk-linalg-to-kernels' output).
 //
@@ -20,6 +23,7 @@
 #include "HK/InitAllDialects.h"
 #include "HK/KernelAbi/LaunchDescription.h"
 #include "HK/Pipelines/Pipelines.h"
+#include "HK/Report/CodeObject.h"
 #include "HK/Tools/DiagnosticOptions.h"
 #include "HK/Tools/InputLimits.h"
 
@@ -77,6 +81,12 @@ static llvm::cl::opt<std::string>
                llvm::cl::desc("compile only this kernel of the module (the "
                               "others are dropped)"),
                llvm::cl::value_desc("name"));
+static llvm::cl::opt<int>
+    maxSpills("max-spills", llvm::cl::init(-1), llvm::cl::cat(toolOptions),
+              llvm::cl::desc("fail when a kernel spills more than this many "
+                             "registers, or uses scratch at all with 0 "
+                             "(default: warn only)"),
+              llvm::cl::value_desc("n"));
 static ScheduleCLOptions schedule(toolOptions);
 // -O2 as in every compiler driver (and -O=2).
 static llvm::cl::opt<unsigned>
@@ -87,6 +97,32 @@ static llvm::cl::opt<unsigned>
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "hk-compile") << message << "\n";
   return 1;
+}
+
+/// Warns about each kernel of `codeObject` that spills or uses scratch;
+/// false (an error) when one exceeds --max-spills.
+static bool checkScratchUse(StringRef codeObject) {
+  llvm::Expected<CodeObjectInfo> info = readCodeObject(codeObject);
+  if (!info) {
+    fail("cannot read the code object's resources: " +
+         llvm::toString(info.takeError()));
+    return false;
+  }
+  bool withinLimit = true;
+  for (const KernelResources &kernel : info->kernels) {
+    std::string use = describeScratchUse(kernel);
+    if (use.empty())
+      continue;
+    bool over = maxSpills >= 0 && (getSpilledRegisters(kernel) > maxSpills ||
+                                   (maxSpills == 0 && kernel.scratchBytes));
+    if (over) {
+      fail(use + ", more than --max-spills=" + llvm::Twine(maxSpills));
+      withinLimit = false;
+    } else {
+      llvm::WithColor::warning(llvm::errs(), "hk-compile") << use << "\n";
+    }
+  }
+  return withinLimit;
 }
 
 static bool writeFile(StringRef path, StringRef contents) {
@@ -185,7 +221,8 @@ int main(int argc, char **argv) {
   // One serialization per requested form: the ROCDL serializer of LLVM 22
   // does not report its intermediate forms through callbacks.
   FailureOr<std::string> codeObject = serializeGpuModule(*module, "bin");
-  if (failed(codeObject) || !writeFile(outputFile, *codeObject))
+  if (failed(codeObject) || !checkScratchUse(*codeObject) ||
+      !writeFile(outputFile, *codeObject))
     return 1;
   if (!asmFile.empty()) {
     FailureOr<std::string> isa = serializeGpuModule(*module, "isa");

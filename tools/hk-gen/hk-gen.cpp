@@ -12,14 +12,20 @@
 //
 // The program opens with a comment saying what it computes and the command
 // that generated it; examples/ holds such output. Exit status 2 when the
-// description is refused, with the reason.
+// description is refused, with the reason. A tiling given on the command
+// line (--block, --waves, --k-tile) is compiled to check that it does not
+// spill; a warning says when it does.
 //
 //===----------------------------------------------------------------------===//
 
+#include "HK/InitAllDialects.h"
 #include "HK/Kernels/Attention.h"
 #include "HK/Kernels/Gemm.h"
+#include "HK/Pipelines/Pipelines.h"
+#include "HK/Report/CodeObject.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -184,6 +190,10 @@ static Expected<GemmDescription> gemmFromOptions() {
 struct Generated {
   std::string description;
   gpu::GPUModuleOp kernel;
+  /// Set when the tiling is the command line's, not the library's (whose
+  /// defaults the test suite compiles): the schedule to compile it with to
+  /// check that it does not spill.
+  std::optional<ScheduleSettings> checkRegistersAt;
 };
 
 static Expected<Generated> generateGemm(OpBuilder &builder) {
@@ -196,7 +206,11 @@ static Expected<Generated> generateGemm(OpBuilder &builder) {
   Expected<gpu::GPUModuleOp> kernel = buildGemmKernel(builder, *resolved);
   if (!kernel)
     return kernel.takeError();
-  return Generated{describeGemmKernel(*resolved), *kernel};
+  Generated generated{describeGemmKernel(*resolved), *kernel, std::nullopt};
+  if (!blockOption.empty() || !wavesOption.empty() ||
+      kTileOption.getNumOccurrences())
+    generated.checkRegistersAt = getFastestSchedule(*resolved);
+  return generated;
 }
 
 static Expected<Generated> generateAttention(OpBuilder &builder,
@@ -223,9 +237,47 @@ static Expected<Generated> generateAttention(OpBuilder &builder,
                : buildAttentionKernel(builder, *resolved);
   if (!kernel)
     return kernel.takeError();
-  return Generated{backward ? describeAttentionBackwardKernels(*resolved)
-                            : describeAttentionKernel(*resolved),
-                   *kernel};
+  Generated generated{backward ? describeAttentionBackwardKernels(*resolved)
+                               : describeAttentionKernel(*resolved),
+                      *kernel, std::nullopt};
+  if (attentionWavesOption.getNumOccurrences())
+    generated.checkRegistersAt = ScheduleSettings();
+  return generated;
+}
+
+/// Compiles `module` for `chip` at `schedule` and warns about each kernel
+/// that spills or uses scratch, as hk-compile does.
+static void warnAboutSpills(ModuleOp module, Chip chip,
+                            const ScheduleSettings &schedule) {
+  MLIRContext *context = module.getContext();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  context->appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> copy = module.clone();
+  HKPipelineOptions options;
+  options.chip = chip;
+  options.tidyLlvm = false;
+  schedule.applyTo(options);
+  PassManager pm(context);
+  buildHKToROCDLPipeline(pm, options);
+  FailureOr<std::string> object = succeeded(pm.run(*copy))
+                                      ? serializeGpuModule(*copy, "bin")
+                                      : FailureOr<std::string>(failure());
+  Expected<CodeObjectInfo> info =
+      succeeded(object) ? readCodeObject(*object)
+                        : Expected<CodeObjectInfo>(createStringError(
+                              "it does not compile at that schedule (the "
+                              "diagnostic above)"));
+  if (!info) {
+    WithColor::warning(errs(), "hk-gen")
+        << "cannot check the kernel's registers at '" << schedule.str()
+        << "': " << toString(info.takeError()) << "\n";
+    return;
+  }
+  for (const KernelResources &kernel : info->kernels)
+    if (std::string use = describeScratchUse(kernel); !use.empty())
+      WithColor::warning(errs(), "hk-gen")
+          << use << " at '" << schedule.str() << "': give a smaller tiling\n";
 }
 
 /// Prints `text` as a comment block.
@@ -254,8 +306,12 @@ static void printComment(raw_ostream &os, StringRef text) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(toolOptions);
-  cl::ParseCommandLineOptions(
-      argc, argv, "hk-gen: print an hk kernel from a description\n");
+  // Bad usage is exit status 2, as for a description no kernel serves
+  // (ParseCommandLineOptions would exit with 1).
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "hk-gen: print an hk kernel from a description\n",
+          &errs()))
+    return 2;
 
   MLIRContext context;
   OpBuilder builder(&context);
@@ -272,6 +328,8 @@ int main(int argc, char **argv) {
                 "hk-gen attention-bwd ... (--help lists the options)"));
   if (!generated)
     return fail(toString(generated.takeError()));
+  if (generated->checkRegistersAt)
+    warnAboutSpills(*module, chipOption, *generated->checkRegistersAt);
 
   std::string error;
   std::unique_ptr<ToolOutputFile> output = openOutputFile(outputFile, &error);

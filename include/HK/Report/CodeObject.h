@@ -46,6 +46,16 @@ struct CodeObjectInfo {
 /// Reads `bytes`, an AMDGPU ELF code object.
 llvm::Expected<CodeObjectInfo> readCodeObject(llvm::StringRef bytes);
 
+/// Registers a kernel spills (VGPRs and SGPRs).
+inline int64_t getSpilledRegisters(const KernelResources &kernel) {
+  return kernel.vgprSpills + kernel.sgprSpills;
+}
+
+/// What a kernel keeps in scratch, for a warning ("kernel 'gemm_bf16'
+/// spills 62 VGPRs and 0 SGPRs (868 bytes of scratch per lane)"), or empty
+/// when it uses none.
+std::string describeScratchUse(const KernelResources &kernel);
+
 } // namespace mlir::hk
 
 #endif // HK_REPORT_CODEOBJECT_H
