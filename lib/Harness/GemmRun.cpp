@@ -72,27 +72,52 @@ llvm::Error checkGemmConfig(const GemmConfig &config) {
   return llvm::Error::success();
 }
 
+/// Takes the kernel's operand layout where `layout` gives it; a --layout
+/// that says another is refused, naming both.
+static llvm::Error takeKernelLayout(const GemmConfig &config,
+                                    const GemmOperandLayout &layout,
+                                    StringRef kernel, GemmShape &shape) {
+  GemmShape given = shape;
+  shape.transposeA = layout.transposeA.value_or(given.transposeA);
+  shape.transposeB = layout.transposeB.value_or(given.transposeB);
+  if (config.layoutGiven && (shape.transposeA != given.transposeA ||
+                             shape.transposeB != given.transposeB))
+    return badInput(llvm::formatv("--layout={0} but kernel '{1}' is {2}",
+                                  getLayoutName(given), kernel,
+                                  getLayoutName(shape)));
+  return llvm::Error::success();
+}
+
 llvm::Error readGemmProblem(const GemmConfig &config, StringRef kernel,
-                            ArrayRef<Type> types, GemmProblem &problem) {
+                            ArrayRef<Type> types,
+                            const GemmOperandLayout &layout,
+                            GemmProblem &problem) {
   llvm::Expected<GemmSignature> signature =
       readGemmSignature(types, config.run.schedule.fp8Format);
   if (!signature)
     return badInput("'" + kernel + "' is " +
                     llvm::toString(signature.takeError()));
-  return makeGemmProblem(config, *signature, kernel, problem);
+  if (llvm::Error e = makeGemmProblem(config, *signature, kernel, problem))
+    return e;
+  return takeKernelLayout(config, layout, kernel, problem.shape);
 }
 
 /// Prepares the kernel of `path` for the problem `config` poses; its
-/// signature says which inputs it takes, into `problem`.
+/// signature and, from source, its operand layout say which inputs it
+/// takes, into `problem`.
 static llvm::Expected<PreparedKernel>
 prepareGemm(MLIRContext &context, const GemmConfig &config, StringRef path,
             Version version, GemmProblem &problem) {
+  GemmOperandLayout layout;
+  auto readSource = [&](gpu::GPUFuncOp kernel) {
+    layout = readGemmOperandLayout(kernel);
+  };
   auto read = [&](StringRef name, ArrayRef<Type> types,
                   const KernelArguments *&arguments) {
     arguments = &problem;
-    return readGemmProblem(config, name, types, problem);
+    return readGemmProblem(config, name, types, layout, problem);
   };
-  return prepareKernel(context, config.run, path, read, version);
+  return prepareKernel(context, config.run, path, read, version, readSource);
 }
 
 /// Runs a GEMM kernel on `inputs`: C and the figures.
@@ -162,6 +187,12 @@ static llvm::Expected<GemmRun> runCompared(MLIRContext &context,
     return badInput("'" + second->name + "' does not take the arguments '" +
                     testedName +
                     "' takes: --test=compare needs the same signature");
+  if (getLayoutName(problem.shape) != getLayoutName(secondProblem.shape))
+    return badInput(llvm::formatv("'{0}' is {1} but '{2}' is {3}: "
+                                  "--test=compare needs the same layout",
+                                  second->name,
+                                  getLayoutName(secondProblem.shape),
+                                  testedName, getLayoutName(problem.shape)));
   return execute(config.run, *second, inputs);
 }
 

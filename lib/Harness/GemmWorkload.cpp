@@ -6,16 +6,19 @@
 
 #include "HK/Harness/GemmWorkload.h"
 
+#include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Runtime/BFloat16.h"
 #include "HK/Runtime/Npy.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -132,6 +135,47 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                                  s.alphaArg(), s.alphaArg() + 1)
                        .str());
   return s;
+}
+
+/// The kernel argument `v` views (through subviews and casts), or null.
+static BlockArgument viewedArgument(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return dyn_cast<BlockArgument>(v);
+}
+
+GemmOperandLayout readGemmOperandLayout(gpu::GPUFuncOp kernel) {
+  // Each shared tile A or B is copied into, and whether the copy transposes.
+  llvm::DenseMap<Value, std::pair<unsigned, bool>> fills;
+  kernel.walk([&](CopyToSharedOp copy) {
+    BlockArgument source = viewedArgument(copy.getSource());
+    if (source && source.getOwner() == &kernel.getBody().front() &&
+        source.getArgNumber() <= argB)
+      fills[copy.getTile()] = {source.getArgNumber(), copy.getTranspose()};
+  });
+  // An operand is K-major where its tile is read transposed or was filled
+  // transposed, not both; reads that disagree say nothing.
+  std::optional<bool> kMajor[2];
+  bool conflicting[2] = {false, false};
+  kernel.walk([&](LoadFragmentOp load) {
+    auto fill = fills.find(load.getTile());
+    if (fill == fills.end())
+      return;
+    auto [operand, copyTransposed] = fill->second;
+    bool k = copyTransposed != load.getTranspose();
+    conflicting[operand] |= kMajor[operand] && *kMajor[operand] != k;
+    kMajor[operand] = k;
+  });
+  GemmOperandLayout layout;
+  if (kMajor[argA] && !conflicting[argA])
+    layout.transposeA = *kMajor[argA];
+  if (kMajor[argB] && !conflicting[argB])
+    layout.transposeB = !*kMajor[argB];
+  return layout;
+}
+
+std::string getLayoutName(const GemmShape &shape) {
+  return {shape.transposeA ? 't' : 'n', shape.transposeB ? 't' : 'n'};
 }
 
 std::pair<int64_t, int64_t> GemmProblem::storedSize(unsigned arg) const {
@@ -392,11 +436,32 @@ static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
   return llvm::Error::success();
 }
 
+/// The largest magnitude the fp8 draws reach: the format's largest, or for
+/// a C type that could not hold K products of it (f16), the largest power
+/// of two L with K L^2 |scale| within half of C's largest finite value
+/// (|scale| counts the per-tensor scales and the block scales' 2^12 at most).
+static double fp8DrawLimit(const GemmProblem &p) {
+  const GemmSignature &s = p.signature;
+  double largest = llvm::APFloat::getLargest(fp8Semantics(s)).convertToDouble();
+  const llvm::fltSemantics &c = s.cElement == "f16" ? llvm::APFloat::IEEEhalf()
+                                : s.cElement == "bf16"
+                                    ? llvm::APFloat::BFloat()
+                                    : llvm::APFloat::IEEEsingle();
+  double scale = std::fabs(double(p.scaleA) * p.scaleB) *
+                 (s.blockScales ? std::ldexp(1.0, 12) : 1.0);
+  double budget = llvm::APFloat::getLargest(c).convertToDouble() / 2 /
+                  (double(p.shape.K) * scale);
+  if (scale == 0 || budget >= largest * largest)
+    return largest;
+  return std::ldexp(1.0, int(std::floor(std::log2(budget) / 2)));
+}
+
 /// One A or B element of the random test: for bf16 N(0, 1); for fp8 mostly
 /// N(0, 1) rounded to the format, and so that its rounding and range are
-/// exercised 5% zeros, 5% values near the format's largest, 5% subnormals.
+/// exercised 5% zeros, 5% values near `limit` (fp8DrawLimit), 5%
+/// subnormals; no magnitude beyond `limit`.
 template <typename Rng>
-static uint16_t drawAB(const GemmSignature &s, Rng &rng) {
+static uint16_t drawAB(const GemmSignature &s, double limit, Rng &rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   if (!s.fp8())
     return floatToBf16(float(normal(rng)));
@@ -405,16 +470,14 @@ static uint16_t drawAB(const GemmSignature &s, Rng &rng) {
   const llvm::fltSemantics &sem = fp8Semantics(s);
   if (kind < 0.05)
     return *encodeAB(s, sign * 0.0);
-  if (kind < 0.10) {
-    double largest = llvm::APFloat::getLargest(sem).convertToDouble();
-    return *encodeAB(s, sign * largest * (0.5 + 0.5 * unit(rng)));
-  }
+  if (kind < 0.10)
+    return *encodeAB(s, sign * limit * (0.5 + 0.5 * unit(rng)));
   if (kind < 0.15) {
     double smallest =
         llvm::APFloat::getSmallestNormalized(sem).convertToDouble();
     return *encodeAB(s, sign * smallest * unit(rng));
   }
-  return *encodeAB(s, normal(rng));
+  return *encodeAB(s, std::clamp(normal(rng), -limit, limit));
 }
 
 /// Each of the `count` rows x cols matrices of `matrix`, or its transpose
@@ -505,12 +568,13 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
   const bool identity = config.run.test == TestKind::identity;
   std::mt19937 rng(config.run.seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
+  double limit = s.fp8() ? fp8DrawLimit(p) : 0.0;
   for (uint16_t &x : in.a)
-    x = drawAB(s, rng);
+    x = drawAB(s, limit, rng);
   uint16_t one = *encodeAB(s, 1.0), zero = *encodeAB(s, 0.0);
   for (int64_t i = 0; i < B * N * K; ++i) {
     int64_t n = i / K % N, k = i % K;
-    in.b[i] = identity ? (n == k ? one : zero) : drawAB(s, rng);
+    in.b[i] = identity ? (n == k ? one : zero) : drawAB(s, limit, rng);
   }
   // --a and --b hold A and B as --layout stores them.
   auto [rowsA, colsA] = p.storedSize(argA);

@@ -184,6 +184,31 @@ readMemrefArgument(unsigned i, StringRef spec, MemRefType memref,
   return std::move(bytes);
 }
 
+/// The bits of scalar argument `i` of type `type` from `spec`: an integer,
+/// or for f32 a number (rounded to nearest).
+static llvm::Expected<uint64_t> readScalarArgument(unsigned i, StringRef spec,
+                                                   Type type) {
+  if (type.isF32()) {
+    double v;
+    if (spec.getAsDouble(v))
+      return badInput(
+          llvm::formatv("argument #{0} is an f32, got '{1}'", i, spec));
+    float f = static_cast<float>(v);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
+  }
+  if (!type.isIntOrIndex())
+    return badInput(llvm::formatv("argument #{0} has type {1}; hk-run passes "
+                                  "memrefs, integers and f32",
+                                  i, type));
+  int64_t v;
+  if (spec.getAsInteger(10, v))
+    return badInput(
+        llvm::formatv("argument #{0} is an integer, got '{1}'", i, spec));
+  return static_cast<uint64_t>(v);
+}
+
 /// The arguments of `config` for a kernel of argument types `argTypes`,
 /// and the kernel's argument list over them into `prepared.abi`.
 static llvm::Expected<GenericArguments>
@@ -205,15 +230,10 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
     StringRef spec = config.arguments[i];
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref) {
-      if (!type.isIntOrIndex())
-        return badInput(llvm::formatv("argument #{0} has type {1}; hk-run "
-                                      "passes memrefs and integers",
-                                      i, type));
-      int64_t v;
-      if (spec.getAsInteger(10, v))
-        return badInput(
-            llvm::formatv("argument #{0} is an integer, got '{1}'", i, spec));
-      prepared.abi.push_back({-1, static_cast<uint64_t>(v)});
+      llvm::Expected<uint64_t> bits = readScalarArgument(i, spec, type);
+      if (!bits)
+        return bits.takeError();
+      prepared.abi.push_back({-1, *bits});
       continue;
     }
     std::vector<int64_t> &shape = args.shapes[i];
@@ -307,16 +327,41 @@ readExpectations(const GenericConfig &config, const GenericArguments &args) {
   return std::move(references);
 }
 
-/// Argument `i` after the run against its expected contents, within one
-/// rounding of its element type (integers exactly; a NaN matches a NaN and
-/// an infinity the same infinity).
+/// The spacing of `element`'s values at `y`, subnormals included (1 for
+/// integers).
+static double ulpAt(Type element, double y) {
+  auto type = dyn_cast<FloatType>(element);
+  if (!type)
+    return 1;
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  int precision = llvm::APFloat::semanticsPrecision(semantics);
+  int minExponent = llvm::APFloat::semanticsMinExponent(semantics);
+  int exponent = y == 0 ? minExponent : std::max(std::ilogb(y), minExponent);
+  return std::ldexp(1.0, exponent - (precision - 1));
+}
+
+/// Argument `i` after the run against its expected contents, within
+/// `tolerance` (by default one rounding of its element type, integers
+/// exactly; a NaN matches a NaN and an infinity the same infinity).
 static ArgumentCheck checkArgument(unsigned i, Type element,
                                    const std::vector<uint8_t> &got,
-                                   const std::vector<uint8_t> &reference) {
+                                   const std::vector<uint8_t> &reference,
+                                   const ExpectTolerance &tolerance) {
   double rtol = element.isBF16()  ? std::ldexp(1.0, -8)
                 : element.isF16() ? std::ldexp(1.0, -11)
                 : element.isF32() ? std::ldexp(1.0, -20)
                                   : 0;
+  auto allowed = [&](double y) {
+    switch (tolerance.kind) {
+    case ExpectTolerance::Kind::rounding:
+      return rtol * std::fabs(y);
+    case ExpectTolerance::Kind::ulps:
+      return tolerance.value * ulpAt(element, y);
+    case ExpectTolerance::Kind::absolute:
+      return tolerance.value;
+    }
+    return 0.0;
+  };
   ArgumentCheck check;
   check.argument = i;
   check.elements = reference.size() / (element.getIntOrFloatBitWidth() / 8);
@@ -328,7 +373,7 @@ static ArgumentCheck checkArgument(unsigned i, Type element,
                  : std::isfinite(x) && std::isfinite(y) ? std::fabs(x - y)
                                                         : INFINITY;
     check.maxAbs = std::max(check.maxAbs, err);
-    if (!same && !(std::isfinite(err) && err <= rtol * std::fabs(y)))
+    if (!same && !(std::isfinite(err) && err <= allowed(y)))
       ++check.bad;
   }
   return check;
@@ -384,13 +429,19 @@ static llvm::Expected<Saves> readSaves(const GenericConfig &config,
   return std::move(saves);
 }
 
-static llvm::Error writeSaves(const Saves &saves,
-                              const GenericArguments &args) {
+static llvm::Error writeSaves(const Saves &saves, const GenericArguments &args,
+                              std::vector<std::string> &saved) {
   for (const auto &[i, path] : saves) {
     NpyArray array{npyTypeOf(args.elements[i])->str(), args.shapes[i],
                    args.buffers[args.bufferOf[i]]};
     if (llvm::Error e = writeNpy(path, array))
       return e;
+    saved.push_back(llvm::formatv(
+        "wrote argument #{0} ({1} {2}) to {3}", i,
+        llvm::join(llvm::map_range(args.shapes[i],
+                                   [](int64_t n) { return std::to_string(n); }),
+                   "x"),
+        args.elements[i], path));
   }
   return llvm::Error::success();
 }
@@ -426,9 +477,14 @@ llvm::Expected<GenericResult> runGeneric(MLIRContext &context,
   llvm::Expected<Saves> saves = readSaves(config, *args);
   if (!saves)
     return saves.takeError();
-  if (config.expectations.empty() && rc.test != TestKind::compare)
-    return badInput("nothing to check: give --expect=I:file.npy or "
-                    "--test=compare");
+  if (config.expectations.empty() && rc.test != TestKind::compare &&
+      config.saves.empty())
+    return badInput("nothing to check or save: give --expect=I:file.npy, "
+                    "--test=compare or --save=I:file.npy");
+  if (config.expectations.empty() &&
+      config.tolerance.kind != ExpectTolerance::Kind::rounding)
+    return badInput("--expect-tolerance is the tolerance of --expect checks: "
+                    "give --expect=I:file.npy");
   if (llvm::Error e =
           compileModule(context, rc, *parsed, prepared, Version::tested))
     return std::move(e);
@@ -444,8 +500,9 @@ llvm::Expected<GenericResult> runGeneric(MLIRContext &context,
   result.grid = prepared.grid;
   result.stats = std::move(*stats);
   for (auto &[i, reference] : *references)
-    result.checks.push_back(checkArgument(
-        i, args->elements[i], args->buffers[args->bufferOf[i]], reference));
+    result.checks.push_back(checkArgument(i, args->elements[i],
+                                          args->buffers[args->bufferOf[i]],
+                                          reference, config.tolerance));
   if (rc.test == TestKind::compare) {
     llvm::Expected<std::vector<int64_t>> differing =
         compareMemory(context, config, prepared, inputs, args->buffers);
@@ -453,7 +510,7 @@ llvm::Expected<GenericResult> runGeneric(MLIRContext &context,
       return differing.takeError();
     result.differingBytes = std::move(*differing);
   }
-  if (llvm::Error e = writeSaves(*saves, *args))
+  if (llvm::Error e = writeSaves(*saves, *args, result.saved))
     return std::move(e);
   return std::move(result);
 }

@@ -217,11 +217,14 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
 
 llvm::Expected<PreparedKernel>
 prepareFromSource(MLIRContext &context, const RunConfig &config, StringRef path,
-                  ProblemReader readProblem, Version version) {
+                  ProblemReader readProblem, Version version,
+                  SourceReader readSource) {
   llvm::Expected<ParsedKernel> parsed = parseKernel(context, config, path);
   if (!parsed)
     return parsed.takeError();
   gpu::GPUFuncOp kernel = parsed->kernel;
+  if (readSource)
+    readSource(kernel);
   PreparedKernel run;
   run.name = kernel.getName().str();
   auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
@@ -348,10 +351,12 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
 
 llvm::Expected<PreparedKernel>
 prepareKernel(MLIRContext &context, const RunConfig &config, StringRef path,
-              ProblemReader readProblem, Version version) {
+              ProblemReader readProblem, Version version,
+              SourceReader readSource) {
   return path.ends_with(".json")
              ? prepareFromLaunch(context, config, path, readProblem)
-             : prepareFromSource(context, config, path, readProblem, version);
+             : prepareFromSource(context, config, path, readProblem, version,
+                                 readSource);
 }
 
 llvm::Expected<LaunchStats>

@@ -9,6 +9,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ManagedStatic.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::hk;
 
@@ -47,11 +49,20 @@ struct RunCLOptions {
   llvm::cl::list<std::string> expectations{
       "expect", llvm::cl::cat(toolOptions),
       llvm::cl::desc("any kernel: memref argument I must match the .npy after "
-                     "the run (within one rounding of its element type)"),
+                     "the run (within one rounding of its element type, or "
+                     "--expect-tolerance)"),
       llvm::cl::value_desc("I:file.npy")};
+  llvm::cl::opt<std::string> expectTolerance{
+      "expect-tolerance", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("any kernel: how far from --expect's values an element "
+                     "may be: ulps of its element type (e.g. 4ulp) or an "
+                     "absolute error (e.g. 1e-3); default one rounding of "
+                     "the element type"),
+      llvm::cl::value_desc("Nulp|error")};
   llvm::cl::list<std::string> saves{
       "save", llvm::cl::cat(toolOptions),
-      llvm::cl::desc("any kernel: write memref argument I"),
+      llvm::cl::desc("any kernel: write memref argument I after the run (with "
+                     "or without a check)"),
       llvm::cl::value_desc("I:file.npy")};
   llvm::cl::opt<TestKind> testKind{
       "test", llvm::cl::init(TestKind::random), llvm::cl::cat(toolOptions),
@@ -70,7 +81,9 @@ struct RunCLOptions {
       "layout", llvm::cl::init("nt"), llvm::cl::cat(toolOptions),
       llvm::cl::desc("how the kernel takes A and B, BLAS op(A) op(B): n for "
                      "A is M x K, t for K x M; t for B is N x K (hk's own), n "
-                     "for K x N"),
+                     "for K x N; default: the kernel's (what its copies and "
+                     "reads of A and B say, nt when they do not), which a "
+                     "given layout must match"),
       llvm::cl::value_desc("nt|nn|tn|tt")};
   llvm::cl::opt<int64_t> batchOption{
       "batch", llvm::cl::init(1), llvm::cl::cat(toolOptions),
@@ -313,6 +326,7 @@ static llvm::Expected<GemmConfig> createGemmConfig(const RunCLOptions &o) {
     return badInput("--layout takes nt, nn, tn or tt, got '" + layout + "'");
   config.shape = {o.sizes[0], o.sizes[1], o.sizes[2], layout[0] == 't',
                   layout[1] == 't'};
+  config.layoutGiven = o.layoutOption.getNumOccurrences() > 0;
   config.batch = o.batchOption;
   config.pad = o.padOption;
   config.alpha = ifGiven(o.alphaOption);
@@ -438,14 +452,38 @@ createAttentionBackwardConfig(const RunCLOptions &o) {
   return std::move(config);
 }
 
-static GenericConfig createGenericConfig(const RunCLOptions &o) {
+/// --expect-tolerance: "<n>ulp" or an absolute error, finite and not
+/// negative.
+static llvm::Expected<ExpectTolerance> parseExpectTolerance(StringRef text) {
+  ExpectTolerance tolerance;
+  StringRef number = text;
+  tolerance.kind = number.consume_back("ulp") ? ExpectTolerance::Kind::ulps
+                                              : ExpectTolerance::Kind::absolute;
+  if (number.getAsDouble(tolerance.value) || !std::isfinite(tolerance.value) ||
+      tolerance.value < 0)
+    return badInput("--expect-tolerance takes ulps of the element type (e.g. "
+                    "4ulp) or an absolute error (e.g. 1e-3), not negative, "
+                    "got '" +
+                    text + "'");
+  return tolerance;
+}
+
+static llvm::Expected<GenericConfig>
+createGenericConfig(const RunCLOptions &o) {
   GenericConfig config;
   config.run = createRunConfig(o);
   config.arguments.assign(o.genericArgs.begin(), o.genericArgs.end());
   config.grid.assign(o.gridOption.begin(), o.gridOption.end());
   config.expectations.assign(o.expectations.begin(), o.expectations.end());
   config.saves.assign(o.saves.begin(), o.saves.end());
-  return config;
+  if (o.expectTolerance.getNumOccurrences()) {
+    llvm::Expected<ExpectTolerance> tolerance =
+        parseExpectTolerance(o.expectTolerance);
+    if (!tolerance)
+      return tolerance.takeError();
+    config.tolerance = *tolerance;
+  }
+  return std::move(config);
 }
 
 llvm::Expected<RunCommand> createFromCLOptions() {
@@ -454,9 +492,16 @@ llvm::Expected<RunCommand> createFromCLOptions() {
   command.json = o.emitJson;
   if (!o.genericArgs.empty()) {
     command.workload = RunCommand::Workload::generic;
-    command.generic = createGenericConfig(o);
+    llvm::Expected<GenericConfig> config = createGenericConfig(o);
+    if (!config)
+      return config.takeError();
+    command.generic = std::move(*config);
     return std::move(command);
   }
+  if (o.expectTolerance.getNumOccurrences())
+    return badInput("--expect-tolerance is the tolerance of --expect, for a "
+                    "kernel run with --arg; the GEMM and attention workloads "
+                    "set their own");
   if (!o.attentionBackwardSizes.empty()) {
     command.workload = RunCommand::Workload::attentionBackward;
     llvm::Expected<AttentionBackwardConfig> config =

@@ -8,6 +8,7 @@
 
 #include "HK/Target/Chip.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -165,6 +166,7 @@ void printGemmReport(const GemmConfig &config, const GemmResult &result,
         {"peak_tflops", peakTflops},
         {"size", llvm::json::Array{M, N, K}},
         {"batch", batch},
+        {"layout", getLayoutName(problem.shape)},
         {"padding_writes", check.paddingWrites},
         {"test", stringifyTestKind(rc.test)},
         {"pass", bad == 0},
@@ -180,12 +182,15 @@ void printGemmReport(const GemmConfig &config, const GemmResult &result,
   }
   const std::array<int64_t, 3> &grid = run.grid;
   out << llvm::formatv(
-      "hk-run: {0} on {1} ({8}), M={2} N={3} K={4}{9}, grid {5}x{6}{10}, {7} "
-      "test\n",
+      "hk-run: {0} on {1} ({8}), M={2} N={3} K={4}{9}{11}, grid {5}x{6}{10}, "
+      "{7} test\n",
       run.kernel, stringifyChip(rc.chip), M, N, K, grid[0], grid[1],
       stringifyTestKind(rc.test), backendName(rc.backend),
       batch > 1 ? " batch=" + std::to_string(batch) : std::string(),
-      grid[2] > 1 ? "x" + std::to_string(grid[2]) : std::string());
+      grid[2] > 1 ? "x" + std::to_string(grid[2]) : std::string(),
+      getLayoutName(problem.shape) == "nt"
+          ? std::string()
+          : " layout=" + getLayoutName(problem.shape));
   if (hip) {
     double ms = run.timing.median();
     double tflops = tflopsAt(ms);
@@ -367,10 +372,18 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
 void printGenericReport(const GenericConfig &config,
                         const GenericResult &result, llvm::raw_ostream &out) {
   const RunConfig &rc = config.run;
+  const ExpectTolerance &tolerance = config.tolerance;
+  std::string within;
+  if (tolerance.kind != ExpectTolerance::Kind::rounding)
+    llvm::raw_string_ostream(within)
+        << " (within " << llvm::format("%g", tolerance.value)
+        << (tolerance.kind == ExpectTolerance::Kind::ulps ? " ulp)" : ")");
+  for (const std::string &line : result.saved)
+    out << "hk-run: " << line << "\n";
   for (const ArgumentCheck &c : result.checks)
     out << llvm::formatv("  argument #{0}: max abs error {1:E3}, {2} "
-                         "of {3} elements wrong\n",
-                         c.argument, c.maxAbs, c.bad, c.elements);
+                         "of {3} elements wrong{4}\n",
+                         c.argument, c.maxAbs, c.bad, c.elements, within);
   for (auto [b, differ] : llvm::enumerate(result.differingBytes))
     out << llvm::formatv("  memory argument {0}: {1} bytes differ "
                          "from '{2}'\n",
@@ -381,7 +394,10 @@ void printGenericReport(const GenericConfig &config,
       result.kernel, stringifyChip(rc.chip), backendName(rc.backend),
       result.grid[0], result.grid[1], result.grid[2],
       result.stats.counters.waveInstructions, result.stats.runSeconds);
-  out << (result.passed() ? "PASS\n" : "FAIL\n");
+  if (!result.checked())
+    out << "nothing checked\n";
+  else
+    out << (result.passed() ? "PASS\n" : "FAIL\n");
 }
 
 } // namespace mlir::hk::run

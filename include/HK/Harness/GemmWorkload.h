@@ -33,6 +33,11 @@ namespace mlir::hk::run {
 struct GemmConfig {
   RunConfig run;
   GemmShape shape;
+  /// shape's transposeA and transposeB were asked for (--layout): a kernel
+  /// whose reads of A and B say otherwise is refused. When not, the
+  /// kernel's own layout is taken (readGemmOperandLayout; nt where its
+  /// reads do not say).
+  bool layoutGiven = false;
   /// Batches (3-D kernels) and the padding of every row of A, B and C
   /// (strided kernels; the padding holds NaN and must come back unchanged).
   int64_t batch = 1, pad = 0;
@@ -99,6 +104,21 @@ struct GemmSignature {
 /// it is not a GEMM kernel.
 llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                                                 StringRef fp8Format);
+
+/// How a kernel takes A and B, in GemmShape's terms, as its hk source says:
+/// an operand whose tiles are filled or read transposed (one of the two) is
+/// stored K-major (A K x M, B K x N). None for an operand the source does
+/// not copy into a shared tile.
+struct GemmOperandLayout {
+  std::optional<bool> transposeA, transposeB;
+};
+
+/// The operand layout of the GEMM kernel `kernel` (hk source, before the
+/// pipeline), from its hk.copy_to_shared and hk.load_fragment ops.
+GemmOperandLayout readGemmOperandLayout(gpu::GPUFuncOp kernel);
+
+/// BLAS's name of `shape`'s layout: "nt", "nn", "tn" or "tt".
+std::string getLayoutName(const GemmShape &shape);
 
 /// The matrices of a GEMM, as indices of the kernel's arguments.
 enum GemmArg : unsigned { argA = 0, argB = 1, argC = 2, argBias = 3 };
@@ -185,9 +205,12 @@ double readC(const GemmProblem &problem, const std::vector<uint8_t> &c,
              int64_t b, int64_t m, int64_t n);
 
 /// The problem `config` poses to kernel `kernel` of argument types `types`
-/// (read as --dtype says), or why it cannot serve it.
+/// (read as --dtype says) and operand layout `layout` (taken where the
+/// configuration does not give one), or why it cannot serve it.
 llvm::Error readGemmProblem(const GemmConfig &config, StringRef kernel,
-                            ArrayRef<Type> types, GemmProblem &problem);
+                            ArrayRef<Type> types,
+                            const GemmOperandLayout &layout,
+                            GemmProblem &problem);
 
 /// What one compile-and-run of a GEMM kernel produced.
 struct GemmRun {

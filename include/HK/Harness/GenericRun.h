@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // hk-run's path for kernels other than its GEMM: arguments from --arg,
-// checks from --expect, results saved with --save.
+// checks from --expect (within --expect-tolerance), results saved with
+// --save.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,21 @@
 
 namespace mlir::hk::run {
 
+/// How far from its expected value an element checked by --expect may be.
+struct ExpectTolerance {
+  enum class Kind {
+    /// Within one rounding of the element type, relative (the default).
+    rounding,
+    /// Within `value` ulps of the element type at the expected value (an
+    /// integer's ulp is 1).
+    ulps,
+    /// Within `value`.
+    absolute
+  };
+  Kind kind = Kind::rounding;
+  double value = 0;
+};
+
 /// A run of any kernel.
 struct GenericConfig {
   RunConfig run;
@@ -35,7 +51,9 @@ struct GenericConfig {
   /// "I:file.npy": memref argument I must match the .npy after the run
   /// (within one rounding of its element type).
   std::vector<std::string> expectations;
-  /// "I:file.npy": memref argument I is written there after the run.
+  ExpectTolerance tolerance;
+  /// "I:file.npy": memref argument I is written there after the run. A run
+  /// may save without checking anything.
   std::vector<std::string> saves;
 };
 
@@ -55,8 +73,12 @@ struct GenericResult {
   /// TestKind::compare: the bytes of each memory argument that differ from
   /// the compared kernel's.
   std::vector<int64_t> differingBytes;
+  /// What was written where (GenericConfig::saves), one line each.
+  std::vector<std::string> saved;
   int64_t wrong() const;
   bool passed() const { return wrong() == 0; }
+  /// Something was checked: an expectation or the compared kernel.
+  bool checked() const { return !checks.empty() || !differingBytes.empty(); }
 };
 
 /// Runs the kernel on `config`'s arguments, then checks its expectations

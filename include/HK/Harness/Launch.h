@@ -72,6 +72,11 @@ public:
 using ProblemReader = llvm::function_ref<llvm::Error(
     StringRef name, ArrayRef<Type> types, const KernelArguments *&arguments)>;
 
+/// Reads what a workload needs of a kernel's hk source beyond its argument
+/// types (a GEMM: how it takes A and B), before its problem is read. A
+/// launch description has no source: it is not called then.
+using SourceReader = llvm::function_ref<void(gpu::GPUFuncOp kernel)>;
+
 /// Fails with the first static size in `types` that differs from the
 /// problem's.
 llvm::Error checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
@@ -116,10 +121,12 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
                           Version version);
 
 /// Prepares the kernel of the hk source `path` for the problem
-/// `readProblem` poses, checked against its launch shape.
+/// `readProblem` poses (after `readSource`, when given, has read the
+/// kernel), checked against its launch shape.
 llvm::Expected<PreparedKernel>
 prepareFromSource(MLIRContext &context, const RunConfig &config, StringRef path,
-                  ProblemReader readProblem, Version version);
+                  ProblemReader readProblem, Version version,
+                  SourceReader readSource = {});
 
 /// The same for a kernel compiled by `hk-compile --launch=<path>`.
 llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
@@ -130,7 +137,8 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
 /// prepareFromLaunch for a `.json` path, else prepareFromSource.
 llvm::Expected<PreparedKernel>
 prepareKernel(MLIRContext &context, const RunConfig &config, StringRef path,
-              ProblemReader readProblem, Version version);
+              ProblemReader readProblem, Version version,
+              SourceReader readSource = {});
 
 /// Runs `kernel` on the backend. `buffers` are the kernel's memory arguments
 /// (indexed by AbiArgument::buffer); they hold the results afterwards (on
