@@ -54,6 +54,10 @@ mca_cycles() {
     awk -v tiles="${3:-2}" '/^Total Cycles:/ {print $3 / (100 * tiles)}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+# Every ratio the run measures, for the summary table at its end:
+# "what|hk's cycles|HipKittens' cycles|unit".
+measured=()
+record() { measured+=("$1|$2|$3|$4"); }
 compile() { # chip name flags...
   local chip=$1 name=$2
   shift 2
@@ -90,6 +94,7 @@ fi
 for pair in "ping-pong:$pp" "unroll2:$un"; do
   versus=""
   [ -n "$theirs" ] && versus="; ${theirs} for HipKittens' loop, ratio $(ratio "${pair#*:}" "$theirs")"
+  record "gfx950 bf16 GEMM ${pair%%:*}" "${pair#*:}" "$theirs" "per K tile"
   echo "hk: gfx950 $(echo "${pair%%:*}") main loop, llvm-mca: ${pair#*:} cycles per K tile$versus"
 done
 if awk -v a="$pp" -v b="$un" 'BEGIN {exit !(a <= b)}'; then
@@ -118,7 +123,11 @@ for chip in gfx950 gfx1201; do
     status=1
   fi
 done
-check() { "$build/bin/hk-run" "$@" || status=1; }
+checks=0 failed_checks=0
+check() {
+  checks=$((checks + 1))
+  "$build/bin/hk-run" "$@" || { status=1; failed_checks=$((failed_checks + 1)); }
+}
 e950="$root/examples/gemm_bf16_gfx950.mlir"
 e1201="$root/examples/gemm_bf16_gfx1201.mlir"
 set -- "$e950" --chip=gfx950 "${gfx950[@]}"
@@ -195,11 +204,13 @@ fp8_mca() { # label example reference-file (- for none) flags...
   line="hk: gfx950 $label ($*) main loop, llvm-mca: $rate cycles per K tile at the fp8 rate ($raw in the raw model)"
   if [ "$ref" = - ]; then
     line+=" (no HipKittens loop of its kind to compare)"
+    record "gfx950 $label" "$rate" "" "per K tile, fp8 rate"
   elif [ -f "$reference_dir/$ref" ]; then
     local theirs theirs_raw
     theirs=$(mca_cycles "$reference_dir/$ref" gfx950 31 fp8)
     theirs_raw=$(mca_cycles "$reference_dir/$ref" gfx950 31)
     line+="; $theirs ($theirs_raw) for HipKittens' loop, ratio $(ratio "$rate" "$theirs") ($(ratio "$raw" "$theirs_raw") raw)"
+    record "gfx950 $label" "$rate" "$theirs" "per K tile, fp8 rate"
   else
     line+="; no HipKittens loop $reference_dir/$ref (set HK_REFERENCE_DIR): comparison skipped"
   fi
@@ -231,6 +242,7 @@ for chip in gfx950 gfx1201; do
       ours=$(mca_cycles "$name.loop.s" gfx950 2)
       theirs=$(mca_cycles "$theirs_attn" gfx950 4)
       echo "hk: gfx950 attention d=$d K/V loop, llvm-mca: $ours cycles per KV tile; $theirs for HipKittens' loop, ratio $(ratio "$ours" "$theirs")"
+      record "gfx950 attention d=$d (${aflags[*]})" "$ours" "$theirs" "per KV tile"
     elif [ "$chip" = gfx950 ]; then
       echo "hk: no HipKittens reference loop $theirs_attn (set HK_REFERENCE_DIR): attention d=$d comparison skipped"
     fi
@@ -258,6 +270,18 @@ for chip in gfx950 gfx1201; do
     check "$example" --chip=$chip --attention-bwd=2,2,2,77,65,$d
   done
 done
+# The summary: every ratio measured above, then the checks.
+echo
+echo "hk: summary (llvm-mca, one wave, cycles of each main loop; ratio = hk / HipKittens, below 1 is faster)"
+printf '  %-44s %10s %12s %7s  %s\n' kernel hk HipKittens ratio unit
+for row in "${measured[@]}"; do
+  IFS='|' read -r what ours theirs unit <<<"$row"
+  r=-
+  [ -n "$theirs" ] && r=$(ratio "$ours" "$theirs")
+  printf '  %-44s %10s %12s %7s  %s\n' "$what" "$ours" "${theirs:--}" "$r" "$unit"
+done
+echo "hk: main-job kernels: gfx950 $best (${gfx950[*]}), gfx1201 (${gfx1201[*]})"
+echo "hk: $((checks - failed_checks)) of $checks simulator checks passed"
 if [ "$status" -eq 0 ]; then
   echo "hk: the reference GEMMs and attention kernels (forward and backward) compiled and validated on the simulator"
 else

@@ -126,6 +126,7 @@ static llvm::Expected<GemmRun> execute(const RunConfig &config,
                                        const GemmInputs &inputs) {
   GemmRun run;
   run.kernel = kernel.name;
+  run.variant = kernel.variant;
   run.grid = kernel.grid;
   run.compileSeconds = kernel.compileSeconds;
   std::vector<std::vector<uint8_t>> buffers = inputs.buffers;

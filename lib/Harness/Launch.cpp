@@ -199,6 +199,19 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
     config.schedule.applyTo(options);
   }
   options.tidyLlvm = false; // LLVM's pipeline does it for the code object
+  std::string knobs = version == Version::compared && config.compareStages
+                          ? "stages=" + std::to_string(*config.compareStages)
+                          : config.schedule.str();
+  std::string recorded;
+  module.walk([&](gpu::GPUModuleOp m) {
+    if (auto attr =
+            m->getAttrOfType<StringAttr>(HKDialect::getScheduleAttrName()))
+      recorded = attr.str();
+  });
+  run.variant = recorded.empty() ? (knobs.empty() ? "synchronous" : knobs)
+                : knobs.empty()  ? "the module's hk.schedule '" + recorded + "'"
+                                 : knobs + " over the module's hk.schedule '" +
+                                      recorded + "'";
   if (llvm::Error invalid = checkPipelineOptions(options))
     return badInput(llvm::toString(std::move(invalid)));
   buildHKToROCDLPipeline(pm, options);

@@ -54,6 +54,11 @@ void printSimulatorCounters(llvm::raw_ostream &out,
     classes +=
         llvm::formatv("{0}{1} {2}", classes.empty() ? "" : ", ", name, count);
   out << "  wave instructions by class: " << classes << "\n";
+  out << (counters.ranBothAsyncOrders
+              ? "  asynchronous LDS completion modelled both ways: "
+                "direct-to-LDS loads landing at their waits, and LDS reads "
+                "finishing at theirs, gave the same results\n"
+              : "  no direct-to-LDS loads: every access completed at issue\n");
 }
 
 void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
@@ -73,6 +78,7 @@ void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
   llvm::json::Object classes;
   for (auto &[name, count] : counters.instructionClasses)
     classes[name] = count;
+  report["both_async_orders"] = counters.ranBothAsyncOrders;
   report["compile_seconds"] = compileSeconds;
   report["simulate_seconds"] = runSeconds;
   report["wave_instructions"] = counters.waveInstructions;
@@ -183,14 +189,15 @@ void printGemmReport(const GemmConfig &config, const GemmResult &result,
   const std::array<int64_t, 3> &grid = run.grid;
   out << llvm::formatv(
       "hk-run: {0} on {1} ({8}), M={2} N={3} K={4}{9}{11}, grid {5}x{6}{10}, "
-      "{7} test\n",
+      "{7} test, at {12}\n",
       run.kernel, stringifyChip(rc.chip), M, N, K, grid[0], grid[1],
       stringifyTestKind(rc.test), backendName(rc.backend),
       batch > 1 ? " batch=" + std::to_string(batch) : std::string(),
       grid[2] > 1 ? "x" + std::to_string(grid[2]) : std::string(),
       getLayoutName(problem.shape) == "nt"
           ? std::string()
-          : " layout=" + getLayoutName(problem.shape));
+          : " layout=" + getLayoutName(problem.shape),
+      run.variant);
   if (hip) {
     double ms = run.timing.median();
     double tflops = tflopsAt(ms);
@@ -269,11 +276,11 @@ void printAttentionReport(const AttentionConfig &config,
   const std::array<int64_t, 3> &grid = result.kernel.grid;
   out << llvm::formatv(
       "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} d={8}"
-      "{9}, grid {10}x{11}x{12}, {13} test\n",
+      "{9}, grid {10}x{11}x{12}, {13} test, at {14}\n",
       result.kernel.name, stringifyChip(rc.chip), backendName(rc.backend),
       p.batch, p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
       p.causal ? " causal" : "", grid[0], grid[1], grid[2],
-      stringifyTestKind(rc.test));
+      stringifyTestKind(rc.test), result.kernel.variant);
   if (hip) {
     double ms = timing.median();
     double tflops = result.flops / (ms * 1e-3) / 1e12;
@@ -343,11 +350,11 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
   for (const PreparedKernel *kernel : {&result.dqKernel, &result.dkdvKernel})
     out << llvm::formatv(
         "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} "
-        "d={8}{9}, grid {10}x{11}x{12}, {13} test\n",
+        "d={8}{9}, grid {10}x{11}x{12}, {13} test, at {14}\n",
         kernel->name, stringifyChip(rc.chip), backendName(rc.backend), p.batch,
         p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
         p.causal ? " causal" : "", kernel->grid[0], kernel->grid[1],
-        kernel->grid[2], stringifyTestKind(rc.test));
+        kernel->grid[2], stringifyTestKind(rc.test), kernel->variant);
   if (hip) {
     double tflops = result.flops / (ms * 1e-3) / 1e12;
     out << llvm::formatv("  both kernels: median {0:F3} ms, {1:F1} TFLOPS "

@@ -399,6 +399,7 @@ Error mlir::hk::sim::run(Module &module, StringRef kernelName,
   if (Error e = interpreter.run(AsyncOrder::latestRead))
     return e;
   std::string difference = memory.describeDifference(lateFills);
+  counters.ranBothAsyncOrders = true;
   if (difference.empty())
     return Error::success();
   return make_error<RaceError>(

@@ -215,6 +215,8 @@ llvm::Error readGemmProblem(const GemmConfig &config, StringRef kernel,
 /// What one compile-and-run of a GEMM kernel produced.
 struct GemmRun {
   std::string kernel;
+  /// The schedule it was compiled at (PreparedKernel::variant).
+  std::string variant;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::vector<uint8_t> c;
   sim::Counters counters;

@@ -47,6 +47,11 @@ struct PreparedKernel {
   std::string image;
   bool imageIsBitcode = true;
   double compileSeconds = 0;
+  /// The schedule it was compiled at, as run headers name it: the knobs
+  /// off their defaults ("stages=2 direct-lds=true schedule=ping-pong",
+  /// "synchronous" when none), then the module's own hk.schedule if it
+  /// records one.
+  std::string variant;
 };
 
 /// What launching needs to know of the problem a workload poses: the

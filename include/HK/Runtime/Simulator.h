@@ -80,6 +80,10 @@ struct Counters {
   std::map<unsigned, std::map<unsigned, uint64_t>> ldsReads, ldsWrites;
   /// Wave instructions by class.
   std::map<std::string, uint64_t> instructionClasses;
+  /// Whether the kernel issued direct-to-LDS loads and so ran in both
+  /// AsyncOrders, writing the same results (otherwise every access
+  /// completed at issue).
+  bool ranBothAsyncOrders = false;
 };
 
 /// When asynchronous LDS traffic completes. Both are legal hardware
