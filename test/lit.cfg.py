@@ -35,7 +35,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.hk_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["hk-opt", "hk-lsp-server", "hk-compile", "hk-report", "hk-run", "hk-gen",
-     "hk-capi-test", "llvm-readelf"],
+     "hk-capi-test", "llvm-readelf", "hk-perf"],
     tool_dirs)
 
 # Real-GPU tests run only where a HIP runtime and the GPU are present:
