@@ -152,7 +152,7 @@ TEST(AssemblyLoopTest, NoLoopWithAnMmaIsAnError) {
       ".LBB0_1:\n\ts_add_i32 s0, s0, 1\n\ts_cbranch_scc1 .LBB0_1\n");
   ASSERT_FALSE(static_cast<bool>(loop));
   EXPECT_EQ(llvm::toString(loop.takeError()),
-            "no loop with an MMA instruction in the assembly (1 loops found)");
+            "no loop with an MMA instruction in the assembly (loops: .LBB0_1)");
 }
 
 // Every loop, in the order of their headers, each with its own mix; one by

@@ -11,6 +11,8 @@
 
 #include "HK/Pipelines/Pipelines.h"
 
+#include "MathLowering.h"
+
 #include "HK/Conversion/Passes.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
@@ -41,7 +43,19 @@ using namespace mlir;
 using namespace mlir::hk;
 
 void mlir::hk::ScheduleSettings::applyTo(HKPipelineOptions &options) const {
-#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...) options.FIELD = FIELD;
+  // A plain value does not say whether its default was asked for: only
+  // knobs off their defaults are set, so a module's hk.schedule may differ.
+  ScheduleSettings defaults;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
+  if (FIELD != defaults.FIELD || options.FIELD.getValue() != FIELD)            \
+    options.FIELD = FIELD;
+#include "HK/Pipelines/ScheduleOptions.def"
+}
+
+void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
+  if (FIELD.getNumOccurrences())                                               \
+    options.FIELD = FIELD.getValue();
 #include "HK/Pipelines/ScheduleOptions.def"
 }
 
@@ -259,8 +273,9 @@ public:
 
 private:
   /// The pipeline's knobs with the module's hk.schedule over them. A knob
-  /// the pipeline sets (not its default) to another value than the module
-  /// asks for is an error: one of the two would be ignored.
+  /// the pipeline sets (Option::hasValue: given, even at its default) to
+  /// another value than the module asks for is an error: one of the two
+  /// would be ignored.
   LogicalResult chooseOptions(HKPipelineOptions &chosen) {
     chosen.copyOptionValuesFrom(options);
     gpu::GPUModuleOp module = getOperation();
@@ -284,13 +299,15 @@ private:
              << "'" << HKDialect::getScheduleAttrName() << "' = " << attr
              << " may only name schedule options (" << getScheduleKnobNames()
              << ")";
-    ScheduleSettings defaults;
-    std::string conflicts;
+    std::string conflicts, given;
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
   if (asked.FIELD.hasValue()) {                                                \
-    if (options.FIELD.getValue() != defaults.FIELD &&                          \
-        options.FIELD.getValue() != asked.FIELD.getValue())                    \
+    if (options.FIELD.hasValue() &&                                            \
+        options.FIELD.getValue() != asked.FIELD.getValue()) {                  \
       conflicts += std::string(conflicts.empty() ? "" : ", ") + NAME;          \
+      given += std::string(given.empty() ? "" : " ") + NAME + "=" +            \
+               formatKnob(options.FIELD);                                      \
+    }                                                                          \
     chosen.FIELD = asked.FIELD.getValue();                                     \
   }
 #include "HK/Pipelines/ScheduleOptions.def"
@@ -298,8 +315,8 @@ private:
       return module.emitError()
              << "gpu.module '" << module.getName() << "' asks for schedule \""
              << attr.getValue() << "\" ('" << HKDialect::getScheduleAttrName()
-             << "') and the pipeline for other values of " << conflicts
-             << ": drop the attribute or those options";
+             << "') and the pipeline for other values of " << conflicts << " ("
+             << given << "): drop the attribute or those options";
     if (llvm::Error why = checkPipelineOptions(chosen))
       return module.emitError()
              << "gpu.module '" << module.getName() << "' asks for schedule \""
@@ -341,9 +358,13 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
     gpu.addPass(createExactLoopExits());
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createLowerKernelAbi());
+  // Math without ROCm's device libraries, which hk does not link:
+  // rsqrt expanded, anything still needing them refused at its op.
+  gpu.addPass(createPrepareMathLowering());
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = chip.str();
   gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  gpu.addPass(createCheckDeviceLibraryCalls(chip.str()));
   gpu.addPass(createReconcileUnrealizedCastsPass());
   if (options.tidyLlvm) {
     gpu.addPass(createCanonicalizerPass());

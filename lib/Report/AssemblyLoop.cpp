@@ -175,6 +175,14 @@ std::vector<AssemblyLoop> mlir::hk::findLoops(StringRef assembly) {
   return found;
 }
 
+/// The loops' header labels, comma-separated, or "none".
+static std::string listHeaders(ArrayRef<AssemblyLoop> loops) {
+  std::string headers;
+  for (const AssemblyLoop &loop : loops)
+    headers += (headers.empty() ? "" : ", ") + loop.header;
+  return headers.empty() ? "none" : headers;
+}
+
 Expected<AssemblyLoop> mlir::hk::findMainLoop(ArrayRef<AssemblyLoop> loops) {
   // Most MMAs; of loops with as many, the innermost of a nest (a range
   // inside the other), else the first (a peeled remainder loop follows
@@ -191,8 +199,8 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(ArrayRef<AssemblyLoop> loops) {
   if (!best)
     return createStringError(inconvertibleErrorCode(),
                              "no loop with an MMA instruction in the "
-                             "assembly (" +
-                                 Twine(loops.size()) + " loops found)");
+                             "assembly (loops: " +
+                                 listHeaders(loops) + ")");
   return *best;
 }
 
@@ -202,15 +210,12 @@ Expected<AssemblyLoop> mlir::hk::findMainLoop(StringRef assembly) {
 
 Expected<AssemblyLoop> mlir::hk::findLoop(ArrayRef<AssemblyLoop> loops,
                                           StringRef header) {
-  std::string headers;
-  for (const AssemblyLoop &loop : loops) {
+  for (const AssemblyLoop &loop : loops)
     if (loop.header == header)
       return loop;
-    headers += (headers.empty() ? "" : ", ") + loop.header;
-  }
   return createStringError(inconvertibleErrorCode(),
-                           "no loop with header '" + header + "' (loops: " +
-                               (headers.empty() ? "none" : headers) + ")");
+                           "no loop with header '" + header +
+                               "' (loops: " + listHeaders(loops) + ")");
 }
 
 Expected<std::string> mlir::hk::keepKernel(StringRef assembly,

@@ -7,11 +7,11 @@
 // The sim backend's model of the instructions that move values between the
 // lanes of a wave (DPP moves, v_permlane32_swap, v_permlane16_swap,
 // v_permlanex16_b32) and of the float intrinsics kernels beyond GEMM use
-// (min/max, fma, fabs, exp2, log). The lane semantics are the ISA's, written
-// out here from the instruction descriptions, not taken from the compiler:
-// every permutation requires all lanes of the wave to be active, which is
-// how hk's reductions use them (an inactive source lane would read a value
-// the model does not have).
+// (min/max, fma, fabs, exp2, log, sqrt, rsq, rcp). The lane semantics are the
+// ISA's, written out here from the instruction descriptions, not taken from the
+// compiler: every permutation requires all lanes of the wave to be active,
+// which is how hk's reductions use them (an inactive source lane would read a
+// value the model does not have).
 //
 //===----------------------------------------------------------------------===//
 
@@ -200,6 +200,20 @@ Error Interpreter::executeFloatIntrinsic(Wave &wave, const CallInst &call,
         break;
       case Intrinsic::log:
         r = std::log(x);
+        break;
+      case Intrinsic::sqrt:
+      case Intrinsic::amdgcn_sqrt:
+        // llvm.sqrt is correctly rounded (the backend corrects v_sqrt_f32's
+        // result), and so is this: a double square root rounded to f32 or
+        // f16 rounds once. v_sqrt_f32, v_rsq_f32 and v_rcp_f32 alone are
+        // within 1 ulp; the model rounds the exact value.
+        r = std::sqrt(x);
+        break;
+      case Intrinsic::amdgcn_rsq:
+        r = 1 / std::sqrt(x);
+        break;
+      case Intrinsic::amdgcn_rcp:
+        r = 1 / x;
         break;
       default:
         return error(wave, call, "float intrinsic not modelled");

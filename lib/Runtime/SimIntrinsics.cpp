@@ -85,6 +85,10 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::log2:
   case Intrinsic::amdgcn_log:
   case Intrinsic::log:
+  case Intrinsic::sqrt:
+  case Intrinsic::amdgcn_sqrt:
+  case Intrinsic::amdgcn_rsq:
+  case Intrinsic::amdgcn_rcp:
     return sim.executeFloatIntrinsic(wave, call, id);
   case Intrinsic::amdgcn_make_buffer_rsrc:
     return sim.executeMakeBufferResource(wave, call);

@@ -87,7 +87,8 @@ static const ChipInfo kChips[] = {
      /*sgprsLimitOccupancy=*/true,
      /*peakBf16Tflops=*/2500,
      /*xcds=*/8,
-     /*exactLoopExits=*/false},
+     /*exactLoopExits=*/false,
+     /*maxWorkgroupSize=*/1024},
     {Chip::gfx1201,
      "gfx1201",
      "RDNA4",
@@ -111,7 +112,8 @@ static const ChipInfo kChips[] = {
      /*sgprsLimitOccupancy=*/false,
      /*peakBf16Tflops=*/195,
      /*xcds=*/1,
-     /*exactLoopExits=*/true},
+     /*exactLoopExits=*/true,
+     /*maxWorkgroupSize=*/1024},
 };
 
 Occupancy mlir::hk::estimateOccupancy(const ChipInfo &chip, int64_t vgprs,

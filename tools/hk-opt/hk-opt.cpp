@@ -12,6 +12,7 @@
 
 #include "HK/InitAllDialects.h"
 #include "HK/InitAllPasses.h"
+#include "HK/Tools/DiagnosticOptions.h"
 #include "HK/Tools/InputLimits.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -36,6 +37,8 @@ int main(int argc, char **argv) {
 #endif
   mlir::DialectRegistry registry;
   mlir::hk::registerAllDialects(registry);
+  // An error names its op by location; the op's text only on request.
+  mlir::hk::registerMLIRContextCLOptionsQuiet();
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "hk optimizer driver\n", registry);
   mlir::MlirOptMainConfig config =

@@ -129,8 +129,12 @@ int main(int argc, char **argv) {
     Expected<AssemblyLoop> found = loopHeader.empty()
                                        ? findMainLoop(allLoops)
                                        : findLoop(allLoops, loopHeader);
+    // Without an MMA loop, say how to pick one of the loops found.
     if (!found)
-      return fail("'" + asmFile + "': " + toString(found.takeError()));
+      return fail("'" + asmFile + "': " + toString(found.takeError()) +
+                  (loopHeader.empty() && !allLoops.empty()
+                       ? "; choose one with --loop=LABEL"
+                       : ""));
     loop = std::move(*found);
   } else if (!loopBodyFile.empty() || !kernelName.empty() ||
              !loopHeader.empty()) {

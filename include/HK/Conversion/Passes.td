@@ -77,7 +77,7 @@ def HKLinalgToKernels : Pass<"hk-linalg-to-kernels", "::mlir::ModuleOp"> {
     layout and surroundings an hk kernel serves is replaced by a
     `gpu.launch_func` of a
     GEMM built by the kernel library (include/HK/Kernels/Gemm.h) for
-    `chip`, outlined into a `gpu.module` of the module (one per distinct
+    `chip` (required), outlined into a `gpu.module` of the module (one per distinct
     kernel; the module becomes a `gpu.container_module`). The grid comes
     from the kernel's `hk.launch`, the block from its `known_block_size`.
 
@@ -117,8 +117,9 @@ def HKLinalgToKernels : Pass<"hk-linalg-to-kernels", "::mlir::ModuleOp"> {
     pipeline's options decide.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
-           "the chip the kernels are built for: gfx950 or gfx1201">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "the chip the kernels are built for (required): gfx950 or "
+           "gfx1201">,
     Option<"schedule", "schedule", "std::string", /*default=*/"\"fastest\"",
            "fastest: record each kernel's fastest schedule (hk.schedule) "
            "for the pipelines; none: leave it to the pipeline's options">,

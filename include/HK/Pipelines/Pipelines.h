@@ -128,7 +128,8 @@ struct ScheduleSettings {
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \
   TYPE FIELD = DEFAULT;
 #include "HK/Pipelines/ScheduleOptions.def"
-  /// Copies the knobs into `options`.
+  /// Copies the knobs into `options`; those at their defaults are left
+  /// unset there (Option::hasValue) unless `options` holds another value.
   void applyTo(HKPipelineOptions &options) const;
   /// The knobs that differ from their defaults, in pipeline-option syntax,
   /// as a gpu.module's hk.schedule holds them ("stages=2 direct-lds=true
@@ -146,10 +147,9 @@ struct ScheduleCLOptions {
       : category(category) {}
   /// The knobs' values.
   ScheduleSettings settings() const;
-  /// Copies the knobs into `options`.
-  void applyTo(HKPipelineOptions &options) const {
-    settings().applyTo(options);
-  }
+  /// Copies the knobs given on the command line into `options`, where they
+  /// count as set (Option::hasValue), defaults included.
+  void applyTo(HKPipelineOptions &options) const;
 
   llvm::cl::OptionCategory &category;
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \

@@ -58,7 +58,7 @@ std::vector<AssemblyLoop> findLoops(llvm::StringRef assembly);
 
 /// The main loop of `loops` (findLoops'): the one with the most MMA
 /// instructions (in a nest, the innermost of those with as many). An error
-/// if no loop has an MMA.
+/// listing the loops' headers if no loop has an MMA.
 llvm::Expected<AssemblyLoop> findMainLoop(llvm::ArrayRef<AssemblyLoop> loops);
 
 /// findMainLoop of findLoops(`assembly`).

@@ -116,6 +116,9 @@ struct ChipInfo {
   /// gfx1201 (1-5 fewer instructions per trip); on gfx950 the backend then
   /// spills around the attention and GEMM loops (docs/Attention.md).
   bool exactLoopExits;
+  /// Lanes of the largest workgroup the backend compiles for
+  /// (docs/Hardware.md#targets).
+  int64_t maxWorkgroupSize;
 
   bool hasDirectToLds() const { return directToLdsBytesPerLane != 0; }
   bool hasTransposedLdsReads() const { return transposedLdsReads; }

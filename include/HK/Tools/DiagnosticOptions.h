@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// hk-compile and hk-run report a pass error by its message and location;
-// the text of the failing operation after it (62 lines for a one-line
-// error) is for compiler developers, who ask for it with
-// --mlir-print-op-on-diagnostic, the flag hk-opt has too.
+// hk's tools report an error by its message and location; the text of the
+// failing operation after it (62 lines for a one-line error, the whole
+// module for a module's) is for compiler developers, who ask for it with
+// --mlir-print-op-on-diagnostic. hk-compile and hk-run register the flag
+// here; hk-opt has MLIR's, whose default it turns off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,11 @@ void registerDiagnosticCLOptions(llvm::cl::OptionCategory &category);
 /// Sets `context` to print the operation after a diagnostic only when the
 /// flag asked for it.
 void applyDiagnosticCLOptions(MLIRContext &context);
+
+/// Registers MLIR's context options (as mlir-opt mains do) with MLIR's
+/// --mlir-print-op-on-diagnostic off by default; call before parsing the
+/// command line.
+void registerMLIRContextCLOptionsQuiet();
 
 } // namespace mlir::hk
 

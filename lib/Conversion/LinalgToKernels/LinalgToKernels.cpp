@@ -238,7 +238,8 @@ static FailureOr<MatchedGemm> matchGemm(linalg::LinalgOp op, Chip chip,
       (isa<linalg::ContractOp, linalg::GenericOp>(op) && op.getNumLoops() == 4);
   if (!op.hasPureBufferSemantics()) {
     why = "it works on tensors; hk-linalg-to-kernels takes memrefs "
-          "(bufferize first)";
+          "(bufferize first: hk-opt --one-shot-bufferize='bufferize-function-"
+          "boundaries function-boundary-type-conversion=identity-layout-map')";
     return failure();
   }
   FailureOr<GemmLayout> layout = readLayout(op.getIndexingMapsArray(), batched);
@@ -489,6 +490,12 @@ static SmallVector<linalg::LinalgOp> collectMatmuls(ModuleOp module) {
 
 void LinalgToKernels::runOnOperation() {
   ModuleOp module = getOperation();
+  if (chip.empty()) {
+    module.emitError() << "hk-linalg-to-kernels needs its chip option: "
+                          "hk-linalg-to-kernels='chip=<chip>' (supported: "
+                       << describeSupportedChips() << ")";
+    return signalPassFailure();
+  }
   std::optional<Chip> target = symbolizeChip(chip);
   if (!target) {
     module.emitError() << "hk-linalg-to-kernels: chip '" << chip

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements hk-attach-target: gpu.modules without a ROCDL target
-// get the chip's, those with one are checked against it.
+// get the chip's, those with one are checked against it, and so are the
+// launch sizes of their kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +62,10 @@ struct AttachTargetPass : hk::impl::AttachTargetBase<AttachTargetPass> {
             ctx, optLevel, "amdgcn-amd-amdhsa", info.name));
         module.setTargetsAttr(ArrayAttr::get(ctx, targets));
       }
+      // Before any pass reads them: the kernels' launch sizes on this chip.
+      for (auto func : module.getOps<gpu::GPUFuncOp>())
+        if (failed(verifyKernelLaunchSizes(func, &info)))
+          return WalkResult::interrupt();
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

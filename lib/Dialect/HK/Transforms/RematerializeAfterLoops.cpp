@@ -245,7 +245,9 @@ private:
 bool registersAreScarce(gpu::GPUFuncOp kernel) {
   FailureOr<const hk::ChipInfo *> chip = hk::resolveChip(kernel);
   std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
-  if (failed(chip) || !block)
+  // Empty workgroups are hk-attach-target's to report.
+  if (failed(chip) || !*chip || !block ||
+      llvm::any_of(*block, [](int32_t extent) { return extent < 1; }))
     return false;
   int64_t lanes = 1;
   for (int32_t extent : *block)

@@ -9,7 +9,7 @@ func.func @f32_operands(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?
 // -----
 
 func.func @tensors(%A: tensor<64x64xbf16>, %B: tensor<64x64xbf16>, %C: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-remark @below {{hk-linalg-to-kernels: left alone: it works on tensors; hk-linalg-to-kernels takes memrefs (bufferize first)}}
+  // expected-remark @below {{hk-linalg-to-kernels: left alone: it works on tensors; hk-linalg-to-kernels takes memrefs (bufferize first: hk-opt --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map')}}
   %r = linalg.matmul ins(%A, %B : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%C : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }

@@ -47,6 +47,13 @@ struct SharedMemoryResource
 /// is the only place that reads the chip from IR.
 FailureOr<const ChipInfo *> resolveChip(Operation *op);
 
+/// Checks the launch sizes of `kernel`, a gpu.func: every dimension of its
+/// known_block_size and known_grid_size is at least 1; with `chip` (may be
+/// null), the workgroup is at most the chip's largest, is whole waves if the
+/// kernel holds hk ops, and each grid dimension fits a dispatch. Emits the
+/// reason, naming the kernel and the sizes, on `kernel` otherwise.
+LogicalResult verifyKernelLaunchSizes(Operation *kernel, const ChipInfo *chip);
+
 /// True if `value` is provably the same in every lane of a workgroup: it is
 /// computed, by pure ops, only from constants, kernel arguments, workgroup
 /// ids and sizes, `memref.dim` and induction variables of loops with such

@@ -140,6 +140,12 @@ def AttachTarget : Pass<"hk-attach-target", "ModuleOp"> {
     fails with the two chip names. This lets a pipeline take its chip as an
     option and still compile sources that declare their own target, without
     duplicate targets.
+
+    It also checks the launch sizes of the modules' kernels on `<chip>`, the
+    first step of hk's pipelines and before any pass reads them: every
+    dimension of `known_block_size` and `known_grid_size` at least 1, a
+    workgroup of at most the chip's largest (1024 lanes), whole waves in a
+    kernel holding hk ops, and a grid a dispatch can give.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"\"",
