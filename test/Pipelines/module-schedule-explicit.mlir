@@ -3,9 +3,9 @@
 // was ignored), in hk-opt's pipelines and hk-compile alike. The same value,
 // or no option, is taken (test/Pipelines/module-schedule.test).
 // RUN: not hk-opt %s --hk-to-rocdl-pipeline='chip=gfx950 stages=1' 2>&1 | FileCheck %s --check-prefix=STAGES
-// RUN: hk-opt %s --hk-to-rocdl-pipeline='chip=gfx950 stages=1' > /dev/null 2>&1; test $? -eq 1
+// RUN: hk-opt %s --hk-to-rocdl-pipeline='chip=gfx950 stages=1' > /dev/null 2>&1; test $? -eq 2
 // RUN: not hk-compile %s --chip=gfx950 --stages=1 -o %t.hsaco 2>&1 | FileCheck %s --check-prefix=STAGES
-// RUN: hk-compile %s --chip=gfx950 --stages=1 -o %t.hsaco > /dev/null 2>&1; test $? -eq 1
+// RUN: hk-compile %s --chip=gfx950 --stages=1 -o %t.hsaco > /dev/null 2>&1; test $? -eq 2
 // STAGES: error: gpu.module 'm' asks for schedule "stages=2 verify-lds=false" ('hk.schedule') and the pipeline for other values of stages (stages=1): drop the attribute or those options
 // RUN: not hk-opt %s --hk-to-rocdl-pipeline='chip=gfx950 stages=1 verify-lds=true' 2>&1 | FileCheck %s --check-prefix=BOTH
 // BOTH: and the pipeline for other values of stages, verify-lds (stages=1 verify-lds=true): drop

@@ -3,7 +3,7 @@
 // --mlir-print-op-on-diagnostic, as in hk-compile and hk-run.
 // RUN: not hk-opt %s --hk-attach-target=chip=gfx950 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not hk-opt %s --hk-to-binary-pipeline=chip=gfx1201 2>&1 | FileCheck %s --check-prefix=VALUE
-// RUN: hk-opt %s --hk-attach-target=chip=gfx950 > /dev/null 2>&1; test $? -eq 1
+// RUN: hk-opt %s --hk-attach-target=chip=gfx950 > /dev/null 2>&1; test $? -eq 2
 // TARGET: error: gpu.module 'm' targets gfx1201 but the compilation is for gfx950
 // TARGET-NOT: see current operation
 // VALUE: error: gpu.module 'm': 'hk.backend_options' option 'amdgpu-codegenprepare-break-large-phis' does not take the value "maybe"

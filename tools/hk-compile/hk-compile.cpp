@@ -94,9 +94,13 @@ static llvm::cl::opt<unsigned>
              llvm::cl::cat(toolOptions),
              llvm::cl::desc("LLVM optimization level of the device code, 0-3"));
 
+/// Exit status of input hk-compile refuses or cannot compile, as for every
+/// hk tool.
+static constexpr int kRefused = 2;
+
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "hk-compile") << message << "\n";
-  return 1;
+  return kRefused;
 }
 
 /// Warns about each kernel of `codeObject` that spills or uses scratch;
@@ -160,8 +164,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerDiagnosticCLOptions(toolOptions);
   llvm::cl::HideUnrelatedOptions(toolOptions);
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv, "hk-compile: hk source to an AMDGPU code object\n");
+  // Bad usage (no --chip, an unknown flag) is refused input too.
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv, "hk-compile: hk source to an AMDGPU code object\n",
+          &llvm::errs()))
+    return kRefused;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -172,7 +179,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module =
       parseCheckedSourceFile(inputFile, sourceMgr, &context);
   if (!module)
-    return 1;
+    return kRefused;
 
   auto gpuModules = llvm::to_vector(module->getOps<gpu::GPUModuleOp>());
   if (gpuModules.size() > 1 && !kernelName.empty()) {
@@ -199,7 +206,7 @@ int main(int argc, char **argv) {
                                       "holding that kernel"));
   if (!kernelName.empty() &&
       failed(keepOnlyKernel(gpuModules.front(), kernelName)))
-    return 1;
+    return kRefused;
   LaunchDescription description;
   description.chip = chipOption;
   for (auto func : gpuModules.front().getOps<gpu::GPUFuncOp>())
@@ -216,23 +223,23 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(invalid)));
   buildHKToROCDLPipeline(pm, options);
   if (failed(pm.run(*module)))
-    return 1;
+    return kRefused;
 
   // One serialization per requested form: the ROCDL serializer of LLVM 22
   // does not report its intermediate forms through callbacks.
   FailureOr<std::string> codeObject = serializeGpuModule(*module, "bin");
   if (failed(codeObject) || !checkScratchUse(*codeObject) ||
       !writeFile(outputFile, *codeObject))
-    return 1;
+    return kRefused;
   if (!asmFile.empty()) {
     FailureOr<std::string> isa = serializeGpuModule(*module, "isa");
     if (failed(isa) || !writeFile(asmFile, *isa))
-      return 1;
+      return kRefused;
   }
   if (!llvmIrFile.empty()) {
     FailureOr<std::string> text = serializeGpuModule(*module, "llvm-text");
     if (failed(text) || !writeFile(llvmIrFile, *text))
-      return 1;
+      return kRefused;
   }
   if (!launchFile.empty()) {
     // Files are named relative to the description when they sit beside it,
@@ -252,7 +259,7 @@ int main(int argc, char **argv) {
     if (!llvmIrFile.empty())
       description.llvmIr = relative(llvmIrFile);
     if (!writeFile(launchFile, writeLaunchDescription(description)))
-      return 1;
+      return kRefused;
   }
   return 0;
 }

@@ -29,6 +29,10 @@ void registerTestClusterSchedulePass();
 } // namespace mlir::hk::test
 #endif
 
+/// Exit status of input hk-opt refuses (a missing file, invalid IR, a pass
+/// that fails), as for every hk tool.
+static constexpr int kRefused = 2;
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::hk::registerAllPasses();
@@ -51,22 +55,22 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
   if (!file) {
     llvm::errs() << error << "\n";
-    return 1;
+    return kRefused;
   }
   if (llvm::Error tooDeep =
           mlir::hk::checkInputNesting(file->getBuffer(), input)) {
     llvm::errs() << llvm::toString(std::move(tooDeep)) << "\n";
-    return 1;
+    return kRefused;
   }
   std::unique_ptr<llvm::ToolOutputFile> out =
       mlir::openOutputFile(output, &error);
   if (!out) {
     llvm::errs() << error << "\n";
-    return 1;
+    return kRefused;
   }
   if (mlir::failed(
           mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
-    return 1;
+    return kRefused;
   out->keep();
   return 0;
 }

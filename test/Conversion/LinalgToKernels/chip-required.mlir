@@ -1,7 +1,7 @@
 // hk-linalg-to-kernels has no default chip: without one it builds nothing
 // and says which chips it takes.
 // RUN: not hk-opt --hk-linalg-to-kernels %s 2>&1 | FileCheck %s
-// RUN: hk-opt --hk-linalg-to-kernels %s > /dev/null 2>&1; test $? -eq 1
+// RUN: hk-opt --hk-linalg-to-kernels %s > /dev/null 2>&1; test $? -eq 2
 
 // CHECK: error: hk-linalg-to-kernels needs its chip option: hk-linalg-to-kernels='chip=<chip>' (supported: gfx950, gfx1201)
 // CHECK-NOT: gpu.module
