@@ -15,6 +15,7 @@
 #include "HK/Runtime/Npy.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
 #include <cstring>
@@ -110,8 +111,22 @@ prepareGemm(MLIRContext &context, const GemmConfig &config, StringRef path,
             Version version, GemmProblem &problem) {
   GemmOperandLayout layout;
   auto readSource = [&](gpu::GPUFuncOp kernel) {
-    layout = readGemmOperandLayout(kernel);
+    layout = readOperandLayout(kernel);
   };
+  // A launch description holds the layout hk-compile read from the source.
+  if (path.ends_with(".json")) {
+    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+            llvm::MemoryBuffer::getFile(path))
+      if (llvm::Expected<LaunchDescription> description =
+              parseLaunchDescription((*file)->getBuffer())) {
+        for (const LaunchDescription::Kernel &k : description->kernels)
+          if (config.run.kernelName.empty() || k.name == config.run.kernelName)
+            layout = {k.transposeA, k.transposeB};
+      } else {
+        // prepareKernel reads it again and reports what is wrong.
+        llvm::consumeError(description.takeError());
+      }
+  }
   auto read = [&](StringRef name, ArrayRef<Type> types,
                   const KernelArguments *&arguments) {
     arguments = &problem;

@@ -11,7 +11,6 @@
 #include "HK/Runtime/Npy.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -135,43 +134,6 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                                  s.alphaArg(), s.alphaArg() + 1)
                        .str());
   return s;
-}
-
-/// The kernel argument `v` views (through subviews and casts), or null.
-static BlockArgument viewedArgument(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return dyn_cast<BlockArgument>(v);
-}
-
-GemmOperandLayout readGemmOperandLayout(gpu::GPUFuncOp kernel) {
-  // Each shared tile A or B is copied into, and whether the copy transposes.
-  llvm::DenseMap<Value, std::pair<unsigned, bool>> fills;
-  kernel.walk([&](CopyToSharedOp copy) {
-    BlockArgument source = viewedArgument(copy.getSource());
-    if (source && source.getOwner() == &kernel.getBody().front() &&
-        source.getArgNumber() <= argB)
-      fills[copy.getTile()] = {source.getArgNumber(), copy.getTranspose()};
-  });
-  // An operand is K-major where its tile is read transposed or was filled
-  // transposed, not both; reads that disagree say nothing.
-  std::optional<bool> kMajor[2];
-  bool conflicting[2] = {false, false};
-  kernel.walk([&](LoadFragmentOp load) {
-    auto fill = fills.find(load.getTile());
-    if (fill == fills.end())
-      return;
-    auto [operand, copyTransposed] = fill->second;
-    bool k = copyTransposed != load.getTranspose();
-    conflicting[operand] |= kMajor[operand] && *kMajor[operand] != k;
-    kMajor[operand] = k;
-  });
-  GemmOperandLayout layout;
-  if (kMajor[argA] && !conflicting[argA])
-    layout.transposeA = *kMajor[argA];
-  if (kMajor[argB] && !conflicting[argB])
-    layout.transposeB = !*kMajor[argB];
-  return layout;
 }
 
 std::string getLayoutName(const GemmShape &shape) {

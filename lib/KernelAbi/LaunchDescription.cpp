@@ -9,6 +9,8 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -44,6 +46,45 @@ std::string mlir::hk::listKernelNames(Operation *root) {
   return names.empty() ? "none" : names;
 }
 
+/// The kernel argument `v` views (through subviews and casts), or null.
+static BlockArgument viewedArgument(mlir::Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return dyn_cast<BlockArgument>(v);
+}
+
+OperandLayout mlir::hk::readOperandLayout(gpu::GPUFuncOp kernel) {
+  // Each shared tile argument 0 or 1 is copied into, and whether the copy
+  // transposes.
+  llvm::DenseMap<mlir::Value, std::pair<unsigned, bool>> fills;
+  kernel.walk([&](CopyToSharedOp copy) {
+    BlockArgument source = viewedArgument(copy.getSource());
+    if (source && source.getOwner() == &kernel.getBody().front() &&
+        source.getArgNumber() <= 1)
+      fills[copy.getTile()] = {source.getArgNumber(), copy.getTranspose()};
+  });
+  // An operand is K-major where its tile is read transposed or was filled
+  // transposed, not both; reads that disagree say nothing.
+  std::optional<bool> kMajor[2];
+  bool conflicting[2] = {false, false};
+  kernel.walk([&](LoadFragmentOp load) {
+    auto fill = fills.find(load.getTile());
+    if (fill == fills.end())
+      return;
+    auto [operand, copyTransposed] = fill->second;
+    bool k = copyTransposed != load.getTranspose();
+    conflicting[operand] |= kMajor[operand] && *kMajor[operand] != k;
+    kMajor[operand] = k;
+  });
+  OperandLayout layout;
+  if (kMajor[0] && !conflicting[0])
+    layout.transposeA = *kMajor[0];
+  // B is N x K in the kernel's own terms: K-major B is the untransposed one.
+  if (kMajor[1] && !conflicting[1])
+    layout.transposeB = !*kMajor[1];
+  return layout;
+}
+
 LaunchDescription::Kernel mlir::hk::describeKernel(gpu::GPUFuncOp kernel) {
   LaunchDescription::Kernel out;
   out.name = kernel.getName().str();
@@ -68,6 +109,9 @@ LaunchDescription::Kernel mlir::hk::describeKernel(gpu::GPUFuncOp kernel) {
         std::vector<SizeTerm>(launch.getGrid().begin(), launch.getGrid().end()),
         std::vector<SizeTerm>(launch.getDivisible().begin(),
                               launch.getDivisible().end())};
+  OperandLayout layout = readOperandLayout(kernel);
+  out.transposeA = layout.transposeA;
+  out.transposeB = layout.transposeB;
   return out;
 }
 
@@ -105,6 +149,10 @@ static json::Object writeKernel(const LaunchDescription::Kernel &kernel) {
     out["grid"] = writeTerms(kernel.launch->grid, "tile");
     out["divisible"] = writeTerms(kernel.launch->divisible, "by");
   }
+  if (kernel.transposeA)
+    out["transpose_a"] = *kernel.transposeA;
+  if (kernel.transposeB)
+    out["transpose_b"] = *kernel.transposeB;
   return out;
 }
 
@@ -241,6 +289,14 @@ readKernel(const json::Value &value) {
     return std::move(e);
   if (Error e = readKernargs(*o, kernel))
     return std::move(e);
+  for (auto [key, field] : {std::pair{"transpose_a", &kernel.transposeA},
+                            std::pair{"transpose_b", &kernel.transposeB}}) {
+    if (!o->get(key))
+      continue;
+    *field = o->getBoolean(key);
+    if (!*field)
+      return where(std::string("a non-boolean '") + key + "'");
+  }
   return kernel;
 }
 

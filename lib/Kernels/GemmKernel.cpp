@@ -109,6 +109,11 @@ static const MmaInstr *findMma(const ChipInfo &chip, ElementKind operands) {
 /// 238 registers against 224 for its accumulators and operands.
 static constexpr int64_t kOtherRegistersPerLane = 16;
 
+/// Registers each K-major operand read through transposed LDS reads adds
+/// (gfx950). Measured at the default tiling: nt 238 registers, nn and tt
+/// (one such operand) 248 and 244, tn (two) 258, 2 of them spilled.
+static constexpr int64_t kTransposedReadRegisters = 16;
+
 /// Keeps the registers a wave's tile needs within what a wave has at the
 /// kernel's waves per SIMD: its f32 accumulators, plus the operand
 /// fragments of one K tile, plus kOtherRegistersPerLane. The estimate is
@@ -121,6 +126,11 @@ static constexpr int64_t kOtherRegistersPerLane = 16;
 static llvm::Error fitRegisters(GemmDescription &d, const ChipInfo &chip,
                                 int64_t waves, int64_t elementBytes,
                                 bool blockGiven) {
+  // K-major operands read through transposed LDS reads (gfx950).
+  bool kMajorA = d.layout == GemmLayout::tn || d.layout == GemmLayout::tt;
+  bool kMajorB = d.layout == GemmLayout::nn || d.layout == GemmLayout::tn;
+  int64_t transposedReads =
+      chip.transposedLdsReads ? int64_t(kMajorA) + int64_t(kMajorB) : 0;
   int64_t wavesPerSimd = llvm::divideCeil(waves, chip.simdsPerCu);
   int64_t budget =
       std::min(chip.maxRegistersPerLane, chip.vgprsPerSimd / wavesPerSimd);
@@ -129,7 +139,8 @@ static llvm::Error fitRegisters(GemmDescription &d, const ChipInfo &chip,
     int64_t accumulators = rows * cols / chip.waveSize;
     int64_t operands =
         (rows + cols) * *d.kTile * elementBytes / 4 / chip.waveSize;
-    return accumulators + operands + kOtherRegistersPerLane;
+    return accumulators + operands + kOtherRegistersPerLane +
+           kTransposedReadRegisters * transposedReads;
   };
   while (!blockGiven && needed() > budget &&
          std::min(*d.blockM, *d.blockN) > 32)
@@ -142,7 +153,9 @@ static llvm::Error fitRegisters(GemmDescription &d, const ChipInfo &chip,
                               "{5} a wave has at {6} wave(s) per SIMD: the "
                               "kernel would spill; give a smaller block",
                               *d.blockM, *d.blockN, waves, needed(),
-                              kOtherRegistersPerLane, budget, wavesPerSimd)
+                              kOtherRegistersPerLane +
+                                  kTransposedReadRegisters * transposedReads,
+                              budget, wavesPerSimd)
                     .str());
 }
 

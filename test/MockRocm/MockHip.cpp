@@ -89,11 +89,16 @@ int gemm(void **params, unsigned gx, unsigned gy, unsigned bx,
   if ((aKMajor ? size(2) : size(1)) != m ||
       (bKMajor ? size(4) : size(5)) != k || (bKMajor ? size(5) : size(4)) != n)
     return kInvalidValue;
-  // The grid is (ceil(N / tile), ceil(M / tile)), as the launch description
-  // says.
+  // The grid is (ceil(N / tile n), ceil(M / tile m)), as the launch
+  // description says: the reference tile of the workgroup size, or one
+  // halved along M or N (the kernel library's smaller default blocks).
   int64_t tile = tileOfBlock(bx);
-  if (tile == 0 || int64_t(gx) != (n + tile - 1) / tile ||
-      int64_t(gy) != (m + tile - 1) / tile)
+  auto covers = [&](int64_t tileM, int64_t tileN) {
+    return int64_t(gx) == (n + tileN - 1) / tileN &&
+           int64_t(gy) == (m + tileM - 1) / tileM;
+  };
+  if (tile == 0 ||
+      !(covers(tile, tile) || covers(tile / 2, tile) || covers(tile, tile / 2)))
     return kInvalidValue;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {

@@ -18,6 +18,7 @@
 
 #include "HK/Harness/Launch.h"
 #include "HK/Harness/RunConfig.h"
+#include "HK/KernelAbi/LaunchDescription.h"
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
@@ -35,7 +36,7 @@ struct GemmConfig {
   GemmShape shape;
   /// shape's transposeA and transposeB were asked for (--layout): a kernel
   /// whose reads of A and B say otherwise is refused. When not, the
-  /// kernel's own layout is taken (readGemmOperandLayout; nt where its
+  /// kernel's own layout is taken (readOperandLayout; nt where its
   /// reads do not say).
   bool layoutGiven = false;
   /// Batches (3-D kernels) and the padding of every row of A, B and C
@@ -105,17 +106,9 @@ struct GemmSignature {
 llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                                                 StringRef fp8Format);
 
-/// How a kernel takes A and B, in GemmShape's terms, as its hk source says:
-/// an operand whose tiles are filled or read transposed (one of the two) is
-/// stored K-major (A K x M, B K x N). None for an operand the source does
-/// not copy into a shared tile.
-struct GemmOperandLayout {
-  std::optional<bool> transposeA, transposeB;
-};
-
-/// The operand layout of the GEMM kernel `kernel` (hk source, before the
-/// pipeline), from its hk.copy_to_shared and hk.load_fragment ops.
-GemmOperandLayout readGemmOperandLayout(gpu::GPUFuncOp kernel);
+/// Whether A and B are stored K-major, as the kernel's reads say
+/// (LaunchDescription.h: from source, or as hk-compile recorded it).
+using GemmOperandLayout = OperandLayout;
 
 /// BLAS's name of `shape`'s layout: "nt", "nn", "tn" or "tt".
 std::string getLayoutName(const GemmShape &shape);

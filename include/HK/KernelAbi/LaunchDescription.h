@@ -54,12 +54,25 @@ struct LaunchDescription {
     std::optional<std::array<int64_t, 3>> block;
     /// The kernel's #hk.launch; the reader requires its grid.
     std::optional<Launch> launch;
+    /// Whether arguments 0 and 1 (a GEMM's A and B) are stored K-major, as
+    /// the kernel's reads of them say (readOperandLayout); each unset where
+    /// they do not.
+    std::optional<bool> transposeA, transposeB;
   };
   Chip chip = Chip::gfx950;
   /// The files it names, relative to its own directory when beside it.
   std::optional<std::string> codeObject, llvmIr;
   std::vector<Kernel> kernels;
 };
+
+/// Whether arguments 0 and 1 of `kernel` (hk source, before the pipeline)
+/// are stored K-major (A K x M, B K x N): an operand whose shared tiles are
+/// copied transposed or read transposed, not both, is. Each unset where the
+/// source copies no shared tile from the argument, or its reads disagree.
+struct OperandLayout {
+  std::optional<bool> transposeA, transposeB;
+};
+OperandLayout readOperandLayout(gpu::GPUFuncOp kernel);
 
 /// The description of `kernel` from its source signature (before
 /// hk-lower-kernel-abi): its argument types, the argument list it will
