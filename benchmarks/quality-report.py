@@ -172,7 +172,51 @@ def mca(chip, body, tiles_per_iteration, fp8_rate=False):
             "ipc": round(summary["IPC"], 3)}
 
 
-def hipkittens_reference(path, tiles=2, fp8_rate=False):
+def hk_perf(args, tiles):
+    """hk-perf (docs/hardware/TimingModel.md: every wave of a CU) on a
+    launch description (kernel mode: the kernel's occupancy) or a loop body
+    with its wave counts: cycles per tile and wave, and the MFMA/WMMA
+    utilisation (the mean over SIMDs, 0 to 1)."""
+    r = json.loads(hkbench.run([hkbench.tool("hk-perf"), *args,
+                                "--json"]).stdout)
+    return {"cycles_per_k_tile": round(r["cycles_per_iteration"] / tiles, 1),
+            "mfma_utilization": round(r["mfma_utilization"], 3),
+            "workgroup_waves": r["workgroup_waves"],
+            "waves_per_simd": r["waves_per_simd"]}
+
+
+def perf_text(row):
+    """`, hk-perf C cycles (MFMA U%)` for a row or reference with one."""
+    p = row.get("hk_perf") if row else None
+    if not p:
+        return ""
+    return (f"; hk-perf {p['cycles_per_k_tile']:g} cycles (MFMA "
+            f"{100 * p['mfma_utilization']:.1f}%, {p['waves_per_simd']} "
+            "waves/SIMD)")
+
+
+def print_disagreements(rows, what):
+    """Says which of `rows` (variants of one kernel on one chip) each model
+    finds fastest when they differ: llvm-mca by cycles per tile, hk-perf by
+    utilisation (equal MMA work per tile; occupancy may differ)."""
+    groups = {}
+    for r in rows:
+        if "hk_perf" in r:
+            key = (r["variant"]["chip"], r["variant"].get("kernel", what),
+                   r["variant"].get("head_dim"), r["variant"].get("layout"))
+            groups.setdefault(key, []).append(r)
+    for (chip, kernel, d, _), group in groups.items():
+        mca_best = min(group, key=lambda r: r["llvm_mca"]["cycles_per_k_tile"])
+        perf_best = max(group,
+                        key=lambda r: r["hk_perf"]["mfma_utilization"])
+        if mca_best is not perf_best:
+            name = kernel + (f" d={d}" if d else "")
+            print(f"models disagree on {chip} {name}: llvm-mca prefers "
+                  f"{mca_best['variant']['name']}, hk-perf "
+                  f"{perf_best['variant']['name']}")
+
+
+def hipkittens_reference(path, tiles=2, fp8_rate=False, waves=(8, 2)):
     """llvm-mca's estimate for a HipKittens gfx950 loop covering `tiles`
     tiles (the GEMM's: 2 K tiles per iteration), with its MFMAs marked as
     hk-report marks hk's; None, said on stderr, when the file is absent."""
@@ -190,6 +234,10 @@ def hipkittens_reference(path, tiles=2, fp8_rate=False):
                         else "\t; other"
                     out.write(line.rstrip("\n") + mark + "\n")
         result = mca("gfx950", body, tiles, fp8_rate)
+    # At HipKittens' real occupancy: 8 waves at 2 per SIMD, or 4 at 1.
+    result["hk_perf"] = hk_perf(
+        [path, "--chip=gfx950", f"--workgroup-waves={waves[0]}",
+         f"--waves-per-simd={waves[1]}"], tiles)
     result["source"] = os.path.basename(path)
     return result
 
@@ -200,10 +248,11 @@ def hipkittens_fp8():
     out = {}
     for name, (file, tiles) in hkbench.HIPKITTENS_FP8.items():
         path = os.path.join(hkbench.REFERENCE_DIR, file)
-        raw = hipkittens_reference(path, tiles)
+        waves = (4, 1) if "4wave" in name else (8, 2)
+        raw = hipkittens_reference(path, tiles, waves=waves)
         if raw:
             out[name] = {"raw": raw, "fp8_rate": hipkittens_reference(
-                path, tiles, fp8_rate=True)}
+                path, tiles, fp8_rate=True, waves=waves)}
     return out
 
 
@@ -217,7 +266,8 @@ def gemm_row(v, tmp, fp8_rate=False):
     row = {"variant": v.describe(),
            "resources": report["kernels"][0],
            "loop_per_k_tile": mix,
-           "llvm_mca": mca(v.chip, body, tiles)}
+           "llvm_mca": mca(v.chip, body, tiles),
+           "hk_perf": hk_perf([body[:-len(".loop.s")] + ".json"], tiles)}
     if fp8_rate:
         row["accvgpr_moves_per_k_tile"] = accvgpr_moves(mix)
         row["llvm_mca_fp8_rate"] = mca(v.chip, body, tiles, True)
@@ -259,7 +309,8 @@ def fp8_rows(references):
                   f"{row['resources']['vgprs']} VGPRs, "
                   f"{spills(row['resources'])}, "
                   f"{row['accvgpr_moves_per_k_tile']:g} v_accvgpr moves/K "
-                  "tile")
+                  f"tile{perf_text(row)}")
+    print_disagreements(rows, "fp8 GEMM")
     return rows
 
 
@@ -290,7 +341,7 @@ def print_fp8_references(references):
               f"{r['fp8_rate']['cycles_per_k_tile']:g} cycles/K tile at the "
               f"fp8 rate (MMA {100 * r['fp8_rate']['mma_share']:.0f}%); raw "
               f"model {r['raw']['cycles_per_k_tile']:g} "
-              f"(MMA {100 * r['raw']['mma_share']:.0f}%)")
+              f"(MMA {100 * r['raw']['mma_share']:.0f}%){perf_text(r['raw'])}")
 
 
 def hipkittens_attention():
@@ -418,6 +469,7 @@ def attention_row(chip, d, name, flags, tiles_per_iteration, tmp):
             "resources": resources,
             "loop_per_kv_tile": mix,
             "llvm_mca": mca_row,
+            "hk_perf": hk_perf([base + ".json"], tiles_per_iteration),
             "simulator": {
                 "attention": [b, hq, hkv, n, n, d],
                 "max_abs_error_o": r["max_abs_error_o"],
@@ -471,7 +523,9 @@ def attention_rows(references):
                   f"(MMA {100 * mca_row['mma_share']:.0f}%{ratio}), "
                   f"{r['resources']['vgprs']} VGPRs, "
                   f"{spills(r['resources'])}, "
-                  f"{r['resources'].get('waves_per_simd')} waves/SIMD")
+                  f"{r['resources'].get('waves_per_simd')} waves/SIMD"
+                  f"{perf_text(r)}")
+    print_disagreements(rows, "attention")
     return rows
 
 
@@ -722,7 +776,7 @@ def main():
     if reference:
         print(f"{'gfx950/HipKittens (reference)':<28} "
               f"{reference['cycles_per_k_tile']:g} cycles "
-              f"(MMA {100 * reference['mma_share']:.0f}%)")
+              f"(MMA {100 * reference['mma_share']:.0f}%){perf_text(reference)}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for v in chosen:
@@ -739,7 +793,9 @@ def main():
                   f"/K tile, {row['llvm_mca']['cycles_per_k_tile']:g} cycles "
                   f"(MMA {100 * row['llvm_mca']['mma_share']:.0f}%{ratio}), "
                   f"{row['resources']['vgprs']} VGPRs, LDS reads "
-                  f"{row['simulator']['lds_read_mean_ways']}-way")
+                  f"{row['simulator']['lds_read_mean_ways']}-way"
+                  f"{perf_text(row)}")
+    print_disagreements(rows, "bf16 GEMM")
     if args.only:
         # A subset leaves the full report in benchmarks/results alone.
         print()
