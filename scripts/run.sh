@@ -54,10 +54,34 @@ mca_cycles() {
     awk -v tiles="${3:-2}" '/^Total Cycles:/ {print $3 / (100 * tiles)}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
-# Every ratio the run measures, for the summary table at its end:
-# "what|hk's cycles|HipKittens' cycles|unit".
+# hk-perf (docs/hardware/TimingModel.md: every wave of a CU at the kernel's
+# occupancy) on a kernel's launch description ($1, its main loop covering
+# $2 tiles; more flags after): "cycles-per-tile MFMA-utilisation-%". On a
+# HipKittens loop body instead (perf_loop FILE WG-WAVES WAVES-PER-SIMD TILES).
+perf_fields() {
+  python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print("%.1f %.1f" % (d["cycles_per_iteration"] / float(sys.argv[1]), 100 * d["mfma_utilization"]))' "$1"
+}
+perf_kernel() {
+  local launch=$1 tiles=$2
+  shift 2
+  "$build/bin/hk-perf" "$launch" --json "$@" | perf_fields "$tiles"
+}
+perf_loop() {
+  "$build/bin/hk-perf" "$1" --chip=gfx950 --workgroup-waves="$2" \
+    --waves-per-simd="$3" --json | perf_fields "$4"
+}
+# Which of two candidates a model finds faster: "$1" if its figure $2 is
+# the better (lower cycles with $4 = low, higher utilisation with high).
+better() { awk -v a="$2" -v b="$3" -v dir="$4" 'BEGIN {exit !(dir == "low" ? a <= b : a >= b)}'; }
+# Every figure the run measures, for the summary table at its end:
+# "what|hk's llvm-mca cycles|HipKittens'|unit|hk's hk-perf cycles|
+# HipKittens'|hk's MFMA utilisation %|HipKittens'" (empty: not measured).
 measured=()
-record() { measured+=("$1|$2|$3|$4"); }
+record() { measured+=("$1|$2|$3|$4|${5:-}|${6:-}|${7:-}|${8:-}"); }
+# The schedules the two models rank differently, for the summary.
+disagreements=()
 compile() { # chip name flags...
   local chip=$1 name=$2
   shift 2
@@ -75,9 +99,12 @@ compile() { # chip name flags...
 }
 
 # gfx950: the two fastest correct schedules, HipKittens' ping-pong and the
-# double-buffered loop unrolled by 2, each measured with llvm-mca next to
-# HipKittens' own loop (when $HK_REFERENCE_DIR holds it) in this run; the
-# faster one is the main job's kernel (build/gemm/gfx950.*).
+# double-buffered loop unrolled by 2, each measured with llvm-mca and
+# hk-perf next to HipKittens' own loop (when $HK_REFERENCE_DIR holds it,
+# at its real 2 waves per SIMD) in this run; the one hk-perf finds faster
+# is the main job's kernel (build/gemm/gfx950.*): where the two models
+# disagree, hk-perf is followed, as it is the one that scored better on
+# the timing calibration set (docs/hardware/TimingModel.md#choice).
 pingpong=(--stages=2 --direct-lds --schedule=ping-pong)
 unrolled=(--stages=2 --direct-lds --mma-priority=1 --unroll=2)
 compile gfx950 gfx950-ping-pong "${pingpong[@]}"
@@ -85,23 +112,33 @@ compile gfx950 gfx950-unroll2 "${unrolled[@]}"
 pp=$(mca_cycles "$out/gfx950-ping-pong.loop.s" gfx950)
 un=$(mca_cycles "$out/gfx950-unroll2.loop.s" gfx950)
 reference="$reference_dir/hipkittens-gfx950-loop.s"
-theirs=""
+read -r pp_perf pp_util <<<"$(perf_kernel "$out/gfx950-ping-pong.json" 2)"
+read -r un_perf un_util <<<"$(perf_kernel "$out/gfx950-unroll2.json" 2)"
+theirs="" theirs_perf="" theirs_util=""
 if [ -f "$reference" ]; then
   theirs=$(mca_cycles "$reference" gfx950)
+  read -r theirs_perf theirs_util <<<"$(perf_loop "$reference" 8 2 2)"
 else
   echo "hk: no HipKittens reference loops in $reference_dir (set HK_REFERENCE_DIR): comparison skipped"
 fi
-for pair in "ping-pong:$pp" "unroll2:$un"; do
+for row in "ping-pong $pp $pp_perf $pp_util" "unroll2 $un $un_perf $un_util"; do
+  read -r name mca_c perf_c util <<<"$row"
   versus=""
-  [ -n "$theirs" ] && versus="; ${theirs} for HipKittens' loop, ratio $(ratio "${pair#*:}" "$theirs")"
-  record "gfx950 bf16 GEMM ${pair%%:*}" "${pair#*:}" "$theirs" "per K tile"
-  echo "hk: gfx950 $(echo "${pair%%:*}") main loop, llvm-mca: ${pair#*:} cycles per K tile$versus"
+  [ -n "$theirs" ] && versus="; ${theirs} / $theirs_perf (${theirs_util}%) for HipKittens' loop, ratio $(ratio "$mca_c" "$theirs") / $(ratio "$perf_c" "$theirs_perf")"
+  record "gfx950 bf16 GEMM $name" "$mca_c" "$theirs" "per K tile" "$perf_c" "$theirs_perf" "$util" "$theirs_util"
+  echo "hk: gfx950 $name main loop: llvm-mca $mca_c cycles per K tile, hk-perf $perf_c (MFMA ${util}%)$versus"
 done
-if awk -v a="$pp" -v b="$un" 'BEGIN {exit !(a <= b)}'; then
+# Same MFMA work per K tile and the same occupancy: the higher
+# utilisation is the faster loop.
+if better x "$pp_util" "$un_util" high; then
   best=ping-pong gfx950=("${pingpong[@]}") other=("${unrolled[@]}")
 else
   best=unroll2 gfx950=("${unrolled[@]}") other=("${pingpong[@]}")
 fi
+mca_best=unroll2
+better x "$pp" "$un" low && mca_best=ping-pong
+[ "$mca_best" != "$best" ] &&
+  disagreements+=("gfx950 bf16 GEMM: llvm-mca prefers $mca_best, hk-perf $best (followed)")
 for ext in hsaco s ll json loop.s; do
   cp "$out/gfx950-$best.$ext" "$out/gfx950.$ext"
 done
@@ -109,6 +146,11 @@ echo "hk: gfx950 main-job kernel: $best (${gfx950[*]}) -> $out/gfx950.hsaco"
 
 gfx1201=(--stages=2 --unroll=2)
 compile gfx1201 gfx1201 "${gfx1201[@]}"
+# gfx1201 has no HipKittens loop; its WMMA utilisation is hk-perf's.
+g12=$(mca_cycles "$out/gfx1201.loop.s" gfx1201)
+read -r g12_perf g12_util <<<"$(perf_kernel "$out/gfx1201.json" 2)"
+record "gfx1201 bf16 GEMM (${gfx1201[*]})" "$g12" "" "per K tile" "$g12_perf" "" "$g12_util" ""
+echo "hk: gfx1201 main loop: llvm-mca $g12 cycles per K tile, hk-perf $g12_perf (WMMA ${g12_util}%)"
 
 status=0
 # Bank conflicts of every fragment read and fill, statically: none allowed.
@@ -195,22 +237,27 @@ fp8_mca() { # label example reference-file (- for none) flags...
   [[ " $* " == *" --schedule=ping-pong "* ]] && tiles=2
   local name="$out/gfx950-$label"
   "$build/bin/hk-compile" "$root/examples/$example" --chip=gfx950 --dtype=e4m3 "$@" \
-    -o "$name.hsaco" --asm="$name.s" &&
+    -o "$name.hsaco" --asm="$name.s" --launch="$name.json" &&
     "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
       --loop-body="$name.loop.s" >/dev/null || { status=1; return; }
-  local rate raw line
+  local rate raw line perf util
   rate=$(mca_cycles "$name.loop.s" gfx950 $tiles fp8) && raw=$(mca_cycles "$name.loop.s" gfx950 $tiles) ||
     { status=1; return; }
-  line="hk: gfx950 $label ($*) main loop, llvm-mca: $rate cycles per K tile at the fp8 rate ($raw in the raw model)"
+  # hk-perf times fp8 MFMAs as the sched model does (raw).
+  read -r perf util <<<"$(perf_kernel "$name.json" $tiles)"
+  line="hk: gfx950 $label ($*) main loop, llvm-mca: $rate cycles per K tile at the fp8 rate ($raw in the raw model); hk-perf $perf (MFMA ${util}%, raw)"
   if [ "$ref" = - ]; then
     line+=" (no HipKittens loop of its kind to compare)"
-    record "gfx950 $label" "$rate" "" "per K tile, fp8 rate"
+    record "gfx950 $label" "$rate" "" "per K tile, fp8 rate" "$perf" "" "$util" ""
   elif [ -f "$reference_dir/$ref" ]; then
-    local theirs theirs_raw
+    local theirs theirs_raw theirs_perf theirs_util waves=8 per_simd=2
     theirs=$(mca_cycles "$reference_dir/$ref" gfx950 31 fp8)
     theirs_raw=$(mca_cycles "$reference_dir/$ref" gfx950 31)
-    line+="; $theirs ($theirs_raw) for HipKittens' loop, ratio $(ratio "$rate" "$theirs") ($(ratio "$raw" "$theirs_raw") raw)"
-    record "gfx950 $label" "$rate" "$theirs" "per K tile, fp8 rate"
+    # HipKittens' 4-wave fp8 kernel runs one wave per SIMD.
+    [[ "$ref" == *4wave* ]] && waves=4 per_simd=1
+    read -r theirs_perf theirs_util <<<"$(perf_loop "$reference_dir/$ref" $waves $per_simd 31)"
+    line+="; $theirs ($theirs_raw) / $theirs_perf (${theirs_util}%) for HipKittens' loop, ratio $(ratio "$rate" "$theirs") ($(ratio "$raw" "$theirs_raw") raw) / $(ratio "$perf" "$theirs_perf")"
+    record "gfx950 $label" "$rate" "$theirs" "per K tile, fp8 rate" "$perf" "$theirs_perf" "$util" "$theirs_util"
   else
     line+="; no HipKittens loop $reference_dir/$ref (set HK_REFERENCE_DIR): comparison skipped"
   fi
@@ -224,28 +271,72 @@ fp8_mca mxfp8 gemm_mxfp8_gfx950.mlir - --stages=2 --direct-lds
 # Attention: each kernel compiled and reported, then checked at the shapes
 # issue 13 names.
 mkdir -p "$build/attention"
+# gfx950: two candidates per head dim, the double-buffered loop unrolled
+# by 2 and the ping-pong (2 K/V tiles per trip each), measured with both
+# models; hk-perf's choice is the main job's kernel, as for the GEMM.
+# gfx1201: double-buffered (one tile per trip), hk-perf for its WMMA
+# utilisation.
+attention_candidate() { # chip d label flags...
+  local chip=$1 d=$2 label=$3
+  shift 3
+  local name="$build/attention/d${d}-$chip-$label"
+  "$build/bin/hk-compile" "$root/examples/attention_fwd_bf16_d${d}_$chip.mlir" \
+    --chip=$chip "$@" -o "$name.hsaco" --asm="$name.s" --launch="$name.json" &&
+    "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
+      --loop-body="$name.loop.s" >/dev/null || { status=1; return 1; }
+}
 for chip in gfx950 gfx1201; do
-  if [ "$chip" = gfx950 ]; then aflags=(--stages=2 --direct-lds --unroll=2); else aflags=(--stages=2); fi
   for d in 64 128; do
     example="$root/examples/attention_fwd_bf16_d${d}_$chip.mlir"
     name="$build/attention/d${d}-$chip"
-    "$build/bin/hk-compile" "$example" --chip=$chip "${aflags[@]}" \
-      -o "$name.hsaco" --asm="$name.s" --launch="$name.json" || status=1
-    echo "hk: $chip attention d=$d (${aflags[*]}) -> $name.hsaco"
-    "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
-      --loop-body="$name.loop.s" || status=1
-    # gfx950: the steady-state K/V loop (2 tiles per iteration) next to
-    # HipKittens' loop of the same head dim (4 tiles in its file), per tile
-    # of equal work (one wave's 32 queries x 64 keys).
-    theirs_attn="$reference_dir/hipkittens-gfx950-attn-d$d-loop.s"
-    if [ "$chip" = gfx950 ] && [ -f "$theirs_attn" ]; then
-      ours=$(mca_cycles "$name.loop.s" gfx950 2)
-      theirs=$(mca_cycles "$theirs_attn" gfx950 4)
-      echo "hk: gfx950 attention d=$d K/V loop, llvm-mca: $ours cycles per KV tile; $theirs for HipKittens' loop, ratio $(ratio "$ours" "$theirs")"
-      record "gfx950 attention d=$d (${aflags[*]})" "$ours" "$theirs" "per KV tile"
-    elif [ "$chip" = gfx950 ]; then
-      echo "hk: no HipKittens reference loop $theirs_attn (set HK_REFERENCE_DIR): attention d=$d comparison skipped"
+    if [ "$chip" = gfx950 ]; then
+      attn_unrolled=(--stages=2 --direct-lds --unroll=2)
+      attn_pingpong=(--stages=2 --direct-lds --schedule=ping-pong)
+      attention_candidate $chip $d unroll2 "${attn_unrolled[@]}" || continue
+      attention_candidate $chip $d ping-pong "${attn_pingpong[@]}" || continue
+      u_mca=$(mca_cycles "$name-unroll2.loop.s" gfx950 2)
+      p_mca=$(mca_cycles "$name-ping-pong.loop.s" gfx950 2)
+      read -r u_perf u_util <<<"$(perf_kernel "$name-unroll2.json" 2)"
+      read -r p_perf p_util <<<"$(perf_kernel "$name-ping-pong.json" 2)"
+      if better x "$p_util" "$u_util" high; then
+        attn_best=ping-pong aflags=("${attn_pingpong[@]}")
+      else
+        attn_best=unroll2 aflags=("${attn_unrolled[@]}")
+      fi
+      attn_mca_best=unroll2
+      better x "$p_mca" "$u_mca" low && attn_mca_best=ping-pong
+      [ "$attn_mca_best" != "$attn_best" ] &&
+        disagreements+=("gfx950 attention d=$d: llvm-mca prefers $attn_mca_best, hk-perf $attn_best (followed)")
+      for ext in hsaco s json loop.s; do cp "$name-$attn_best.$ext" "$name.$ext"; done
+      # The steady-state K/V loop next to HipKittens' loop of the same
+      # head dim (4 tiles in its file, 8 waves at 2 per SIMD), per tile
+      # of equal work (one wave's 32 queries x 64 keys).
+      theirs_attn="$reference_dir/hipkittens-gfx950-attn-d$d-loop.s"
+      theirs="" theirs_perf="" theirs_util=""
+      if [ -f "$theirs_attn" ]; then
+        theirs=$(mca_cycles "$theirs_attn" gfx950 4)
+        read -r theirs_perf theirs_util <<<"$(perf_loop "$theirs_attn" 8 2 4)"
+      else
+        echo "hk: no HipKittens reference loop $theirs_attn (set HK_REFERENCE_DIR): attention d=$d comparison skipped"
+      fi
+      for row in "unroll2 $u_mca $u_perf $u_util" "ping-pong $p_mca $p_perf $p_util"; do
+        read -r label mca_c perf_c util <<<"$row"
+        versus=""
+        [ -n "$theirs" ] && versus="; $theirs / $theirs_perf (${theirs_util}%) for HipKittens' loop, ratio $(ratio "$mca_c" "$theirs") / $(ratio "$perf_c" "$theirs_perf")"
+        echo "hk: gfx950 attention d=$d $label K/V loop: llvm-mca $mca_c cycles per KV tile, hk-perf $perf_c (MFMA ${util}%)$versus"
+        record "gfx950 attention d=$d $label" "$mca_c" "$theirs" "per KV tile" "$perf_c" "$theirs_perf" "$util" "$theirs_util"
+      done
+    else
+      aflags=(--stages=2)
+      attention_candidate $chip $d stages2 "${aflags[@]}" || continue
+      for ext in hsaco s json loop.s; do cp "$name-stages2.$ext" "$name.$ext"; done
+      a_mca=$(mca_cycles "$name.loop.s" gfx1201 1)
+      read -r a_perf a_util <<<"$(perf_kernel "$name.json" 1)"
+      echo "hk: gfx1201 attention d=$d K/V loop: llvm-mca $a_mca cycles per KV tile, hk-perf $a_perf (WMMA ${a_util}%)"
+      record "gfx1201 attention d=$d (${aflags[*]})" "$a_mca" "" "per KV tile" "$a_perf" "" "$a_util" ""
     fi
+    echo "hk: $chip attention d=$d (${aflags[*]}) -> $name.hsaco"
+    "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" || status=1
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --test=random
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,4,2,256,256,$d --causal --test=random
     check "$example" --chip=$chip "${aflags[@]}" --attention=2,2,1,200,333,$d --test=random
@@ -265,6 +356,10 @@ for chip in gfx950 gfx1201; do
       "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
         --kernel="attention_bwd_${kernel}_bf16_d$d" \
         --loop-body="$name.$kernel.loop.s" || status=1
+      # hk-perf per trip of the kernel's main loop (no HipKittens loop).
+      read -r b_perf b_util <<<"$(perf_kernel "$name.json" 1 --kernel="attention_bwd_${kernel}_bf16_d$d")" || status=1
+      echo "hk: $chip attention backward d=$d $kernel main loop: hk-perf $b_perf cycles per trip (MFMA/WMMA ${b_util}%)"
+      record "$chip attention bwd d=$d $kernel" "" "" "per trip" "$b_perf" "" "$b_util" ""
     done
     check "$example" --chip=$chip --attention-bwd=1,4,2,200,333,$d --causal
     check "$example" --chip=$chip --attention-bwd=2,2,2,77,65,$d
@@ -272,15 +367,22 @@ for chip in gfx950 gfx1201; do
 done
 # The summary: every ratio measured above, then the checks.
 echo
-echo "hk: summary (llvm-mca, one wave, cycles of each main loop; ratio = hk / HipKittens, below 1 is faster)"
-printf '  %-44s %10s %12s %7s  %s\n' kernel hk HipKittens ratio unit
+echo "hk: summary: cycles of each main loop per tile and wave, in llvm-mca (one wave) and hk-perf (every wave of a CU at the kernel's occupancy, with its MFMA/WMMA utilisation); ratio = hk / HipKittens, below 1 is faster"
+printf '  %-44s %8s %8s %6s | %8s %8s %6s | %6s %6s  %s\n' kernel mca:hk HK ratio perf:hk HK ratio util% HK% unit
 for row in "${measured[@]}"; do
-  IFS='|' read -r what ours theirs unit <<<"$row"
-  r=-
-  [ -n "$theirs" ] && r=$(ratio "$ours" "$theirs")
-  printf '  %-44s %10s %12s %7s  %s\n' "$what" "$ours" "${theirs:--}" "$r" "$unit"
+  IFS='|' read -r what ours theirs unit perf theirs_perf util theirs_util <<<"$row"
+  r=- pr=-
+  [ -n "$ours" ] && [ -n "$theirs" ] && r=$(ratio "$ours" "$theirs")
+  [ -n "$perf" ] && [ -n "$theirs_perf" ] && pr=$(ratio "$perf" "$theirs_perf")
+  printf '  %-44s %8s %8s %6s | %8s %8s %6s | %6s %6s  %s\n' "$what" "${ours:--}" "${theirs:--}" "$r" \
+    "${perf:--}" "${theirs_perf:--}" "$pr" "${util:--}" "${theirs_util:--}" "$unit"
 done
-echo "hk: main-job kernels: gfx950 $best (${gfx950[*]}), gfx1201 (${gfx1201[*]})"
+if [ ${#disagreements[@]} -eq 0 ]; then
+  echo "hk: llvm-mca and hk-perf rank the candidate schedules alike"
+else
+  printf 'hk: the models disagree: %s\n' "${disagreements[@]}"
+fi
+echo "hk: main-job kernels: gfx950 $best (${gfx950[*]}), gfx1201 (${gfx1201[*]}); gfx950 attention: hk-perf's choice per head dim above"
 echo "hk: $((checks - failed_checks)) of $checks simulator checks passed"
 if [ "$status" -eq 0 ]; then
   echo "hk: the reference GEMMs and attention kernels (forward and backward) compiled and validated on the simulator"
