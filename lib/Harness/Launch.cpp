@@ -372,13 +372,28 @@ prepareKernel(MLIRContext &context, const RunConfig &config, StringRef path,
                                  readSource);
 }
 
+std::vector<uint64_t>
+placeBuffers(sim::GlobalMemory &memory,
+             const std::vector<std::vector<uint8_t>> &buffers) {
+  std::vector<uint64_t> addresses;
+  for (auto [i, buffer] : llvm::enumerate(buffers)) {
+    addresses.push_back(
+        memory.allocate("argument #" + std::to_string(i), buffer.size()));
+    memory.bytes(addresses.back()) = buffer;
+  }
+  return addresses;
+}
+
 llvm::Expected<LaunchStats>
 launchKernel(const RunConfig &config, const PreparedKernel &kernel,
              std::vector<std::vector<uint8_t>> &buffers,
              const std::vector<bool> &outputs) {
   LaunchStats stats;
   auto runStart = std::chrono::steady_clock::now();
-  if (config.backend == Backend::sim) {
+  if (config.backend == Backend::isa) {
+    if (llvm::Error e = launchOnIsa(config, kernel, buffers, stats))
+      return std::move(e);
+  } else if (config.backend == Backend::sim) {
     llvm::LLVMContext llvmContext;
     llvm::SMDiagnostic diag;
     std::unique_ptr<llvm::Module> module;
@@ -395,12 +410,7 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
                         diag.getMessage());
     }
     sim::GlobalMemory memory;
-    std::vector<uint64_t> addresses;
-    for (auto [i, buffer] : llvm::enumerate(buffers)) {
-      addresses.push_back(
-          memory.allocate("argument #" + std::to_string(i), buffer.size()));
-      memory.bytes(addresses.back()) = buffer;
-    }
+    std::vector<uint64_t> addresses = placeBuffers(memory, buffers);
     sim::LaunchConfig launch;
     launch.grid = kernel.grid;
     launch.block = kernel.block;

@@ -160,7 +160,20 @@ struct RunCLOptions {
                      "the CPU simulator, from the kernel's LLVM IR"),
           clEnumValN(Backend::hip, "hip",
                      "an AMD GPU through libamdhip64.so (exit status 3 when "
-                     "there is no HIP runtime or no GPU)"))};
+                     "there is no HIP runtime or no GPU)"),
+          clEnumValN(Backend::isa, "isa",
+                     "the ISA executor, from the code object, instruction "
+                     "by instruction"))};
+  llvm::cl::opt<IsaCompletion> isaCompletion{
+      "isa-completion", llvm::cl::init(IsaCompletion::latest),
+      llvm::cl::cat(toolOptions),
+      llvm::cl::desc("isa: when counted memory operations complete"),
+      llvm::cl::values(
+          clEnumValN(IsaCompletion::eager, "eager", "at issue"),
+          clEnumValN(IsaCompletion::latest, "latest",
+                     "at the wait that covers them, or the wave's end"),
+          clEnumValN(IsaCompletion::random, "random",
+                     "at a legal moment drawn from --seed"))};
   llvm::cl::opt<int> warmup{"warmup", llvm::cl::init(3),
                             llvm::cl::cat(toolOptions),
                             llvm::cl::desc("hip: untimed launches")};
@@ -304,6 +317,7 @@ static RunConfig createRunConfig(const RunCLOptions &o) {
   run.checkSample = o.checkSample;
   run.seed = o.seed;
   run.stepLimit = o.stepLimit;
+  run.isaCompletion = o.isaCompletion;
   return run;
 }
 

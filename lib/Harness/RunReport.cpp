@@ -27,6 +27,15 @@ void printSimulatorCounters(llvm::raw_ostream &out,
       compileSeconds, runSeconds, counters.waveInstructions,
       counters.laneInstructions, counters.laneInstructions / runSeconds / 1e6,
       counters.mmas, counters.barriers);
+  if (!counters.isaCompletion.empty()) {
+    // The executor counts instructions, not bytes or classes.
+    out << "  isa executor: counted memory operations completed "
+        << (counters.isaCompletion == "eager"    ? "at issue"
+            : counters.isaCompletion == "latest" ? "at the waits covering them"
+                                                 : "at seeded random moments")
+        << " (--isa-completion=" << counters.isaCompletion << ")\n";
+    return;
+  }
   out << llvm::formatv(
       "  global bytes read {0}, written {1}; LDS bytes read {2}, written "
       "{3}\n",
@@ -97,7 +106,9 @@ void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
 }
 
 static const char *backendName(Backend backend) {
-  return backend == Backend::sim ? "sim" : "hip";
+  return backend == Backend::sim   ? "sim"
+         : backend == Backend::isa ? "isa"
+                                   : "hip";
 }
 
 /// The first wrong elements and the padding writes of a GEMM check.
@@ -216,6 +227,9 @@ void printGemmReport(const GemmConfig &config, const GemmResult &result,
   } else {
     const sim::Counters &counters = run.counters;
     printSimulatorCounters(out, counters, run.compileSeconds, run.runSeconds);
+  }
+  if (!hip && run.counters.isaCompletion.empty()) {
+    const sim::Counters &counters = run.counters;
     // The kernels' K tile is 128 bytes of each row (64 bf16, 128 fp8); a
     // partial K tile counts as one.
     int64_t kTile = 128 / problem.signature.abBytes();

@@ -110,6 +110,21 @@ Expected<CodeObjectInfo> mlir::hk::readCodeObject(StringRef bytes) {
     r.waveSize = getInt(kernel, ".wavefront_size");
     r.maxWorkgroupSize = getInt(kernel, ".max_flat_workgroup_size");
     r.kernargBytes = getInt(kernel, ".kernarg_segment_size");
+    auto args = kernel.find(".args");
+    if (args != kernel.end() && args->second.getKind() == msgpack::Type::Array)
+      for (msgpack::DocNode &arg : args->second.getArray()) {
+        if (arg.getKind() != msgpack::Type::Map)
+          return malformed("kernel argument is not a map");
+        msgpack::MapDocNode map = arg.getMap();
+        KernelArgument a;
+        a.offset = getInt(map, ".offset");
+        a.size = getInt(map, ".size");
+        auto kind = map.find(".value_kind");
+        if (kind != map.end() &&
+            kind->second.getKind() == msgpack::Type::String)
+          a.valueKind = kind->second.getString().str();
+        r.arguments.push_back(std::move(a));
+      }
     info.kernels.push_back(std::move(r));
   }
   return info;

@@ -154,6 +154,19 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
              std::vector<std::vector<uint8_t>> &buffers,
              const std::vector<bool> &outputs);
 
+/// Copies each of `buffers` into `memory` ("argument #i"), in order; their
+/// addresses.
+std::vector<uint64_t>
+placeBuffers(sim::GlobalMemory &memory,
+             const std::vector<std::vector<uint8_t>> &buffers);
+
+/// launchKernel for Backend::isa (IsaLaunch.cpp): the code object on the
+/// ISA executor. A wrong kernel (a poisoned read) is a RunError of kind
+/// failed; what it cannot run, of kind bad input.
+llvm::Error launchOnIsa(const RunConfig &config, const PreparedKernel &kernel,
+                        std::vector<std::vector<uint8_t>> &buffers,
+                        LaunchStats &stats);
+
 } // namespace mlir::hk::run
 
 #endif // HK_HARNESS_LAUNCH_H

@@ -29,7 +29,10 @@
 namespace mlir::hk::run {
 
 enum class TestKind { identity, random, expected, compare };
-enum class Backend { sim, hip };
+enum class Backend { sim, hip, isa };
+/// exec::Completion, for the command line: at issue, at the covering wait,
+/// at a moment drawn from the seed.
+enum class IsaCompletion { eager, latest, random };
 enum class Baseline { none, rocblas, hipblaslt };
 /// How the attention workload draws its scores (AttentionWorkload.h).
 enum class AttentionScores { random, rising, steps };
@@ -59,6 +62,8 @@ struct RunConfig {
   unsigned seed = 1;
   /// sim: wave instructions one wave may execute.
   uint64_t stepLimit = uint64_t(1) << 28;
+  /// isa: when counted memory operations complete (exec::Completion).
+  IsaCompletion isaCompletion = IsaCompletion::latest;
   /// Where the diagnostics of parsing and compiling the kernel are written
   /// as they arise; null: into the message of the error they lead to.
   llvm::raw_ostream *diagnostics = nullptr;

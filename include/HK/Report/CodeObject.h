@@ -21,6 +21,15 @@
 
 namespace mlir::hk {
 
+/// One entry of a kernel's `.args` metadata: where the kernel reads it in
+/// its kernarg segment, and its `.value_kind` ("global_buffer", "by_value",
+/// "hidden_...").
+struct KernelArgument {
+  int64_t offset = 0;
+  int64_t size = 0;
+  std::string valueKind;
+};
+
 /// The resources of one kernel of a code object.
 struct KernelResources {
   std::string name;
@@ -34,6 +43,8 @@ struct KernelResources {
   int64_t waveSize = 0;
   int64_t maxWorkgroupSize = 0;
   int64_t kernargBytes = 0;
+  /// Its arguments in order (the ISA executor lays out kernargs by them).
+  std::vector<KernelArgument> arguments;
 };
 
 /// A code object's target and kernels.

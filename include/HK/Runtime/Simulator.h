@@ -84,6 +84,9 @@ struct Counters {
   /// AsyncOrders, writing the same results (otherwise every access
   /// completed at issue).
   bool ranBothAsyncOrders = false;
+  /// Set when the ISA executor ran the code object: how its counted memory
+  /// operations completed ("latest", "random", "eager").
+  std::string isaCompletion;
 };
 
 /// When asynchronous LDS traffic completes. Both are legal hardware

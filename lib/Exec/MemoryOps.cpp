@@ -1,0 +1,345 @@
+//===- MemoryOps.cpp - scalar memory, buffer and LDS instructions ---------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The counted memory operations of hk's kernels. Each reads its sources at
+// issue and does the rest when it completes (Machine::issue): a load writes
+// its registers then (they are poisoned until), a store or an LDS write its
+// memory, a direct-to-LDS load its LDS bytes (poisoned until). An LDS read
+// checks its bytes at issue and reads them at completion, so that a write
+// still in flight at either moment is caught.
+//
+// Buffer accesses follow docs/hardware/SchedulesTailsLayouts.md#range-check,
+// as the simulator does (lib/Runtime/SimMemory.cpp): raw resources only
+// (stride 0, offen or no vaddr), per-word range checks on gfx950 and whole
+// access ones on gfx1201, a word whose verdict depends on soffset an error,
+// out-of-range words reading 0 (0xff bytes for a load to LDS) and not
+// written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace llvm;
+
+namespace mlir::hk::exec::detail {
+namespace {
+
+/// Bytes and sign of an access from the mnemonic's last part
+/// ("buffer_load_dwordx4", "ds_read_b128", "buffer_load_u16").
+struct AccessSize {
+  unsigned bytes = 0;
+  bool signExtend = false;
+};
+AccessSize accessSize(StringRef mnemonic) {
+  StringRef last = mnemonic.rsplit('_').second;
+  return StringSwitch<AccessSize>(last)
+      .Cases({"dword", "b32"}, AccessSize{4})
+      .Cases({"dwordx2", "b64"}, AccessSize{8})
+      .Cases({"dwordx3", "b96"}, AccessSize{12})
+      .Cases({"dwordx4", "b128"}, AccessSize{16})
+      .Cases({"dwordx8", "b256"}, AccessSize{32})
+      .Cases({"dwordx16", "b512"}, AccessSize{64})
+      .Cases({"ushort", "short", "u16", "b16"}, AccessSize{2})
+      .Cases({"sshort", "i16"}, AccessSize{2, true})
+      .Cases({"ubyte", "byte", "u8", "b8"}, AccessSize{1})
+      .Cases({"sbyte", "i8"}, AccessSize{1, true})
+      .Default({0});
+}
+
+/// Register-sized words of `bytes` loaded into a register (sub-dword loads
+/// extend to 32 bits).
+uint32_t extendWord(const uint8_t *p, AccessSize size) {
+  uint32_t v = 0;
+  std::memcpy(&v, p, std::min(size.bytes, 4u));
+  if (size.bytes == 2 && size.signExtend)
+    v = uint32_t(int32_t(int16_t(v)));
+  if (size.bytes == 1 && size.signExtend)
+    v = uint32_t(int32_t(int8_t(v)));
+  return v;
+}
+
+Span spanOf(const Operand &o) {
+  return Span{o.kind == Operand::agpr   ? File::agpr
+              : o.kind == Operand::vgpr ? File::vgpr
+                                        : File::scalar,
+              o.index, o.count};
+}
+
+/// s_load_* sdst, sbase, offset: bytes at sbase + offset into SGPRs.
+bool smemLoad(Machine &m, Wave &w, const Op &op) {
+  unsigned index = w.pc - 1;
+  unsigned bytes = op.dst[0].count * 4;
+  uint64_t address = (readScalar64(w, op.src[0]) + op.imms[0]) & ~uint64_t(3);
+  uint8_t *p = m.globalAt(w, index, address, bytes, 0);
+  if (!p)
+    return false;
+  std::vector<uint32_t> data(op.dst[0].count);
+  std::memcpy(data.data(), p, bytes);
+  Pending pending;
+  pending.index = index;
+  pending.counters = op.instr->counters;
+  pending.regs.push_back(spanOf(op.dst[0]));
+  unsigned first = op.dst[0].index;
+  pending.complete = [&w, data = std::move(data), first] {
+    for (unsigned i = 0; i < data.size(); ++i)
+      w.s[first + i] = data[i];
+    return true;
+  };
+  return m.issue(w, std::move(pending));
+}
+
+/// The operands of a buffer access, from the opcode's form.
+struct BufferAccess {
+  const Operand *data = nullptr, *vaddr = nullptr, *rsrc = nullptr,
+                *soffset = nullptr;
+  bool toLds = false, isStore = false;
+  AccessSize size;
+};
+
+bool bufferAccess(Machine &m, Wave &w, const Op &op) {
+  unsigned index = w.pc - 1;
+  StringRef opcode = op.instr->opcodeName;
+  BufferAccess a;
+  a.size = accessSize(op.instr->mnemonic);
+  a.isStore = StringRef(op.instr->mnemonic).starts_with("buffer_store");
+  a.toLds = opcode.contains("_LDS_");
+  bool offen = opcode.contains("_OFFEN");
+  if (!offen && !opcode.contains("_OFFSET"))
+    return m.fail(ExecError::Kind::badInput, w, index,
+                  "only offen and offset buffer addressing is modelled");
+  unsigned s = 0;
+  if (a.isStore)
+    a.data = &op.src[s++];
+  if (offen)
+    a.vaddr = &op.src[s++];
+  a.rsrc = &op.src[s++];
+  a.soffset = &op.src[s++];
+  uint64_t imm = op.imms.empty() ? 0 : uint64_t(op.imms[0]);
+
+  uint32_t w0 = w.s[a.rsrc->index], w1 = w.s[a.rsrc->index + 1];
+  uint64_t base = w0 | uint64_t(w1 & 0xffff) << 32;
+  uint64_t records = w.s[a.rsrc->index + 2];
+  if ((w1 >> 16) & 0x3fff)
+    return m.fail(ExecError::Kind::badInput, w, index,
+                  "strided buffer resources are not modelled");
+  uint64_t scalar = readScalar(w, *a.soffset);
+  unsigned size = a.size.bytes, words = (size + 3) / 4;
+  uint64_t exec = w.exec();
+  Lanes32 voffset = a.vaddr ? vectorSource(m, w, *a.vaddr) : Lanes32();
+  // Per lane: the bytes read (loads) or to write (stores), and where.
+  std::vector<uint8_t> bytes(size_t(m.lanes) * size, 0);
+  std::vector<uint8_t *> targets(a.isStore ? size_t(m.lanes) * words : 0);
+  for (unsigned lane = 0; lane < m.lanes; ++lane) {
+    if (!(exec >> lane & 1))
+      continue;
+    uint8_t *laneBytes = bytes.data() + size_t(lane) * size;
+    if (a.isStore)
+      for (unsigned i = 0; i < words; ++i) {
+        uint32_t v = vectorSource(m, w, *a.data, i)[lane];
+        std::memcpy(laneBytes + 4 * i, &v, std::min(4u, size - 4 * i));
+      }
+    uint64_t checked = uint32_t(voffset[lane] + imm);
+    uint64_t address = base + checked + scalar;
+    if (address % std::min(size, 4u))
+      return m.fail(ExecError::Kind::badInput, w, index,
+                    formatv("lane {0}: a {1}-byte buffer access at byte offset "
+                            "{2} is not {3}-byte aligned",
+                            lane, size, checked + scalar, std::min(size, 4u)));
+    if (!m.config.perWordRangeCheck && size > 4 &&
+        (checked + 4 <= records) != (checked + size <= records))
+      return m.fail(
+          ExecError::Kind::badInput, w, index,
+          formatv("lane {0}: a {1}-byte buffer access at byte offset {2} is "
+                  "partly past the buffer's range ({3} bytes): this chip "
+                  "checks the whole access "
+                  "(docs/hardware/SchedulesTailsLayouts.md#range-check)",
+                  lane, size, checked, records));
+    for (unsigned word = 0; word < size; word += 4) {
+      unsigned n = std::min(4u, size - word);
+      bool inRange = checked + word + n <= records;
+      if (inRange != (checked + scalar + word + n <= records))
+        return m.fail(
+            ExecError::Kind::badInput, w, index,
+            formatv("lane {0}: whether bytes {1}..{2} are in the buffer's "
+                    "range ({3} bytes) depends on whether the hardware adds "
+                    "soffset {4} to the checked offset {5}",
+                    lane, checked + word, checked + word + n - 1, records,
+                    scalar, checked));
+      if (!inRange) {
+        if (a.toLds)
+          std::memset(laneBytes + word, 0xff, n);
+        continue;
+      }
+      uint8_t *p = m.globalAt(w, index, address + word, n, lane);
+      if (!p)
+        return false;
+      if (a.isStore)
+        targets[size_t(lane) * words + word / 4] = p;
+      else
+        std::memcpy(laneBytes + word, p, n);
+    }
+  }
+  Pending pending;
+  pending.index = index;
+  pending.counters = op.instr->counters;
+  if (a.isStore) {
+    pending.complete = [bytes = std::move(bytes), targets = std::move(targets),
+                        size, words, lanes = m.lanes] {
+      for (unsigned lane = 0; lane < lanes; ++lane)
+        for (unsigned i = 0; i < words; ++i)
+          if (uint8_t *p = targets[size_t(lane) * words + i])
+            std::memcpy(p, bytes.data() + size_t(lane) * size + 4 * i,
+                        std::min(4u, size - 4 * i));
+      return true;
+    };
+    return m.issue(w, std::move(pending));
+  }
+  if (a.toLds) {
+    // Lane l's bytes go to M0 + the immediate offset + l * size, as the
+    // simulator has it (docs/Simulator.md, "Buffers and loads to LDS").
+    uint64_t first = uint64_t(w.s[kM0]) + imm;
+    for (unsigned lane = 0; lane < m.lanes; ++lane)
+      if (exec >> lane & 1) {
+        uint64_t at = first + uint64_t(lane) * size;
+        if (!m.ldsAt(w, index, at, size, lane, /*checked=*/false))
+          return false;
+        pending.ldsBytes.push_back({uint32_t(at), uint32_t(at + size)});
+      }
+    Machine *machine = &m;
+    pending.complete = [machine, bytes = std::move(bytes), first, exec, size] {
+      for (unsigned lane = 0; lane < machine->lanes; ++lane)
+        if (exec >> lane & 1)
+          std::memcpy(machine->lds.data() + first + uint64_t(lane) * size,
+                      bytes.data() + size_t(lane) * size, size);
+      return true;
+    };
+    return m.issue(w, std::move(pending));
+  }
+  pending.regs.push_back(spanOf(op.dst[0]));
+  Machine *machine = &m;
+  Operand dst = op.dst[0];
+  AccessSize access = a.size;
+  pending.complete = [machine, &w, bytes = std::move(bytes), dst, exec,
+                      access] {
+    unsigned lanes = machine->lanes, size = access.bytes;
+    for (unsigned i = 0; i < dst.count; ++i) {
+      uint32_t *d = vectorDest(*machine, w, dst, i);
+      for (unsigned lane = 0; lane < lanes; ++lane)
+        if (exec >> lane & 1)
+          d[lane] =
+              extendWord(bytes.data() + size_t(lane) * size + 4 * i, access);
+    }
+    return true;
+  };
+  return m.issue(w, std::move(pending));
+}
+
+/// ds_read*/ds_load* vdst, vaddr offset:N and ds_write*/ds_store* vaddr,
+/// vdata offset:N: each lane at vaddr + offset (CDNA4 ISA section 11, RDNA4
+/// ISA section 11 "Local Data Share").
+bool dsAccess(Machine &m, Wave &w, const Op &op) {
+  unsigned index = w.pc - 1;
+  StringRef mnemonic = op.instr->mnemonic;
+  bool isWrite =
+      mnemonic.starts_with("ds_write") || mnemonic.starts_with("ds_store");
+  AccessSize access = accessSize(mnemonic);
+  unsigned size = access.bytes, words = (size + 3) / 4;
+  uint64_t offset = op.imms.empty() ? 0 : uint64_t(op.imms[0]);
+  Lanes32 vaddr = vectorSource(m, w, op.src[0]);
+  uint64_t exec = w.exec();
+  isa::CounterSet counters = op.instr->counters;
+  std::vector<uint32_t> addresses(m.lanes);
+  std::vector<uint8_t> bytes(isWrite ? size_t(m.lanes) * size : 0);
+  Pending pending;
+  pending.index = index;
+  pending.counters = counters;
+  for (unsigned lane = 0; lane < m.lanes; ++lane) {
+    if (!(exec >> lane & 1))
+      continue;
+    uint64_t at = uint64_t(vaddr[lane]) + offset;
+    // A write must not land before an LDS write still in flight from
+    // another wave or counter; a read must not see one.
+    if (!m.ldsAt(w, index, at, size, lane, /*checked=*/true, counters))
+      return false;
+    addresses[lane] = uint32_t(at);
+    if (isWrite) {
+      for (unsigned i = 0; i < words; ++i) {
+        uint32_t v = vectorSource(m, w, op.src[1], i)[lane];
+        std::memcpy(bytes.data() + size_t(lane) * size + 4 * i, &v,
+                    std::min(4u, size - 4 * i));
+      }
+      pending.ldsBytes.push_back({uint32_t(at), uint32_t(at + size)});
+    }
+  }
+  Machine *machine = &m;
+  if (isWrite) {
+    pending.complete = [machine, bytes = std::move(bytes),
+                        addresses = std::move(addresses), exec, size] {
+      for (unsigned lane = 0; lane < machine->lanes; ++lane)
+        if (exec >> lane & 1)
+          std::memcpy(machine->lds.data() + addresses[lane],
+                      bytes.data() + size_t(lane) * size, size);
+      return true;
+    };
+    return m.issue(w, std::move(pending));
+  }
+  pending.regs.push_back(spanOf(op.dst[0]));
+  Operand dst = op.dst[0];
+  pending.complete = [machine, &w, index, addresses = std::move(addresses), dst,
+                      exec, access, counters] {
+    unsigned size = access.bytes;
+    for (unsigned lane = 0; lane < machine->lanes; ++lane) {
+      if (!(exec >> lane & 1))
+        continue;
+      const uint8_t *p = machine->ldsAt(w, index, addresses[lane], size, lane,
+                                        /*checked=*/true, counters);
+      if (!p)
+        return false;
+      for (unsigned i = 0; i < dst.count; ++i)
+        vectorDest(*machine, w, dst, i)[lane] = extendWord(p + 4 * i, access);
+    }
+    return true;
+  };
+  return m.issue(w, std::move(pending));
+}
+
+} // namespace
+
+void registerMemoryOps(HandlerMap &map) {
+  for (StringRef name :
+       {"s_load_dword", "s_load_dwordx2", "s_load_dwordx4", "s_load_dwordx8",
+        "s_load_dwordx16", "s_load_b32", "s_load_b64", "s_load_b128",
+        "s_load_b256", "s_load_b512"})
+    map[name] = smemLoad;
+  for (StringRef name :
+       {"buffer_load_dword",    "buffer_load_dwordx2",  "buffer_load_dwordx3",
+        "buffer_load_dwordx4",  "buffer_load_ushort",   "buffer_load_sshort",
+        "buffer_load_ubyte",    "buffer_load_sbyte",    "buffer_store_dword",
+        "buffer_store_dwordx2", "buffer_store_dwordx3", "buffer_store_dwordx4",
+        "buffer_store_short",   "buffer_store_byte",    "buffer_load_b32",
+        "buffer_load_b64",      "buffer_load_b96",      "buffer_load_b128",
+        "buffer_load_u16",      "buffer_load_i16",      "buffer_load_u8",
+        "buffer_load_i8",       "buffer_store_b32",     "buffer_store_b64",
+        "buffer_store_b96",     "buffer_store_b128",    "buffer_store_b16",
+        "buffer_store_b8"})
+    map[name] = bufferAccess;
+  for (StringRef name :
+       {"ds_read_b32",  "ds_read_b64",   "ds_read_b96",  "ds_read_b128",
+        "ds_read_u16",  "ds_read_i16",   "ds_read_u8",   "ds_read_i8",
+        "ds_write_b32", "ds_write_b64",  "ds_write_b96", "ds_write_b128",
+        "ds_write_b16", "ds_write_b8",   "ds_load_b32",  "ds_load_b64",
+        "ds_load_b96",  "ds_load_b128",  "ds_load_u16",  "ds_load_i16",
+        "ds_load_u8",   "ds_load_i8",    "ds_store_b32", "ds_store_b64",
+        "ds_store_b96", "ds_store_b128", "ds_store_b16", "ds_store_b8"})
+    map[name] = dsAccess;
+}
+
+} // namespace mlir::hk::exec::detail
