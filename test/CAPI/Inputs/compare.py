@@ -5,11 +5,15 @@ the same knobs as flags, and the code objects compared byte for byte. A
 pair that hk-compile refuses must be refused by the C API too.
 
     compare.py <bin dir> <work dir> --examples <dir> [--all-schedules]
+        [--only NAME,NAME,...]
+    compare.py <bin dir> <work dir> --lower <dir>
     compare.py <bin dir> <work dir> --host <file> <chip>
 
 --examples: every example at its fastest schedule, the first of its chip's
 preference list that hk-compile accepts (--all-schedules: at every schedule
-its chip offers, scripts/capi-matrix.sh). --host: each gpu.module of a host program through
+its chip offers, scripts/capi-matrix.sh; --only: the examples named).
+--lower: every example lowered through the C API by name
+(hk-to-rocdl-pipeline), which needs every op of it to verify. --host: each gpu.module of a host program through
 hkCompileGpuModules against hk-compile --kernel=<its kernel>. Prints one
 line per pair and "N same, N refused by both, N different"; exits 1 on any
 difference."""
@@ -109,10 +113,26 @@ def main():
     bindir, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     counts = {"same": 0, "refused": 0, "different": 0}
+    if sys.argv[3] == "--lower":
+        for source in sorted(os.listdir(sys.argv[4])):
+            chip = re.search(r"gfx\d+", source).group(0)
+            c = run([os.path.join(bindir, "hk-capi-test"),
+                     os.path.join(sys.argv[4], source), chip, "pipeline"])
+            lowered = c.returncode == 0 and "llvm.func" in c.stdout
+            counts["same" if lowered else "different"] += 1
+            print(("lowered: " if lowered else "NOT LOWERED: ") + source +
+                  ("" if lowered else "\n" + c.stderr))
+        print("%d lowered, %d not" % (counts["same"], counts["different"]))
+        return 1 if counts["different"] else 0
     if sys.argv[3] == "--examples":
         every = "--all-schedules" in sys.argv
         table = SCHEDULES if every else FASTEST_FIRST
+        only = None
+        if "--only" in sys.argv:
+            only = sys.argv[sys.argv.index("--only") + 1].split(",")
         for source in sorted(os.listdir(sys.argv[4])):
+            if only is not None and source not in only:
+                continue
             chip = re.search(r"gfx\d+", source).group(0)
             for knobs in table[chip]:
                 accepted = compare_one(bindir, work,
