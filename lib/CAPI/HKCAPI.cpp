@@ -15,6 +15,7 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/InitAllPasses.h"
+#include "HK/KernelAbi/LaunchDescription.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Target/Chip.h"
 
@@ -23,7 +24,6 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -86,17 +86,6 @@ static LogicalResult parseOptions(ModuleOp module, StringRef text,
   return success();
 }
 
-/// Lowers `module` and serializes its one gpu.module as `format`.
-static FailureOr<std::string> compile(ModuleOp module,
-                                      const hk::HKPipelineOptions &options,
-                                      StringRef format) {
-  PassManager pm(module.getContext());
-  hk::buildHKToROCDLPipeline(pm, options);
-  if (failed(pm.run(module)))
-    return failure();
-  return hk::serializeGpuModule(module, format);
-}
-
 MlirLogicalResult hkCompileModule(MlirModule cModule, MlirStringRef cOptions,
                                   MlirStringRef cFormat,
                                   MlirStringCallback callback, void *userData) {
@@ -112,7 +101,8 @@ MlirLogicalResult hkCompileModule(MlirModule cModule, MlirStringRef cOptions,
                           "(hkCompileGpuModules compiles each)";
     return wrap(failure());
   }
-  FailureOr<std::string> bytes = compile(module, options, unwrap(cFormat));
+  FailureOr<std::string> bytes =
+      hk::compileGpuModule(module, options, unwrap(cFormat));
   if (failed(bytes))
     return wrap(failure());
   callback(mlirStringRefCreate(bytes->data(), bytes->size()), userData);
@@ -144,13 +134,9 @@ MlirLogicalResult hkCompileGpuModules(MlirModule cModule,
   SmallVector<std::string> objects;
   for (const std::string &name : names) {
     OwningOpRef<ModuleOp> alone = module.clone();
-    for (Operation &op :
-         llvm::make_early_inc_range(alone->getBody()->getOperations())) {
-      auto gpuModule = dyn_cast<gpu::GPUModuleOp>(op);
-      if (!gpuModule || gpuModule.getSymName() != name)
-        op.erase();
-    }
-    FailureOr<std::string> bytes = compile(*alone, options, unwrap(cFormat));
+    hk::eraseAllButGpuModule(alone->lookupSymbol<gpu::GPUModuleOp>(name));
+    FailureOr<std::string> bytes =
+        hk::compileGpuModule(*alone, options, unwrap(cFormat));
     if (failed(bytes))
       return wrap(failure());
     objects.push_back(std::move(*bytes));

@@ -15,7 +15,6 @@
 #include "HK/Runtime/Npy.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
 #include <cstring>
@@ -114,25 +113,16 @@ prepareGemm(MLIRContext &context, const GemmConfig &config, StringRef path,
     layout = readOperandLayout(kernel);
   };
   // A launch description holds the layout hk-compile read from the source.
-  if (path.ends_with(".json")) {
-    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-            llvm::MemoryBuffer::getFile(path))
-      if (llvm::Expected<LaunchDescription> description =
-              parseLaunchDescription((*file)->getBuffer())) {
-        for (const LaunchDescription::Kernel &k : description->kernels)
-          if (config.run.kernelName.empty() || k.name == config.run.kernelName)
-            layout = {k.transposeA, k.transposeB};
-      } else {
-        // prepareKernel reads it again and reports what is wrong.
-        llvm::consumeError(description.takeError());
-      }
-  }
+  auto readDescription = [&](const LaunchDescription::Kernel &kernel) {
+    layout = {kernel.transposeA, kernel.transposeB};
+  };
   auto read = [&](StringRef name, ArrayRef<Type> types,
                   const KernelArguments *&arguments) {
     arguments = &problem;
     return readGemmProblem(config, name, types, layout, problem);
   };
-  return prepareKernel(context, config.run, path, read, version, readSource);
+  return prepareKernel(context, config.run, path, read, version, readSource,
+                       readDescription);
 }
 
 /// Runs a GEMM kernel on `inputs`: C and the figures.

@@ -20,7 +20,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -170,11 +169,7 @@ parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
   // kernel, a module may hold several kernels: only the kernel (and what it
   // calls) is compiled and run.
   eraseOtherKernels(*kernel);
-  auto kernelModule = (*kernel)->getParentOfType<gpu::GPUModuleOp>();
-  for (Operation &op :
-       llvm::make_early_inc_range(parsed.module->getBody()->getOperations()))
-    if (&op != kernelModule.getOperation())
-      op.erase();
+  eraseAllButGpuModule((*kernel)->getParentOfType<gpu::GPUModuleOp>());
   return std::move(parsed);
 }
 
@@ -182,7 +177,6 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
                           ParsedKernel &parsed, PreparedKernel &run,
                           Version version) {
   auto compileStart = std::chrono::steady_clock::now();
-  PassManager pm(&context);
   HKPipelineOptions options;
   options.chip = config.chip;
   ModuleOp module = *parsed.module;
@@ -214,11 +208,8 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
                                       recorded + "'";
   if (llvm::Error invalid = checkPipelineOptions(options))
     return badInput(llvm::toString(std::move(invalid)));
-  buildHKToROCDLPipeline(pm, options);
-  if (failed(pm.run(module)))
-    return parsed.diagnosedError();
-  FailureOr<std::string> compiled = serializeGpuModule(
-      module, config.backend == Backend::sim ? "llvm" : "bin");
+  FailureOr<std::string> compiled = compileGpuModule(
+      module, options, config.backend == Backend::sim ? "llvm" : "bin");
   if (failed(compiled))
     return parsed.diagnosedError();
   run.image = std::move(*compiled);
@@ -270,10 +261,10 @@ prepareFromSource(MLIRContext &context, const RunConfig &config, StringRef path,
 /// Reads a kernel compiled by `hk-compile --launch=<path>` (with
 /// `--llvm-ir` for sim): the launch description, and the code object or the
 /// LLVM IR it names (relative to the description's directory).
-llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
-                                                 const RunConfig &config,
-                                                 StringRef path,
-                                                 ProblemReader readProblem) {
+llvm::Expected<PreparedKernel>
+prepareFromLaunch(MLIRContext &context, const RunConfig &config, StringRef path,
+                  ProblemReader readProblem,
+                  DescriptionReader readDescription) {
   PreparedKernel run;
   const Backend backend = config.backend;
   StringRef kernelName = config.kernelName;
@@ -328,6 +319,8 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
                             "kernels: {2})",
                             path, kernelName, names)
                   .str());
+  if (readDescription)
+    readDescription(*kernel);
   run.name = kernel->name;
   run.block = *kernel->block;
   SmallVector<Type> argTypes;
@@ -365,9 +358,10 @@ llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
 llvm::Expected<PreparedKernel>
 prepareKernel(MLIRContext &context, const RunConfig &config, StringRef path,
               ProblemReader readProblem, Version version,
-              SourceReader readSource) {
+              SourceReader readSource, DescriptionReader readDescription) {
   return path.ends_with(".json")
-             ? prepareFromLaunch(context, config, path, readProblem)
+             ? prepareFromLaunch(context, config, path, readProblem,
+                                 readDescription)
              : prepareFromSource(context, config, path, readProblem, version,
                                  readSource);
 }

@@ -37,6 +37,13 @@ void mlir::hk::eraseOtherKernels(gpu::GPUFuncOp kernel) {
       func.erase();
 }
 
+void mlir::hk::eraseAllButGpuModule(gpu::GPUModuleOp kept) {
+  Block *body = kept->getBlock();
+  for (Operation &op : llvm::make_early_inc_range(body->getOperations()))
+    if (&op != kept.getOperation())
+      op.erase();
+}
+
 std::string mlir::hk::listKernelNames(Operation *root) {
   std::string names;
   root->walk([&](gpu::GPUFuncOp f) {

@@ -493,6 +493,16 @@ FailureOr<std::string> mlir::hk::serializeGpuModule(ModuleOp module,
       .str();
 }
 
+FailureOr<std::string>
+mlir::hk::compileGpuModule(ModuleOp module, const HKPipelineOptions &options,
+                           StringRef format) {
+  PassManager pm(module.getContext());
+  buildHKToROCDLPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  return serializeGpuModule(module, format);
+}
+
 /// Registers `name` with a builder that refuses a missing chip.
 static void registerPipeline(StringRef name, StringRef description,
                              void (*build)(OpPassManager &,

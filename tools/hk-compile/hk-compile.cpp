@@ -192,10 +192,7 @@ int main(int argc, char **argv) {
     if (!chosen)
       return fail("'" + inputFile + "' has no kernel named '" + kernelName +
                   "' (its kernels: " + listKernelNames(*module) + ")");
-    for (Operation &op :
-         llvm::make_early_inc_range(module->getBody()->getOperations()))
-      if (&op != chosen.getOperation())
-        op.erase();
+    eraseAllButGpuModule(chosen);
     gpuModules = {chosen};
   }
   if (gpuModules.size() != 1)

@@ -25,7 +25,6 @@
 #include "HK/Report/CodeObject.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -258,11 +257,7 @@ static void warnAboutSpills(ModuleOp module, Chip chip,
   options.chip = chip;
   options.tidyLlvm = false;
   schedule.applyTo(options);
-  PassManager pm(context);
-  buildHKToROCDLPipeline(pm, options);
-  FailureOr<std::string> object = succeeded(pm.run(*copy))
-                                      ? serializeGpuModule(*copy, "bin")
-                                      : FailureOr<std::string>(failure());
+  FailureOr<std::string> object = compileGpuModule(*copy, options, "bin");
   Expected<CodeObjectInfo> info =
       succeeded(object) ? readCodeObject(*object)
                         : Expected<CodeObjectInfo>(createStringError(

@@ -14,6 +14,8 @@
 
 #include "HK/Perf/Loops.h"
 
+#include "ParseGfx950.h"
+
 #include "llvm/Support/Error.h"
 
 #include "gtest/gtest.h"
@@ -23,15 +25,7 @@ using namespace mlir::hk::perf;
 
 namespace {
 
-isa::InstructionStream parse(llvm::StringRef text) {
-  llvm::Expected<isa::InstructionStream> stream =
-      isa::parseAssembly(text, isa::Arch::gfx950);
-  if (!stream) {
-    ADD_FAILURE() << llvm::toString(stream.takeError());
-    return {};
-  }
-  return std::move(*stream);
-}
+using test::parse;
 
 // Indices: 0 s_cbranch_scc1 (skips 1), 1 s_barrier, then .outer at 2:
 // 2 s_add; .inner at 3: 3 mfma, 4 mfma, 5 s_cbranch_scc1 .inner;

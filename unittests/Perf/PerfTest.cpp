@@ -15,6 +15,8 @@
 
 #include "HK/Perf/Perf.h"
 
+#include "ParseGfx950.h"
+
 #include "llvm/Support/Error.h"
 
 #include "gtest/gtest.h"
@@ -24,15 +26,7 @@ using namespace mlir::hk::perf;
 
 namespace {
 
-isa::InstructionStream parse(llvm::StringRef text) {
-  llvm::Expected<isa::InstructionStream> stream =
-      isa::parseAssembly(text, isa::Arch::gfx950);
-  if (!stream) {
-    ADD_FAILURE() << llvm::toString(stream.takeError());
-    return {};
-  }
-  return std::move(*stream);
-}
+using test::parse;
 
 /// gfx950's table with round numbers for the hand derivations: a
 /// ds_read_b128 (1024 B) takes the LDS pipe 4 clocks = 1 cycle.

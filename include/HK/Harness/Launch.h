@@ -13,6 +13,7 @@
 #define HK_HARNESS_LAUNCH_H
 
 #include "HK/Harness/RunConfig.h"
+#include "HK/KernelAbi/LaunchDescription.h"
 
 #include "HK/Runtime/Hip.h"
 #include "HK/Runtime/Simulator.h"
@@ -82,6 +83,11 @@ using ProblemReader = llvm::function_ref<llvm::Error(
 /// launch description has no source: it is not called then.
 using SourceReader = llvm::function_ref<void(gpu::GPUFuncOp kernel)>;
 
+/// The same from a launch description's entry for the kernel, which holds
+/// what hk-compile read from the source (a GEMM: its operand layout).
+using DescriptionReader =
+    llvm::function_ref<void(const LaunchDescription::Kernel &kernel)>;
+
 /// Fails with the first static size in `types` that differs from the
 /// problem's.
 llvm::Error checkStaticExtents(StringRef kernel, ArrayRef<Type> types,
@@ -133,17 +139,19 @@ prepareFromSource(MLIRContext &context, const RunConfig &config, StringRef path,
                   ProblemReader readProblem, Version version,
                   SourceReader readSource = {});
 
-/// The same for a kernel compiled by `hk-compile --launch=<path>`.
-llvm::Expected<PreparedKernel> prepareFromLaunch(MLIRContext &context,
-                                                 const RunConfig &config,
-                                                 StringRef path,
-                                                 ProblemReader readProblem);
+/// The same for a kernel compiled by `hk-compile --launch=<path>` (after
+/// `readDescription`, when given, has read the kernel's entry).
+llvm::Expected<PreparedKernel>
+prepareFromLaunch(MLIRContext &context, const RunConfig &config, StringRef path,
+                  ProblemReader readProblem,
+                  DescriptionReader readDescription = {});
 
 /// prepareFromLaunch for a `.json` path, else prepareFromSource.
 llvm::Expected<PreparedKernel>
 prepareKernel(MLIRContext &context, const RunConfig &config, StringRef path,
               ProblemReader readProblem, Version version,
-              SourceReader readSource = {});
+              SourceReader readSource = {},
+              DescriptionReader readDescription = {});
 
 /// Runs `kernel` on the backend. `buffers` are the kernel's memory arguments
 /// (indexed by AbiArgument::buffer); they hold the results afterwards (on

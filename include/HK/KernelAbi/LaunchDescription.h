@@ -28,6 +28,7 @@
 
 namespace mlir::gpu {
 class GPUFuncOp;
+class GPUModuleOp;
 } // namespace mlir::gpu
 
 namespace mlir::hk {
@@ -82,6 +83,10 @@ LaunchDescription::Kernel describeKernel(gpu::GPUFuncOp kernel);
 /// Erases the other kernels of `kernel`'s gpu.module (functions it calls
 /// stay), so that the module compiles to `kernel` alone.
 void eraseOtherKernels(gpu::GPUFuncOp kernel);
+
+/// Erases every other op of the module holding `kept` (host code, other
+/// gpu.modules), so that the module compiles to `kept` alone.
+void eraseAllButGpuModule(gpu::GPUModuleOp kept);
 
 /// The names of the kernels in `root`, in order, as "a, b", or "none": what
 /// a tool lists when asked for a kernel `root` does not have.

@@ -185,6 +185,13 @@ std::string getDefaultToolkitPath();
 /// `module` is left unchanged.
 FailureOr<std::string> serializeGpuModule(ModuleOp module, StringRef format);
 
+/// Lowers `module` in place through hk-to-rocdl-pipeline with `options`,
+/// then serializes its gpu.module as serializeGpuModule does. The reasons
+/// of a failure are emitted as diagnostics on the module's context.
+FailureOr<std::string> compileGpuModule(ModuleOp module,
+                                        const HKPipelineOptions &options,
+                                        StringRef format);
+
 /// Registers hk-to-rocdl-pipeline and hk-to-binary-pipeline.
 void registerHKPipelines();
 
