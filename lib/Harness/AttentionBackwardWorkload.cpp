@@ -262,9 +262,11 @@ struct BackwardRun {
 };
 } // namespace
 
+/// Runs the dQ then the dK/dV kernel of `runConfig.inputFile` on its backend,
+/// on a copy of `buffers`.
 static llvm::Expected<BackwardRun>
 runBackward(MLIRContext &context, const AttentionBackwardConfig &config,
-            StringRef path, Version version,
+            const RunConfig &runConfig, Version version,
             const std::vector<std::vector<uint8_t>> &buffers) {
   const AttentionBackwardProblem &problem = config.problem;
   BackwardRun run;
@@ -284,7 +286,7 @@ runBackward(MLIRContext &context, const AttentionBackwardConfig &config,
                 run.dkdvStats,
                 {bwdDK, bwdDV}}};
   for (Step &step : steps) {
-    RunConfig rc = config.run;
+    RunConfig rc = runConfig;
     rc.kernelName = step.kernel;
     auto read = [&](StringRef name, ArrayRef<Type> types,
                     const KernelArguments *&arguments) {
@@ -292,7 +294,7 @@ runBackward(MLIRContext &context, const AttentionBackwardConfig &config,
       return checkBackwardKernel(name, types, problem.forward);
     };
     llvm::Expected<PreparedKernel> kernel =
-        prepareKernel(context, rc, path, read, version);
+        prepareKernel(context, rc, rc.inputFile, read, version);
     if (!kernel)
       return kernel.takeError();
     step.prepared = std::move(*kernel);
@@ -523,13 +525,13 @@ runAttentionBackwardWorkload(MLIRContext &context,
       return std::move(e);
   const RunConfig &rc = config.run;
   llvm::Expected<BackwardRun> run =
-      runBackward(context, config, rc.inputFile, Version::tested, buffers);
+      runBackward(context, config, rc, Version::tested, buffers);
   if (!run)
     return run.takeError();
   AttentionBackwardResult result;
   if (rc.test == TestKind::compare) {
     llvm::Expected<BackwardRun> other = runBackward(
-        context, config, rc.compareWith, Version::compared, buffers);
+        context, config, getComparedRunConfig(rc), Version::compared, buffers);
     if (!other)
       return other.takeError();
     result.check = compareGradients(run->buffers, other->buffers);

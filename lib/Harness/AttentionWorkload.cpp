@@ -102,9 +102,7 @@ llvm::Error checkAttentionConfig(const AttentionConfig &config,
                     "fp64 reference) or --test=compare");
   if (llvm::Error e = checkTimingSettings(config.run))
     return e;
-  if (test == TestKind::compare && config.run.compareWith.empty())
-    return badInput("--test=compare needs --compare=<file.mlir>");
-  return llvm::Error::success();
+  return checkCompareSettings(config.run);
 }
 
 llvm::Error checkAttentionKernel(StringRef name, ArrayRef<Type> types,
@@ -343,8 +341,9 @@ runAttentionWorkload(MLIRContext &context, const AttentionConfig &config) {
     return run.takeError();
   std::optional<AttentionRun> other;
   if (rc.test == TestKind::compare) {
-    llvm::Expected<AttentionRun> second =
-        runOnce(context, rc, rc.compareWith, Version::compared, p, inputs);
+    RunConfig compared = getComparedRunConfig(rc);
+    llvm::Expected<AttentionRun> second = runOnce(
+        context, compared, compared.inputFile, Version::compared, p, inputs);
     if (!second)
       return second.takeError();
     other = std::move(*second);

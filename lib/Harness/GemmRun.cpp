@@ -37,6 +37,8 @@ llvm::Error checkGemmConfig(const GemmConfig &config) {
                                   kMaxSize, M, N, K));
   if (llvm::Error e = checkTimingSettings(run))
     return e;
+  if (llvm::Error e = checkCompareSettings(run))
+    return e;
   if (config.baseline != Baseline::none && run.backend != Backend::hip)
     return badInput("--baseline times a vendor library on a GPU: it needs "
                     "--backend=hip");
@@ -102,12 +104,12 @@ llvm::Error readGemmProblem(const GemmConfig &config, StringRef kernel,
   return takeKernelLayout(config, layout, kernel, problem.shape);
 }
 
-/// Prepares the kernel of `path` for the problem `config` poses; its
-/// signature and, from source, its operand layout say which inputs it
-/// takes, into `problem`.
+/// Prepares the kernel of `run.inputFile` for `run.backend` and the problem
+/// `config` poses; its signature and, from source, its operand layout say
+/// which inputs it takes, into `problem`.
 static llvm::Expected<PreparedKernel>
-prepareGemm(MLIRContext &context, const GemmConfig &config, StringRef path,
-            Version version, GemmProblem &problem) {
+prepareGemm(MLIRContext &context, const GemmConfig &config,
+            const RunConfig &run, Version version, GemmProblem &problem) {
   GemmOperandLayout layout;
   auto readSource = [&](gpu::GPUFuncOp kernel) {
     layout = readOperandLayout(kernel);
@@ -121,7 +123,7 @@ prepareGemm(MLIRContext &context, const GemmConfig &config, StringRef path,
     arguments = &problem;
     return readGemmProblem(config, name, types, layout, problem);
   };
-  return prepareKernel(context, config.run, path, read, version, readSource,
+  return prepareKernel(context, run, run.inputFile, read, version, readSource,
                        readDescription);
 }
 
@@ -172,18 +174,17 @@ readExpected(const GemmConfig &config, const GemmProblem &problem) {
   return std::move(expected);
 }
 
-/// The compared kernel's C on the same inputs (TestKind::compare).
+/// The compared kernel's C on the same inputs, on its backend
+/// (TestKind::compare).
 static llvm::Expected<GemmRun> runCompared(MLIRContext &context,
                                            const GemmConfig &config,
                                            const GemmProblem &problem,
                                            StringRef testedName,
                                            const GemmInputs &inputs) {
-  if (config.run.compareWith.empty())
-    return badInput("--test=compare needs --compare=<file.mlir>");
+  RunConfig compared = getComparedRunConfig(config.run);
   GemmProblem secondProblem;
   llvm::Expected<PreparedKernel> second =
-      prepareGemm(context, config, config.run.compareWith, Version::compared,
-                  secondProblem);
+      prepareGemm(context, config, compared, Version::compared, secondProblem);
   if (!second)
     return second.takeError();
   const GemmSignature &s1 = problem.signature, &s2 = secondProblem.signature;
@@ -199,7 +200,7 @@ static llvm::Expected<GemmRun> runCompared(MLIRContext &context,
                                   second->name,
                                   getLayoutName(secondProblem.shape),
                                   testedName, getLayoutName(problem.shape)));
-  return execute(config.run, *second, inputs);
+  return execute(compared, *second, inputs);
 }
 
 /// The vendor library on the same inputs, checked the same way first. A
@@ -279,7 +280,7 @@ llvm::Expected<GemmResult> runGemmWorkload(MLIRContext &context,
   GemmResult result;
   GemmProblem &problem = result.problem;
   llvm::Expected<PreparedKernel> primary =
-      prepareGemm(context, config, rc.inputFile, Version::tested, problem);
+      prepareGemm(context, config, rc, Version::tested, problem);
   if (!primary)
     return primary.takeError();
   GemmInputs inputs;

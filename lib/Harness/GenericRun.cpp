@@ -380,26 +380,27 @@ static ArgumentCheck checkArgument(unsigned i, Type element,
 }
 
 /// TestKind::compare: the bytes of each memory argument that differ from
-/// those of the compared kernel run on the same inputs.
+/// those of the compared kernel run on the same inputs, on its backend.
 static llvm::Expected<std::vector<int64_t>>
 compareMemory(MLIRContext &context, const GenericConfig &config,
               const PreparedKernel &prepared,
               const std::vector<std::vector<uint8_t>> &inputs,
               const std::vector<std::vector<uint8_t>> &buffers) {
-  const RunConfig &rc = config.run;
-  if (rc.compareWith.empty())
-    return badInput("--test=compare needs --compare=<file.mlir>");
-  llvm::Expected<ParsedKernel> other = parseKernel(context, rc, rc.compareWith);
+  RunConfig compared = getComparedRunConfig(config.run);
+  llvm::Expected<ParsedKernel> other =
+      parseKernel(context, compared, compared.inputFile);
   if (!other)
     return other.takeError();
+  // The same arguments and launch shape; only the image differs.
   PreparedKernel second = prepared;
   second.name = other->kernel.getName().str();
   if (llvm::Error e =
-          compileModule(context, rc, *other, second, Version::compared))
+          compileModule(context, compared, *other, second, Version::compared))
     return std::move(e);
   std::vector<std::vector<uint8_t>> theirs = inputs;
   std::vector<bool> outputs(theirs.size(), true);
-  llvm::Expected<LaunchStats> stats = launchKernel(rc, second, theirs, outputs);
+  llvm::Expected<LaunchStats> stats =
+      launchKernel(compared, second, theirs, outputs);
   if (!stats)
     return stats.takeError();
   std::vector<int64_t> differing;
@@ -458,6 +459,8 @@ int64_t GenericResult::wrong() const {
 llvm::Expected<GenericResult> runGeneric(MLIRContext &context,
                                          const GenericConfig &config) {
   const RunConfig &rc = config.run;
+  if (llvm::Error e = checkCompareSettings(rc))
+    return std::move(e);
   llvm::Expected<ParsedKernel> parsed = parseKernel(context, rc, rc.inputFile);
   if (!parsed)
     return parsed.takeError();

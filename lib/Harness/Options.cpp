@@ -76,7 +76,8 @@ struct RunCLOptions {
           clEnumValN(TestKind::expected, "expected",
                      "C within one bf16 rounding of --expected"),
           clEnumValN(TestKind::compare, "compare",
-                     "C equal bit for bit to that of --compare"))};
+                     "C equal bit for bit to that of --compare (or of the "
+                     "same kernel on --compare-backend)"))};
   llvm::cl::opt<std::string> layoutOption{
       "layout", llvm::cl::init("nt"), llvm::cl::cat(toolOptions),
       llvm::cl::desc("how the kernel takes A and B, BLAS op(A) op(B): n for "
@@ -260,6 +261,15 @@ struct RunCLOptions {
           "GEMM (e.g. another pipeline variant); C must match it bit "
           "for bit"),
       llvm::cl::value_desc("file.mlir")};
+  llvm::cl::opt<Backend> compareBackend{
+      "compare-backend", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("for --test=compare: run the other version on this "
+                     "backend instead of --backend's; without --compare the "
+                     "other version is the same input (kernel and schedule), "
+                     "so the two backends are compared bit for bit"),
+      llvm::cl::values(clEnumValN(Backend::sim, "sim", "the CPU simulator"),
+                       clEnumValN(Backend::hip, "hip", "an AMD GPU"),
+                       clEnumValN(Backend::isa, "isa", "the ISA executor"))};
   ScheduleCLOptions schedule{toolOptions};
   llvm::cl::opt<unsigned> compareStages{
       "compare-stages", llvm::cl::cat(toolOptions),
@@ -311,6 +321,8 @@ static RunConfig createRunConfig(const RunCLOptions &o) {
   run.compareWith = o.compareWith;
   if (o.compareStages.getNumOccurrences())
     run.compareStages = o.compareStages.getValue();
+  if (o.compareBackend.getNumOccurrences())
+    run.compareBackend = o.compareBackend.getValue();
   run.schedule = o.schedule.settings();
   run.warmup = o.warmup;
   run.iterations = o.iterations;
@@ -486,6 +498,8 @@ static llvm::Expected<GenericConfig>
 createGenericConfig(const RunCLOptions &o) {
   GenericConfig config;
   config.run = createRunConfig(o);
+  if (llvm::Error e = checkCompareSettings(config.run))
+    return std::move(e);
   config.arguments.assign(o.genericArgs.begin(), o.genericArgs.end());
   config.grid.assign(o.gridOption.begin(), o.gridOption.end());
   config.expectations.assign(o.expectations.begin(), o.expectations.end());

@@ -105,10 +105,34 @@ void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
   report["instruction_classes"] = std::move(classes);
 }
 
-static const char *backendName(Backend backend) {
-  return backend == Backend::sim   ? "sim"
-         : backend == Backend::isa ? "isa"
-                                   : "hip";
+/// TestKind::compare: what the tested version was compared with, and where
+/// it ran ("'other.mlir' on sim", "the same input on isa"), so that a PASS
+/// names the two runs that agreed.
+static std::string describeCompared(const RunConfig &rc) {
+  RunConfig compared = getComparedRunConfig(rc);
+  std::string what =
+      rc.compareWith.empty() ? "the same input" : "'" + rc.compareWith + "'";
+  std::string stages =
+      rc.compareStages ? llvm::formatv(" (the plain baseline at stages={0})",
+                                       *rc.compareStages)
+                             .str()
+                       : std::string();
+  return what + " on " + stringifyBackend(compared.backend) + stages;
+}
+
+/// The compared version's line of a text report (none without a compare).
+static void printCompared(const RunConfig &rc, llvm::raw_ostream &out) {
+  if (rc.test == TestKind::compare)
+    out << "  compared bit for bit with " << describeCompared(rc) << "\n";
+}
+
+/// The compared version's input and backend as JSON fields.
+static void addComparedJson(llvm::json::Object &report, const RunConfig &rc) {
+  if (rc.test != TestKind::compare)
+    return;
+  RunConfig compared = getComparedRunConfig(rc);
+  report["compare_with"] = compared.inputFile;
+  report["compare_backend"] = stringifyBackend(compared.backend);
 }
 
 /// The first wrong elements and the padding writes of a GEMM check.
@@ -175,7 +199,7 @@ void printGemmReport(const GemmConfig &config, const GemmResult &result,
     llvm::json::Object report{
         {"kernel", run.kernel},
         {"chip", stringifyChip(rc.chip)},
-        {"backend", backendName(rc.backend)},
+        {"backend", stringifyBackend(rc.backend)},
         {"median_milliseconds",
          hip ? llvm::json::Value(run.timing.median()) : nullptr},
         {"tflops",
@@ -193,6 +217,7 @@ void printGemmReport(const GemmConfig &config, const GemmResult &result,
         {"max_abs_error", check.maxAbs},
         {"max_rel_error", check.maxRel},
     };
+    addComparedJson(report, rc);
     addCountersJson(report, run.counters, run.compileSeconds, run.runSeconds);
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
     return;
@@ -202,13 +227,14 @@ void printGemmReport(const GemmConfig &config, const GemmResult &result,
       "hk-run: {0} on {1} ({8}), M={2} N={3} K={4}{9}{11}, grid {5}x{6}{10}, "
       "{7} test, at {12}\n",
       run.kernel, stringifyChip(rc.chip), M, N, K, grid[0], grid[1],
-      stringifyTestKind(rc.test), backendName(rc.backend),
+      stringifyTestKind(rc.test), stringifyBackend(rc.backend),
       batch > 1 ? " batch=" + std::to_string(batch) : std::string(),
       grid[2] > 1 ? "x" + std::to_string(grid[2]) : std::string(),
       getLayoutName(problem.shape) == "nt"
           ? std::string()
           : " layout=" + getLayoutName(problem.shape),
       run.variant);
+  printCompared(rc, out);
   if (hip) {
     double ms = run.timing.median();
     double tflops = tflopsAt(ms);
@@ -265,7 +291,7 @@ void printAttentionReport(const AttentionConfig &config,
     llvm::json::Object report{
         {"kernel", result.kernel.name},
         {"chip", stringifyChip(rc.chip)},
-        {"backend", backendName(rc.backend)},
+        {"backend", stringifyBackend(rc.backend)},
         {"attention", llvm::json::Array{p.batch, p.qHeads, p.kvHeads, p.queries,
                                         p.keys, p.headDim}},
         {"causal", p.causal},
@@ -283,6 +309,7 @@ void printAttentionReport(const AttentionConfig &config,
         {"tflops",
          hip ? llvm::json::Value(result.flops / (timing.median() * 1e-3) / 1e12)
              : nullptr}};
+    addComparedJson(report, rc);
     addCountersJson(report, counters, compileSeconds, runSeconds);
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
     return;
@@ -291,10 +318,11 @@ void printAttentionReport(const AttentionConfig &config,
   out << llvm::formatv(
       "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} d={8}"
       "{9}, grid {10}x{11}x{12}, {13} test, at {14}\n",
-      result.kernel.name, stringifyChip(rc.chip), backendName(rc.backend),
+      result.kernel.name, stringifyChip(rc.chip), stringifyBackend(rc.backend),
       p.batch, p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
       p.causal ? " causal" : "", grid[0], grid[1], grid[2],
       stringifyTestKind(rc.test), result.kernel.variant);
+  printCompared(rc, out);
   if (hip) {
     double ms = timing.median();
     double tflops = result.flops / (ms * 1e-3) / 1e12;
@@ -338,7 +366,7 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
         {"kernels",
          llvm::json::Array{result.dqKernel.name, result.dkdvKernel.name}},
         {"chip", stringifyChip(rc.chip)},
-        {"backend", backendName(rc.backend)},
+        {"backend", stringifyBackend(rc.backend)},
         {"attention_bwd", llvm::json::Array{p.batch, p.qHeads, p.kvHeads,
                                             p.queries, p.keys, p.headDim}},
         {"causal", p.causal},
@@ -358,6 +386,7 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
       report[std::string("max_abs_error_") + g.name] = g.check.maxAbs;
       report[std::string("checked_") + g.name] = g.check.checked;
     }
+    addComparedJson(report, rc);
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
     return;
   }
@@ -365,10 +394,11 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
     out << llvm::formatv(
         "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} "
         "d={8}{9}, grid {10}x{11}x{12}, {13} test, at {14}\n",
-        kernel->name, stringifyChip(rc.chip), backendName(rc.backend), p.batch,
-        p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
+        kernel->name, stringifyChip(rc.chip), stringifyBackend(rc.backend),
+        p.batch, p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
         p.causal ? " causal" : "", kernel->grid[0], kernel->grid[1],
         kernel->grid[2], stringifyTestKind(rc.test), kernel->variant);
+  printCompared(rc, out);
   if (hip) {
     double tflops = result.flops / (ms * 1e-3) / 1e12;
     out << llvm::formatv("  both kernels: median {0:F3} ms, {1:F1} TFLOPS "
@@ -407,12 +437,12 @@ void printGenericReport(const GenericConfig &config,
                          c.argument, c.maxAbs, c.bad, c.elements, within);
   for (auto [b, differ] : llvm::enumerate(result.differingBytes))
     out << llvm::formatv("  memory argument {0}: {1} bytes differ "
-                         "from '{2}'\n",
-                         b, differ, rc.compareWith);
+                         "from {2}\n",
+                         b, differ, describeCompared(rc));
   out << llvm::formatv(
       "hk-run: {0} on {1} ({2}), grid {3}x{4}x{5}: {6} wave instructions, "
       "{7:F2} s\n",
-      result.kernel, stringifyChip(rc.chip), backendName(rc.backend),
+      result.kernel, stringifyChip(rc.chip), stringifyBackend(rc.backend),
       result.grid[0], result.grid[1], result.grid[2],
       result.stats.counters.waveInstructions, result.stats.runSeconds);
   if (!result.checked())

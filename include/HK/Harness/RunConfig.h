@@ -40,6 +40,9 @@ enum class AttentionScores { random, rising, steps };
 /// The name of a test kind ("identity", "random", ...).
 const char *stringifyTestKind(TestKind test);
 
+/// The name of a backend, as --backend spells it ("sim", "isa", "hip").
+const char *stringifyBackend(Backend backend);
+
 /// The settings every workload shares.
 struct RunConfig {
   /// The kernel: hk source (.mlir), or hk-compile's launch description
@@ -50,10 +53,13 @@ struct RunConfig {
   /// The kernel to run when the source has several; empty: its only one.
   std::string kernelName;
   TestKind test = TestKind::random;
-  /// TestKind::compare: the other version of the kernel, and the stages it
-  /// is compiled with as the plain baseline (none: the same schedule).
+  /// TestKind::compare: the other version of the kernel (empty: the same
+  /// input, for a run on another backend), the stages it is compiled with
+  /// as the plain baseline (none: the same schedule) and the backend it runs
+  /// on (none: `backend`).
   std::string compareWith;
   std::optional<unsigned> compareStages;
+  std::optional<Backend> compareBackend;
   ScheduleSettings schedule;
   /// hip: untimed and timed launches.
   int warmup = 3, iterations = 10;
@@ -93,8 +99,19 @@ public:
 /// A RunError of kind bad input.
 llvm::Error badInput(const llvm::Twine &message);
 
-/// With the hip backend: at least one timed launch and no negative warm-up.
+/// With the hip backend (the compared version's included): at least one
+/// timed launch and no negative warm-up.
 llvm::Error checkTimingSettings(const RunConfig &config);
+
+/// TestKind::compare: refuses a compare without another version (no
+/// RunConfig::compareWith and no other backend: the same run twice), and a
+/// compare backend without TestKind::compare.
+llvm::Error checkCompareSettings(const RunConfig &config);
+
+/// The settings the compared version of TestKind::compare is prepared and
+/// launched with: its input (RunConfig::compareWith, or the tested input)
+/// as `inputFile`, and its backend.
+RunConfig getComparedRunConfig(const RunConfig &config);
 
 /// A GEMM's sizes and how its operands are stored (BLAS naming, C = op(A)
 /// op(B) with hk's B given N x K as "t"): A is M x K, or K x M when
