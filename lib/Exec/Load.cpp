@@ -146,8 +146,16 @@ std::string getSemanticsKey(const isa::Instruction &instr) {
   // A VOPD instruction prints as "v_dual_x ... :: v_dual_y ...".
   StringRef text = instr.text;
   size_t split = text.find(" :: ");
-  if (split == StringRef::npos)
+  if (split == StringRef::npos) {
+    // SDWA and DPP forms select and permute operands: a semantics of their
+    // own, never the plain instruction's.
+    StringRef opcode = instr.opcodeName;
+    if (opcode.contains("_sdwa"))
+      return instr.mnemonic + "_sdwa";
+    if (opcode.contains("_dpp") || opcode.contains("DPP"))
+      return instr.mnemonic + "_dpp";
     return instr.mnemonic;
+  }
   StringRef second = text.substr(split + 4).ltrim();
   return instr.mnemonic + " :: " + second.take_until(isSpace).str();
 }
@@ -161,6 +169,8 @@ const HandlerMap &getHandlers() {
     registerVectorOps(m);
     registerMemoryOps(m);
     registerMatrixOps(m);
+    registerFloatOps(m);
+    registerLaneOps(m);
     return m;
   }();
   return map;
@@ -242,6 +252,25 @@ static std::optional<Span> toSpan(const isa::RegRange &r) {
 
 /// The handler of one half of a VOPD instruction from its opcode name
 /// ("V_DUAL_MOV_B32_e32_X_ADD_U32_e32_gfx12": halves "MOV_B32", "ADD_U32").
+/// What in `instr`'s printed form its handler does not model, if anything:
+/// output modifiers (clamp, omod) anywhere, and op_sel or packed negation
+/// outside the instructions whose handlers read them.
+static std::optional<std::string>
+unmodelledForm(const isa::Instruction &instr) {
+  StringRef text = instr.text;
+  StringRef mnemonic = instr.mnemonic;
+  for (StringRef token : {" clamp", " mul:", " div:"})
+    if (text.contains(token))
+      return "the output modifier '" + token.ltrim().str() + "'";
+  bool readsOpSel = mnemonic.starts_with("v_pk_") ||
+                    mnemonic.starts_with("v_mfma_scale_") ||
+                    mnemonic == "v_permlanex16_b32";
+  for (StringRef token : {"op_sel", "neg_lo", "neg_hi"})
+    if (text.contains(token) && !readsOpSel)
+      return "'" + token.str() + "'";
+  return std::nullopt;
+}
+
 static Handler dualHalf(StringRef half) {
   half.consume_back("_e32");
   std::string key = "v_dual_" + half.lower();
@@ -262,7 +291,9 @@ static std::pair<StringRef, StringRef> dualHalves(StringRef opcode) {
 static bool splitDual(Op &op) {
   auto [x, y] = dualHalves(op.instr->opcodeName);
   auto halves = std::make_shared<std::array<Op, 2>>();
-  unsigned xSources = x.starts_with("MOV") ? 1 : 2;
+  // X's sources: one for a move, three for fmac (its accumulator, tied to
+  // the destination) and fmamk/fmaak (the literal), two otherwise.
+  unsigned xSources = x.starts_with("MOV") ? 1 : x.starts_with("FMA") ? 3 : 2;
   if (op.dst.size() != 2 || op.src.size() < xSources)
     return false;
   for (unsigned h = 0; h < 2; ++h) {
@@ -272,6 +303,11 @@ static bool splitDual(Op &op) {
     half.dst.push_back(op.dst[h]);
     for (unsigned i = h ? xSources : 0; i < (h ? op.src.size() : xSources); ++i)
       half.src.push_back(op.src[i]);
+    // fmac accumulates into its destination (RDNA4 ISA, V_DUAL_FMAC_F32).
+    // The disassembler's tied copy of Y's destination keeps the encoded
+    // field, without the low bit vdstY takes from vdstX: use vdst itself.
+    if ((h ? y : x).starts_with("FMAC") && half.src.size() == 3)
+      half.src[2] = half.dst[0];
     if (!half.fn)
       return false;
   }
@@ -322,8 +358,9 @@ Expected<Program> decodeProgram(const LoadedKernel &kernel) {
       if (!mo.isImm())
         continue; // branch targets come decoded
       if (type == kInputMods) {
-        // SISrcMods: NEG = 1, ABS = 2.
-        mods = uint8_t(mo.getImm() & 3);
+        // SISrcMods: NEG = 1, ABS (NEG_HI in VOP3P) = 2, OP_SEL_0 = 4,
+        // OP_SEL_1 = 8.
+        mods = uint8_t(mo.getImm() & 15);
         pendingMods = true;
         continue;
       }
@@ -352,6 +389,9 @@ Expected<Program> decodeProgram(const LoadedKernel &kernel) {
     if (!op.fn)
       return badInput(
           formatv("`{0}` has no semantics in the isa backend", instr.text));
+    if (std::optional<std::string> form = unmodelledForm(instr))
+      return badInput(formatv("`{0}`: {1} is not modelled by the isa backend",
+                              instr.text, *form));
     program.ops.push_back(std::move(op));
   }
   return std::move(program);

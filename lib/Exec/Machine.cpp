@@ -50,6 +50,13 @@ static std::string describePending(const Machine &m, uint32_t id) {
 }
 
 bool Machine::issue(Wave &wave, Pending op) {
+  // A counter at its limit stalls issue until its oldest operation
+  // completes (isa::getCounterLimit).
+  for (unsigned c = 0; c < isa::kNumCounters; ++c)
+    if (op.counters.contains(isa::Counter(c)) &&
+        !waitFor(wave, isa::Counter(c),
+                 isa::getCounterLimit(program.arch, isa::Counter(c)) - 1))
+      return false;
   op.wave = wave.id;
   pending.push_back(std::move(op));
   uint32_t id = pending.size();
@@ -277,10 +284,20 @@ static Error initWave(Wave &w, const Program &program,
     w.s[kTtmp + 9] = uint32_t(group[0]);
     w.s[kTtmp + 7] = uint32_t(group[1]) | uint32_t(group[2]) << 16;
   }
-  if (d.privateSegmentEnabled() || d.privateSegmentFixedSize)
-    return make_error<ExecError>(ExecError::Kind::badInput,
-                                 "the kernel uses scratch (private segment), "
-                                 "which the isa backend does not model");
+  // Scratch: flat scratch is architected on both chips (the hardware sets
+  // it up, no user SGPR), and hk's kernels address it with scratch_*
+  // offsets, so each lane gets its fixed size of private bytes.
+  w.scratchBytes = d.privateSegmentFixedSize;
+  w.scratch.assign(size_t(program.lanes) * w.scratchBytes, 0);
+  // COMPUTE_PGM_RSRC1: FLOAT_ROUND_MODE_32 (bits 13:12) round to nearest
+  // even, FLOAT_DENORM_MODE_32 (bits 17:16) 3, denormals kept: the mode
+  // FloatOps.cpp computes in.
+  if ((d.computePgmRsrc1 >> 12 & 3) != 0 || (d.computePgmRsrc1 >> 16 & 3) != 3)
+    return make_error<ExecError>(
+        ExecError::Kind::badInput,
+        "the kernel's f32 float mode (COMPUTE_PGM_RSRC1 round or denormal "
+        "mode) is not round-to-nearest with denormals, the one the isa "
+        "backend models");
   unsigned lanes = program.lanes;
   int64_t threads = block[0] * block[1] * block[2];
   uint64_t exec = 0;
@@ -368,7 +385,10 @@ Expected<ExecStats> run(const LoadedKernel &kernel, const ExecConfig &config,
   Expected<detail::Program> program = detail::decodeProgram(kernel);
   if (!program)
     return program.takeError();
-  // The kernarg segment: each argument at its metadata offset.
+  // The kernarg segment: each argument at its metadata offset, the segment
+  // padded to the 16-byte alignment the HSA ABI gives it (AMDGPUUsage,
+  // "Kernarg segment alignment"), which the backend's widened scalar loads
+  // of the last arguments rely on.
   const KernelDescriptor &d = kernel.descriptor;
   if (argumentBits.size() != kernel.arguments.size())
     return make_error<ExecError>(
@@ -376,8 +396,8 @@ Expected<ExecStats> run(const LoadedKernel &kernel, const ExecConfig &config,
         formatv("kernel '{0}' takes {1} arguments, the launch gives {2}",
                 kernel.name, kernel.arguments.size(), argumentBits.size())
             .str());
-  uint64_t kernarg =
-      memory.allocate("kernarg segment", std::max<uint64_t>(d.kernargSize, 8));
+  uint64_t kernarg = memory.allocate(
+      "kernarg segment", alignTo(std::max<uint64_t>(d.kernargSize, 8), 16));
   std::vector<uint8_t> &segment = memory.bytes(kernarg);
   for (auto [arg, bits] : llvm::zip(kernel.arguments, argumentBits)) {
     if (arg.offset + arg.size > segment.size() || arg.size > 8)

@@ -52,7 +52,8 @@ struct Operand {
   Kind kind = none;
   uint8_t count = 0;  // 32-bit registers
   uint16_t index = 0; // in its file (the scalar file for sgpr)
-  /// VOP3 input modifiers: bit 0 neg, bit 1 abs.
+  /// Source modifiers (SISrcMods): bit 0 neg, bit 1 abs (VOP3) or neg of
+  /// the high half (VOP3P), bit 2 op_sel, bit 3 op_sel_hi.
   uint8_t mods = 0;
   uint64_t imm = 0;
 };
@@ -110,6 +111,10 @@ struct Wave {
   unsigned id = 0;
   unsigned pc = 0;            // index into Program::ops
   std::vector<uint32_t> v, a; // register-major: [reg * lanes + lane]
+  /// The private segment, lane-major: [lane * scratchBytes + offset]. The
+  /// hardware's per-lane swizzle is invisible to the program.
+  std::vector<uint8_t> scratch;
+  uint32_t scratchBytes = 0;
   uint32_t s[kScalarFile] = {};
   bool scc = false;
   unsigned priority = 0;
@@ -207,6 +212,8 @@ void registerScalarOps(HandlerMap &map);
 void registerVectorOps(HandlerMap &map);
 void registerMemoryOps(HandlerMap &map);
 void registerMatrixOps(HandlerMap &map);
+void registerFloatOps(HandlerMap &map);
+void registerLaneOps(HandlerMap &map);
 const HandlerMap &getHandlers();
 
 //===----------------------------------------------------------------------===//
@@ -265,6 +272,29 @@ inline uint32_t *vectorDest(const Machine &m, Wave &w, const Operand &o,
                             unsigned part = 0) {
   return o.kind == Operand::agpr ? &w.a[(o.index + part) * m.lanes]
                                  : &w.v[(o.index + part) * m.lanes];
+}
+
+/// abs then neg on the sign bit of a 32-bit float operand (VOP3 input
+/// modifiers: bit 0 neg, bit 1 abs).
+inline uint32_t applyMods(uint32_t x, uint8_t mods) {
+  if (mods & 2)
+    x &= 0x7fffffffu;
+  if (mods & 1)
+    x ^= 0x80000000u;
+  return x;
+}
+
+/// Source `i` of `op` per lane with its abs/neg modifiers applied
+/// (`scratch` holds the modified values when there are any).
+inline Lanes32 modSource(const Machine &m, const Wave &w, const Op &op,
+                         unsigned i, uint32_t *scratch) {
+  Lanes32 s = vectorSource(m, w, op.src[i]);
+  uint8_t mods = op.src[i].mods & 3;
+  if (!mods)
+    return s;
+  for (unsigned lane = 0; lane < m.lanes; ++lane)
+    scratch[lane] = applyMods(s[lane], mods);
+  return Lanes32{scratch, 0};
 }
 
 } // namespace mlir::hk::exec::detail

@@ -242,70 +242,211 @@ bool bufferAccess(Machine &m, Wave &w, const Op &op) {
   return m.issue(w, std::move(pending));
 }
 
-/// ds_read*/ds_load* vdst, vaddr offset:N and ds_write*/ds_store* vaddr,
-/// vdata offset:N: each lane at vaddr + offset (CDNA4 ISA section 11, RDNA4
-/// ISA section 11 "Local Data Share").
-bool dsAccess(Machine &m, Wave &w, const Op &op) {
-  unsigned index = w.pc - 1;
-  StringRef mnemonic = op.instr->mnemonic;
-  bool isWrite =
+/// The shape of an LDS instruction, from its mnemonic.
+struct DsForm {
+  bool isWrite = false;
+  /// Two accesses (read2/write2, *_2addr_*) at offset0 and offset1 in
+  /// units of the element size, times 64 for the stride64 forms.
+  bool pair = false, stride64 = false;
+  /// gfx950's ds_read_b64_tr_b16.
+  bool transposed = false;
+  AccessSize element;
+};
+DsForm dsForm(StringRef mnemonic) {
+  DsForm f;
+  f.isWrite =
       mnemonic.starts_with("ds_write") || mnemonic.starts_with("ds_store");
-  AccessSize access = accessSize(mnemonic);
-  unsigned size = access.bytes, words = (size + 3) / 4;
-  uint64_t offset = op.imms.empty() ? 0 : uint64_t(op.imms[0]);
+  f.pair = mnemonic.contains("2addr") || mnemonic.starts_with("ds_read2") ||
+           mnemonic.starts_with("ds_write2");
+  f.stride64 = mnemonic.contains("stride64") || mnemonic.contains("2st64");
+  f.transposed = mnemonic.ends_with("_tr_b16");
+  f.element = accessSize(f.transposed ? StringRef("ds_read_b64") : mnemonic);
+  return f;
+}
+
+/// One lane's piece of an LDS access: `bytes` at LDS `address`, bytes
+/// [regByte, regByte + bytes) of the lane's data registers.
+struct LdsPiece {
+  uint32_t address;
+  uint16_t bytes, regByte;
+  uint8_t lane;
+};
+
+/// The pieces of `op` per active lane (CDNA4 ISA section 11 and RDNA4 ISA
+/// section 11, "Local Data Share"): vaddr + offset, or the two addresses
+/// of a pair. ds_read_b64_tr_b16 (docs/hardware/SchedulesTailsLayouts.md
+/// #ds-read-tr, as the simulator has it): in each group of 16 lanes, lane j
+/// receives element e from lane 4e + j / 4's 8 bytes, at its element j % 4.
+std::vector<LdsPiece> ldsPieces(const Machine &m, const Wave &w, const Op &op,
+                                const DsForm &form) {
   Lanes32 vaddr = vectorSource(m, w, op.src[0]);
   uint64_t exec = w.exec();
-  isa::CounterSet counters = op.instr->counters;
-  std::vector<uint32_t> addresses(m.lanes);
-  std::vector<uint8_t> bytes(isWrite ? size_t(m.lanes) * size : 0);
-  Pending pending;
-  pending.index = index;
-  pending.counters = counters;
+  uint16_t size = uint16_t(form.element.bytes);
+  std::vector<LdsPiece> pieces;
   for (unsigned lane = 0; lane < m.lanes; ++lane) {
     if (!(exec >> lane & 1))
       continue;
-    uint64_t at = uint64_t(vaddr[lane]) + offset;
-    // A write must not land before an LDS write still in flight from
-    // another wave or counter; a read must not see one.
-    if (!m.ldsAt(w, index, at, size, lane, /*checked=*/true, counters))
-      return false;
-    addresses[lane] = uint32_t(at);
-    if (isWrite) {
-      for (unsigned i = 0; i < words; ++i) {
-        uint32_t v = vectorSource(m, w, op.src[1], i)[lane];
-        std::memcpy(bytes.data() + size_t(lane) * size + 4 * i, &v,
-                    std::min(4u, size - 4 * i));
+    if (form.transposed) {
+      unsigned group = lane - lane % 16, j = lane % 16;
+      for (unsigned e = 0; e < 4; ++e) {
+        uint64_t at =
+            uint64_t(vaddr[group + 4 * e + j / 4]) + op.imms[0] + 2 * (j % 4);
+        pieces.push_back({uint32_t(at), 2, uint16_t(2 * e), uint8_t(lane)});
       }
-      pending.ldsBytes.push_back({uint32_t(at), uint32_t(at + size)});
+    } else if (form.pair) {
+      uint64_t unit = uint64_t(size) * (form.stride64 ? 64 : 1);
+      for (unsigned k = 0; k < 2; ++k)
+        pieces.push_back({uint32_t(vaddr[lane] + op.imms[k] * unit), size,
+                          uint16_t(k * size), uint8_t(lane)});
+    } else {
+      pieces.push_back(
+          {uint32_t(uint64_t(vaddr[lane]) + (op.imms.empty() ? 0 : op.imms[0])),
+           size, 0, uint8_t(lane)});
     }
   }
+  return pieces;
+}
+
+/// ds_read*/ds_load* vdst, vaddr and ds_write*/ds_store* vaddr, vdata (two
+/// data operands for a pair): each piece read into, or written from, its
+/// lane's registers.
+bool dsAccess(Machine &m, Wave &w, const Op &op) {
+  unsigned index = w.pc - 1;
+  DsForm form = dsForm(op.instr->mnemonic);
+  uint64_t full = m.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << m.lanes) - 1;
+  if (form.transposed && (w.exec() & full) != full)
+    return m.fail(ExecError::Kind::badInput, w, index,
+                  "ds_read_b64_tr_b16 with inactive lanes: the ISA requires "
+                  "every lane");
+  isa::CounterSet counters = op.instr->counters;
+  std::vector<LdsPiece> pieces = ldsPieces(m, w, op, form);
+  Pending pending;
+  pending.index = index;
+  pending.counters = counters;
+  // A write must not land before an LDS write still in flight from
+  // another wave or counter; a read must not see one.
+  for (const LdsPiece &p : pieces)
+    if (!m.ldsAt(w, index, p.address, p.bytes, p.lane, /*checked=*/true,
+                 counters))
+      return false;
   Machine *machine = &m;
-  if (isWrite) {
+  if (form.isWrite) {
+    // The data operands' bytes per piece, taken now.
+    std::vector<uint8_t> bytes;
+    for (const LdsPiece &p : pieces) {
+      const Operand &data = op.src[form.pair && p.regByte ? 2 : 1];
+      unsigned first = form.pair ? 0 : p.regByte;
+      for (unsigned i = 0; i < p.bytes; i += 4) {
+        uint32_t v = vectorSource(m, w, data, (first + i) / 4)[p.lane];
+        bytes.insert(bytes.end(), (uint8_t *)&v,
+                     (uint8_t *)&v + std::min<unsigned>(4, p.bytes - i));
+      }
+      pending.ldsBytes.push_back({p.address, p.address + p.bytes});
+    }
     pending.complete = [machine, bytes = std::move(bytes),
-                        addresses = std::move(addresses), exec, size] {
-      for (unsigned lane = 0; lane < machine->lanes; ++lane)
-        if (exec >> lane & 1)
-          std::memcpy(machine->lds.data() + addresses[lane],
-                      bytes.data() + size_t(lane) * size, size);
+                        pieces = std::move(pieces)] {
+      size_t at = 0;
+      for (const LdsPiece &p : pieces) {
+        std::memcpy(machine->lds.data() + p.address, bytes.data() + at,
+                    p.bytes);
+        at += p.bytes;
+      }
       return true;
     };
     return m.issue(w, std::move(pending));
   }
   pending.regs.push_back(spanOf(op.dst[0]));
   Operand dst = op.dst[0];
-  pending.complete = [machine, &w, index, addresses = std::move(addresses), dst,
-                      exec, access, counters] {
-    unsigned size = access.bytes;
-    for (unsigned lane = 0; lane < machine->lanes; ++lane) {
-      if (!(exec >> lane & 1))
-        continue;
-      const uint8_t *p = machine->ldsAt(w, index, addresses[lane], size, lane,
-                                        /*checked=*/true, counters);
-      if (!p)
+  AccessSize access = form.element;
+  pending.complete = [machine, &w, index, pieces = std::move(pieces), dst,
+                      access, counters] {
+    uint8_t laneBytes[64][64] = {};
+    for (const LdsPiece &p : pieces) {
+      const uint8_t *from = machine->ldsAt(w, index, p.address, p.bytes, p.lane,
+                                           /*checked=*/true, counters);
+      if (!from)
         return false;
-      for (unsigned i = 0; i < dst.count; ++i)
-        vectorDest(*machine, w, dst, i)[lane] = extendWord(p + 4 * i, access);
+      std::memcpy(&laneBytes[p.lane][p.regByte], from, p.bytes);
     }
+    uint64_t done = 0;
+    for (const LdsPiece &p : pieces) {
+      if (done >> p.lane & 1)
+        continue;
+      done |= uint64_t(1) << p.lane;
+      for (unsigned i = 0; i < dst.count; ++i)
+        vectorDest(*machine, w, dst, i)[p.lane] =
+            access.bytes < 4
+                ? extendWord(laneBytes[p.lane], access)
+                : extendWord(laneBytes[p.lane] + 4 * i, AccessSize{4});
+    }
+    return true;
+  };
+  return m.issue(w, std::move(pending));
+}
+
+/// scratch_load_* and scratch_store_* (CDNA4 ISA section 10 and RDNA4 ISA
+/// section 10, "Flat, Scratch and Global"): each lane's private bytes at
+/// vaddr (unless the SADDR or ST form) + saddr (SADDR and SVS forms) +
+/// the offset.
+bool scratchAccess(Machine &m, Wave &w, const Op &op) {
+  unsigned index = w.pc - 1;
+  StringRef opcode = op.instr->opcodeName;
+  bool isStore = StringRef(op.instr->mnemonic).starts_with("scratch_store");
+  bool saddr = opcode.contains("_SADDR") || opcode.contains("_SVS");
+  bool vaddr = !opcode.contains("_SADDR") && !opcode.contains("_ST");
+  AccessSize size = accessSize(op.instr->mnemonic);
+  unsigned s = 0;
+  const Operand *v = vaddr ? &op.src[s++] : nullptr;
+  const Operand *data = isStore ? &op.src[s++] : nullptr;
+  uint32_t base = saddr ? readScalar(w, op.src[s++]) : 0;
+  base += uint32_t(op.imms.empty() ? 0 : op.imms[0]);
+  Lanes32 offsets = v ? vectorSource(m, w, *v) : Lanes32();
+  uint64_t exec = w.exec();
+  std::vector<std::pair<unsigned, uint32_t>> lanes; // lane, offset
+  std::vector<uint8_t> bytes;
+  for (unsigned lane = 0; lane < m.lanes; ++lane) {
+    if (!(exec >> lane & 1))
+      continue;
+    uint64_t at = uint64_t(base) + offsets[lane];
+    if (at + size.bytes > w.scratchBytes)
+      return m.fail(ExecError::Kind::badInput, w, index,
+                    formatv("lane {0}: scratch bytes {1}..{2} are outside "
+                            "the kernel's {3}-byte private segment",
+                            lane, at, at + size.bytes - 1, w.scratchBytes));
+    lanes.push_back({lane, uint32_t(at)});
+    for (unsigned i = 0; isStore && i < size.bytes; i += 4) {
+      uint32_t word = vectorSource(m, w, *data, i / 4)[lane];
+      bytes.insert(bytes.end(), (uint8_t *)&word,
+                   (uint8_t *)&word + std::min(4u, size.bytes - i));
+    }
+  }
+  // One lane's own private bytes: program order is all that orders them,
+  // so a store lands and a load reads at issue; the load's registers stay
+  // poisoned until it completes.
+  Pending pending;
+  pending.index = index;
+  pending.counters = op.instr->counters;
+  if (isStore) {
+    for (auto [i, lane] : llvm::enumerate(lanes))
+      std::memcpy(&w.scratch[size_t(lane.first) * w.scratchBytes + lane.second],
+                  bytes.data() + i * size.bytes, size.bytes);
+    return m.issue(w, std::move(pending));
+  }
+  std::vector<uint32_t> words;
+  for (auto [lane, at] : lanes) {
+    const uint8_t *p = &w.scratch[size_t(lane) * w.scratchBytes + at];
+    for (unsigned i = 0; i < op.dst[0].count; ++i)
+      words.push_back(extendWord(p + (size.bytes < 4 ? 0 : 4 * i), size));
+  }
+  pending.regs.push_back(spanOf(op.dst[0]));
+  Machine *machine = &m;
+  Operand dst = op.dst[0];
+  pending.complete = [machine, &w, lanes = std::move(lanes),
+                      words = std::move(words), dst] {
+    size_t next = 0;
+    for (auto [lane, at] : lanes)
+      for (unsigned i = 0; i < dst.count; ++i)
+        vectorDest(*machine, w, dst, i)[lane] = words[next++];
     return true;
   };
   return m.issue(w, std::move(pending));
@@ -316,8 +457,8 @@ bool dsAccess(Machine &m, Wave &w, const Op &op) {
 void registerMemoryOps(HandlerMap &map) {
   for (StringRef name :
        {"s_load_dword", "s_load_dwordx2", "s_load_dwordx4", "s_load_dwordx8",
-        "s_load_dwordx16", "s_load_b32", "s_load_b64", "s_load_b128",
-        "s_load_b256", "s_load_b512"})
+        "s_load_dwordx16", "s_load_b32", "s_load_b64", "s_load_b96",
+        "s_load_b128", "s_load_b256", "s_load_b512"})
     map[name] = smemLoad;
   for (StringRef name :
        {"buffer_load_dword",    "buffer_load_dwordx2",  "buffer_load_dwordx3",
@@ -331,15 +472,60 @@ void registerMemoryOps(HandlerMap &map) {
         "buffer_store_b96",     "buffer_store_b128",    "buffer_store_b16",
         "buffer_store_b8"})
     map[name] = bufferAccess;
-  for (StringRef name :
-       {"ds_read_b32",  "ds_read_b64",   "ds_read_b96",  "ds_read_b128",
-        "ds_read_u16",  "ds_read_i16",   "ds_read_u8",   "ds_read_i8",
-        "ds_write_b32", "ds_write_b64",  "ds_write_b96", "ds_write_b128",
-        "ds_write_b16", "ds_write_b8",   "ds_load_b32",  "ds_load_b64",
-        "ds_load_b96",  "ds_load_b128",  "ds_load_u16",  "ds_load_i16",
-        "ds_load_u8",   "ds_load_i8",    "ds_store_b32", "ds_store_b64",
-        "ds_store_b96", "ds_store_b128", "ds_store_b16", "ds_store_b8"})
+  for (StringRef name : {"ds_read_b32",
+                         "ds_read_b64",
+                         "ds_read_b96",
+                         "ds_read_b128",
+                         "ds_read_u16",
+                         "ds_read_i16",
+                         "ds_read_u8",
+                         "ds_read_i8",
+                         "ds_write_b32",
+                         "ds_write_b64",
+                         "ds_write_b96",
+                         "ds_write_b128",
+                         "ds_write_b16",
+                         "ds_write_b8",
+                         "ds_load_b32",
+                         "ds_load_b64",
+                         "ds_load_b96",
+                         "ds_load_b128",
+                         "ds_load_u16",
+                         "ds_load_i16",
+                         "ds_load_u8",
+                         "ds_load_i8",
+                         "ds_store_b32",
+                         "ds_store_b64",
+                         "ds_store_b96",
+                         "ds_store_b128",
+                         "ds_store_b16",
+                         "ds_store_b8",
+                         "ds_read2_b32",
+                         "ds_read2_b64",
+                         "ds_read2st64_b32",
+                         "ds_read2st64_b64",
+                         "ds_write2_b32",
+                         "ds_write2_b64",
+                         "ds_write2st64_b32",
+                         "ds_write2st64_b64",
+                         "ds_load_2addr_b32",
+                         "ds_load_2addr_b64",
+                         "ds_load_2addr_stride64_b32",
+                         "ds_load_2addr_stride64_b64",
+                         "ds_store_2addr_b32",
+                         "ds_store_2addr_b64",
+                         "ds_store_2addr_stride64_b32",
+                         "ds_store_2addr_stride64_b64",
+                         "ds_read_b64_tr_b16"})
     map[name] = dsAccess;
+  for (StringRef name :
+       {"scratch_load_dword", "scratch_load_dwordx2", "scratch_load_dwordx3",
+        "scratch_load_dwordx4", "scratch_store_dword", "scratch_store_dwordx2",
+        "scratch_store_dwordx3", "scratch_store_dwordx4", "scratch_load_b32",
+        "scratch_load_b64", "scratch_load_b96", "scratch_load_b128",
+        "scratch_store_b32", "scratch_store_b64", "scratch_store_b96",
+        "scratch_store_b128"})
+    map[name] = scratchAccess;
 }
 
 } // namespace mlir::hk::exec::detail

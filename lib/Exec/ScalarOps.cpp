@@ -133,6 +133,9 @@ uint64_t or64(Wave &w, uint64_t a, uint64_t b) {
 uint64_t andn264(Wave &w, uint64_t a, uint64_t b) {
   return setNonzero64(w, a & ~b);
 }
+uint64_t xor64(Wave &w, uint64_t a, uint64_t b) {
+  return setNonzero64(w, a ^ b);
+}
 uint64_t cselect64(Wave &w, uint64_t a, uint64_t b) { return w.scc ? a : b; }
 uint64_t lshl64(Wave &w, uint64_t a, uint64_t b) {
   return setNonzero64(w, a << (b & 63));
@@ -186,6 +189,28 @@ bool movk(Machine &, Wave &w, const Op &op) {
   writeScalar(w, op.dst[0], uint32_t(simm16(op)));
   return true;
 }
+/// s_mulk_i32 d, simm16: d *= sign-extended simm16 (SCC unchanged).
+bool mulk(Machine &, Wave &w, const Op &op) {
+  w.s[op.dst[0].index] *= uint32_t(simm16(op));
+  return true;
+}
+/// s_<op>_saveexec_b{32,64} d, s0: d = EXEC, then EXEC = s0 <op> EXEC and
+/// SCC = EXEC != 0 (CDNA4 ISA and RDNA4 ISA, SOP1 opcodes).
+template <uint64_t (*f)(uint64_t, uint64_t)>
+bool saveexec(Machine &m, Wave &w, const Op &op) {
+  uint64_t mask = m.lanes == 64 ? ~uint64_t(0) : 0xffffffffu;
+  uint64_t exec = w.exec() & mask, s0 = readScalar64(w, op.src[0]) & mask;
+  writeScalar64(w, op.dst[0], exec);
+  uint64_t next = f(s0, exec) & mask;
+  w.s[kExec] = uint32_t(next);
+  if (m.lanes == 64)
+    w.s[kExec + 1] = uint32_t(next >> 32);
+  w.scc = next != 0;
+  return true;
+}
+uint64_t andMask(uint64_t s0, uint64_t exec) { return s0 & exec; }
+uint64_t orMask(uint64_t s0, uint64_t exec) { return s0 | exec; }
+uint64_t andNotMask(uint64_t s0, uint64_t exec) { return s0 & ~exec; }
 /// s_addk_i32 d, simm16: d += sign-extended simm16, SCC signed overflow.
 bool addk(Machine &, Wave &w, const Op &op) {
   uint32_t a = w.s[op.dst[0].index], b = uint32_t(simm16(op));
@@ -314,7 +339,13 @@ void registerScalarOps(HandlerMap &map) {
   map["s_and_b64"] = sop2x64<and64>;
   map["s_or_b64"] = sop2x64<or64>;
   map["s_andn2_b64"] = map["s_and_not1_b64"] = sop2x64<andn264>;
+  map["s_xor_b64"] = sop2x64<xor64>;
   map["s_cselect_b64"] = sop2x64<cselect64>;
+  map["s_mulk_i32"] = mulk;
+  map["s_and_saveexec_b64"] = map["s_and_saveexec_b32"] = saveexec<andMask>;
+  map["s_or_saveexec_b64"] = map["s_or_saveexec_b32"] = saveexec<orMask>;
+  map["s_andn2_saveexec_b64"] = map["s_and_not1_saveexec_b64"] =
+      map["s_and_not1_saveexec_b32"] = saveexec<andNotMask>;
   map["s_lshl_b64"] = shift64<lshl64>;
   map["s_lshr_b64"] = shift64<lshr64>;
   map["s_ashr_i64"] = shift64<ashr64>;

@@ -26,15 +26,6 @@ using namespace llvm;
 namespace mlir::hk::exec::detail {
 namespace {
 
-/// abs then neg on the sign bit of a 32-bit float operand.
-inline uint32_t applyMods(uint32_t x, uint8_t mods) {
-  if (mods & 2)
-    x &= 0x7fffffffu;
-  if (mods & 1)
-    x ^= 0x80000000u;
-  return x;
-}
-
 Lanes32 source(const Machine &m, const Wave &w, const Op &op, unsigned i) {
   return i < op.src.size() ? vectorSource(m, w, op.src[i]) : Lanes32();
 }
@@ -123,18 +114,6 @@ uint32_t perm(uint32_t a, uint32_t b, uint32_t sel) {
     d |= byte << (8 * i);
   }
   return d;
-}
-
-/// Operands with input modifiers, per lane.
-Lanes32 modSource(const Machine &m, const Wave &w, const Op &op, unsigned i,
-                  uint32_t *scratch) {
-  Lanes32 s = vectorSource(m, w, op.src[i]);
-  uint8_t mods = op.src[i].mods;
-  if (!mods)
-    return s;
-  for (unsigned lane = 0; lane < m.lanes; ++lane)
-    scratch[lane] = applyMods(s[lane], mods);
-  return Lanes32{scratch, 0};
 }
 
 /// v_cndmask_b32 d, s0, s1[, mask]: s1 where the mask bit is set, else s0;
@@ -281,6 +260,12 @@ bool unordered(float a, float b) { return std::isnan(a) || std::isnan(b); }
 bool ordered(float a, float b) { return !std::isnan(a) && !std::isnan(b); }
 /// v_cmp_neq_f32 is true when unordered (IEEE "not equal").
 bool neqF(float a, float b) { return !(a == b); }
+/// "lg": less or greater (ordered and not equal).
+bool lg(float a, float b) { return a < b || a > b; }
+/// The n* compares are true when unordered: the negation of the ordered one.
+template <bool (*cmp)(float, float)> bool notF(float a, float b) {
+  return !cmp(a, b);
+}
 
 template <typename T> void registerCompares(HandlerMap &map, StringRef type) {
   std::string p = "v_cmp_";
@@ -354,6 +339,14 @@ void registerVectorOps(HandlerMap &map) {
   map["v_cmp_u_f32"] = vcmp<float, unordered>;
   map["v_cmp_o_f32"] = vcmp<float, ordered>;
   map["v_cmp_neq_f32"] = vcmp<float, neqF>;
+  map["v_cmp_nge_f32"] = vcmp<float, notF<ge<float>>>;
+  map["v_cmp_nlt_f32"] = vcmp<float, notF<lt<float>>>;
+  map["v_cmp_ngt_f32"] = vcmp<float, notF<gt<float>>>;
+  map["v_cmp_nle_f32"] = vcmp<float, notF<le<float>>>;
+  map["v_cmp_nlg_f32"] = vcmp<float, notF<lg>>;
+  // Moves between the VGPR and AGPR files (CDNA4 ISA section 7.1).
+  map["v_accvgpr_read_b32"] = map["v_accvgpr_write_b32"] =
+      map["v_accvgpr_mov_b32"] = vop<mov>;
   map["v_dual"] = dual;
 }
 

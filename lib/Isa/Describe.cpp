@@ -75,6 +75,28 @@ StringRef getRegKindName(RegKind kind) {
   return names[unsigned(kind)];
 }
 
+unsigned getCounterLimit(Arch arch, Counter counter) {
+  // The widths of the wait fields decoded below (AMDGPUBaseInfo.cpp,
+  // get*BitWidth): gfx9 vmcnt 6 bits, lgkmcnt 4, expcnt 3; gfx12 loadcnt,
+  // storecnt, dscnt and samplecnt 6, kmcnt 5, expcnt and bvhcnt 3.
+  unsigned bits = 6;
+  switch (counter) {
+  case Counter::Lgkm:
+    bits = arch == Arch::gfx950 ? 4 : 6;
+    break;
+  case Counter::Exp:
+  case Counter::Bvh:
+    bits = 3;
+    break;
+  case Counter::Km:
+    bits = 5;
+    break;
+  default:
+    break;
+  }
+  return (1u << bits) - 1;
+}
+
 StringRef getCounterName(Counter counter) {
   static constexpr StringLiteral names[] = {"vmcnt",   "lgkmcnt",   "expcnt",
                                             "loadcnt", "storecnt",  "dscnt",

@@ -17,6 +17,8 @@
 
 #include "SimInterpreter.h"
 
+#include "HK/Runtime/FloatMath.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -192,11 +194,11 @@ Error Interpreter::executeFloatIntrinsic(Wave &wave, const CallInst &call,
       case Intrinsic::exp2:
       case Intrinsic::amdgcn_exp2:
         // v_exp_f32 is within 1 ulp; the model rounds the exact value.
-        r = std::exp2(x);
+        r = modelExp2(x);
         break;
       case Intrinsic::log2:
       case Intrinsic::amdgcn_log:
-        r = std::log2(x);
+        r = modelLog2(x);
         break;
       case Intrinsic::log:
         r = std::log(x);
@@ -207,13 +209,13 @@ Error Interpreter::executeFloatIntrinsic(Wave &wave, const CallInst &call,
         // result), and so is this: a double square root rounded to f32 or
         // f16 rounds once. v_sqrt_f32, v_rsq_f32 and v_rcp_f32 alone are
         // within 1 ulp; the model rounds the exact value.
-        r = std::sqrt(x);
+        r = modelSqrt(x);
         break;
       case Intrinsic::amdgcn_rsq:
-        r = 1 / std::sqrt(x);
+        r = modelRsq(x);
         break;
       case Intrinsic::amdgcn_rcp:
-        r = 1 / x;
+        r = modelRcp(x);
         break;
       default:
         return error(wave, call, "float intrinsic not modelled");

@@ -113,6 +113,12 @@ struct KernelCode {
   InstructionStream code;
 };
 
+/// The largest value `counter` holds on `arch` (its field in s_waitcnt is
+/// all ones). The hardware never lets more operations be outstanding:
+/// LLVM's SIInsertWaitcnts relies on it (a wait for the largest value
+/// retires the oldest of one more), and hk's executor models it.
+unsigned getCounterLimit(Arch arch, Counter counter);
+
 /// The chip a code object is for, from its e_flags (EF_AMDGPU_MACH_*); an
 /// error for a non-ELF, non-AMDGPU or unsupported-chip file.
 llvm::Expected<Arch> getCodeObjectArch(llvm::StringRef elfBytes);
