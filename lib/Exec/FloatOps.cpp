@@ -264,8 +264,8 @@ template <ConvertFn f> bool sconvert(Machine &, Wave &w, const Op &op) {
 }
 template <bool (*cmp)(float, float)>
 bool scmp(Machine &, Wave &w, const Op &op) {
-  w.scc = cmp(asFloat(readScalar(w, op.src[0])),
-              asFloat(readScalar(w, op.src[1])));
+  w.scc =
+      cmp(asFloat(readScalar(w, op.src[0])), asFloat(readScalar(w, op.src[1])));
   return true;
 }
 bool eqF(float a, float b) { return a == b; }

@@ -36,7 +36,8 @@ bool requireFullWave(Machine &m, Wave &w) {
 /// v_permlane32_swap_b32 vdst, vsrc (gfx950): lanes 32-63 of vdst swap with
 /// lanes 0-31 of vsrc. v_permlane16_swap_b32: the odd 16-lane rows of vdst
 /// swap with the even rows of vsrc. Both registers are written.
-template <unsigned rowBits> bool permlaneSwap(Machine &m, Wave &w, const Op &op) {
+template <unsigned rowBits>
+bool permlaneSwap(Machine &m, Wave &w, const Op &op) {
   if (!requireFullWave(m, w))
     return false;
   uint32_t *x = vectorDest(m, w, op.dst[0]), *y = vectorDest(m, w, op.dst[1]);
@@ -136,7 +137,8 @@ bool lshlAddU64(Machine &m, Wave &w, const Op &op) {
 /// the destination's high half, gfx10 and later keep it (LLVM's
 /// GCNSubtarget::zeroesHigh16BitsOfDest).
 bool lshlrevB16(Machine &m, Wave &w, const Op &op) {
-  Lanes32 shift = vectorSource(m, w, op.src[0]), s = vectorSource(m, w, op.src[1]);
+  Lanes32 shift = vectorSource(m, w, op.src[0]),
+          s = vectorSource(m, w, op.src[1]);
   bool keepHigh = m.program.arch != isa::Arch::gfx950;
   uint32_t *d = vectorDest(m, w, op.dst[0]);
   uint64_t exec = w.exec();
@@ -161,8 +163,8 @@ uint32_t selectPart(uint32_t x, int64_t sel) {
 /// src1_sel: the selected parts or'ed, placed at dst_sel; the rest of d
 /// zero (UNUSED_PAD) or kept (UNUSED_PRESERVE).
 bool orSdwa(Machine &m, Wave &w, const Op &op) {
-  if (op.imms.size() != 5 || op.imms[0] || op.imms[2] == 1 ||
-      op.src[0].mods || op.src[1].mods)
+  if (op.imms.size() != 5 || op.imms[0] || op.imms[2] == 1 || op.src[0].mods ||
+      op.src[1].mods)
     return m.fail(ExecError::Kind::badInput, w, w.pc - 1,
                   "this SDWA form (clamp, sign extension or UNUSED_SEXT) is "
                   "not modelled");
@@ -175,7 +177,9 @@ bool orSdwa(Machine &m, Wave &w, const Op &op) {
     if (!(exec >> lane & 1))
       continue;
     uint32_t r = selectPart(a[lane], src0Sel) | selectPart(b[lane], src1Sel);
-    uint32_t shift = dstSel <= 3 ? 8 * dstSel : dstSel <= 5 ? 16 * (dstSel - 4) : 0;
+    uint32_t shift = dstSel <= 3   ? 8 * dstSel
+                     : dstSel <= 5 ? 16 * (dstSel - 4)
+                                   : 0;
     uint32_t field = dstSel <= 3 ? 0xffu : dstSel <= 5 ? 0xffffu : ~0u;
     uint32_t placed = (r & field) << shift;
     d[lane] = preserve ? (d[lane] & ~(field << shift)) | placed : placed;

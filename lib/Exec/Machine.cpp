@@ -149,6 +149,54 @@ uint8_t *Machine::ldsAt(Wave &wave, unsigned index, uint64_t begin,
   return lds.data() + begin;
 }
 
+bool Machine::recordLdsAccess(Wave &wave, unsigned index, uint32_t begin,
+                              uint32_t end, bool write) {
+  uint32_t epoch = uint32_t(barrierGeneration) + 1;
+  uint16_t self = uint16_t(wave.id);
+  uint32_t selfBit = uint32_t(1) << (wave.id % 32);
+  for (uint32_t b = begin; b < end; ++b) {
+    LdsShadow &s = ldsShadow[b];
+    if (s.write.epoch == epoch && s.write.wave != self)
+      return reportRace(wave, index, b, write, s.write, /*otherWrite=*/true);
+    if (write && s.lastRead.epoch == epoch && (s.readers & ~selfBit)) {
+      LdsAccess reader = s.lastRead.wave != self ? s.lastRead : s.firstRead;
+      if (reader.wave == self) // a third reader: its wave, not its instruction
+        reader = {epoch, UINT32_MAX,
+                  uint16_t(llvm::countr_zero(s.readers & ~selfBit))};
+      return reportRace(wave, index, b, write, reader, /*otherWrite=*/false);
+    }
+    LdsAccess access{epoch, index, self};
+    if (write) {
+      s.write = access;
+      continue;
+    }
+    if (s.lastRead.epoch != epoch) {
+      s.firstRead = access;
+      s.readers = 0;
+    }
+    s.lastRead = access;
+    s.readers |= selfBit;
+  }
+  return true;
+}
+
+bool Machine::reportRace(Wave &wave, unsigned index, uint32_t byte, bool write,
+                         const LdsAccess &other, bool otherWrite) {
+  std::string what = "wave " + std::to_string(other.wave);
+  if (other.index != UINT32_MAX) {
+    const isa::Instruction &instr = *program.ops[other.index].instr;
+    what += formatv(" with `{0}` (pc +{1:x})", instr.text,
+                    instr.address - program.start)
+                .str();
+  }
+  return fail(ExecError::Kind::failed, wave, index,
+              formatv("LDS race: this {0} of byte {1:x} and the {2} of it by "
+                      "{3} are not ordered: no barrier completes between "
+                      "them",
+                      write ? "write" : "read", byte,
+                      otherWrite ? "write" : "read", what));
+}
+
 uint8_t *Machine::globalAt(Wave &wave, unsigned index, uint64_t address,
                            uint64_t size, unsigned lane) {
   if (uint8_t *p = memory.translate(address, size))
@@ -321,6 +369,7 @@ Error Machine::runWorkgroup(std::array<int64_t, 3> id, uint64_t kernarg) {
   const KernelDescriptor &d = kernel.descriptor;
   lds.assign(d.groupSegmentFixedSize, 0xff);
   ldsPending.assign(d.groupSegmentFixedSize, 0);
+  ldsShadow.assign(d.groupSegmentFixedSize, LdsShadow());
   pending.clear();
   int64_t threads = config.block[0] * config.block[1] * config.block[2];
   unsigned count = unsigned((threads + lanes - 1) / lanes);

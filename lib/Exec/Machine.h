@@ -158,6 +158,15 @@ public:
   /// Per LDS byte: the pending operation that will write it, or 0.
   std::vector<uint32_t> ldsPending;
 
+  /// The LDS race detector: records that `wave`'s instruction `index`
+  /// reads or writes LDS bytes [begin, end) now. Two accesses of the same
+  /// byte by different waves, at least one a write, with no barrier
+  /// completed between them, stop the run naming both (false). Accesses
+  /// count when they happen: a load when its data is read, a write or a
+  /// direct-to-LDS load when it lands.
+  bool recordLdsAccess(Wave &wave, unsigned index, uint32_t begin, uint32_t end,
+                       bool write);
+
   /// Stops the run: a wrong kernel (`failed`) or what cannot be run.
   bool fail(ExecError::Kind kind, const Wave &wave, unsigned index,
             const llvm::Twine &message);
@@ -199,6 +208,22 @@ private:
   bool checkPoison(Wave &wave, unsigned index, const Op &op);
   void endWave(Wave &wave);
   bool completeSomeRandomly(Wave &wave);
+
+  /// Per LDS byte: its last write, and the reads since the last barrier
+  /// (the first and the last, and which waves). Epochs are the number of
+  /// completed barriers plus one; 0 means none.
+  struct LdsAccess {
+    uint32_t epoch = 0, index = 0;
+    uint16_t wave = 0;
+  };
+  struct LdsShadow {
+    LdsAccess write, firstRead, lastRead;
+    uint32_t readers =
+        0; // waves (bit per wave id) that read in lastRead's epoch
+  };
+  std::vector<LdsShadow> ldsShadow;
+  bool reportRace(Wave &wave, unsigned index, uint32_t byte, bool write,
+                  const LdsAccess &other, bool otherWrite);
 
   std::array<int64_t, 3> workgroup = {0, 0, 0};
   std::vector<Wave> waves;

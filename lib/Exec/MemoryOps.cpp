@@ -214,11 +214,18 @@ bool bufferAccess(Machine &m, Wave &w, const Op &op) {
         pending.ldsBytes.push_back({uint32_t(at), uint32_t(at + size)});
       }
     Machine *machine = &m;
-    pending.complete = [machine, bytes = std::move(bytes), first, exec, size] {
-      for (unsigned lane = 0; lane < machine->lanes; ++lane)
-        if (exec >> lane & 1)
-          std::memcpy(machine->lds.data() + first + uint64_t(lane) * size,
-                      bytes.data() + size_t(lane) * size, size);
+    pending.complete = [machine, &w, index, bytes = std::move(bytes), first,
+                        exec, size] {
+      for (unsigned lane = 0; lane < machine->lanes; ++lane) {
+        if (!(exec >> lane & 1))
+          continue;
+        uint32_t at = uint32_t(first + uint64_t(lane) * size);
+        if (!machine->recordLdsAccess(w, index, at, at + size,
+                                      /*write=*/true))
+          return false;
+        std::memcpy(machine->lds.data() + at,
+                    bytes.data() + size_t(lane) * size, size);
+      }
       return true;
     };
     return m.issue(w, std::move(pending));
@@ -343,10 +350,13 @@ bool dsAccess(Machine &m, Wave &w, const Op &op) {
       }
       pending.ldsBytes.push_back({p.address, p.address + p.bytes});
     }
-    pending.complete = [machine, bytes = std::move(bytes),
+    pending.complete = [machine, &w, index, bytes = std::move(bytes),
                         pieces = std::move(pieces)] {
       size_t at = 0;
       for (const LdsPiece &p : pieces) {
+        if (!machine->recordLdsAccess(w, index, p.address, p.address + p.bytes,
+                                      /*write=*/true))
+          return false;
         std::memcpy(machine->lds.data() + p.address, bytes.data() + at,
                     p.bytes);
         at += p.bytes;
@@ -364,7 +374,9 @@ bool dsAccess(Machine &m, Wave &w, const Op &op) {
     for (const LdsPiece &p : pieces) {
       const uint8_t *from = machine->ldsAt(w, index, p.address, p.bytes, p.lane,
                                            /*checked=*/true, counters);
-      if (!from)
+      if (!from ||
+          !machine->recordLdsAccess(w, index, p.address, p.address + p.bytes,
+                                    /*write=*/false))
         return false;
       std::memcpy(&laneBytes[p.lane][p.regByte], from, p.bytes);
     }
