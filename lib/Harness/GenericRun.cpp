@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 
 using namespace mlir;
@@ -101,6 +102,8 @@ struct GenericArguments {
   std::vector<int> bufferOf;
   std::vector<std::vector<int64_t>> shapes;
   std::vector<Type> elements;
+  /// Dynamic dimensions of memory argument `i` (the sizes it passes).
+  std::vector<unsigned> dynamicDims;
   /// The buffer of memory argument `i`, or -1.
   int bufferArg(unsigned i) const {
     return i < bufferOf.size() ? bufferOf[i] : -1;
@@ -223,6 +226,7 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
   args.bufferOf.assign(argTypes.size(), -1);
   args.shapes.resize(argTypes.size());
   args.elements.resize(argTypes.size());
+  args.dynamicDims.resize(argTypes.size());
   // One stream for all arguments (the distribution caches a draw).
   std::mt19937 rng(config.run.seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -245,11 +249,104 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
     args.bufferOf[i] = args.buffers.size();
     prepared.abi.push_back({static_cast<int>(args.buffers.size()), 0});
     for (int64_t d = 0; d < memref.getRank(); ++d)
-      if (memref.isDynamicDim(d))
+      if (memref.isDynamicDim(d)) {
         prepared.abi.push_back({-1, static_cast<uint64_t>(shape[d])});
+        ++args.dynamicDims[i];
+      }
     args.buffers.push_back(std::move(*bytes));
   }
   return std::move(args);
+}
+
+/// The arguments of a generic run as a launch description's kernel reads
+/// them: dense row-major memrefs, scalars as their bits.
+class GenericProblem : public KernelArguments {
+public:
+  GenericProblem(const GenericArguments &args, const PreparedKernel &read)
+      : args(args) {
+    // readArguments lists scalars and sizes in argument order; keep the
+    // scalars' bits by argument.
+    size_t entry = 0;
+    for (unsigned i = 0; i < args.shapes.size(); ++i) {
+      if (args.bufferArg(i) < 0) {
+        scalars[i] = read.abi[entry++].value;
+        continue;
+      }
+      entry += 1 + args.dynamicDims[i];
+    }
+  }
+  std::optional<int64_t> extent(unsigned arg, int64_t dim) const override {
+    if (arg >= args.shapes.size() || dim < 0 ||
+        dim >= int64_t(args.shapes[arg].size()))
+      return std::nullopt;
+    return args.shapes[arg][dim];
+  }
+  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override {
+    if (!extent(arg, dim))
+      return std::nullopt;
+    int64_t stride = 1;
+    for (size_t d = dim + 1; d < args.shapes[arg].size(); ++d)
+      stride *= args.shapes[arg][d];
+    return stride;
+  }
+  std::optional<uint64_t> scalarBits(unsigned arg) const override {
+    auto it = scalars.find(arg);
+    return it == scalars.end() ? std::nullopt
+                               : std::optional<uint64_t>(it->second);
+  }
+  bool isBuffer(unsigned arg) const override {
+    return args.bufferArg(arg) >= 0;
+  }
+
+private:
+  const GenericArguments &args;
+  std::map<unsigned, uint64_t> scalars;
+};
+
+/// The kernel of hk-compile's launch description `path` for the run's
+/// arguments (read into `args`): its code object, argument list and launch
+/// shape (--grid, else the description's grid terms).
+static llvm::Expected<PreparedKernel>
+prepareFromDescription(MLIRContext &context, const GenericConfig &config,
+                       const RunConfig &rc, StringRef path,
+                       GenericArguments &args) {
+  std::unique_ptr<GenericProblem> problem;
+  bool hasGrid = false;
+  auto readProblem = [&](StringRef name, ArrayRef<Type> types,
+                         const KernelArguments *&arguments) -> llvm::Error {
+    PreparedKernel read;
+    read.name = name.str();
+    llvm::Expected<GenericArguments> parsed =
+        readArguments(config, types, read);
+    if (!parsed)
+      return parsed.takeError();
+    args = std::move(*parsed);
+    problem = std::make_unique<GenericProblem>(args, read);
+    arguments = problem.get();
+    return llvm::Error::success();
+  };
+  auto readDescription = [&](const LaunchDescription::Kernel &kernel) {
+    hasGrid = kernel.launch.has_value();
+  };
+  llvm::Expected<PreparedKernel> prepared =
+      prepareFromLaunch(context, rc, path, readProblem, readDescription);
+  if (!prepared)
+    return prepared.takeError();
+  // buildAbi names buffers by argument; the run's buffers skip scalars.
+  for (AbiArgument &a : prepared->abi)
+    if (a.buffer >= 0)
+      a.buffer = args.bufferArg(a.buffer);
+  if (!config.grid.empty()) {
+    if (config.grid.size() > 3)
+      return badInput("--grid takes up to 3 sizes");
+    prepared->grid = {1, 1, 1};
+    for (auto [d, n] : llvm::enumerate(config.grid))
+      prepared->grid[d] = n;
+  } else if (!hasGrid) {
+    return badInput("'" + path + "' gives no grid for '" + prepared->name +
+                    "' (its kernel has no hk.launch): give --grid");
+  }
+  return prepared;
 }
 
 /// The launch shape: the configured grid, else hk.launch evaluated on the
@@ -289,6 +386,45 @@ static llvm::Error readLaunchShape(const GenericConfig &config,
   for (auto [d, t] : llvm::enumerate(launch.getGrid()))
     prepared.grid[d] = t.divide(shapes[t.arg][t.dim]);
   return llvm::Error::success();
+}
+
+/// Checks of the run's options against its arguments, before compiling.
+using OptionCheck = llvm::function_ref<llvm::Error(const GenericArguments &)>;
+
+/// The kernel of `rc.inputFile` (hk source, or hk-compile's launch
+/// description) ready to launch on the run's arguments, read into `args`
+/// and given to `check` before anything is compiled.
+static llvm::Expected<PreparedKernel>
+prepareGeneric(MLIRContext &context, const GenericConfig &config,
+               const RunConfig &rc, Version version, GenericArguments &args,
+               OptionCheck check) {
+  if (StringRef(rc.inputFile).ends_with(".json")) {
+    llvm::Expected<PreparedKernel> prepared =
+        prepareFromDescription(context, config, rc, rc.inputFile, args);
+    if (!prepared)
+      return prepared.takeError();
+    if (llvm::Error e = check(args))
+      return std::move(e);
+    return prepared;
+  }
+  llvm::Expected<ParsedKernel> parsed = parseKernel(context, rc, rc.inputFile);
+  if (!parsed)
+    return parsed.takeError();
+  PreparedKernel prepared;
+  prepared.name = parsed->kernel.getName().str();
+  auto argTypes = llvm::to_vector(parsed->kernel.getArgumentTypes());
+  llvm::Expected<GenericArguments> read =
+      readArguments(config, argTypes, prepared);
+  if (!read)
+    return read.takeError();
+  args = std::move(*read);
+  if (llvm::Error e = readLaunchShape(config, parsed->kernel, args, prepared))
+    return std::move(e);
+  if (llvm::Error e = check(args))
+    return std::move(e);
+  if (llvm::Error e = compileModule(context, rc, *parsed, prepared, version))
+    return std::move(e);
+  return std::move(prepared);
 }
 
 /// The expected contents of memory arguments, read before the run.
@@ -387,20 +523,24 @@ compareMemory(MLIRContext &context, const GenericConfig &config,
               const std::vector<std::vector<uint8_t>> &inputs,
               const std::vector<std::vector<uint8_t>> &buffers) {
   RunConfig compared = getComparedRunConfig(config.run);
-  llvm::Expected<ParsedKernel> other =
-      parseKernel(context, compared, compared.inputFile);
-  if (!other)
-    return other.takeError();
-  // The same arguments and launch shape; only the image differs.
-  PreparedKernel second = prepared;
-  second.name = other->kernel.getName().str();
-  if (llvm::Error e =
-          compileModule(context, compared, *other, second, Version::compared))
-    return std::move(e);
+  // The same arguments, drawn again from the same seed; launched on the
+  // inputs the tested kernel saw.
+  GenericArguments again;
+  llvm::Expected<PreparedKernel> second = prepareGeneric(
+      context, config, compared, Version::compared, again,
+      [](const GenericArguments &) { return llvm::Error::success(); });
+  if (!second)
+    return second.takeError();
+  if (second->grid != prepared.grid)
+    return badInput(llvm::formatv(
+        "'{0}' launches {1}x{2}x{3} workgroups and "
+        "the compared version {4}x{5}x{6}",
+        prepared.name, prepared.grid[0], prepared.grid[1], prepared.grid[2],
+        second->grid[0], second->grid[1], second->grid[2]));
   std::vector<std::vector<uint8_t>> theirs = inputs;
   std::vector<bool> outputs(theirs.size(), true);
   llvm::Expected<LaunchStats> stats =
-      launchKernel(compared, second, theirs, outputs);
+      launchKernel(compared, *second, theirs, outputs);
   if (!stats)
     return stats.takeError();
   std::vector<int64_t> differing;
@@ -461,59 +601,55 @@ llvm::Expected<GenericResult> runGeneric(MLIRContext &context,
   const RunConfig &rc = config.run;
   if (llvm::Error e = checkCompareSettings(rc))
     return std::move(e);
-  llvm::Expected<ParsedKernel> parsed = parseKernel(context, rc, rc.inputFile);
-  if (!parsed)
-    return parsed.takeError();
-  gpu::GPUFuncOp kernel = parsed->kernel;
-  PreparedKernel prepared;
-  prepared.name = kernel.getName().str();
-  auto argTypes = llvm::to_vector(kernel.getArgumentTypes());
-  llvm::Expected<GenericArguments> args =
-      readArguments(config, argTypes, prepared);
-  if (!args)
-    return args.takeError();
-  if (llvm::Error e = readLaunchShape(config, kernel, *args, prepared))
-    return std::move(e);
-  llvm::Expected<Expectations> references = readExpectations(config, *args);
-  if (!references)
-    return references.takeError();
-  llvm::Expected<Saves> saves = readSaves(config, *args);
-  if (!saves)
-    return saves.takeError();
-  if (config.expectations.empty() && rc.test != TestKind::compare &&
-      config.saves.empty())
-    return badInput("nothing to check or save: give --expect=I:file.npy, "
-                    "--test=compare or --save=I:file.npy");
-  if (config.expectations.empty() &&
-      config.tolerance.kind != ExpectTolerance::Kind::rounding)
-    return badInput("--expect-tolerance is the tolerance of --expect checks: "
-                    "give --expect=I:file.npy");
-  if (llvm::Error e =
-          compileModule(context, rc, *parsed, prepared, Version::tested))
-    return std::move(e);
-  std::vector<bool> outputs(args->buffers.size(), true);
-  std::vector<std::vector<uint8_t>> inputs = args->buffers;
+  Expectations references;
+  Saves saves;
+  auto check = [&](const GenericArguments &args) -> llvm::Error {
+    llvm::Expected<Expectations> expected = readExpectations(config, args);
+    if (!expected)
+      return expected.takeError();
+    references = std::move(*expected);
+    llvm::Expected<Saves> saved = readSaves(config, args);
+    if (!saved)
+      return saved.takeError();
+    saves = std::move(*saved);
+    if (config.expectations.empty() && rc.test != TestKind::compare &&
+        config.saves.empty())
+      return badInput("nothing to check or save: give --expect=I:file.npy, "
+                      "--test=compare or --save=I:file.npy");
+    if (config.expectations.empty() &&
+        config.tolerance.kind != ExpectTolerance::Kind::rounding)
+      return badInput("--expect-tolerance is the tolerance of --expect "
+                      "checks: give --expect=I:file.npy");
+    return llvm::Error::success();
+  };
+  GenericArguments args;
+  llvm::Expected<PreparedKernel> prepared =
+      prepareGeneric(context, config, rc, Version::tested, args, check);
+  if (!prepared)
+    return prepared.takeError();
+  std::vector<bool> outputs(args.buffers.size(), true);
+  std::vector<std::vector<uint8_t>> inputs = args.buffers;
   llvm::Expected<LaunchStats> stats =
-      launchKernel(rc, prepared, args->buffers, outputs);
+      launchKernel(rc, *prepared, args.buffers, outputs);
   if (!stats)
     return stats.takeError();
 
   GenericResult result;
-  result.kernel = prepared.name;
-  result.grid = prepared.grid;
+  result.kernel = prepared->name;
+  result.grid = prepared->grid;
   result.stats = std::move(*stats);
-  for (auto &[i, reference] : *references)
-    result.checks.push_back(checkArgument(i, args->elements[i],
-                                          args->buffers[args->bufferOf[i]],
+  for (auto &[i, reference] : references)
+    result.checks.push_back(checkArgument(i, args.elements[i],
+                                          args.buffers[args.bufferOf[i]],
                                           reference, config.tolerance));
   if (rc.test == TestKind::compare) {
     llvm::Expected<std::vector<int64_t>> differing =
-        compareMemory(context, config, prepared, inputs, args->buffers);
+        compareMemory(context, config, *prepared, inputs, args.buffers);
     if (!differing)
       return differing.takeError();
     result.differingBytes = std::move(*differing);
   }
-  if (llvm::Error e = writeSaves(*saves, *args, result.saved))
+  if (llvm::Error e = writeSaves(saves, args, result.saved))
     return std::move(e);
   return std::move(result);
 }

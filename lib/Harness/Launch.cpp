@@ -341,10 +341,12 @@ prepareFromLaunch(MLIRContext &context, const RunConfig &config, StringRef path,
     return std::move(e);
   if (llvm::Error e = checkStaticExtents(run.name, argTypes, *problem))
     return std::move(e);
-  if (llvm::Error e =
-          applyLaunchTerms(run.name, kernel->launch->grid,
-                           kernel->launch->divisible, *problem, run.grid))
-    return std::move(e);
+  // Without grid terms (no hk.launch) the grid is the caller's to set.
+  if (kernel->launch)
+    if (llvm::Error e =
+            applyLaunchTerms(run.name, kernel->launch->grid,
+                             kernel->launch->divisible, *problem, run.grid))
+      return std::move(e);
 
   // The argument list, as the description spells it out.
   SmallVector<KernelAbiEntry> entries;

@@ -276,12 +276,15 @@ readKernel(const json::Value &value) {
   auto where = [&](const Twine &what) {
     return malformed(what + " of '" + kernel.name + "'");
   };
-  LaunchDescription::Launch launch;
-  if (Error e = readTerms(*o, "grid", "tile", false, launch.grid))
-    return where(toString(std::move(e)));
-  if (Error e = readTerms(*o, "divisible", "by", true, launch.divisible))
-    return where(toString(std::move(e)));
-  kernel.launch = std::move(launch);
+  // hk-compile writes grid terms only for a kernel with hk.launch.
+  if (o->get("grid")) {
+    LaunchDescription::Launch launch;
+    if (Error e = readTerms(*o, "grid", "tile", false, launch.grid))
+      return where(toString(std::move(e)));
+    if (Error e = readTerms(*o, "divisible", "by", true, launch.divisible))
+      return where(toString(std::move(e)));
+    kernel.launch = std::move(launch);
+  }
   const json::Array *block = o->getArray("block");
   if (!block || block->size() != 3)
     return malformed("'" + kernel.name + "' has no block of 3 sizes");
