@@ -146,7 +146,7 @@ bool divScale(Machine &m, Wave &w, const Op &op) {
           num = asFloat(s2[lane]), r = a;
     bool flag = false;
     if (num == 0 || den == 0) {
-      r = std::numeric_limits<float>::quiet_NaN();
+      r = asFloat(0xffc00000u);
     } else if (exponent(num) - exponent(den) >= 96) {
       flag = true;
       if (a == den)
@@ -189,12 +189,17 @@ bool divFmas(Machine &m, Wave &w, const Op &op) {
 /// v_div_fixup_f32 d, s0, s1, s2 (V_DIV_FIXUP_F32): s0 the quotient, s1 the
 /// denominator, s2 the numerator; the IEEE special cases from the
 /// original operands, else s0 with the quotient's sign.
+float quiet(float x) { return asFloat(asBits(x) | 0x00400000u); }
 float divFixup(float q, float den, float num) {
-  float nan = std::numeric_limits<float>::quiet_NaN(),
+  // The guide's default NaN is 0xffc00000 (what the host's 0/0 gives too);
+  // a NaN operand comes back quieted, sign and payload kept.
+  float nan = asFloat(0xffc00000u),
         inf = std::numeric_limits<float>::infinity();
   bool negative = std::signbit(den) != std::signbit(num);
-  if (std::isnan(den) || std::isnan(num))
-    return nan;
+  if (std::isnan(den))
+    return quiet(den);
+  if (std::isnan(num))
+    return quiet(num);
   if ((den == 0 && num == 0) || (std::isinf(den) && std::isinf(num)))
     return nan;
   if (den == 0 || std::isinf(num))

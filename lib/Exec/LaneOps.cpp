@@ -101,17 +101,13 @@ bool carry(Machine &m, Wave &w, const Op &op) {
     d[lane] = uint32_t(r);
     out |= uint64_t((r >> 32) & 1) << lane;
   }
-  if (vop3) {
-    writeScalar64(w, op.dst[1], out);
-    return true;
-  }
-  w.s[kVcc] = uint32_t(out);
-  if (m.lanes == 64)
-    w.s[kVcc + 1] = uint32_t(out >> 32);
+  writeLaneMask(w, m.lanes, vop3 ? &op.dst[1] : nullptr, out);
   return true;
 }
 
 /// v_lshl_add_u64 d64, s0_64, shift, s2_64 (gfx950): (s0 << shift) + s2.
+/// Shifts above 4 are unsupported and act as 0 (CDNA4 ISA,
+/// V_LSHL_ADD_U64); LLVM emits 0-4 only.
 bool lshlAddU64(Machine &m, Wave &w, const Op &op) {
   auto lane64 = [&](const Operand &o, unsigned lane) {
     if (o.kind == Operand::immediate)
@@ -126,9 +122,29 @@ bool lshlAddU64(Machine &m, Wave &w, const Op &op) {
   for (unsigned lane = 0; lane < m.lanes; ++lane) {
     if (!(exec >> lane & 1))
       continue;
-    uint64_t r = (lane64(op.src[0], lane) << (shift[lane] & 63)) +
-                 lane64(op.src[2], lane);
+    unsigned amount = shift[lane] <= 4 ? shift[lane] : 0;
+    uint64_t r = (lane64(op.src[0], lane) << amount) + lane64(op.src[2], lane);
     lo[lane] = uint32_t(r), hi[lane] = uint32_t(r >> 32);
+  }
+  return true;
+}
+
+/// v_lshlrev_b64 d64, shift, s64: s << shift[5:0].
+bool lshlrevB64(Machine &m, Wave &w, const Op &op) {
+  Lanes32 shift = vectorSource(m, w, op.src[0]);
+  Lanes32 lo = vectorSource(m, w, op.src[1], 0),
+          hi = vectorSource(m, w, op.src[1], 1);
+  if (op.src[1].kind == Operand::immediate)
+    lo = Lanes32{nullptr, uint32_t(op.src[1].imm)},
+    hi = Lanes32{nullptr, uint32_t(op.src[1].imm >> 32)};
+  uint32_t *dlo = vectorDest(m, w, op.dst[0], 0),
+           *dhi = vectorDest(m, w, op.dst[0], 1);
+  uint64_t exec = w.exec();
+  for (unsigned lane = 0; lane < m.lanes; ++lane) {
+    if (!(exec >> lane & 1))
+      continue;
+    uint64_t r = (lo[lane] | uint64_t(hi[lane]) << 32) << (shift[lane] & 63);
+    dlo[lane] = uint32_t(r), dhi[lane] = uint32_t(r >> 32);
   }
   return true;
 }
@@ -215,6 +231,7 @@ void registerLaneOps(HandlerMap &map) {
   map["v_subbrev_co_u32"] = map["v_subrev_co_ci_u32"] = carry<true, true, true>;
   map["v_lshl_add_u64"] = lshlAddU64;
   map["v_lshlrev_b16"] = lshlrevB16;
+  map["v_lshlrev_b64"] = lshlrevB64;
   map["v_or_b32_sdwa"] = orSdwa;
   map["v_xad_u32"] = xad;
 }

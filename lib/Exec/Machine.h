@@ -79,6 +79,9 @@ struct Op {
   /// Dual-issue (VOPD) instructions: the two halves as instructions of
   /// their own (RDNA4 ISA, section 7.6 "Dual Issue VALU").
   std::shared_ptr<const std::array<Op, 2>> halves;
+  /// What a handler derives from the instruction once (a matrix
+  /// instruction's form), made on its first execution.
+  mutable std::shared_ptr<const void> derived;
 };
 
 /// A decoded kernel.
@@ -266,6 +269,19 @@ inline void writeScalar64(Wave &w, const Operand &o, uint64_t value) {
   w.s[o.index] = uint32_t(value);
   if (o.count > 1)
     w.s[o.index + 1] = uint32_t(value >> 32);
+}
+
+/// A per-lane mask result: to `dst` (VOP3's sdst) when given, else to VCC
+/// (VOP2/VOPC), whose high half only wave64 has.
+inline void writeLaneMask(Wave &w, unsigned lanes, const Operand *dst,
+                          uint64_t mask) {
+  if (dst) {
+    writeScalar64(w, *dst, mask);
+    return;
+  }
+  w.s[kVcc] = uint32_t(mask);
+  if (lanes == 64)
+    w.s[kVcc + 1] = uint32_t(mask >> 32);
 }
 
 /// A vector operand, per lane: a VGPR/AGPR, or a scalar broadcast.

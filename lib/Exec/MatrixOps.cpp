@@ -26,16 +26,21 @@ using namespace llvm;
 namespace mlir::hk::exec::detail {
 namespace {
 
-/// One lane's registers of an operand, as consecutive bytes.
-void gather(const Machine &m, const Wave &w, const Operand &o, unsigned lane,
-            uint8_t *out) {
+/// Every lane's registers of an operand, as consecutive bytes per lane
+/// (`out` holds `stride` bytes per lane).
+void gather(const Machine &m, const Wave &w, const Operand &o, uint8_t *out,
+            unsigned stride) {
   // An inline constant C (0 for a product without accumulator) is the same
   // value in every register.
   unsigned count = o.kind == Operand::immediate ? 16 : o.count;
   for (unsigned i = 0; i < count; ++i) {
-    uint32_t v = o.kind == Operand::immediate ? uint32_t(o.imm)
-                                              : vectorSource(m, w, o, i)[lane];
-    std::memcpy(out + 4 * i, &v, 4);
+    Lanes32 source = o.kind == Operand::immediate
+                         ? Lanes32{nullptr, uint32_t(o.imm)}
+                         : vectorSource(m, w, o, i);
+    for (unsigned lane = 0; lane < m.lanes; ++lane) {
+      uint32_t v = source[lane];
+      std::memcpy(out + lane * stride + 4 * i, &v, 4);
+    }
   }
 }
 
@@ -116,18 +121,30 @@ std::variant<sim::MatrixForm, std::string> matrixForm(const Op &op) {
 /// bit) select of its scale register gives the exponent of row lane % 16,
 /// 32-k block lane / 16 (docs/hardware/Fp8Facts.md#mxfp8), as the
 /// simulator reads the intrinsic's op_sel arguments.
-void readScales(const Machine &m, const Wave &w, const Op &op,
-                sim::MatrixScales &scales) {
-  StringRef text = op.instr->text;
-  unsigned byteA = printedListElement(text, "op_sel:[", 0) |
-                   printedListElement(text, "op_sel_hi:[", 0) << 1;
-  unsigned byteB = printedListElement(text, "op_sel:[", 1) |
-                   printedListElement(text, "op_sel_hi:[", 1) << 1;
+void readScales(const Machine &m, const Wave &w, const Op &op, unsigned byteA,
+                unsigned byteB, sim::MatrixScales &scales) {
   Lanes32 a = vectorSource(m, w, op.src[3]), b = vectorSource(m, w, op.src[4]);
   for (unsigned lane = 0; lane < m.lanes; ++lane) {
     scales.a[lane % 16][lane / 16] = uint8_t(a[lane] >> (8 * byteA));
     scales.b[lane % 16][lane / 16] = uint8_t(b[lane] >> (8 * byteB));
   }
+}
+
+/// A matrix instruction as its handler reads it, decoded once.
+struct MatrixDecoded {
+  std::variant<sim::MatrixForm, std::string> form;
+  /// The scale bytes of a scaled MFMA: op_sel the low bit, op_sel_hi the
+  /// high one, for A ([0]) and B ([1]).
+  unsigned scaleByte[2] = {0, 0};
+};
+
+MatrixDecoded decodeMatrix(const Op &op) {
+  MatrixDecoded d{matrixForm(op)};
+  StringRef text = op.instr->text;
+  for (unsigned i = 0; i < 2; ++i)
+    d.scaleByte[i] = printedListElement(text, "op_sel:[", i) |
+                     printedListElement(text, "op_sel_hi:[", i) << 1;
+  return d;
 }
 
 bool matrix(Machine &m, Wave &w, const Op &op) {
@@ -137,7 +154,11 @@ bool matrix(Machine &m, Wave &w, const Op &op) {
   if ((w.exec() & full) != full)
     return m.fail(ExecError::Kind::badInput, w, index,
                   "a matrix instruction with inactive lanes is not modelled");
-  std::variant<sim::MatrixForm, std::string> form = matrixForm(op);
+  if (!op.derived)
+    op.derived = std::make_shared<const MatrixDecoded>(decodeMatrix(op));
+  const MatrixDecoded &decoded =
+      *static_cast<const MatrixDecoded *>(op.derived.get());
+  const std::variant<sim::MatrixForm, std::string> &form = decoded.form;
   if (auto *message = std::get_if<std::string>(&form))
     return m.fail(ExecError::Kind::badInput, w, index, *message);
   for (const Operand &src : op.src)
@@ -153,15 +174,14 @@ bool matrix(Machine &m, Wave &w, const Op &op) {
   unsigned lanes = m.lanes;
   static thread_local uint8_t a[64][32], b[64][32], c[64][64], d[64][64];
   SmallVector<unsigned, 64> all;
-  for (unsigned lane = 0; lane < lanes; ++lane) {
+  for (unsigned lane = 0; lane < lanes; ++lane)
     all.push_back(lane);
-    gather(m, w, op.src[0], lane, a[lane]);
-    gather(m, w, op.src[1], lane, b[lane]);
-    gather(m, w, op.src[2], lane, c[lane]);
-  }
+  gather(m, w, op.src[0], &a[0][0], sizeof(a[0]));
+  gather(m, w, op.src[1], &b[0][0], sizeof(b[0]));
+  gather(m, w, op.src[2], &c[0][0], sizeof(c[0]));
   sim::MatrixScales scales;
   if (scaled)
-    readScales(m, w, op, scales);
+    readScales(m, w, op, decoded.scaleByte[0], decoded.scaleByte[1], scales);
   auto pa = [&](unsigned l) -> const uint8_t * { return a[l]; };
   auto pb = [&](unsigned l) -> const uint8_t * { return b[l]; };
   auto pc = [&](unsigned l) -> const uint8_t * { return c[l]; };

@@ -396,6 +396,86 @@ bool dsAccess(Machine &m, Wave &w, const Op &op) {
   return m.issue(w, std::move(pending));
 }
 
+/// global_load_* and global_store_* (CDNA4 ISA and RDNA4 ISA, "Flat,
+/// Scratch and Global"): each lane at vaddr (64 bits) + offset, or in the
+/// SADDR form at saddr + vaddr (32 bits, zero-extended) + offset. Operand
+/// order (FLAT_Global_*_Pseudo): a load's saddr before its vaddr; a store's
+/// vaddr, vdata, then saddr.
+bool globalAccess(Machine &m, Wave &w, const Op &op) {
+  unsigned index = w.pc - 1;
+  bool isStore = StringRef(op.instr->mnemonic).starts_with("global_store");
+  bool saddr = StringRef(op.instr->opcodeName).contains("_SADDR");
+  AccessSize size = accessSize(op.instr->mnemonic);
+  const Operand *vaddr, *data = nullptr;
+  uint64_t base = 0;
+  if (isStore) {
+    vaddr = &op.src[0];
+    data = &op.src[1];
+    if (saddr)
+      base = readScalar64(w, op.src[2]);
+  } else if (saddr) {
+    base = readScalar64(w, op.src[0]);
+    vaddr = &op.src[1];
+  } else {
+    vaddr = &op.src[0];
+  }
+  int64_t offset = op.imms.empty() ? 0 : op.imms[0];
+  uint64_t exec = w.exec();
+  unsigned words = (size.bytes + 3) / 4;
+  std::vector<std::pair<uint8_t *, unsigned>> targets; // store: where, lane
+  std::vector<uint8_t> bytes;
+  std::vector<uint32_t> loaded(size_t(m.lanes) * words, 0);
+  for (unsigned lane = 0; lane < m.lanes; ++lane) {
+    if (!(exec >> lane & 1))
+      continue;
+    uint64_t address = saddr ? base + vectorSource(m, w, *vaddr)[lane]
+                             : vectorSource(m, w, *vaddr, 0)[lane] |
+                                   uint64_t(vectorSource(m, w, *vaddr, 1)[lane])
+                                       << 32;
+    uint8_t *p = m.globalAt(w, index, address + offset, size.bytes, lane);
+    if (!p)
+      return false;
+    if (!isStore) {
+      for (unsigned i = 0; i < words; ++i)
+        loaded[size_t(lane) * words + i] =
+            extendWord(p + (size.bytes < 4 ? 0 : 4 * i), size);
+      continue;
+    }
+    targets.push_back({p, lane});
+    for (unsigned i = 0; i < size.bytes; i += 4) {
+      uint32_t word = vectorSource(m, w, *data, i / 4)[lane];
+      bytes.insert(bytes.end(), (uint8_t *)&word,
+                   (uint8_t *)&word + std::min(4u, size.bytes - i));
+    }
+  }
+  Pending pending;
+  pending.index = index;
+  pending.counters = op.instr->counters;
+  if (isStore) {
+    pending.complete = [targets = std::move(targets), bytes = std::move(bytes),
+                        size] {
+      for (auto [i, target] : llvm::enumerate(targets))
+        std::memcpy(target.first, bytes.data() + i * size.bytes, size.bytes);
+      return true;
+    };
+    return m.issue(w, std::move(pending));
+  }
+  pending.regs.push_back(spanOf(op.dst[0]));
+  Machine *machine = &m;
+  Operand dst = op.dst[0];
+  pending.complete = [machine, &w, loaded = std::move(loaded), dst, exec,
+                      words] {
+    for (unsigned i = 0; i < dst.count; ++i) {
+      uint32_t *d = vectorDest(*machine, w, dst, i);
+      for (unsigned lane = 0; lane < machine->lanes; ++lane)
+        if (exec >> lane & 1)
+          d[lane] = loaded[size_t(lane) * words + i];
+    }
+    return true;
+  };
+  return m.issue(w, std::move(pending));
+}
+
 /// scratch_load_* and scratch_store_* (CDNA4 ISA section 10 and RDNA4 ISA
 /// section 10, "Flat, Scratch and Global"): each lane's private bytes at
 /// vaddr (unless the SADDR or ST form) + saddr (SADDR and SVS forms) +
@@ -405,11 +485,15 @@ bool scratchAccess(Machine &m, Wave &w, const Op &op) {
   StringRef opcode = op.instr->opcodeName;
   bool isStore = StringRef(op.instr->mnemonic).starts_with("scratch_store");
   bool saddr = opcode.contains("_SADDR") || opcode.contains("_SVS");
-  bool vaddr = !opcode.contains("_SADDR") && !opcode.contains("_ST");
+  // "_ST_" is the ST form's suffix; "_STORE" must not match it.
+  bool st = opcode.contains("_ST_") || opcode.ends_with("_ST");
+  bool vaddr = !opcode.contains("_SADDR") && !st;
   AccessSize size = accessSize(op.instr->mnemonic);
+  // Operand order (FLAT_Scratch_*_Pseudo): a store's vdata comes first,
+  // though the assembly prints the address first; then vaddr, then saddr.
   unsigned s = 0;
-  const Operand *v = vaddr ? &op.src[s++] : nullptr;
   const Operand *data = isStore ? &op.src[s++] : nullptr;
+  const Operand *v = vaddr ? &op.src[s++] : nullptr;
   uint32_t base = saddr ? readScalar(w, op.src[s++]) : 0;
   base += uint32_t(op.imms.empty() ? 0 : op.imms[0]);
   Lanes32 offsets = v ? vectorSource(m, w, *v) : Lanes32();
@@ -538,6 +622,18 @@ void registerMemoryOps(HandlerMap &map) {
         "scratch_store_b32", "scratch_store_b64", "scratch_store_b96",
         "scratch_store_b128"})
     map[name] = scratchAccess;
+  for (StringRef name :
+       {"global_load_dword",    "global_load_dwordx2",  "global_load_dwordx3",
+        "global_load_dwordx4",  "global_load_ushort",   "global_load_sshort",
+        "global_load_ubyte",    "global_load_sbyte",    "global_store_dword",
+        "global_store_dwordx2", "global_store_dwordx3", "global_store_dwordx4",
+        "global_store_short",   "global_store_byte",    "global_load_b32",
+        "global_load_b64",      "global_load_b96",      "global_load_b128",
+        "global_load_u16",      "global_load_i16",      "global_load_u8",
+        "global_load_i8",       "global_store_b32",     "global_store_b64",
+        "global_store_b96",     "global_store_b128",    "global_store_b16",
+        "global_store_b8"})
+    map[name] = globalAccess;
 }
 
 } // namespace mlir::hk::exec::detail

@@ -241,13 +241,7 @@ bool vcmp(Machine &m, Wave &w, const Op &op) {
         mask |= uint64_t(cmp(bit_cast<T>(a[lane]), bit_cast<T>(b[lane])))
                 << lane;
   }
-  if (!op.dst.empty()) {
-    writeScalar64(w, op.dst[0], mask);
-    return true;
-  }
-  w.s[kVcc] = uint32_t(mask);
-  if (m.lanes == 64)
-    w.s[kVcc + 1] = uint32_t(mask >> 32);
+  writeLaneMask(w, m.lanes, op.dst.empty() ? nullptr : &op.dst[0], mask);
   return true;
 }
 template <typename T> bool lt(T a, T b) { return a < b; }

@@ -119,6 +119,8 @@ static void assignAddresses(const IsaTarget &target, MCContext &ctx,
       emitter->encodeInstruction(instr.inst, bytes, fixups,
                                  target.getSubtargetInfo());
       instr.size = bytes.size();
+      for (unsigned i = 0; i < std::min<size_t>(bytes.size(), 4); ++i)
+        instr.firstWord |= uint32_t(uint8_t(bytes[i])) << (8 * i);
     }
     address += instr.size;
   }

@@ -19,6 +19,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -121,6 +122,8 @@ static Error decodeKernel(const IsaTarget &target, MCDisassembler &disassembler,
     instr.index = instructions.size();
     instr.address = offset;
     instr.size = size;
+    if (size >= 4) // every AMDGPU encoding is a whole number of words
+      instr.firstWord = support::endian::read32le(contents.data() + offset);
     target.describe(instr);
     instructions.push_back(std::move(instr));
     offset += size;

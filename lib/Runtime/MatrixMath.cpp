@@ -26,41 +26,48 @@ using namespace llvm;
 
 namespace mlir::hk::sim {
 
-static float decode(MatrixFormat format, const uint8_t *p, unsigned i) {
-  switch (format) {
-  case MatrixFormat::bf16: {
-    uint16_t bits;
-    std::memcpy(&bits, p + 2 * i, 2);
-    return bf16ToFloat(bits);
+/// The `n` A or B elements of one lane, as floats.
+static void decodeAll(MatrixFormat format, const uint8_t *p, unsigned n,
+                      float *out) {
+  if (format == MatrixFormat::bf16) {
+    for (unsigned i = 0; i < n; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, p + 2 * i, 2);
+      out[i] = bf16ToFloat(bits);
+    }
+    return;
   }
-  case MatrixFormat::e4m3:
-  case MatrixFormat::e5m2: {
-    static const auto tables = [] {
-      std::array<std::array<float, 256>, 2> t;
-      for (unsigned c = 0; c < 256; ++c) {
-        t[0][c] =
-            APFloat(APFloat::Float8E4M3FN(), APInt(8, c)).convertToFloat();
-        t[1][c] = APFloat(APFloat::Float8E5M2(), APInt(8, c)).convertToFloat();
-      }
-      return t;
-    }();
-    return tables[format == MatrixFormat::e4m3 ? 0 : 1][p[i]];
-  }
-  }
-  return 0;
+  static const auto tables = [] {
+    std::array<std::array<float, 256>, 2> t;
+    for (unsigned c = 0; c < 256; ++c) {
+      t[0][c] = APFloat(APFloat::Float8E4M3FN(), APInt(8, c)).convertToFloat();
+      t[1][c] = APFloat(APFloat::Float8E5M2(), APInt(8, c)).convertToFloat();
+    }
+    return t;
+  }();
+  const std::array<float, 256> &table =
+      tables[format == MatrixFormat::e4m3 ? 0 : 1];
+  for (unsigned i = 0; i < n; ++i)
+    out[i] = table[p[i]];
 }
 
 void multiplyAccumulate(const MatrixForm &form, ArrayRef<unsigned> lanes,
                         const MatrixOperands &operands,
                         const MatrixScales *scales) {
-  float a[32][128], b[32][128], c[32][32];
+  // A as rows of k, B transposed (k-major) so that the inner loop runs
+  // along a row of C: each element still sums its products in ascending k.
+  float a[32][128], bt[128][32], c[32][32];
   unsigned size = form.size, accPerLane = form.accPerLane();
   for (unsigned lane : lanes) {
     const uint8_t *pa = operands.a(lane), *pb = operands.b(lane);
     const uint8_t *pc = operands.c(lane);
+    float va[128], vb[128];
+    decodeAll(form.a, pa, form.elems, va);
+    decodeAll(form.b, pb, form.elems, vb);
     for (unsigned i = 0; i < form.elems; ++i) {
-      a[lane % size][form.kOf(lane, i)] = decode(form.a, pa, i);
-      b[lane % size][form.kOf(lane, i)] = decode(form.b, pb, i);
+      unsigned k = form.kOf(lane, i);
+      a[lane % size][k] = va[i];
+      bt[k][lane % size] = vb[i];
     }
     for (unsigned i = 0; i < accPerLane; ++i)
       std::memcpy(&c[form.accRow(lane, i)][lane % size], pc + 4 * i, 4);
@@ -68,22 +75,28 @@ void multiplyAccumulate(const MatrixForm &form, ArrayRef<unsigned> lanes,
   auto e8m0 = [](uint8_t e) -> float {
     return e == 255 ? NAN : std::ldexp(1.0f, int(e) - 127);
   };
-  for (unsigned m = 0; m < size; ++m)
-    for (unsigned n = 0; n < size; ++n) {
-      float acc = c[m][n];
-      if (!scales) {
-        for (int64_t k = 0; k < form.K; ++k)
-          acc += a[m][k] * b[n][k];
-      } else {
-        for (unsigned block = 0; block < 4; ++block) {
-          float sum = 0;
-          for (unsigned k = 32 * block; k < 32 * block + 32; ++k)
-            sum += a[m][k] * b[n][k];
-          acc += sum * e8m0(scales->a[m][block]) * e8m0(scales->b[n][block]);
-        }
+  for (unsigned m = 0; m < size; ++m) {
+    float *acc = c[m];
+    if (!scales) {
+      for (int64_t k = 0; k < form.K; ++k) {
+        float am = a[m][k];
+        for (unsigned n = 0; n < size; ++n)
+          acc[n] += am * bt[k][n];
       }
-      c[m][n] = acc;
+      continue;
     }
+    for (unsigned block = 0; block < 4; ++block) {
+      float sum[32] = {};
+      for (unsigned k = 32 * block; k < 32 * block + 32; ++k) {
+        float am = a[m][k];
+        for (unsigned n = 0; n < size; ++n)
+          sum[n] += am * bt[k][n];
+      }
+      for (unsigned n = 0; n < size; ++n)
+        acc[n] +=
+            sum[n] * e8m0(scales->a[m][block]) * e8m0(scales->b[n][block]);
+    }
+  }
   for (unsigned lane : lanes) {
     uint8_t *out = operands.d(lane);
     for (unsigned i = 0; i < accPerLane; ++i)

@@ -149,6 +149,10 @@ struct Instruction {
   uint64_t address = 0;
   /// Encoded size in bytes.
   unsigned size = 0;
+  /// The first 32 bits of the encoding (little-endian), for fields the
+  /// disassembler does not keep (gfx12's op_sel of 16-bit VOP3 forms
+  /// without true16).
+  uint32_t firstWord = 0;
   /// Line of the assembly text (1-based), 0 for code objects.
   unsigned line = 0;
   /// As MCInstPrinter prints it, without leading whitespace.
