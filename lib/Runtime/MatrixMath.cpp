@@ -72,9 +72,13 @@ void multiplyAccumulate(const MatrixForm &form, ArrayRef<unsigned> lanes,
     for (unsigned i = 0; i < accPerLane; ++i)
       std::memcpy(&c[form.accRow(lane, i)][lane % size], pc + 4 * i, 4);
   }
-  auto e8m0 = [](uint8_t e) -> float {
-    return e == 255 ? NAN : std::ldexp(1.0f, int(e) - 127);
-  };
+  // E8M0 scale exponents as floats: 2^(e - 127), 255 is NaN.
+  static const std::array<float, 256> e8m0 = [] {
+    std::array<float, 256> t;
+    for (unsigned e = 0; e < 256; ++e)
+      t[e] = e == 255 ? NAN : std::ldexp(1.0f, int(e) - 127);
+    return t;
+  }();
   for (unsigned m = 0; m < size; ++m) {
     float *acc = c[m];
     if (!scales) {
@@ -92,9 +96,9 @@ void multiplyAccumulate(const MatrixForm &form, ArrayRef<unsigned> lanes,
         for (unsigned n = 0; n < size; ++n)
           sum[n] += am * bt[k][n];
       }
+      float scaleA = e8m0[scales->a[m][block]];
       for (unsigned n = 0; n < size; ++n)
-        acc[n] +=
-            sum[n] * e8m0(scales->a[m][block]) * e8m0(scales->b[n][block]);
+        acc[n] += sum[n] * scaleA * e8m0[scales->b[n][block]];
     }
   }
   for (unsigned lane : lanes) {
