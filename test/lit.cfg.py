@@ -63,3 +63,9 @@ if hip_chips:
     config.available_features.add("hip-gpu")
     for chip in hip_chips:
         config.available_features.add("hip-" + chip)
+
+# The suite's second run, under AddressSanitizer (scripts/sanitize.sh):
+# feature asan, so the slowest repeats of what the first run covers can
+# skip it.
+if "-fsanitize=address" in getattr(config, "cxx_flags", ""):
+    config.available_features.add("asan")
