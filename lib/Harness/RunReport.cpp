@@ -97,6 +97,12 @@ void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
   report["mmas"] = counters.mmas;
   report["mmas_per_second"] = counters.mmas / runSeconds;
   report["barriers"] = counters.barriers;
+  if (!counters.isaCompletion.empty()) {
+    // The ISA executor counts instructions, MMAs and barriers only: the
+    // simulator's byte and class counters would read as zeros.
+    report["isa_completion"] = counters.isaCompletion;
+    return;
+  }
   report["global_bytes_read"] = counters.globalBytesRead;
   report["global_bytes_written"] = counters.globalBytesWritten;
   report["lds_bytes_read"] = counters.ldsBytesRead;
