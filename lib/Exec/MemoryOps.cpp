@@ -396,6 +396,36 @@ bool dsAccess(Machine &m, Wave &w, const Op &op) {
   return m.issue(w, std::move(pending));
 }
 
+/// Appends lane `lane`'s `bytes` of store data from `data`'s registers.
+void appendStoreData(const Machine &m, const Wave &w, const Operand &data,
+                     unsigned lane, unsigned bytes, std::vector<uint8_t> &out) {
+  for (unsigned i = 0; i < bytes; i += 4) {
+    uint32_t word = vectorSource(m, w, data, i / 4)[lane];
+    out.insert(out.end(), (uint8_t *)&word,
+               (uint8_t *)&word + std::min(4u, bytes - i));
+  }
+}
+
+/// Issues a load whose data was read at issue: `loaded` holds, lane-major,
+/// the destination's registers for each lane of `lanes`; they are written,
+/// and unpoisoned, when the load completes.
+bool issueLoaded(Machine &m, Wave &w, const Op &op, Pending pending,
+                 std::vector<uint32_t> loaded, uint64_t lanes) {
+  pending.regs.push_back(spanOf(op.dst[0]));
+  Machine *machine = &m;
+  Operand dst = op.dst[0];
+  pending.complete = [machine, &w, loaded = std::move(loaded), dst, lanes] {
+    for (unsigned i = 0; i < dst.count; ++i) {
+      uint32_t *d = vectorDest(*machine, w, dst, i);
+      for (unsigned lane = 0; lane < machine->lanes; ++lane)
+        if (lanes >> lane & 1)
+          d[lane] = loaded[size_t(lane) * dst.count + i];
+    }
+    return true;
+  };
+  return m.issue(w, std::move(pending));
+}
+
 /// global_load_* and global_store_* (CDNA4 ISA and RDNA4 ISA, "Flat,
 /// Scratch and Global"): each lane at vaddr (64 bits) + offset, or in the
 /// SADDR form at saddr + vaddr (32 bits, zero-extended) + offset. Operand
@@ -442,11 +472,7 @@ bool globalAccess(Machine &m, Wave &w, const Op &op) {
       continue;
     }
     targets.push_back({p, lane});
-    for (unsigned i = 0; i < size.bytes; i += 4) {
-      uint32_t word = vectorSource(m, w, *data, i / 4)[lane];
-      bytes.insert(bytes.end(), (uint8_t *)&word,
-                   (uint8_t *)&word + std::min(4u, size.bytes - i));
-    }
+    appendStoreData(m, w, *data, lane, size.bytes, bytes);
   }
   Pending pending;
   pending.index = index;
@@ -460,20 +486,7 @@ bool globalAccess(Machine &m, Wave &w, const Op &op) {
     };
     return m.issue(w, std::move(pending));
   }
-  pending.regs.push_back(spanOf(op.dst[0]));
-  Machine *machine = &m;
-  Operand dst = op.dst[0];
-  pending.complete = [machine, &w, loaded = std::move(loaded), dst, exec,
-                      words] {
-    for (unsigned i = 0; i < dst.count; ++i) {
-      uint32_t *d = vectorDest(*machine, w, dst, i);
-      for (unsigned lane = 0; lane < machine->lanes; ++lane)
-        if (exec >> lane & 1)
-          d[lane] = loaded[size_t(lane) * words + i];
-    }
-    return true;
-  };
-  return m.issue(w, std::move(pending));
+  return issueLoaded(m, w, op, std::move(pending), std::move(loaded), exec);
 }
 
 /// scratch_load_* and scratch_store_* (CDNA4 ISA section 10 and RDNA4 ISA
@@ -510,11 +523,8 @@ bool scratchAccess(Machine &m, Wave &w, const Op &op) {
                             "the kernel's {3}-byte private segment",
                             lane, at, at + size.bytes - 1, w.scratchBytes));
     lanes.push_back({lane, uint32_t(at)});
-    for (unsigned i = 0; isStore && i < size.bytes; i += 4) {
-      uint32_t word = vectorSource(m, w, *data, i / 4)[lane];
-      bytes.insert(bytes.end(), (uint8_t *)&word,
-                   (uint8_t *)&word + std::min(4u, size.bytes - i));
-    }
+    if (isStore)
+      appendStoreData(m, w, *data, lane, size.bytes, bytes);
   }
   // One lane's own private bytes: program order is all that orders them,
   // so a store lands and a load reads at issue; the load's registers stay
@@ -528,24 +538,15 @@ bool scratchAccess(Machine &m, Wave &w, const Op &op) {
                   bytes.data() + i * size.bytes, size.bytes);
     return m.issue(w, std::move(pending));
   }
-  std::vector<uint32_t> words;
+  unsigned count = op.dst[0].count;
+  std::vector<uint32_t> loaded(size_t(m.lanes) * count, 0);
   for (auto [lane, at] : lanes) {
     const uint8_t *p = &w.scratch[size_t(lane) * w.scratchBytes + at];
-    for (unsigned i = 0; i < op.dst[0].count; ++i)
-      words.push_back(extendWord(p + (size.bytes < 4 ? 0 : 4 * i), size));
+    for (unsigned i = 0; i < count; ++i)
+      loaded[size_t(lane) * count + i] =
+          extendWord(p + (size.bytes < 4 ? 0 : 4 * i), size);
   }
-  pending.regs.push_back(spanOf(op.dst[0]));
-  Machine *machine = &m;
-  Operand dst = op.dst[0];
-  pending.complete = [machine, &w, lanes = std::move(lanes),
-                      words = std::move(words), dst] {
-    size_t next = 0;
-    for (auto [lane, at] : lanes)
-      for (unsigned i = 0; i < dst.count; ++i)
-        vectorDest(*machine, w, dst, i)[lane] = words[next++];
-    return true;
-  };
-  return m.issue(w, std::move(pending));
+  return issueLoaded(m, w, op, std::move(pending), std::move(loaded), w.exec());
 }
 
 } // namespace
