@@ -179,7 +179,7 @@ bool divScale(Machine &m, Wave &w, const Op &op) {
 /// of the f32 range; the rescaling is refused rather than guessed.
 bool divFmas(Machine &m, Wave &w, const Op &op) {
   uint64_t exec = w.exec();
-  if (w.vcc() & exec & (m.lanes == 64 ? ~uint64_t(0) : 0xffffffffu))
+  if (w.vcc() & exec & allLanes(m))
     return m.fail(ExecError::Kind::badInput, w, w.pc - 1,
                   "v_div_fmas_f32 with VCC set (a quotient div_scale had to "
                   "rescale) is not modelled");

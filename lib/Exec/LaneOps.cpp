@@ -22,12 +22,8 @@ using namespace llvm;
 namespace mlir::hk::exec::detail {
 namespace {
 
-uint64_t fullMask(const Machine &m) {
-  return m.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << m.lanes) - 1;
-}
-
 bool requireFullWave(Machine &m, Wave &w) {
-  if ((w.exec() & fullMask(m)) == fullMask(m))
+  if (allLanesActive(m, w))
     return true;
   return m.fail(ExecError::Kind::badInput, w, w.pc - 1,
                 "a lane permutation with inactive lanes is not modelled");

@@ -271,6 +271,16 @@ inline void writeScalar64(Wave &w, const Operand &o, uint64_t value) {
     w.s[o.index + 1] = uint32_t(value >> 32);
 }
 
+/// The EXEC bits of every lane of the wave (32 or 64).
+inline uint64_t allLanes(const Machine &m) {
+  return m.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << m.lanes) - 1;
+}
+/// Whether EXEC enables every lane (what matrix instructions, lane
+/// permutations and transposed LDS reads need).
+inline bool allLanesActive(const Machine &m, const Wave &w) {
+  return (w.exec() & allLanes(m)) == allLanes(m);
+}
+
 /// A per-lane mask result: to `dst` (VOP3's sdst) when given, else to VCC
 /// (VOP2/VOPC), whose high half only wave64 has.
 inline void writeLaneMask(Wave &w, unsigned lanes, const Operand *dst,

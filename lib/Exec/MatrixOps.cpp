@@ -150,8 +150,7 @@ MatrixDecoded decodeMatrix(const Op &op) {
 bool matrix(Machine &m, Wave &w, const Op &op) {
   unsigned index = w.pc - 1;
   ++m.stats.mmas;
-  uint64_t full = m.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << m.lanes) - 1;
-  if ((w.exec() & full) != full)
+  if (!allLanesActive(m, w))
     return m.fail(ExecError::Kind::badInput, w, index,
                   "a matrix instruction with inactive lanes is not modelled");
   if (!op.derived)

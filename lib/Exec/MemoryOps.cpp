@@ -320,8 +320,7 @@ std::vector<LdsPiece> ldsPieces(const Machine &m, const Wave &w, const Op &op,
 bool dsAccess(Machine &m, Wave &w, const Op &op) {
   unsigned index = w.pc - 1;
   DsForm form = dsForm(op.instr->mnemonic);
-  uint64_t full = m.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << m.lanes) - 1;
-  if (form.transposed && (w.exec() & full) != full)
+  if (form.transposed && !allLanesActive(m, w))
     return m.fail(ExecError::Kind::badInput, w, index,
                   "ds_read_b64_tr_b16 with inactive lanes: the ISA requires "
                   "every lane");

@@ -198,7 +198,7 @@ bool mulk(Machine &, Wave &w, const Op &op) {
 /// SCC = EXEC != 0 (CDNA4 ISA and RDNA4 ISA, SOP1 opcodes).
 template <uint64_t (*f)(uint64_t, uint64_t)>
 bool saveexec(Machine &m, Wave &w, const Op &op) {
-  uint64_t mask = m.lanes == 64 ? ~uint64_t(0) : 0xffffffffu;
+  uint64_t mask = allLanes(m);
   uint64_t exec = w.exec() & mask, s0 = readScalar64(w, op.src[0]) & mask;
   writeScalar64(w, op.dst[0], exec);
   uint64_t next = f(s0, exec) & mask;
@@ -238,17 +238,14 @@ bool cbranch(Machine &m, Wave &w, const Op &op) {
     w.pc = op.target;
   return true;
 }
-uint64_t laneMask(const Machine &m) {
-  return m.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << m.lanes) - 1;
-}
 bool scc0(const Machine &, const Wave &w) { return !w.scc; }
 bool scc1(const Machine &, const Wave &w) { return w.scc; }
-bool vccz(const Machine &m, const Wave &w) { return !(w.vcc() & laneMask(m)); }
-bool vccnz(const Machine &m, const Wave &w) { return w.vcc() & laneMask(m); }
+bool vccz(const Machine &m, const Wave &w) { return !(w.vcc() & allLanes(m)); }
+bool vccnz(const Machine &m, const Wave &w) { return w.vcc() & allLanes(m); }
 bool execz(const Machine &m, const Wave &w) {
-  return !(w.exec() & laneMask(m));
+  return !(w.exec() & allLanes(m));
 }
-bool execnz(const Machine &m, const Wave &w) { return w.exec() & laneMask(m); }
+bool execnz(const Machine &m, const Wave &w) { return w.exec() & allLanes(m); }
 
 bool endpgm(Machine &, Wave &w, const Op &) {
   w.pc = ~0u;

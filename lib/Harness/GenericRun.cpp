@@ -17,7 +17,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <random>
 
 using namespace mlir;
@@ -102,8 +101,8 @@ struct GenericArguments {
   std::vector<int> bufferOf;
   std::vector<std::vector<int64_t>> shapes;
   std::vector<Type> elements;
-  /// Dynamic dimensions of memory argument `i` (the sizes it passes).
-  std::vector<unsigned> dynamicDims;
+  /// The bits of scalar argument `i`.
+  std::vector<std::optional<uint64_t>> scalars;
   /// The buffer of memory argument `i`, or -1.
   int bufferArg(unsigned i) const {
     return i < bufferOf.size() ? bufferOf[i] : -1;
@@ -226,7 +225,7 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
   args.bufferOf.assign(argTypes.size(), -1);
   args.shapes.resize(argTypes.size());
   args.elements.resize(argTypes.size());
-  args.dynamicDims.resize(argTypes.size());
+  args.scalars.resize(argTypes.size());
   // One stream for all arguments (the distribution caches a draw).
   std::mt19937 rng(config.run.seed);
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -238,6 +237,7 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
       if (!bits)
         return bits.takeError();
       prepared.abi.push_back({-1, *bits});
+      args.scalars[i] = *bits;
       continue;
     }
     std::vector<int64_t> &shape = args.shapes[i];
@@ -249,10 +249,8 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
     args.bufferOf[i] = args.buffers.size();
     prepared.abi.push_back({static_cast<int>(args.buffers.size()), 0});
     for (int64_t d = 0; d < memref.getRank(); ++d)
-      if (memref.isDynamicDim(d)) {
+      if (memref.isDynamicDim(d))
         prepared.abi.push_back({-1, static_cast<uint64_t>(shape[d])});
-        ++args.dynamicDims[i];
-      }
     args.buffers.push_back(std::move(*bytes));
   }
   return std::move(args);
@@ -262,19 +260,7 @@ readArguments(const GenericConfig &config, ArrayRef<Type> argTypes,
 /// them: dense row-major memrefs, scalars as their bits.
 class GenericProblem : public KernelArguments {
 public:
-  GenericProblem(const GenericArguments &args, const PreparedKernel &read)
-      : args(args) {
-    // readArguments lists scalars and sizes in argument order; keep the
-    // scalars' bits by argument.
-    size_t entry = 0;
-    for (unsigned i = 0; i < args.shapes.size(); ++i) {
-      if (args.bufferArg(i) < 0) {
-        scalars[i] = read.abi[entry++].value;
-        continue;
-      }
-      entry += 1 + args.dynamicDims[i];
-    }
-  }
+  explicit GenericProblem(const GenericArguments &args) : args(args) {}
   std::optional<int64_t> extent(unsigned arg, int64_t dim) const override {
     if (arg >= args.shapes.size() || dim < 0 ||
         dim >= int64_t(args.shapes[arg].size()))
@@ -290,9 +276,7 @@ public:
     return stride;
   }
   std::optional<uint64_t> scalarBits(unsigned arg) const override {
-    auto it = scalars.find(arg);
-    return it == scalars.end() ? std::nullopt
-                               : std::optional<uint64_t>(it->second);
+    return arg < args.scalars.size() ? args.scalars[arg] : std::nullopt;
   }
   bool isBuffer(unsigned arg) const override {
     return args.bufferArg(arg) >= 0;
@@ -300,7 +284,6 @@ public:
 
 private:
   const GenericArguments &args;
-  std::map<unsigned, uint64_t> scalars;
 };
 
 /// The kernel of hk-compile's launch description `path` for the run's
@@ -321,7 +304,7 @@ prepareFromDescription(MLIRContext &context, const GenericConfig &config,
     if (!parsed)
       return parsed.takeError();
     args = std::move(*parsed);
-    problem = std::make_unique<GenericProblem>(args, read);
+    problem = std::make_unique<GenericProblem>(args);
     arguments = problem.get();
     return llvm::Error::success();
   };
