@@ -98,3 +98,35 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+!tile = !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+!fa = !hk.fragment<a, 16x32xbf16, mma = 16x16x32>
+
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  gpu.func @two_ahead(%t: !tile, %n: index, %acc0: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %b0: !hk.fragment<b, 16x32xbf16, mma = 16x16x32>) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %k = %c0 to %n step %c64 {
+      // expected-error @+1 {{cluster schedule: the op is issued 2 tiles ahead, but only values issued one tile ahead are carried to their tile}}
+      %a = hk.load_fragment %t[%c0][%c0, %c0] {__test_ahead__ = 2} : !tile -> !fa
+      %m = hk.mma %a, %b0, %acc0 : !fa, !hk.fragment<b, 16x32xbf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+    } {__test_cluster_priorities__ = array<i32: 0>}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  gpu.func @three_per_trip(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    // expected-error @+1 {{cluster schedule: a loop trip holds 1 or 2 K tiles, got 3}}
+    scf.for %k = %c0 to %n step %c64 {
+      %x = arith.addi %k, %c64 : index
+    } {__test_cluster_priorities__ = array<i32: 0>, __test_tiles_per_trip__ = 3}
+    gpu.return
+  }
+}

@@ -41,8 +41,8 @@
 // two in cluster 0, B's two in cluster 1 (two clusters or more before the
 // last, which arranges them), none after; every MMA takes carried arranged
 // scales.
+// CHECK: %[[NSA:[0-9]+]]:2 = hk.cluster {
 // CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %c1{{.*}} : index
-// CHECK-NEXT: %[[NSA:[0-9]+]]:2 = hk.cluster {
 // CHECK-NEXT: arith.index_cast
 // CHECK-NEXT: arith.index_cast %[[NEXT]]
 // CHECK-NEXT: arith.minsi

@@ -42,8 +42,9 @@
 // CHECK-NEXT: hk.barrier
 // The last cluster of tile 2i + 1 reads tile 2i + 2's B0 and A0 (slot 0).
 // CHECK-COUNT-6: hk.cluster priority = 1
-// CHECK: hk.load_fragment %{{.*}}[%[[S1:[a-z0-9_]+]]] {{.*}} -> <b, 32x64xbf16
-// CHECK-NEXT: hk.load_fragment %{{.*}}[%[[S1]]] {{.*}} -> <a, 64x64xbf16
+// CHECK: hk.load_fragment %{{.*}}[%c0{{[_0-9]*}}] {{.*}} -> <b, 32x64xbf16
+// CHECK: hk.load_fragment %{{.*}}[%c0{{[_0-9]*}}] {{.*}} -> <a, 64x64xbf16
+// CHECK-NEXT: hk.yield
 // CHECK-NOT: ds(
 // CHECK: scf.yield
 // An odd tile count: the last tile, no fills.

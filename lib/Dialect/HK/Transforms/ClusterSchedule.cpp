@@ -224,9 +224,10 @@ mlir::hk::formClusters(Block::iterator begin, Block::iterator end,
   return clusters;
 }
 
-ClusterRecorder::ClusterRecorder(OpBuilder &b)
+ClusterRecorder::ClusterRecorder(OpBuilder &b, ArrayRef<ClusterSpec> clusters)
     : builder(b), previousListener(b.getListener()),
       block(b.getInsertionBlock()) {
+  schedule.clusters.assign(clusters.begin(), clusters.end());
   b.setListener(this);
 }
 
@@ -237,7 +238,9 @@ void ClusterRecorder::open(const ClusterSpec &spec) {
   current = schedule.clusters.size() - 1;
 }
 
-void ClusterRecorder::close() { current.reset(); }
+void ClusterRecorder::enter(std::optional<unsigned> cluster) {
+  current = cluster;
+}
 
 void ClusterRecorder::notifyOperationInserted(Operation *op,
                                               OpBuilder::InsertPoint) {
@@ -293,105 +296,4 @@ FailureOr<WaveGroups> mlir::hk::resolveWaveGroups(Operation *op,
            << "needs an even number of whole waves to pair, got " << threads
            << " threads of wave" << waveSize;
   return WaveGroups{*chip, threads, waves};
-}
-
-/// Wraps `loop` (and the ops after it up to `last`) in an hk.stagger of the
-/// second of `groups`.
-static LogicalResult staggerWaveGroups(scf::ForOp loop, Operation *last,
-                                       const WaveGroups &groups) {
-  SmallVector<Operation *> run;
-  for (Operation *op = loop; op != last->getNextNode(); op = op->getNextNode())
-    run.push_back(op);
-  SmallVector<Value> escaping = getEscapingValues(run, {});
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  Value late = emitLateWaveGroup(b, loc, groups.chip->waveSize, groups.waves);
-  auto stagger =
-      StaggerOp::create(b, loc, ValueRange(escaping).getTypes(), late);
-  moveIntoBody(run, stagger, escaping, {});
-  return verify(stagger);
-}
-
-LogicalResult
-mlir::hk::applyLoopClusterSchedule(scf::ForOp loop,
-                                   const LoopClusterSchedule &schedule) {
-  if (schedule.tripsPerBody == 0)
-    return loop.emitError("cluster schedule: a loop body holds at least one "
-                          "trip, got 0");
-  // Refused before anything changes.
-  std::optional<WaveGroups> groups;
-  if (schedule.staggerWaveGroups) {
-    FailureOr<WaveGroups> resolved = resolveWaveGroups(
-        loop, "cluster schedule: cannot stagger the wave groups: ");
-    if (failed(resolved))
-      return failure();
-    groups = *resolved;
-  }
-  // The policy is asked about the original body; the answers and each op's
-  // trip ride along as attributes through the unrolling.
-  constexpr StringLiteral kCluster = "hk_cluster_schedule.cluster";
-  constexpr StringLiteral kTrip = "hk_cluster_schedule.trip";
-  MLIRContext *ctx = loop.getContext();
-  Type i64 = IntegerType::get(ctx, 64);
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (std::optional<unsigned> c = schedule.trip.clusterOf(&op))
-      op.setAttr(kCluster, IntegerAttr::get(i64, *c));
-  Operation *parentOp = loop->getParentOp();
-  auto cleanUp = [&] {
-    parentOp->walk([&](Operation *op) {
-      op->removeAttr(kCluster);
-      op->removeAttr(kTrip);
-    });
-  };
-  Operation *last = loop;
-  if (schedule.tripsPerBody > 1) {
-    Operation *after = loop->getNextNode();
-    FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(
-        loop, schedule.tripsPerBody, [&](unsigned i, Operation *op, OpBuilder) {
-          op->setAttr(kTrip, IntegerAttr::get(i64, i));
-        });
-    if (failed(unrolled)) {
-      cleanUp();
-      return loop.emitError("cluster schedule: the loop cannot be unrolled "
-                            "by ")
-             << schedule.tripsPerBody;
-    }
-    // The remainder loop runs in program order (cleanUp drops its marks).
-    if (unrolled->epilogueLoopOp)
-      (*unrolled->epilogueLoopOp)
-          ->setAttr(HKDialect::getRemainderAttrName(), UnitAttr::get(ctx));
-    last = after->getPrevNode();
-  }
-
-  // Each trip's ops are consecutive: form its clusters.
-  ClusterSchedule trip;
-  trip.clusters = schedule.trip.clusters;
-  trip.clusterOf = [&](Operation *op) -> std::optional<unsigned> {
-    if (auto c = op->getAttrOfType<IntegerAttr>(kCluster))
-      return c.getInt();
-    return std::nullopt;
-  };
-  Block *body = loop.getBody();
-  auto tripOf = [&](Operation &op) {
-    auto t = op.getAttrOfType<IntegerAttr>(kTrip);
-    return t ? t.getInt() : 0;
-  };
-  Block::iterator begin = body->begin();
-  Block::iterator terminator = body->getTerminator()->getIterator();
-  while (begin != terminator) {
-    int64_t t = tripOf(*begin);
-    Block::iterator end = begin;
-    while (end != terminator && tripOf(*end) == t)
-      ++end;
-    // `end` is outside the trip, so forming its clusters keeps it valid.
-    if (failed(formClusters(begin, end, trip))) {
-      cleanUp();
-      return failure();
-    }
-    begin = end;
-  }
-  cleanUp();
-  if (groups)
-    return staggerWaveGroups(loop, last, *groups);
-  return success();
 }

@@ -20,7 +20,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 
 #define DEBUG_TYPE "hk-schedule-interleave"
 
@@ -155,7 +154,7 @@ static Operation *placeLoadsAhead(const InterleavePlan &plan) {
   return last == split ? nullptr : plan.order[last];
 }
 
-/// Replaces the planned loop by its schedule:
+/// The schedule of the planned loop, as the cluster mechanism takes it:
 ///
 ///   fill tile 0 -> slot 0; fill tile 1 -> slot 1; wait; barrier
 ///   ahead = the first MMA's loads of slot 0
@@ -170,122 +169,19 @@ static Operation *placeLoadsAhead(const InterleavePlan &plan) {
 /// Each MMA forms an alternating cluster with the memory ops issued just
 /// before it (its loads; after the barrier the fill; the loads ahead): its
 /// MFMAs and their LDS reads and direct loads issue in turn.
-static LogicalResult emitSchedule(InterleavePlan &plan) {
+static LoopClusterSchedule describeSchedule(const InterleavePlan &plan) {
   const KVLoop &kv = plan.kv;
-  scf::ForOp loop = kv.loop;
-  Location loc = loop.getLoc();
-  OpBuilder b(loop);
-  auto index = [&](OpBuilder &at, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(at, loc, v);
-  };
-  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
-        step = loop.getStep();
-  for (AllocSharedOp alloc : plan.tiles)
-    alloc.setSlots(2);
-
-  // Tiles and the last tile; the clamp is on i32 (tile counts are small):
-  // gfx9 has a scalar 32-bit min but no 64-bit compare.
-  Value tiles = arith::CeilDivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
-  Value lastTile = arith::SubIOp::create(b, loc, tiles, index(b, 1));
-  auto i32 = [&](OpBuilder &at, Value v) -> Value {
-    return arith::IndexCastOp::create(at, loc, at.getI32Type(), v);
-  };
-  auto kOfTile = [&](OpBuilder &at, Value tile) -> Value {
-    Value clamped = arith::IndexCastOp::create(
-        at, loc, at.getIndexType(),
-        arith::MinSIOp::create(at, loc, i32(at, tile), i32(at, lastTile)));
-    return arith::AddIOp::create(at, loc, lb,
-                                 arith::MulIOp::create(at, loc, clamped, step));
-  };
-
-  // Prologue: the first two tiles (the second clamped, so that the slot a
-  // one-tile loop reads ahead holds data), then the first tile's loads
-  // ahead (zeros when the loop does not run: nothing reads an unfilled
-  // slot).
-  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                     index(b, 0), tiles);
-  {
-    auto guard = scf::IfOp::create(b, loc, runs, /*withElseRegion=*/false);
-    OpBuilder in = OpBuilder::atBlockTerminator(guard.thenBlock());
-    Value slot0 = index(in, 0), slot1 = index(in, 1);
-    emitFill(in, kv, lb, slot0);
-    emitFill(in, kv, kOfTile(in, slot1), slot1);
-  }
-  emitWaitForLoads(b, loc);
-  b.clone(*kv.fillBarrier);
-  SmallVector<Type> aheadTypes;
-  for (LoadFragmentOp load : plan.ahead)
-    aheadTypes.push_back(load.getType());
-  auto first = scf::IfOp::create(b, loc, aheadTypes, runs,
-                                 /*withElseRegion=*/true);
-  {
-    OpBuilder in = OpBuilder::atBlockBegin(first.thenBlock());
-    Value slot0 = index(in, 0);
-    SmallVector<Value> reads;
-    for (LoadFragmentOp load : plan.ahead) {
-      auto clone = cast<LoadFragmentOp>(in.clone(*load));
-      clone.getSlotMutable().assign(slot0);
-      reads.push_back(clone);
-    }
-    scf::YieldOp::create(in, loc, reads);
-    in.setInsertionPointToStart(first.elseBlock());
-    SmallVector<Value> zeros;
-    for (LoadFragmentOp load : plan.ahead) {
-      FragmentType type = load.getType();
-      Value zero = arith::ConstantOp::create(
-          in, loc, in.getFloatAttr(type.getElementType(), 0.0));
-      zeros.push_back(FillFragmentOp::create(in, loc, type, zero));
-    }
-    scf::YieldOp::create(in, loc, zeros);
-  }
-
-  // The loop, carrying the loads ahead after its own values.
-  SmallVector<Value> inits(loop.getInitArgs());
-  llvm::append_range(inits, first.getResults());
-  // The loop counts tiles on i32: its exit is a scalar compare (a 64-bit
-  // one is a VALU compare on a VGPR pair, two registers the loop lacks).
-  auto scheduled = scf::ForOp::create(
-      b, loc, arith::ConstantIntOp::create(b, loc, 0, 32), i32(b, tiles),
-      arith::ConstantIntOp::create(b, loc, 1, 32), inits);
-  Block &body = *scheduled.getBody();
-  OpBuilder in = OpBuilder::atBlockBegin(&body);
-  Value tile = arith::IndexCastOp::create(in, loc, in.getIndexType(),
-                                          scheduled.getInductionVar());
-  Value iv = arith::AddIOp::create(in, loc, lb,
-                                   arith::MulIOp::create(in, loc, tile, step));
-  Value slot = arith::AndIOp::create(in, loc, tile, index(in, 1));
-  Value other = arith::XOrIOp::create(in, loc, slot, index(in, 1));
-  IRMapping map;
-  map.map(loop.getInductionVar(), iv);
-  size_t own = loop.getNumRegionIterArgs();
-  for (auto [old, now] :
-       llvm::zip(loop.getRegionIterArgs(),
-                 scheduled.getRegionIterArgs().take_front(own)))
-    map.map(old, now);
-  for (auto [load, now] :
-       llvm::zip(plan.ahead, scheduled.getRegionIterArgs().drop_front(own)))
-    map.map(load.getResult(), now);
-
-  Operation *aheadAfter = placeLoadsAhead(plan);
-  SmallVector<Value> next;
-  auto emitLoadsAhead = [&] {
-    for (LoadFragmentOp load : plan.ahead) {
-      auto clone = cast<LoadFragmentOp>(in.clone(*load, map));
-      clone.getSlotMutable().assign(other);
-      next.push_back(clone);
-    }
-  };
-  // The ops are emitted in their final order; the recorder notes the
-  // cluster of each and the cluster mechanism forms them.
-  ClusterRecorder recorder(in);
+  LoopClusterSchedule schedule;
   const ClusterSpec alternating{/*priority=*/0, /*interleaved=*/true,
                                 /*alternating=*/true};
-  auto nextCluster = [&] {
-    recorder.close();
-    recorder.open(alternating);
+  schedule.clusters.push_back(alternating);
+  auto nextCluster = [&] { schedule.clusters.push_back(alternating); };
+  auto cluster = [&] { return unsigned(schedule.clusters.size() - 1); };
+  Operation *aheadAfter = placeLoadsAhead(plan);
+  auto addLoadsAhead = [&] {
+    for (LoadFragmentOp load : plan.ahead)
+      schedule.tile.push_back(TileStep::ofOp(load, 1, cluster()));
   };
-  recorder.open(alternating);
   bool pastFirstMma = false;
   for (Operation *op : plan.order) {
     // A later load opens the next MMA's cluster: it stays after the MMAs
@@ -293,45 +189,42 @@ static LogicalResult emitSchedule(InterleavePlan &plan) {
     // registers beside theirs).
     if (tileRead(kv, op) && pastFirstMma)
       nextCluster();
-    Operation *clone = in.clone(*op, map);
-    if (LoadFragmentOp load = tileRead(kv, clone))
-      load.getSlotMutable().assign(slot);
+    schedule.tile.push_back(TileStep::ofOp(op, 0, cluster()));
     pastFirstMma |= isa<MmaOp>(op);
     if (op != plan.split) {
       if (op == aheadAfter) {
         nextCluster();
-        emitLoadsAhead();
+        addLoadsAhead();
       }
       continue;
     }
-    recorder.close();
-    emitWaitForLoads(in, loc);
-    in.clone(*kv.fillBarrier);
-    recorder.open(alternating);
-    Value two = arith::AddIOp::create(in, loc, tile, index(in, 2));
-    emitFill(in, kv, kOfTile(in, two), slot);
+    schedule.tile.push_back(TileStep::ofWait(0));
+    schedule.tile.push_back(TileStep::ofBarrier());
+    nextCluster();
+    for (CopyToSharedOp copy : kv.copies)
+      schedule.tile.push_back(TileStep::ofOp(copy, 2, cluster()));
     if (!aheadAfter)
-      emitLoadsAhead();
+      addLoadsAhead();
   }
-  recorder.close();
-  SmallVector<Value> yielded;
-  for (Value v : loop.getBody()->getTerminator()->getOperands())
-    yielded.push_back(map.lookupOrDefault(v));
-  llvm::append_range(yielded, next);
-  if (failed(recorder.form(yielded)))
-    return failure();
-  OpBuilder end = OpBuilder::atBlockEnd(&body);
-  scf::YieldOp::create(end, loc, yielded);
-
+  schedule.doubleBuffered.assign(plan.tiles.begin(), plan.tiles.end());
+  // Every wait is for the loads: the fills of the next tile.
+  WaitCounts loads;
+  loads.vm = 0;
+  schedule.prologueWait = loads;
+  schedule.waitCounts = [loads](unsigned, unsigned) { return loads; };
+  schedule.barrier = kv.fillBarrier;
   // The clamped fills past the last tile are still in flight, and the
   // last loads ahead read the other slot: drain and sync before anything
   // else uses LDS.
-  b.setInsertionPointAfter(scheduled);
-  emitWaitForLoads(b, loc);
-  b.clone(*kv.fillBarrier);
-  loop.replaceAllUsesWith(scheduled.getResults().take_front(own));
-  loop.erase();
-  return success();
+  schedule.drainBarrier = true;
+  // The loop counts tiles on i32 (its exit is a scalar compare); a tile's
+  // index needs no clamp; the reads ahead are zeros when the loop does not
+  // run.
+  schedule.countOnI32 = true;
+  schedule.clampComputedTile = false;
+  schedule.guardWholeSchedule = false;
+  schedule.clusterPrologueReads = false;
+  return schedule;
 }
 
 /// Asks the backend to keep the loops' vector phis whole. AMDGPUCodeGenPrepare
@@ -366,7 +259,8 @@ struct ScheduleInterleavePass
       plans.push_back(std::move(*plan));
     }
     for (InterleavePlan &plan : plans)
-      if (failed(emitSchedule(plan)))
+      if (failed(
+              applyLoopClusterSchedule(plan.kv.loop, describeSchedule(plan))))
         return signalPassFailure();
     if (!plans.empty())
       keepAccumulatorPhisWhole(getOperation());

@@ -338,379 +338,109 @@ describeShape(const SyncLoop &sync, const ChipInfo &chip, int64_t threads) {
   return shape;
 }
 
-namespace {
-/// Emits the scheduled loop of one SyncLoop.
-class PingPongEmitter {
-public:
-  PingPongEmitter(SyncLoop &sync, const PingPongPlan &plan, unsigned priority)
-      : sync(sync), plan(plan), priority(priority), loc(sync.kv.loop.getLoc()),
-        n(plan.clusters) {}
-
-  /// Replaces the loop's uses by its schedule; `waves` per workgroup.
-  LogicalResult emit(int64_t waveSize, int64_t waves);
-
-private:
-  Value index(OpBuilder &b, int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
-  /// The loop's induction value for K tile `tile`, clamped to the last one.
-  /// The clamp is on i32 (tile counts are small): gfx9 has a scalar 32-bit
-  /// min but no 64-bit compare.
-  Value kOfTile(OpBuilder &b, Value tile) {
-    auto i32 = [&](Value v) {
-      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
-    };
-    Value clamped = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        arith::MinSIOp::create(b, loc, i32(tile), i32(lastTile)));
-    return arith::AddIOp::create(
-        b, loc, sync.kv.loop.getLowerBound(),
-        arith::MulIOp::create(b, loc, clamped, sync.kv.loop.getStep()));
-  }
-  void emitWait(OpBuilder &b, int site) {
-    const WaitCounts &w = plan.waits[site];
-    if (!w.waitsForAnything())
-      return;
-    auto count = [&](int v) {
-      return v == WaitCounts::kNoWait ? IntegerAttr() : b.getI32IntegerAttr(v);
-    };
-    amdgpu::MemoryCounterWaitOp::create(b, loc, count(w.vm), nullptr,
-                                        count(w.lgkm), nullptr, nullptr);
-  }
-  /// `root` and the pure ops of the loop body it depends on, cloned for K
-  /// tile `tile`; returns the clone of `root`.
-  Operation *cloneForTile(OpBuilder &b, Operation *root, Value tile) {
-    llvm::SetVector<Operation *> slice = bodySliceOf(sync.kv.loop, root);
-    IRMapping map;
-    map.map(sync.kv.loop.getInductionVar(), kOfTile(b, tile));
-    Operation *clone = nullptr;
-    for (Operation &op : sync.kv.loop.getBody()->without_terminator())
-      if (slice.contains(&op))
-        clone = b.clone(op, map);
-    return clone;
-  }
-  /// The fill of `region` for K tile `tile` into `slot`.
-  void emitFill(OpBuilder &b, int region, Value tile, int64_t slot) {
-    Value slotValue = index(b, slot);
-    auto copy = cast<CopyToSharedOp>(cloneForTile(b, sync.fills[region], tile));
-    copy.getSlotMutable().assign(slotValue);
-  }
-  /// Register read `j` (of kv.registerReads) for K tile `tile`.
-  Value emitRegisterRead(OpBuilder &b, int j, Value tile) {
-    return cloneForTile(b, sync.kv.registerReads[j], tile)->getResult(0);
-  }
-  /// Every register read for K tile `tile`, in program order.
-  SmallVector<Value> emitRegisterReads(OpBuilder &b, Value tile) {
-    SmallVector<Value> out;
-    for (int j = 0, e = sync.kv.registerReads.size(); j < e; ++j)
-      out.push_back(emitRegisterRead(b, j, tile));
-    return out;
-  }
-  /// What a K tile takes from the one before: with read-ahead its first
-  /// fragment reads, its register reads (kv.registerReads' order), and its
-  /// early work's results (SyncLoop::earlyWork's order).
-  struct Carried {
-    SmallVector<Value> firstReads;
-    SmallVector<Value> registerReads;
-    SmallVector<Value> early;
+/// The ping-pong of `sync` under `plan`, as the cluster mechanism takes it.
+/// A K tile (PingPong.h) is, per MMA c:
+///
+///   memory cluster 2c:    its first reads (unless read ahead), its share
+///                         of the next tile's register reads, with
+///                         fills=memory its fill
+///   wait, barrier
+///   compute cluster 2c+1: the MMA, the elementwise work after it, with
+///                         fills=compute its fill, with read-ahead the
+///                         next cluster's reads (the last cluster: the next
+///                         tile's first reads and early work)
+///   wait, barrier
+///
+/// after the elementwise work before the first MMA.
+static LoopClusterSchedule describeSchedule(const SyncLoop &sync,
+                                            const PingPongPlan &plan,
+                                            unsigned priority) {
+  LoopClusterSchedule schedule;
+  int n = plan.clusters;
+  const KVLoop &kv = sync.kv;
+  auto add = [&](Operation *op, unsigned ahead, unsigned cluster,
+                 unsigned rank = 0) {
+    TileStep step = TileStep::ofOp(op, ahead, cluster);
+    step.carryRank = rank;
+    schedule.tile.push_back(step);
   };
-  /// SyncLoop::earlyWork on the register reads `reads`: its results.
-  SmallVector<Value> emitEarlyWork(OpBuilder &b, ValueRange reads) {
-    IRMapping map;
-    for (auto [read, value] : llvm::zip_equal(sync.kv.registerReads, reads))
-      map.map(read.getResult(), value);
-    SmallVector<Value> out;
-    for (Operation *op : sync.earlyWork)
-      llvm::append_range(out, b.clone(*op, map)->getResults());
-    return out;
-  }
-  /// The clusters of K tile `tile`, reading `slot`, from `in`. With `next`
-  /// (the loop body), each cluster issues its fill and its register reads
-  /// for the next tile, and with read-ahead the last cluster reads the next
-  /// tile's first fragments, all returned in `next`. Returns the
-  /// accumulators after the tile.
-  FailureOr<SmallVector<Value>> emitTile(OpBuilder &b, Value tile, int64_t slot,
-                                         ValueRange accs,
-                                         function_ref<int(int, bool)> site,
-                                         const Carried &in,
-                                         Carried *next = nullptr);
-  /// `load` cloned with `map`, reading `slot`.
-  static Value cloneLoad(OpBuilder &b, LoadFragmentOp load, IRMapping &map,
-                         Value slot) {
-    auto clone = cast<LoadFragmentOp>(b.clone(*load, map));
-    clone.getSlotMutable().assign(slot);
-    return clone.getResult();
-  }
-  /// Clones the first cluster's reads from `slot` (their offsets do not
-  /// depend on the loop).
-  SmallVector<Value> emitFirstReads(OpBuilder &b, int64_t slot) {
-    SmallVector<Value> out;
-    Value slotValue = index(b, slot);
-    for (LoadFragmentOp load : sync.clusterLoads[0]) {
-      IRMapping none;
-      out.push_back(cloneLoad(b, load, none, slotValue));
-    }
-    return out;
-  }
-
-  SyncLoop &sync;
-  const PingPongPlan &plan;
-  unsigned priority;
-  Location loc;
-  int n;
-  Value lastTile;
-};
-} // namespace
-
-FailureOr<SmallVector<Value>>
-PingPongEmitter::emitTile(OpBuilder &b, Value tile, int64_t slot,
-                          ValueRange accs, function_ref<int(int, bool)> site,
-                          const Carried &in, Carried *next) {
-  scf::ForOp loop = sync.kv.loop;
-  bool fills = next;
-  // The tile is emitted in its final order; the recorder notes which
-  // cluster each op is in, and the cluster mechanism forms them.
-  ClusterRecorder recorder(b);
-  IRMapping map;
-  map.map(loop.getInductionVar(), kOfTile(b, tile));
-  map.map(loop.getRegionIterArgs(), accs);
-  for (auto [load, value] : llvm::zip(sync.clusterLoads[0], in.firstReads))
-    map.map(load.getResult(), value);
-  for (auto [read, value] :
-       llvm::zip_equal(sync.kv.registerReads, in.registerReads))
-    map.map(read.getResult(), value);
-  // The early work's results come from the tile before.
-  SmallVector<Value> earlyResults;
-  for (Operation *op : sync.earlyWork)
-    llvm::append_range(earlyResults, op->getResults());
-  map.map(earlyResults, in.early);
-  for (Operation *op : sync.kv.elementwise[0])
+  auto addWaitAndBarrier = [&](unsigned wait) {
+    schedule.tile.push_back(TileStep::ofWait(wait));
+    schedule.tile.push_back(TileStep::ofBarrier());
+  };
+  // Carried to the next tile in this order: first reads, register reads,
+  // early work.
+  unsigned registerReadRank = 1;
+  unsigned earlyRank = registerReadRank + kv.registerReads.size();
+  for (Operation *op : kv.elementwise[0])
     if (!llvm::is_contained(sync.earlyWork, op))
-      b.clone(*op, map);
-  Value slotValue = index(b, slot);
-  SmallVector<Value> nextReads;
-  SmallVector<Value> nextRegisterReads(sync.kv.registerReads.size());
-  SmallVector<Value> nextEarly;
-  Value nextTile;
-  if (fills)
-    nextTile = arith::AddIOp::create(b, loc, tile, index(b, 1));
+      schedule.tile.push_back(TileStep::ofOp(op));
   for (int c = 0; c < n; ++c) {
-    // Memory: this MMA's first reads, then one fill.
-    // With read-ahead, the reads of clusters after the first were issued by
-    // the cluster before, after its MMA.
-    SmallVector<LoadFragmentOp> loads;
-    if (!plan.readAhead)
-      loads = sync.clusterLoads[c];
-    bool fillWithMemory = fills && plan.fills == FillInterval::memory;
-    bool fillWithCompute = fills && plan.fills == FillInterval::compute;
-    auto emitClusterFill = [&] {
-      // Cluster c of this tile is cluster tile * n + c overall; its fill
-      // is for tile + (c + lead) / n, region (c + lead) % n.
-      int64_t ahead = (c + plan.lead) / n;
-      Value fillTile = arith::AddIOp::create(b, loc, tile, index(b, ahead));
-      emitFill(b, (c + plan.lead) % n, fillTile, (slot + ahead) % 2);
+    // Cluster c of a tile is cluster tile * n + c overall; its fill is for
+    // tile + (c + lead) / n, region (c + lead) % n.
+    auto addFill = [&](unsigned cluster) {
+      add(sync.fills[(c + plan.lead) % n], (c + plan.lead) / n, cluster);
     };
-    recorder.open({/*priority=*/0, /*interleaved=*/false});
-    for (LoadFragmentOp load : loads)
-      map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
-    if (fills)
-      for (int j : sync.clusterRegisterReads[c])
-        nextRegisterReads[j] = emitRegisterRead(b, j, nextTile);
-    if (fillWithMemory)
-      emitClusterFill();
-    recorder.close();
-    emitWait(b, site(c, false));
-    BarrierOp::create(b, loc);
-    MmaOp mma = sync.kv.mmas[c];
+    unsigned memory = 2 * c, compute = 2 * c + 1;
+    schedule.clusters.push_back({/*priority=*/0, /*interleaved=*/false});
+    if (!plan.readAhead)
+      for (LoadFragmentOp load : sync.clusterLoads[c])
+        add(load, 0, memory);
+    for (int j : sync.clusterRegisterReads[c])
+      add(kv.registerReads[j], 1, memory, registerReadRank + j);
+    if (plan.fills == FillInterval::memory)
+      addFill(memory);
+    addWaitAndBarrier(2 * c);
     SmallVector<LoadFragmentOp> ahead;
     if (plan.readAhead && c + 1 < n)
       ahead = sync.clusterLoads[c + 1];
-    bool readsNext = plan.readAhead && c + 1 == n && fills;
+    bool readsNext = plan.readAhead && c + 1 == n;
     // Reads issued beside the MMA may interleave with it: no wait counts
     // them (planPingPong refuses read-ahead otherwise). Without elementwise
     // work (a GEMM), the memory instructions alternate with its MFMAs, each
     // in one's shadow (a cluster that is not interleaved holds at most its
     // fill, one op).
-    bool interleaved = !ahead.empty() || readsNext;
-    recorder.open({int32_t(priority), interleaved,
-                   (interleaved || fillWithCompute) &&
-                       sync.kv.elementwise[c + 1].empty()});
-    map.map(mma.getResult(), b.clone(*mma, map)->getResult(0));
-    for (Operation *op : sync.kv.elementwise[c + 1])
-      b.clone(*op, map);
+    bool fillWithCompute = plan.fills == FillInterval::compute;
+    auto computeSpec = [&](bool interleaved) -> ClusterSpec {
+      return {int32_t(priority), interleaved,
+              (interleaved || fillWithCompute) &&
+                  kv.elementwise[c + 1].empty()};
+    };
+    schedule.clusters.push_back(computeSpec(!ahead.empty() || readsNext));
+    // The odd tile reads no next tile.
+    schedule.remainderClusters.push_back(schedule.clusters[memory]);
+    schedule.remainderClusters.push_back(computeSpec(!ahead.empty()));
+    add(kv.mmas[c], 0, compute);
+    for (Operation *op : kv.elementwise[c + 1])
+      add(op, 0, compute);
     if (fillWithCompute)
-      emitClusterFill();
+      addFill(compute);
     for (LoadFragmentOp load : ahead)
-      map.map(load.getResult(), cloneLoad(b, load, map, slotValue));
+      add(load, 0, compute);
     if (readsNext)
-      nextReads = emitFirstReads(b, (slot + 1) % 2);
+      for (LoadFragmentOp load : sync.clusterLoads[0])
+        add(load, 1, compute);
     // The next tile's early work, beside this tile's last MFMAs: every
     // register read for it is issued by now.
-    if (fills && c + 1 == n)
-      nextEarly = emitEarlyWork(b, nextRegisterReads);
-    recorder.close();
-    emitWait(b, site(c, true));
-    BarrierOp::create(b, loc);
+    if (c + 1 == n)
+      for (Operation *op : sync.earlyWork)
+        add(op, 1, compute, earlyRank);
+    addWaitAndBarrier(2 * c + 1);
   }
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  SmallVector<Value> out;
-  for (Value v : yield.getOperands())
-    out.push_back(map.lookupOrDefault(v));
-  size_t accCount = out.size();
-  if (fills) {
-    llvm::append_range(out, nextReads);
-    llvm::append_range(out, nextRegisterReads);
-    llvm::append_range(out, nextEarly);
-  }
-  if (failed(recorder.form(out)))
-    return failure();
-  if (fills) {
-    ArrayRef<Value> carried = ArrayRef(out).drop_front(accCount);
-    next->firstReads.assign(carried.begin(),
-                            carried.begin() + nextReads.size());
-    carried = carried.drop_front(nextReads.size());
-    next->registerReads.assign(carried.begin(),
-                               carried.begin() + nextRegisterReads.size());
-    next->early.assign(carried.begin() + nextRegisterReads.size(),
-                       carried.end());
-  }
-  out.resize(accCount);
-  return out;
-}
-
-LogicalResult PingPongEmitter::emit(int64_t waveSize, int64_t waves) {
-  scf::ForOp loop = sync.kv.loop;
-  OpBuilder b(loop);
-  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
-  Value step = loop.getStep();
-  // Tile count: ceil((ub - lb) / step), 0 when the loop does not run.
-  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-  Value span = arith::SubIOp::create(b, loc, ub, lb);
-  Value tiles = arith::DivSIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, span,
-                            arith::SubIOp::create(b, loc, step, index(b, 1))),
-      step);
-  TypeRange accTypes = loop.getResultTypes();
-  auto ifRuns = scf::IfOp::create(b, loc, accTypes, runs,
-                                  /*withElseRegion=*/true);
-  {
-    OpBuilder e = OpBuilder::atBlockBegin(ifRuns.elseBlock());
-    scf::YieldOp::create(e, loc, loop.getInits());
-  }
-  OpBuilder t = OpBuilder::atBlockBegin(ifRuns.thenBlock());
-  lastTile = arith::SubIOp::create(t, loc, tiles, index(t, 1));
-
-  // Prologue: the first `lead` fills, the first tile's register reads.
-  for (int q = -plan.lead; q < 0; ++q) {
-    auto [region, tile] = plan.fillOf(q);
-    emitFill(t, region, index(t, tile), tile % 2);
-  }
-  // In a cluster, whose fence keeps them after the fills the wait counts
-  // them behind.
-  SmallVector<Value> firstRegisterReads;
-  if (!sync.kv.registerReads.empty()) {
-    ClusterRecorder recorder(t);
-    recorder.open({/*priority=*/0, /*interleaved=*/false});
-    firstRegisterReads = emitRegisterReads(t, index(t, 0));
-    if (failed(recorder.form(firstRegisterReads)))
-      return failure();
-  }
-  emitWait(t, PingPongPlan::kPrologueSite);
-
-  // Waves of the second half of the workgroup run one barrier behind.
-  Value late = emitLateWaveGroup(t, loc, waveSize, waves);
-  auto stagger = StaggerOp::create(t, loc, accTypes, late);
-  OpBuilder s = OpBuilder::atBlockBegin(&stagger.getBody().emplaceBlock());
-  emitWait(s, PingPongPlan::kPublishSite);
-  BarrierOp::create(s, loc);
-
-  // With read-ahead, the first tile's first reads (the loop carries each
-  // next tile's, and its register reads).
-  SmallVector<Value> inits(loop.getInits());
-  size_t accCount = inits.size();
-  size_t readCount = 0;
-  if (plan.readAhead) {
-    ClusterRecorder recorder(s);
-    recorder.open({/*priority=*/0, /*interleaved=*/false});
-    SmallVector<Value> reads = emitFirstReads(s, 0);
-    if (failed(recorder.form(reads)))
-      return failure();
-    readCount = reads.size();
-    llvm::append_range(inits, reads);
-  }
-  llvm::append_range(inits, firstRegisterReads);
-  // The first tile's early work (waiting for its register reads here).
-  SmallVector<Value> firstEarly = emitEarlyWork(s, firstRegisterReads);
-  llvm::append_range(inits, firstEarly);
-  size_t registerReadCount = firstRegisterReads.size();
-  // The carried values after the accumulators of `values`.
-  auto carriedOf = [&](ValueRange values) {
-    values = values.drop_front(accCount);
-    Carried c;
-    llvm::append_range(c.firstReads, values.take_front(readCount));
-    values = values.drop_front(readCount);
-    llvm::append_range(c.registerReads, values.take_front(registerReadCount));
-    llvm::append_range(c.early, values.drop_front(registerReadCount));
-    return c;
+  for (CopyToSharedOp copy : sync.fills)
+    schedule.doubleBuffered.push_back(copy.getTile().getDefiningOp());
+  schedule.tilesPerTrip = 2;
+  schedule.staggerWaveGroups = true;
+  schedule.prologueWait = plan.waits[PingPongPlan::kPrologueSite];
+  schedule.publishWait = plan.waits[PingPongPlan::kPublishSite];
+  schedule.finalWait = plan.waits[plan.finalSite()];
+  schedule.waitCounts = [plan](unsigned wait, unsigned copy) {
+    int cluster = wait / 2;
+    bool afterCompute = wait % 2;
+    return plan.waits[copy < 2 ? plan.bodySite(copy, cluster, afterCompute)
+                               : plan.oddTileSite(cluster, afterCompute)];
   };
-
-  // Two K tiles per iteration, slots 0 and 1.
-  Value pairs = arith::DivSIOp::create(s, loc, tiles, index(s, 2));
-  auto pairLoop =
-      scf::ForOp::create(s, loc, index(s, 0), pairs, index(s, 1), inits);
-  {
-    OpBuilder l = OpBuilder::atBlockBegin(pairLoop.getBody());
-    Value first =
-        arith::MulIOp::create(l, loc, pairLoop.getInductionVar(), index(l, 2));
-    ValueRange args = pairLoop.getRegionIterArgs();
-    SmallVector<Value> accs(args.take_front(accCount));
-    Carried carried = carriedOf(args);
-    for (int half = 0; half < 2; ++half) {
-      Value tile = arith::AddIOp::create(l, loc, first, index(l, half));
-      Carried next;
-      FailureOr<SmallVector<Value>> out = emitTile(
-          l, tile, half, accs,
-          [&](int c, bool after) { return plan.bodySite(half, c, after); },
-          carried, &next);
-      if (failed(out))
-        return failure();
-      accs = *out;
-      carried = std::move(next);
-    }
-    llvm::append_range(accs, carried.firstReads);
-    llvm::append_range(accs, carried.registerReads);
-    llvm::append_range(accs, carried.early);
-    scf::YieldOp::create(l, loc, accs);
-  }
-  ValueRange loopAccs = pairLoop.getResults().take_front(accCount);
-  // An odd tile count: the last tile (even, slot 0), its fills long issued.
-  Value odd = arith::CmpIOp::create(
-      s, loc, arith::CmpIPredicate::ne,
-      arith::RemSIOp::create(s, loc, tiles, index(s, 2)), index(s, 0));
-  auto ifOdd = scf::IfOp::create(s, loc, accTypes, odd,
-                                 /*withElseRegion=*/true);
-  {
-    OpBuilder o = OpBuilder::atBlockBegin(ifOdd.thenBlock());
-    FailureOr<SmallVector<Value>> accs = emitTile(
-        o, lastTile, 0, loopAccs,
-        [&](int c, bool after) { return plan.oddTileSite(c, after); },
-        carriedOf(pairLoop.getResults()));
-    if (failed(accs))
-      return failure();
-    scf::YieldOp::create(o, loc, *accs);
-    OpBuilder e = OpBuilder::atBlockBegin(ifOdd.elseBlock());
-    scf::YieldOp::create(e, loc, loopAccs);
-  }
-  emitWait(s, plan.finalSite());
-  YieldOp::create(s, loc, ifOdd.getResults());
-  // The clamped fills past the last tile are still in flight: drain them
-  // before anything else uses LDS or the kernel ends.
-  emitWaitForLoads(t, loc);
-  scf::YieldOp::create(t, loc, stagger.getResults());
-
-  loop.replaceAllUsesWith(ifRuns.getResults());
-  return success();
+  return schedule;
 }
 
 /// Schedules `loop`; errors are emitted.
@@ -749,14 +479,9 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
                    << " lgkm " << plan.waits[site].lgkm << "\n";
   });
 
-  // Double-buffer the regions, then replace the loop.
-  for (CopyToSharedOp copy : sync->fills)
-    copy.getTile().getDefiningOp<AllocSharedOp>().setSlots(2);
-  if (failed(PingPongEmitter(*sync, plan, priority)
-                 .emit(chip->waveSize, groups->waves)))
-    return failure();
-  loop.erase();
-  return success();
+  // Double-buffer the regions and replace the loop.
+  return applyLoopClusterSchedule(loop,
+                                  describeSchedule(*sync, plan, priority));
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #define HK_DIALECT_HK_TRANSFORMS_CLUSTERSCHEDULE_H
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Utils/ScheduleWaits.h"
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Builders.h"
@@ -81,13 +82,17 @@ formClusters(Block::iterator begin, Block::iterator end,
 /// ops inserted (formClusters).
 class ClusterRecorder : public OpBuilder::Listener {
 public:
-  explicit ClusterRecorder(OpBuilder &b);
+  /// Records into `clusters` (more are added by `open`).
+  explicit ClusterRecorder(OpBuilder &b, ArrayRef<ClusterSpec> clusters = {});
   ~ClusterRecorder() override;
 
   /// Ops inserted from now on go in a new cluster of `spec`.
   void open(const ClusterSpec &spec);
+  /// Ops inserted from now on go in cluster `cluster` (of those given to
+  /// the constructor or opened), or, with nullopt, stay between clusters.
+  void enter(std::optional<unsigned> cluster);
   /// Ops inserted from now on stay between clusters.
-  void close();
+  void close() { enter(std::nullopt); }
   /// Forms the clusters of the ops inserted so far (see formClusters for
   /// `liveOut` and the errors).
   LogicalResult form(MutableArrayRef<Value> liveOut = {});
@@ -105,27 +110,124 @@ private:
   std::optional<unsigned> current;
 };
 
-/// A schedule for a loop: the clusters of one trip of its body, and how the
-/// loop runs.
+/// One step of a scheduled K tile, in issue order.
+struct TileStep {
+  enum class Kind { op, wait, barrier };
+  Kind kind = Kind::op;
+  /// Kind::op: an op of the loop body, cloned for the K tile `ahead` tiles
+  /// after the one the step's tile computes. With `ahead` > 0 the pure ops
+  /// of the body it depends on are cloned with it, for that tile.
+  Operation *op = nullptr;
+  unsigned ahead = 0;
+  /// Kind::wait: which of the schedule's waits (`waitCounts` gives its
+  /// counts in each copy of the tile).
+  unsigned wait = 0;
+  /// The cluster (an index into the schedule's `clusters`) the step is
+  /// issued in, or none.
+  std::optional<unsigned> cluster;
+  /// Results of steps issued one tile ahead are carried by the loop to the
+  /// tile they are for, ordered by rank, then by step.
+  unsigned carryRank = 0;
+
+  static TileStep ofOp(Operation *op, unsigned ahead = 0,
+                       std::optional<unsigned> cluster = std::nullopt) {
+    TileStep s;
+    s.op = op;
+    s.ahead = ahead;
+    s.cluster = cluster;
+    return s;
+  }
+  static TileStep ofWait(unsigned wait) {
+    TileStep s;
+    s.kind = Kind::wait;
+    s.wait = wait;
+    return s;
+  }
+  static TileStep ofBarrier() {
+    TileStep s;
+    s.kind = Kind::barrier;
+    return s;
+  }
+};
+
+/// A loop of K tiles run as a pipeline: what each op of a K tile is issued
+/// for and where, and how the loop around them is built. The expansion
+/// (applyLoopClusterSchedule) emits
+///
+///   prologue: the steps issued ahead for the first tiles, as the tiles
+///             before the first would have issued them: shared-tile fills,
+///             then reads of global memory into registers; the prologue
+///             wait; [the stagger opens] the publish wait; a barrier (if
+///             anything fills a shared tile); the reads of shared tiles
+///             and the other work issued ahead
+///   steady:   a loop of `tilesPerTrip` tiles per trip, each the steps
+///   remainder: the tiles left over, without the steps issued ahead
+///   drain:    the final wait; [the stagger closes] a wait for every load
+///             (if anything fills a shared tile); a barrier
+///             (`drainBarrier`)
+///
+/// Tile t reads and fills slot t % 2 of each tile in `doubleBuffered`
+/// (which the expansion gives two slots); a step issued for a tile past the
+/// last is issued for the last (the K index is clamped), which keeps the
+/// counts of every tile alike.
 struct LoopClusterSchedule {
-  /// The clusters of one trip; `clusterOf` is asked about the ops of the
-  /// original body.
-  ClusterSchedule trip;
-  /// Loop trips one body holds (the unroll factor), each trip formed into
-  /// its own clusters; trips left over when the trip count is not a
-  /// multiple run in a remainder loop in program order.
-  unsigned tripsPerBody = 1;
+  /// The clusters of one K tile, in the order they run.
+  SmallVector<ClusterSpec> clusters;
+  /// The clusters of a remainder tile, when they differ (a cluster that
+  /// interleaves only what is issued ahead), else empty.
+  SmallVector<ClusterSpec> remainderClusters;
+  /// One K tile. Every op of the body a tile computes with is a step with
+  /// `ahead` 0; the body's waits and barriers that are not steps are
+  /// dropped.
+  SmallVector<TileStep> tile;
+  /// The shared tiles' hk.alloc_shared ops.
+  SmallVector<Operation *> doubleBuffered;
+  /// K tiles per loop trip: 1 (slots are computed from the tile) or 2
+  /// (slots are constants).
+  unsigned tilesPerTrip = 1;
   /// Whether the second half of the workgroup's waves runs one barrier
   /// behind the first (the loop inside hk.stagger).
   bool staggerWaveGroups = false;
+  /// Waits of the prologue (before the stagger), before the first barrier,
+  /// and after the last tile.
+  WaitCounts prologueWait, publishWait, finalWait;
+  /// The counts of `wait` in tile copy `copy` of the loop body (0 to
+  /// tilesPerTrip - 1), or in the remainder (`copy` = tilesPerTrip).
+  std::function<WaitCounts(unsigned wait, unsigned copy)> waitCounts;
+  /// Whether the whole schedule runs only when the loop does (else only the
+  /// prologue's memory ops are guarded, and the reads ahead are zeros when
+  /// it does not run).
+  bool guardWholeSchedule = true;
+  /// Whether a tile computes with the K index clamped to the last tile.
+  bool clampComputedTile = true;
+  /// Whether the loop counts on i32 (a scalar compare on gfx9) rather than
+  /// index.
+  bool countOnI32 = false;
+  /// Whether the prologue's register reads and shared-tile reads each form
+  /// a cluster (whose fences keep them after the fills the waits count).
+  bool clusterPrologueReads = true;
+  /// Whether the drain ends with a barrier.
+  bool drainBarrier = false;
+  /// The barrier the schedule issues (cloned), or null: hk.barrier.
+  Operation *barrier = nullptr;
 };
 
-/// Applies `schedule` to `loop`. Fails, with an error, when the loop cannot
-/// be unrolled, a trip's clusters cannot be formed (formClusters) or the
-/// wave groups cannot be told apart (staggering needs a 1-D workgroup of an
-/// even number of waves and a known chip).
+/// Replaces `loop` by the pipeline `schedule` describes. Fails, with an
+/// error, when a step cannot be issued as described (a value issued more
+/// than one tile ahead, a tile's clusters cannot be formed: formClusters)
+/// or the wave groups cannot be told apart (staggering needs a 1-D
+/// workgroup of an even number of waves and a known chip); the loop is
+/// then left as it was, or the pass fails.
 LogicalResult applyLoopClusterSchedule(scf::ForOp loop,
                                        const LoopClusterSchedule &schedule);
+
+/// Emits the `amdgpu.memory_counter_wait` of `counts`, or nothing when it
+/// waits for nothing.
+void emitWait(OpBuilder &b, Location loc, const WaitCounts &counts);
+
+/// The number of K tiles `loop` runs: ceil((ub - lb) / step), 0 when it
+/// does not run.
+Value emitTileCount(OpBuilder &b, scf::ForOp loop);
 
 /// The two wave groups of the workgroup running `op`: its chip and its
 /// 1-D workgroup of an even number (at least 2) of whole waves.
