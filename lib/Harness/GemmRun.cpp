@@ -12,6 +12,8 @@
 
 #include "HK/Harness/GemmWorkload.h"
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
+
 #include "HK/Runtime/Npy.h"
 
 #include "llvm/Support/FormatVariadic.h"

@@ -16,9 +16,10 @@
 #ifndef HK_HARNESS_GEMMWORKLOAD_H
 #define HK_HARNESS_GEMMWORKLOAD_H
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
 #include "HK/Harness/Launch.h"
 #include "HK/Harness/RunConfig.h"
-#include "HK/KernelAbi/LaunchDescription.h"
+#include "HK/Target/Chip.h"
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
@@ -107,7 +108,8 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                                                 StringRef fp8Format);
 
 /// Whether A and B are stored K-major, as the kernel's reads say
-/// (LaunchDescription.h: from source, or as hk-compile recorded it).
+/// (KernelLaunch.h: from source; LaunchDescription.h: as hk-compile recorded
+/// it).
 using GemmOperandLayout = OperandLayout;
 
 /// BLAS's name of `shape`'s layout: "nt", "nn", "tn" or "tt".
