@@ -279,26 +279,6 @@ std::string mlir::hk::kernels::getGemmKernelName(const GemmDescription &d) {
   return name;
 }
 
-ScheduleSettings
-mlir::hk::kernels::getFastestSchedule(const GemmDescription &d) {
-  ScheduleSettings s;
-  s.stages = 2;
-  if (d.chip == Chip::gfx1201) {
-    s.unroll = 2;
-    return s;
-  }
-  s.directLds = true;
-  if (d.blockScales || *d.waveRows * *d.waveCols != 8)
-    return s;
-  if (d.layout == GemmLayout::nt) {
-    s.schedule = Schedule::pingPong;
-    return s;
-  }
-  s.mmaPriority = 1;
-  s.unroll = 2;
-  return s;
-}
-
 static GemmPlan planGemm(const GemmDescription &d) {
   GemmPlan p;
   p.d = d;
