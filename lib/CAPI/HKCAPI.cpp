@@ -12,10 +12,10 @@
 #include "HK-c/Dialects.h"
 #include "HK-c/Passes.h"
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/InitAllPasses.h"
-#include "HK/KernelAbi/LaunchDescription.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Target/Chip.h"
 

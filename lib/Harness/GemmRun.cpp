@@ -12,6 +12,8 @@
 
 #include "HK/Harness/GemmWorkload.h"
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
+
 #include "HK/Runtime/Npy.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -217,12 +219,13 @@ static GemmBaseline runBaseline(const GemmConfig &config,
   result.library = rocblas ? "rocBLAS" : "hipBLASLt";
   bool unbatched =
       problem.batch == 1 && problem.pad == 0 && !signature.epilogue();
-  bool covered =
-      rocblas
-          ? unbatched && !signature.fp8() && signature.cElement == "bf16"
-          : unbatched && signature.scaled && !signature.blockScales &&
-                !shape.transposeA && shape.transposeB &&
-                (signature.cElement == "bf16" || signature.cElement == "f32");
+  bool covered = rocblas ? unbatched && !signature.fp8() &&
+                               signature.cElement == ElementKind::bf16
+                         : unbatched && signature.scaled &&
+                               !signature.blockScales && !shape.transposeA &&
+                               shape.transposeB &&
+                               (signature.cElement == ElementKind::bf16 ||
+                                signature.cElement == ElementKind::f32);
   if (!covered) {
     result.skipped =
         rocblas ? "the rocBLAS baseline covers unbatched, unpadded bf16 GEMMs "
@@ -236,14 +239,14 @@ static GemmBaseline runBaseline(const GemmConfig &config,
   int warmup = config.run.warmup, iterations = config.run.iterations;
   std::vector<uint8_t> baselineC(M * N * signature.cBytes());
   llvm::Expected<hip::Timing> timed =
-      rocblas
-          ? hip::rocblasGemm(inputs.buffers[argA], inputs.buffers[argB],
-                             baselineC, M, N, K, shape.transposeA,
-                             shape.transposeB, warmup, iterations)
-          : hip::hipblasLtFp8Gemm(
-                inputs.buffers[argA], inputs.buffers[argB], baselineC, M, N, K,
-                signature.abElement == "e5m2", signature.cElement == "f32",
-                problem.scaleA, problem.scaleB, warmup, iterations);
+      rocblas ? hip::rocblasGemm(inputs.buffers[argA], inputs.buffers[argB],
+                                 baselineC, M, N, K, shape.transposeA,
+                                 shape.transposeB, warmup, iterations)
+              : hip::hipblasLtFp8Gemm(
+                    inputs.buffers[argA], inputs.buffers[argB], baselineC, M, N,
+                    K, signature.abElement == ElementKind::f8e5m2,
+                    signature.cElement == ElementKind::f32, problem.scaleA,
+                    problem.scaleB, warmup, iterations);
   if (!timed) {
     result.skipped = llvm::toString(timed.takeError());
     return result;

@@ -78,12 +78,15 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
   Type a = matrices[0].getElementType();
   if (a != matrices[1].getElementType())
     return notGemm("A and B hold different types");
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(a))
-    s.abElement = !fp8Format.empty()         ? fp8Format.str()
-                  : isa<Float8E4M3FNType>(a) ? "e4m3"
-                                             : "e5m2";
-  else if (!a.isBF16())
+  std::optional<ElementKind> ab = getElementKind(a);
+  if (!ab || (*ab != ElementKind::bf16 && !isFp8(*ab)))
     return notGemm("A and B must hold bf16, f8E4M3FN or f8E5M2");
+  s.abElement = *ab;
+  // --dtype names the format the fp8 types are read as.
+  if (isFp8(*ab) && !fp8Format.empty())
+    s.abElement = fp8Format == dtypeName(ElementKind::f8e4m3)
+                      ? ElementKind::f8e4m3
+                      : ElementKind::f8e5m2;
   auto e8m0Matrix = [](Type t) {
     auto m = dyn_cast<MemRefType>(t);
     return m && m.getRank() == 2 && m.getLayout().isIdentity() &&
@@ -112,15 +115,10 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                    "memref<?x?xf8E8M0FNU> block scales)");
   if (s.blockScales && s.rank != 2)
     return notGemm("block scales are for 2-D A and B");
-  Type c = matrices[2].getElementType();
-  if (c.isBF16())
-    s.cElement = "bf16";
-  else if (c.isF16())
-    s.cElement = "f16";
-  else if (c.isF32())
-    s.cElement = "f32";
-  else
+  std::optional<ElementKind> c = getElementKind(matrices[2].getElementType());
+  if (!c || isFp8(*c))
     return notGemm("C must hold bf16, f16 or f32");
+  s.cElement = *c;
   if (s.bias) {
     auto bias = cast<MemRefType>(types[argBias]);
     if (bias.getRank() != 1 || !bias.getElementType().isF32() ||
@@ -208,7 +206,7 @@ llvm::Error makeGemmProblem(const GemmConfig &config,
   if ((config.scaleA || config.scaleB) && !signature.scaled)
     return badInput(llvm::formatv("--scale-a and --scale-b are the per-tensor "
                                   "scales of fp8 kernels; '{0}' takes {1}",
-                                  kernel, signature.abElement));
+                                  kernel, dtypeName(signature.abElement)));
   const std::string &fp8Format = config.run.schedule.fp8Format;
   if (!fp8Format.empty() && !signature.fp8())
     return badInput(llvm::formatv("--dtype={0} is for fp8 kernels; '{1}' "
@@ -251,13 +249,13 @@ llvm::Error makeGemmProblem(const GemmConfig &config,
 
 /// `value` in C's element type, rounded to nearest even, as bytes.
 static void encodeC(const GemmSignature &s, double value, uint8_t *out) {
-  if (s.cElement == "f32") {
+  if (s.cElement == ElementKind::f32) {
     float f = float(value);
     std::memcpy(out, &f, 4);
     return;
   }
   uint16_t bits;
-  if (s.cElement == "bf16") {
+  if (s.cElement == ElementKind::bf16) {
     bits = floatToBf16(float(value));
   } else {
     llvm::APFloat f(value);
@@ -270,22 +268,22 @@ static void encodeC(const GemmSignature &s, double value, uint8_t *out) {
 }
 
 static double decodeC(const GemmSignature &s, const uint8_t *in) {
-  if (s.cElement == "f32") {
+  if (s.cElement == ElementKind::f32) {
     float f;
     std::memcpy(&f, in, 4);
     return f;
   }
   uint16_t bits;
   std::memcpy(&bits, in, 2);
-  if (s.cElement == "bf16")
+  if (s.cElement == ElementKind::bf16)
     return bf16ToFloat(bits);
   return llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits))
       .convertToDouble();
 }
 
 static const llvm::fltSemantics &fp8Semantics(const GemmSignature &s) {
-  return s.abElement == "e4m3" ? llvm::APFloat::Float8E4M3FN()
-                               : llvm::APFloat::Float8E5M2();
+  return s.abElement == ElementKind::f8e4m3 ? llvm::APFloat::Float8E4M3FN()
+                                            : llvm::APFloat::Float8E5M2();
 }
 
 double decodeAB(const GemmSignature &s, uint16_t code) {
@@ -302,7 +300,7 @@ double decodeAB(const GemmSignature &s, uint16_t code) {
     }
     return t;
   }();
-  return tables[s.abElement == "e4m3" ? 0 : 1][code & 0xff];
+  return tables[s.abElement == ElementKind::f8e4m3 ? 0 : 1][code & 0xff];
 }
 
 /// `value` rounded to nearest even into A's and B's type; none when the
@@ -385,15 +383,16 @@ static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
       if (!code)
         return error(llvm::formatv("'{0}' holds {1} at element {2}, beyond "
                                    "the range of {3}",
-                                   path, f, i, s.abElement));
+                                   path, f, i, dtypeName(s.abElement)));
       out[i] = *code;
     }
   } else {
     return error("'" + path + "' holds " + array->dtype +
                  "; hk-run reads "
                  "float32 (<f4) or " +
-                 (s.fp8() ? s.abElement + " bytes (uint8, |u1)"
-                          : std::string("bf16 bits (<u2)")));
+                 (s.fp8()
+                      ? (dtypeName(s.abElement) + " bytes (uint8, |u1)").str()
+                      : std::string("bf16 bits (<u2)")));
   }
   return llvm::Error::success();
 }
@@ -405,10 +404,10 @@ static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
 static double fp8DrawLimit(const GemmProblem &p) {
   const GemmSignature &s = p.signature;
   double largest = llvm::APFloat::getLargest(fp8Semantics(s)).convertToDouble();
-  const llvm::fltSemantics &c = s.cElement == "f16" ? llvm::APFloat::IEEEhalf()
-                                : s.cElement == "bf16"
-                                    ? llvm::APFloat::BFloat()
-                                    : llvm::APFloat::IEEEsingle();
+  const llvm::fltSemantics &c =
+      s.cElement == ElementKind::f16    ? llvm::APFloat::IEEEhalf()
+      : s.cElement == ElementKind::bf16 ? llvm::APFloat::BFloat()
+                                        : llvm::APFloat::IEEEsingle();
   double scale = std::fabs(double(p.scaleA) * p.scaleB) *
                  (s.blockScales ? std::ldexp(1.0, 12) : 1.0);
   double budget = llvm::APFloat::getLargest(c).convertToDouble() / 2 /
@@ -508,7 +507,7 @@ static llvm::Error saveInputs(StringRef prefix, const GemmProblem &p,
       std::memcpy(bytes.data() + i * s.abBytes(), &(*stored)[i],
                   s.abBytes()); // little-endian
     if (llvm::Error e = save(name, arg == argA ? "a.npy" : "b.npy", shape,
-                             s.abElement, std::move(bytes)))
+                             dtypeName(s.abElement), std::move(bytes)))
       return e;
   }
   if (!s.blockScales)
@@ -641,9 +640,9 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
 /// One rounding to C's element type, relative (2^-8 bf16, 2^-11 f16), with
 /// f16's smallest subnormal step as an absolute floor.
 static double roundingBound(const GemmSignature &s, double magnitude) {
-  if (s.cElement == "bf16")
+  if (s.cElement == ElementKind::bf16)
     return std::ldexp(magnitude, -8);
-  if (s.cElement == "f16")
+  if (s.cElement == ElementKind::f16)
     return std::ldexp(magnitude, -11) + std::ldexp(1.0, -24);
   return std::ldexp(magnitude, -23);
 }

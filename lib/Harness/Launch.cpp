@@ -6,8 +6,7 @@
 
 #include "HK/Harness/Launch.h"
 
-#include "HK/KernelAbi/LaunchDescription.h"
-
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/Pipelines/Pipelines.h"

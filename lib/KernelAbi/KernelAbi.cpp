@@ -6,43 +6,10 @@
 
 #include "HK/KernelAbi/KernelAbi.h"
 
-#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::hk;
-
-/// The dimensions whose strides a kernel receives for `type`: none when
-/// row-major, else its dynamic ones (after its dynamic sizes).
-static SmallVector<int64_t> dynamicStrideDims(MemRefType type) {
-  SmallVector<int64_t> dims;
-  if (type.getLayout().isIdentity())
-    return dims;
-  auto [strides, offset] = type.getStridesAndOffset();
-  for (auto [dim, stride] : llvm::enumerate(strides))
-    if (ShapedType::isDynamic(stride))
-      dims.push_back(dim);
-  return dims;
-}
-
-SmallVector<KernelAbiEntry> mlir::hk::getKernelAbi(TypeRange argTypes) {
-  using Kind = KernelAbiEntry::Kind;
-  SmallVector<KernelAbiEntry> abi;
-  for (auto [i, type] : llvm::enumerate(argTypes)) {
-    auto memref = dyn_cast<MemRefType>(type);
-    if (!memref) {
-      abi.push_back({Kind::value, unsigned(i)});
-      continue;
-    }
-    abi.push_back({Kind::pointer, unsigned(i)});
-    for (int64_t dim = 0; dim < memref.getRank(); ++dim)
-      if (memref.isDynamicDim(dim))
-        abi.push_back({Kind::size, unsigned(i), dim});
-    for (int64_t dim : dynamicStrideDims(memref))
-      abi.push_back({Kind::stride, unsigned(i), dim});
-  }
-  return abi;
-}
 
 StringRef mlir::hk::stringifyKernelAbiKind(KernelAbiEntry::Kind kind) {
   switch (kind) {

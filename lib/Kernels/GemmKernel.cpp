@@ -76,22 +76,6 @@ struct GemmPlan {
 };
 } // namespace
 
-static StringRef elementName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::bf16:
-    return "bf16";
-  case ElementKind::f16:
-    return "f16";
-  case ElementKind::f32:
-    return "f32";
-  case ElementKind::f8e4m3:
-    return "f8e4m3";
-  case ElementKind::f8e5m2:
-    return "f8e5m2";
-  }
-  llvm_unreachable("covered switch over ElementKind");
-}
-
 static llvm::Error refuse(const llvm::Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "no GEMM kernel: " + why);
@@ -166,14 +150,15 @@ mlir::hk::kernels::resolveGemm(const GemmDescription &description) {
   bool fp8 = isFp8(d.operands);
   if (d.operands != ElementKind::bf16 && !fp8)
     return refuse("A and B must be bf16, f8e4m3 or f8e5m2, not " +
-                  elementName(d.operands));
+                  stringifyElementKind(d.operands));
   if (d.result != ElementKind::bf16 && d.result != ElementKind::f16 &&
       d.result != ElementKind::f32)
-    return refuse("C must be bf16, f16 or f32, not " + elementName(d.result));
+    return refuse("C must be bf16, f16 or f32, not " +
+                  stringifyElementKind(d.result));
   const MmaInstr *instr = findMma(chip, d.operands);
   if (!instr)
     return refuse(chip.name + " has no matrix instruction on " +
-                  elementName(d.operands));
+                  stringifyElementKind(d.operands));
   if (d.blockScales && !fp8)
     return refuse("block scales (MXFP8) need fp8 operands");
   if (d.blockScales && !instr->blockScales)
@@ -288,30 +273,10 @@ std::string mlir::hk::kernels::getGemmKernelName(const GemmDescription &d) {
   if (waves != 8)
     name += "_" + llvm::itostr(waves) + "wave";
   if (d.result != ElementKind::bf16)
-    name += ("_c" + elementName(d.result)).str();
+    name += ("_c" + stringifyElementKind(d.result)).str();
   if (d.batched)
     name += "_batched";
   return name;
-}
-
-ScheduleSettings
-mlir::hk::kernels::getFastestSchedule(const GemmDescription &d) {
-  ScheduleSettings s;
-  s.stages = 2;
-  if (d.chip == Chip::gfx1201) {
-    s.unroll = 2;
-    return s;
-  }
-  s.directLds = true;
-  if (d.blockScales || *d.waveRows * *d.waveCols != 8)
-    return s;
-  if (d.layout == GemmLayout::nt) {
-    s.schedule = Schedule::pingPong;
-    return s;
-  }
-  s.mmaPriority = 1;
-  s.unroll = 2;
-  return s;
 }
 
 static GemmPlan planGemm(const GemmDescription &d) {
@@ -819,7 +784,8 @@ std::string mlir::hk::kernels::describeGemmKernel(const GemmDescription &d) {
   std::string a = p.aKMajor ? "A[K, M]^T" : "A[M, K]";
   std::string b = p.bKMajor ? "B[K, N]" : "B[N, K]^T";
   std::string batch = d.batched ? "[b]" : "";
-  os << "  C" << batch << "[M, N] (" << elementName(d.result) << ") = ";
+  os << "  C" << batch << "[M, N] (" << stringifyElementKind(d.result)
+     << ") = ";
   if (d.blockScales)
     os << "sum over k of A[m, k] 2^(SA[m, k / 32] - 127) * B[n, k] "
           "2^(SB[n, k / 32] - 127)";
@@ -830,7 +796,7 @@ std::string mlir::hk::kernels::describeGemmKernel(const GemmDescription &d) {
        << (d.epilogue.bias ? " + bias[n]" : "");
   os << "\n\n";
 
-  os << "A and B " << elementName(d.operands);
+  os << "A and B " << stringifyElementKind(d.operands);
   if (d.blockScales)
     os << " with E8M0 scales per 32 k of each row (SA M x ceil(K / 32), SB "
           "N x ceil(K / 32))";

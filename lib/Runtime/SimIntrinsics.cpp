@@ -11,7 +11,8 @@
 // integer min/max; buffer resources. The other families have their own
 // files: buffer accesses and loads to LDS (SimMemory.cpp), lane permutations
 // and float intrinsics (SimCrossLane.cpp), matrix instructions
-// (SimMatrix.cpp).
+// (SimMatrix.cpp). The intrinsics named in more than one place are listed
+// once, in SimIntrinsics.def.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,12 +59,8 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::amdgcn_s_waitcnt:
   case Intrinsic::amdgcn_s_wait_dscnt:
   case Intrinsic::amdgcn_s_wait_loadcnt:
-  case Intrinsic::amdgcn_s_setprio:
-  case Intrinsic::amdgcn_sched_barrier:
-  case Intrinsic::amdgcn_sched_group_barrier:
-  case Intrinsic::assume:
-  case Intrinsic::lifetime_start:
-  case Intrinsic::lifetime_end:
+#define HK_SIM_HINT(ID) case Intrinsic::ID:
+#include "SimIntrinsics.def"
     return sim.executeSync(wave, call, id);
   case Intrinsic::umax:
   case Intrinsic::umin:
@@ -106,14 +103,8 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
   case Intrinsic::amdgcn_permlane16_swap:
   case Intrinsic::amdgcn_permlanex16:
     return sim.executeCrossLane(wave, call, id);
-  case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
-  case Intrinsic::amdgcn_mfma_f32_32x32x16_bf16:
-  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
-  case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:
-  case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_fp8:
-  case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_bf8:
-  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_fp8:
-  case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_bf8:
+#define HK_SIM_MMA(ID) case Intrinsic::ID:
+#include "SimIntrinsics.def"
     return sim.executeMma(wave, call, id);
   default:
     return error(call, "intrinsic '" + call.getCalledFunction()->getName() +
@@ -239,12 +230,8 @@ Error Interpreter::executeSync(Wave &wave, const CallInst &call,
     return Error::success();
   }
   // Scheduling and priority hints do not change values.
-  case Intrinsic::amdgcn_s_setprio:
-  case Intrinsic::amdgcn_sched_barrier:
-  case Intrinsic::amdgcn_sched_group_barrier:
-  case Intrinsic::assume:
-  case Intrinsic::lifetime_start:
-  case Intrinsic::lifetime_end:
+#define HK_SIM_HINT(ID) case Intrinsic::ID:
+#include "SimIntrinsics.def"
     return Error::success();
   default:
     return error(wave, call, "synchronisation intrinsic not modelled");

@@ -99,14 +99,8 @@ static std::string classify(const Instruction &inst) {
   if (auto *call = dyn_cast<CallInst>(&inst))
     if (Function *f = call->getCalledFunction()) {
       switch (f->getIntrinsicID()) {
-      case Intrinsic::amdgcn_mfma_f32_16x16x32_bf16:
-      case Intrinsic::amdgcn_mfma_f32_32x32x16_bf16:
-      case Intrinsic::amdgcn_wmma_f32_16x16x16_bf16:
-      case Intrinsic::amdgcn_mfma_scale_f32_16x16x128_f8f6f4:
-      case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_fp8:
-      case Intrinsic::amdgcn_wmma_f32_16x16x16_fp8_bf8:
-      case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_fp8:
-      case Intrinsic::amdgcn_wmma_f32_16x16x16_bf8_bf8:
+#define HK_SIM_MMA(ID) case Intrinsic::ID:
+#include "SimIntrinsics.def"
         return "mma";
       case Intrinsic::amdgcn_s_barrier:
       case Intrinsic::amdgcn_s_barrier_signal:

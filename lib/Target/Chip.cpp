@@ -175,17 +175,3 @@ std::string ChipInfo::describeMmaShapes() const {
   }
   return llvm::join(shapes, ", ");
 }
-
-std::optional<ElementKind> mlir::hk::getElementKind(Type type) {
-  if (type.isBF16())
-    return ElementKind::bf16;
-  if (type.isF16())
-    return ElementKind::f16;
-  if (type.isF32())
-    return ElementKind::f32;
-  if (isa<Float8E4M3FNType>(type))
-    return ElementKind::f8e4m3;
-  if (isa<Float8E5M2Type>(type))
-    return ElementKind::f8e5m2;
-  return std::nullopt;
-}

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/InitAllDialects.h"
 #include "HK/KernelAbi/LaunchDescription.h"

@@ -21,6 +21,7 @@
 #include "HK/InitAllDialects.h"
 #include "HK/Kernels/Attention.h"
 #include "HK/Kernels/Gemm.h"
+#include "HK/Pipelines/KernelSchedules.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Report/CodeObject.h"
 

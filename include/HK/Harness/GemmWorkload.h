@@ -16,9 +16,10 @@
 #ifndef HK_HARNESS_GEMMWORKLOAD_H
 #define HK_HARNESS_GEMMWORKLOAD_H
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
 #include "HK/Harness/Launch.h"
 #include "HK/Harness/RunConfig.h"
-#include "HK/KernelAbi/LaunchDescription.h"
+#include "HK/Target/Chip.h"
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
@@ -69,14 +70,21 @@ struct GemmConfig {
 /// batch, padding, scalars, the test), before any kernel is looked at.
 llvm::Error checkGemmConfig(const GemmConfig &config);
 
+/// An element kind as --dtype and hk-run's messages spell it: an fp8 format
+/// without its "f8" (e4m3, e5m2), the others as ElementKind names them.
+inline StringRef dtypeName(ElementKind kind) {
+  StringRef name = stringifyElementKind(kind);
+  return isFp8(kind) ? name.drop_front(2) : name;
+}
+
 /// What a GEMM kernel's argument types say it computes: (A, B, C), (A, B,
 /// C, bias, alpha, beta) or, fp8, (A, B, C, scale_a, scale_b); A and B bf16
 /// or fp8 (one format), C bf16, f16 or f32, all of rank 2 or all of rank 3
 /// (batch first), row-major or all strided.
 struct GemmSignature {
   int64_t rank = 2;
-  /// A's and B's element type: "bf16", "e4m3" (f8E4M3FN) or "e5m2".
-  std::string abElement = "bf16";
+  /// A's and B's element type: bf16, f8e4m3 (f8E4M3FN) or f8e5m2.
+  ElementKind abElement = ElementKind::bf16;
   /// fp8 per-tensor scales (f32) follow C: C = scale_a scale_b A B^T.
   bool scaled = false;
   /// MXFP8: E8M0 block scales SA (M x ceil(K / 32)) and SB (N x ceil(K /
@@ -84,8 +92,8 @@ struct GemmSignature {
   bool blockScales = false;
   /// A, B and C take their strides: rows may be padded.
   bool strided = false;
-  /// C's element type: "bf16", "f16" or "f32".
-  std::string cElement = "bf16";
+  /// C's element type: bf16, f16 or f32.
+  ElementKind cElement = ElementKind::bf16;
   /// bias (f32, one per column of C) follows C.
   bool bias = false;
   /// alpha and beta (f32) follow C and the bias: C = alpha A B + beta C.
@@ -95,8 +103,8 @@ struct GemmSignature {
   /// The argument holding alpha (beta follows it).
   unsigned alphaArg() const { return bias ? 4 : 3; }
 
-  int64_t cBytes() const { return cElement == "f32" ? 4 : 2; }
-  bool fp8() const { return abElement != "bf16"; }
+  int64_t cBytes() const { return cElement == ElementKind::f32 ? 4 : 2; }
+  bool fp8() const { return isFp8(abElement); }
   int64_t abBytes() const { return fp8() ? 1 : 2; }
 };
 
@@ -107,7 +115,8 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
                                                 StringRef fp8Format);
 
 /// Whether A and B are stored K-major, as the kernel's reads say
-/// (LaunchDescription.h: from source, or as hk-compile recorded it).
+/// (KernelLaunch.h: from source; LaunchDescription.h: as hk-compile recorded
+/// it).
 using GemmOperandLayout = OperandLayout;
 
 /// BLAS's name of `shape`'s layout: "nt", "nn", "tn" or "tt".

@@ -6,16 +6,18 @@
 //
 // The argument list of a kernel after hk-lower-kernel-abi: the one
 // definition the pass rewrites a kernel to, hk-compile describes in a
-// launch description (LaunchDescription.h) and a harness fills in.
+// launch description (LaunchDescription.h) and a harness fills in. This
+// layer holds the entries and their spelling, without MLIR's IR; the list
+// a signature gives (getKernelAbi) is read from IR by
+// HK/Dialect/HK/Analysis/KernelLaunch.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_KERNELABI_KERNELABI_H
 #define HK_KERNELABI_KERNELABI_H
 
-#include "mlir/IR/TypeRange.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 
@@ -37,11 +39,6 @@ struct KernelAbiEntry {
     return kind == other.kind && arg == other.arg && dim == other.dim;
   }
 };
-
-/// The arguments hk-lower-kernel-abi gives a kernel of `argTypes`: for each
-/// memref its pointer, its dynamic sizes, then (strided layouts) its
-/// dynamic strides, in dimension order.
-SmallVector<KernelAbiEntry> getKernelAbi(TypeRange argTypes);
 
 /// "pointer", "size", "stride" or "value", as launch descriptions spell it.
 StringRef stringifyKernelAbiKind(KernelAbiEntry::Kind kind);

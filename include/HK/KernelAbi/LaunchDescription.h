@@ -8,7 +8,9 @@
 // files it names and per kernel its grid and divisibility terms, its block
 // and its argument list (KernelAbi.h). One writer and one reader of the
 // format, over one typed description. Reading checks the structure only;
-// what a harness accepts (a chip, a kind of kernel) is its own call.
+// what a harness accepts (a chip, a kind of kernel) is its own call. No
+// MLIR IR here: describing a kernel from its IR is
+// HK/Dialect/HK/Analysis/KernelLaunch.h's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +27,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace mlir::gpu {
-class GPUFuncOp;
-class GPUModuleOp;
-} // namespace mlir::gpu
 
 namespace mlir::hk {
 
@@ -56,7 +53,8 @@ struct LaunchDescription {
     /// The kernel's #hk.launch; the reader requires its grid.
     std::optional<Launch> launch;
     /// Whether arguments 0 and 1 (a GEMM's A and B) are stored K-major, as
-    /// the kernel's reads of them say (readOperandLayout); each unset where
+    /// the kernel's reads of them say (readOperandLayout,
+    /// KernelLaunch.h); each unset where
     /// they do not.
     std::optional<bool> transposeA, transposeB;
   };
@@ -65,32 +63,6 @@ struct LaunchDescription {
   std::optional<std::string> codeObject, llvmIr;
   std::vector<Kernel> kernels;
 };
-
-/// Whether arguments 0 and 1 of `kernel` (hk source, before the pipeline)
-/// are stored K-major (A K x M, B K x N): an operand whose shared tiles are
-/// copied transposed or read transposed, not both, is. Each unset where the
-/// source copies no shared tile from the argument, or its reads disagree.
-struct OperandLayout {
-  std::optional<bool> transposeA, transposeB;
-};
-OperandLayout readOperandLayout(gpu::GPUFuncOp kernel);
-
-/// The description of `kernel` from its source signature (before
-/// hk-lower-kernel-abi): its argument types, the argument list it will
-/// take, its block size and its #hk.launch.
-LaunchDescription::Kernel describeKernel(gpu::GPUFuncOp kernel);
-
-/// Erases the other kernels of `kernel`'s gpu.module (functions it calls
-/// stay), so that the module compiles to `kernel` alone.
-void eraseOtherKernels(gpu::GPUFuncOp kernel);
-
-/// Erases every other op of the module holding `kept` (host code, other
-/// gpu.modules), so that the module compiles to `kept` alone.
-void eraseAllButGpuModule(gpu::GPUModuleOp kept);
-
-/// The names of the kernels in `root`, in order, as "a, b", or "none": what
-/// a tool lists when asked for a kernel `root` does not have.
-std::string listKernelNames(Operation *root);
 
 /// The JSON text of `description`.
 std::string writeLaunchDescription(const LaunchDescription &description);

@@ -16,7 +16,6 @@
 #ifndef HK_KERNELS_GEMM_H
 #define HK_KERNELS_GEMM_H
 
-#include "HK/Pipelines/Pipelines.h"
 #include "HK/Target/Chip.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -76,16 +75,6 @@ llvm::Expected<GemmDescription> resolveGemm(const GemmDescription &description);
 /// The kernel's function name: gemm_<operands>[_<W>wave][_<C>c][_batched],
 /// e.g. gemm_bf16, gemm_mxfp8, gemm_fp8_4wave, gemm_bf16_batched.
 std::string getGemmKernelName(const GemmDescription &resolved);
-
-/// The fastest correct schedule of the kernel of `resolved` (the knobs of
-/// hk's pipelines), as the main job measures them (docs/Kernels.md#schedules):
-/// on gfx950, HipKittens' ping-pong for 8-wave kernels whose operands are
-/// both K-contiguous (nt), the double-buffered loop with direct fills,
-/// raised priority and unrolled by 2 for the other layouts (ping-pong
-/// refuses their K-major operands' copies), double-buffered with direct
-/// fills for MXFP8 and the other wave counts; on gfx1201, double-buffered
-/// and unrolled by 2.
-ScheduleSettings getFastestSchedule(const GemmDescription &resolved);
 
 /// The type a GEMM kernel takes A, B and C as: contiguous row-major
 /// (memref<?x?xT>), or with leading strides at run time when batched

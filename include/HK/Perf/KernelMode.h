@@ -13,7 +13,8 @@
 //
 // This is a library apart from HKPerf (library HKPerfKernel) because the
 // launch description's reader (HKKernelAbi) and the occupancy estimate
-// (HKTarget) link MLIR, and HKPerf stays LLVM-only.
+// (HKTarget) name hk's enums, over MLIR's Support library (no MLIR IR), and
+// HKPerf stays LLVM-only.
 //
 //===----------------------------------------------------------------------===//
 

@@ -158,13 +158,18 @@ struct ScheduleCLOptions {
 #include "HK/Pipelines/ScheduleOptions.def"
 };
 
-/// hk source -> LLVM dialect with ROCDL intrinsics, inside each gpu.module:
-/// hk-attach-target, hk-remap-workgroups (workgroup-order=xcd, over the
-/// chip's XCDs), hk-lower-grid-dims, hk-multi-buffer (stages) or, with
-/// schedule=ping-pong, hk-direct-lds-fill and hk-schedule-ping-pong,
-/// hk-verify-lds (unless verify-lds=false), convert-hk-to-amdgpu,
-/// canonicalize/cse, convert-scf-to-cf, hk-lower-kernel-abi,
-/// convert-gpu-to-rocdl, reconcile-unrealized-casts, canonicalize/cse.
+/// hk source -> LLVM dialect with ROCDL intrinsics: hk-attach-target, then
+/// inside each gpu.module hk-set-fp8-format (fp8-format), hk-remap-workgroups
+/// (workgroup-order=xcd, over the chip's XCDs), hk-lower-grid-dims,
+/// hk-peel-partial-tiles, hk-split-loops, then hk-multi-buffer (stages),
+/// hk-direct-lds-fill (direct-lds) and hk-raise-mma-priority (mma-priority)
+/// or, with a schedule, hk-direct-lds-fill and hk-schedule-ping-pong or
+/// hk-schedule-interleave; hk-verify-lds (unless verify-lds=false),
+/// convert-hk-to-amdgpu, canonicalize/cse, hk-rematerialize-after-loops,
+/// hk-exact-loop-exits (chips that want it), convert-scf-to-cf,
+/// hk-lower-kernel-abi, convert-gpu-to-rocdl, reconcile-unrealized-casts,
+/// canonicalize/cse. test/Docs/pass-lists.test checks that this list and
+/// README.md's name every pass the pipeline can run.
 void buildHKToROCDLPipeline(OpPassManager &pm,
                             const HKPipelineOptions &options);
 

@@ -17,19 +17,10 @@
 #include "HK/Dialect/HK/Utils/Enums.h"
 #include "HK/Dialect/HK/Utils/LaneLayout.h"
 
-#include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace mlir::hk {
-
-/// Scalar element types as the target description spells them.
-enum class ElementKind { bf16, f16, f32, f8e4m3, f8e5m2 };
-
-/// The OCP fp8 formats (E4M3, E5M2).
-inline bool isFp8(ElementKind kind) {
-  return kind == ElementKind::f8e4m3 || kind == ElementKind::f8e5m2;
-}
 
 /// One matrix instruction of a chip.
 struct MmaInstr {
@@ -151,9 +142,6 @@ const ChipInfo &getChipInfo(Chip chip);
 
 /// All chips hk supports, for messages: "gfx950, gfx1201".
 std::string describeSupportedChips();
-
-/// Element kind of `type`, if it is one the target description knows.
-std::optional<ElementKind> getElementKind(Type type);
 
 } // namespace mlir::hk
 

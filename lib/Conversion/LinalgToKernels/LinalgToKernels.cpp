@@ -15,6 +15,7 @@
 #include "HK/Conversion/Passes.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Kernels/Gemm.h"
+#include "HK/Pipelines/KernelSchedules.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"

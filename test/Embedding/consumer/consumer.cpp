@@ -18,9 +18,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
 #include "HK/InitAllDialects.h"
 #include "HK/InitAllPasses.h"
-#include "HK/KernelAbi/LaunchDescription.h"
 #include "HK/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

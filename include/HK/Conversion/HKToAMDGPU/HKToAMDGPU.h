@@ -16,6 +16,7 @@
 
 namespace mlir {
 class ConversionTarget;
+class Operation;
 class RewritePatternSet;
 class TypeConverter;
 namespace hk {

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements the hk enum attributes (their parsers and printers are
-// generated).
+// generated) and the enums only ops store (HKEnums.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,8 @@
 
 using namespace mlir;
 using namespace mlir::hk;
+
+#include "HK/Dialect/HK/IR/HKEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "HK/Dialect/HK/IR/HKAttrs.cpp.inc"

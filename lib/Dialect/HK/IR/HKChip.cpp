@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements hk::resolveChip, the one place that reads which chip
-// a piece of IR is compiled for.
+// a piece of IR is compiled for, and hk::getElementKind, which names an MLIR
+// type as the target description does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,4 +64,18 @@ FailureOr<const ChipInfo *> mlir::hk::resolveChip(Operation *op) {
            << "the hk.chip attribute selects " << fromAttr->name
            << " but the enclosing gpu.module targets " << fromTarget->name;
   return fromAttr ? fromAttr : fromTarget;
+}
+
+std::optional<ElementKind> mlir::hk::getElementKind(Type type) {
+  if (type.isBF16())
+    return ElementKind::bf16;
+  if (type.isF16())
+    return ElementKind::f16;
+  if (type.isF32())
+    return ElementKind::f32;
+  if (isa<Float8E4M3FNType>(type))
+    return ElementKind::f8e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return ElementKind::f8e5m2;
+  return std::nullopt;
 }

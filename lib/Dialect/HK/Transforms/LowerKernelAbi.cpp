@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HK/Dialect/HK/Analysis/KernelLaunch.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
-#include "HK/KernelAbi/KernelAbi.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"

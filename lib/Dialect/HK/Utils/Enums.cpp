@@ -12,4 +12,6 @@
 
 #include "HK/Dialect/HK/Utils/Enums.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include "HK/Dialect/HK/Utils/Enums.cpp.inc"

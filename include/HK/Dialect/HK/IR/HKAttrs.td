@@ -15,6 +15,7 @@
 
 include "HK/Dialect/HK/IR/HKBase.td"
 include "HK/Dialect/HK/Utils/Enums.td"
+include "HK/Dialect/HK/IR/HKEnums.td"
 include "mlir/IR/EnumAttr.td"
 
 //===----------------------------------------------------------------------===//

@@ -26,6 +26,8 @@
 
 #include "HK/Dialect/HK/IR/HKDialect.h.inc"
 
+#include "HK/Dialect/HK/IR/HKEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "HK/Dialect/HK/IR/HKAttrs.h.inc"
 
@@ -33,6 +35,14 @@
 #include "HK/Dialect/HK/IR/HKTypes.h.inc"
 
 namespace mlir::hk {
+
+/// Whether an access in `bounds` masks the columns past the matrix.
+inline bool masksColumns(BoundsMode bounds) {
+  return bounds == BoundsMode::partial || bounds == BoundsMode::partial_chunks;
+}
+
+/// Element kind of `type`, if it is one the target description knows.
+std::optional<ElementKind> getElementKind(Type type);
 
 /// The LDS of the workgroup, as a side-effect resource.
 struct SharedMemoryResource

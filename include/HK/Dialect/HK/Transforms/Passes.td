@@ -685,10 +685,12 @@ def LowerGridDims : Pass<"hk-lower-grid-dims", "gpu::GPUModuleOp"> {
 }
 
 def VerifyLds : Pass<"hk-verify-lds", "gpu::GPUModuleOp"> {
-  let summary = "Prove that no two waves race on a shared-tile slot";
+  let summary = "Check that no two waves race on a shared-tile slot";
   let description = [{
-    An analysis: it changes nothing and fails on what it cannot prove. For
-    every kernel it proves that no wave reads a slot of a shared tile while
+    An analysis: it changes nothing and fails on what it cannot show. For
+    every kernel it checks, at the sizes and inputs below (enough for the
+    loops hk builds: an argument about hk's kernels, not a proof for any
+    loop), that no wave reads a slot of a shared tile while
     another wave may still be writing it (RAW) and that no fill overwrites
     a slot while another wave may still be reading the data it replaces
     (WAR), from the hk-level program as the schedule passes leave it:

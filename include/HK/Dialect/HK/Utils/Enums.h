@@ -5,18 +5,21 @@
 //===----------------------------------------------------------------------===//
 //
 // The C++ enums generated from Enums.td (Swizzle, ColumnPermutation,
-// BoundsMode, ReduceKind, FragmentRole, Chip) and the grid terms of a
-// launch. The layout utilities and the target description use them without
-// the dialect.
+// FragmentRole, Chip, ElementKind) and the grid terms of a launch. The
+// layout utilities, the target description and the runtime use them
+// without the dialect, and without MLIR's IR: no attribute classes here
+// (the enums ops store are the dialect's, HKEnums.td).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_DIALECT_HK_UTILS_ENUMS_H
 #define HK_DIALECT_HK_UTILS_ENUMS_H
 
-#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMapInfo.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <optional>
 
@@ -24,9 +27,9 @@
 
 namespace mlir::hk {
 
-/// Whether an access in `bounds` masks the columns past the matrix.
-inline bool masksColumns(BoundsMode bounds) {
-  return bounds == BoundsMode::partial || bounds == BoundsMode::partial_chunks;
+/// The OCP fp8 formats (E4M3, E5M2).
+inline bool isFp8(ElementKind kind) {
+  return kind == ElementKind::f8e4m3 || kind == ElementKind::f8e5m2;
 }
 
 /// `arg<arg>[<dim>]` with a tile size or a divisor: one term of #hk.launch.

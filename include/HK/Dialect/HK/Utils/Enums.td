@@ -4,11 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The enums hk names at every layer: swizzles, column permutations, bounds
-// modes, reductions, fragment roles and chips. They are generated apart from
-// the dialect (HKEnumsIncGen) so that the layout math and the target
-// description, which sit below the dialect, use them without it; HKAttrs.td
-// wraps them in attributes.
+// The enums hk names at every layer: swizzles, column permutations,
+// fragment roles, chips and element kinds. They are generated apart from
+// the dialect (HKEnumsIncGen) so that the layout math, the target
+// description and the runtime, which sit below the dialect, use them
+// without it. None generates an attribute class (genSpecializedAttr = 0):
+// Enums.h needs no MLIR IR header. HKAttrs.td wraps them in attributes;
+// the enums only ops store (bounds modes, reductions) are the dialect's
+// own, in HKEnums.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,16 +44,6 @@ def HK_ColumnPermutation : I32EnumAttr<"ColumnPermutation",
   let cppNamespace = "::mlir::hk";
 }
 
-def HK_ReduceKind : I32EnumAttr<"ReduceKind",
-    "how hk.reduce combines the elements of a row or a column", [
-    // arith.maximumf: NaN if any element is NaN.
-    I32EnumAttrCase<"max", 0>,
-    // arith.addf, in a fixed order.
-    I32EnumAttrCase<"sum", 1>
-  ]> {
-  let cppNamespace = "::mlir::hk";
-}
-
 // How a copy or store treats the part of its region outside the matrix:
 // - inside (the default): the region lies inside the matrix; nothing is
 //   checked at run time;
@@ -63,16 +56,6 @@ def HK_ReduceKind : I32EnumAttr<"ReduceKind",
 // - partial_chunks (copies only): as partial, for rows that are whole
 //   16-byte chunks (row stride, offset, columns and the region's column
 //   multiples of 16 bytes), without the element-wise path.
-def HK_BoundsMode : I32EnumAttr<"BoundsMode",
-    "how a copy or store treats the part of its region outside the matrix", [
-    I32EnumAttrCase<"inside", 0>,
-    I32EnumAttrCase<"partial_rows", 1>,
-    I32EnumAttrCase<"partial", 2>,
-    I32EnumAttrCase<"partial_chunks", 3>
-  ]> {
-  let cppNamespace = "::mlir::hk";
-}
-
 def HK_FragmentRole : I32EnumAttr<"FragmentRole",
     "operand role of a register fragment in an MMA", [
     I32EnumAttrCase<"a", 0>,
@@ -108,6 +91,19 @@ def HK_FragmentRole : I32EnumAttr<"FragmentRole",
 def HK_Chip : I32EnumAttr<"Chip", "AMD GPU supported by hk", [
     I32EnumAttrCase<"gfx950", 0>,
     I32EnumAttrCase<"gfx1201", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+def HK_ElementKind : I32EnumAttr<"ElementKind",
+    "scalar element type as the target description spells it", [
+    I32EnumAttrCase<"bf16", 0>,
+    I32EnumAttrCase<"f16", 1>,
+    I32EnumAttrCase<"f32", 2>,
+    // The OCP fp8 formats.
+    I32EnumAttrCase<"f8e4m3", 3>,
+    I32EnumAttrCase<"f8e5m2", 4>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";
