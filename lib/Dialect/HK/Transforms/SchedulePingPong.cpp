@@ -739,7 +739,8 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   PingPongPlan plan;
   plan.fills = fills;
   plan.readAhead = readAhead;
-  if (llvm::Error why = planPingPong(*shape, CounterLimits(), plan))
+  CounterLimits limits{int(chip->maxVmCount), int(chip->maxLgkmCount)};
+  if (llvm::Error why = planPingPong(*shape, limits, plan))
     return loop.emitError("hk-schedule-ping-pong: ")
            << llvm::toString(std::move(why));
   LLVM_DEBUG({
