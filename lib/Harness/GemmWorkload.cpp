@@ -41,7 +41,7 @@ static llvm::Error error(const llvm::Twine &message) {
 //===----------------------------------------------------------------------===//
 
 llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
-                                                StringRef fp8Format) {
+                                                Fp8Format fp8Format) {
   const char *expected =
       "A, B, C (bf16 or fp8, the same, and bf16, f16 or f32 memrefs, all 2-D "
       "or all 3-D with the batch first), optionally followed by bias (1-D f32 "
@@ -79,7 +79,8 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
   if (a != matrices[1].getElementType())
     return notGemm("A and B hold different types");
   if (isa<Float8E4M3FNType, Float8E5M2Type>(a))
-    s.abElement = !fp8Format.empty()         ? fp8Format.str()
+    s.abElement = fp8Format != Fp8Format::source
+                      ? stringifyFp8Format(fp8Format).str()
                   : isa<Float8E4M3FNType>(a) ? "e4m3"
                                              : "e5m2";
   else if (!a.isBF16())
@@ -209,11 +210,11 @@ llvm::Error makeGemmProblem(const GemmConfig &config,
     return badInput(llvm::formatv("--scale-a and --scale-b are the per-tensor "
                                   "scales of fp8 kernels; '{0}' takes {1}",
                                   kernel, signature.abElement));
-  const std::string &fp8Format = config.run.schedule.fp8Format;
-  if (!fp8Format.empty() && !signature.fp8())
+  Fp8Format fp8Format = config.run.schedule.fp8Format;
+  if (fp8Format != Fp8Format::source && !signature.fp8())
     return badInput(llvm::formatv("--dtype={0} is for fp8 kernels; '{1}' "
                                   "takes bf16",
-                                  fp8Format, kernel));
+                                  stringifyFp8Format(fp8Format), kernel));
   if (problem.batch > 1 && signature.rank != 3)
     return badInput(llvm::formatv("--batch={0} needs a batched kernel (3-D "
                                   "A, B and C); '{1}' takes 2-D matrices",

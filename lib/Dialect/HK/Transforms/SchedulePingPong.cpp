@@ -766,26 +766,9 @@ struct SchedulePingPongPass
   using SchedulePingPongBase::SchedulePingPongBase;
 
   void runOnOperation() override {
-    if (priority < 1 || priority > 3) {
-      getOperation().emitError()
-          << "hk-schedule-ping-pong: priority must be 1 to 3, got "
-          << priority.getValue();
-      return signalPassFailure();
-    }
-    std::optional<FillInterval> interval =
-        llvm::StringSwitch<std::optional<FillInterval>>(fills)
-            .Case("compute", FillInterval::compute)
-            .Case("memory", FillInterval::memory)
-            .Default(std::nullopt);
-    if (!interval) {
-      getOperation().emitError()
-          << "hk-schedule-ping-pong: fills must be 'compute' or 'memory', "
-             "got '"
-          << fills.getValue() << "'";
-      return signalPassFailure();
-    }
+    // The hk.cluster verifier checks the priority's range.
     for (scf::ForOp loop : collectKVLoops(getOperation()))
-      if (failed(scheduleLoop(loop, priority, *interval, readAhead)))
+      if (failed(scheduleLoop(loop, priority, fills, readAhead)))
         return signalPassFailure();
   }
 };
