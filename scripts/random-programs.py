@@ -106,6 +106,9 @@ def draw(rng):
         opts.append('--workgroup-order=xcd')
     if chip == 'gfx950' and stages == 2 and '--unroll=2' not in opts and rng.random() < 0.15:
         opts += ['--direct-lds', f'--schedule={rng.choice(["ping-pong", "ping-pong-hk"])}']
+        # The ping-pong clusters' priority is its own knob.
+        opts = [o.replace('--mma-priority=', '--ping-pong-priority=')
+                for o in opts]
     size = (p['bm'] * rng.randint(1, 3), p['bn'] * rng.randint(1, 3),
             p['bk'] * rng.randint(1, 4))
     return chip, p, sorted(set(opts)), size

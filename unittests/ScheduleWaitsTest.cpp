@@ -12,12 +12,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/Utils/PingPong.h"
+#include "HK/Target/Chip.h"
 
 #include "gtest/gtest.h"
 
 using namespace mlir::hk;
 
 namespace {
+/// The wait limits of gfx950, whose schedules the tests describe.
+CounterLimits gfx950Limits() {
+  const ChipInfo &chip = getChipInfo(Chip::gfx950);
+  return {int(chip.maxVmCount), int(chip.maxLgkmCount)};
+}
+
 /// The error's message, or an empty string for success.
 std::string message(llvm::Error error) {
   return error ? llvm::toString(std::move(error)) : "";
@@ -48,8 +55,7 @@ PingPongPlan plan(FillInterval fills, bool readAhead = false) {
   PingPongPlan plan;
   plan.fills = fills;
   plan.readAhead = readAhead;
-  EXPECT_EQ(message(planPingPong(hipKittensShape(), CounterLimits(), plan)),
-            "");
+  EXPECT_EQ(message(planPingPong(hipKittensShape(), gfx950Limits(), plan)), "");
   return plan;
 }
 
@@ -117,8 +123,7 @@ TEST(ScheduleWaitsTest, MissingWaitIsARace) {
   std::vector<WaitCounts> none(1);
   EXPECT_NE(message(checkScheduleWaits({run}, 2, none)), "");
   std::vector<WaitCounts> waits(1);
-  EXPECT_EQ(message(computeScheduleWaits({run}, 2, CounterLimits(), waits)),
-            "");
+  EXPECT_EQ(message(computeScheduleWaits({run}, 2, gfx950Limits(), waits)), "");
   EXPECT_EQ(waits[0].vm, 0);
   EXPECT_EQ(waits[0].lgkm, WaitCounts::kNoWait);
 }
@@ -131,7 +136,7 @@ TEST(ScheduleWaitsTest, OverwriteWithoutBarrierIsRefused) {
             SyncEvent::read(0, 0, 1), SyncEvent::fill(0, 2, 1)};
   std::vector<WaitCounts> waits(1);
   std::string why =
-      message(computeScheduleWaits({run}, 2, CounterLimits(), waits));
+      message(computeScheduleWaits({run}, 2, gfx950Limits(), waits));
   EXPECT_NE(why.find("overwrites slot 0"), std::string::npos) << why;
 }
 
@@ -141,7 +146,7 @@ TEST(ScheduleWaitsTest, UnbalancedBarriersAreRefused) {
   run[1] = {SyncEvent::wait(0)};
   std::vector<WaitCounts> waits(1);
   std::string why =
-      message(computeScheduleWaits({run}, 2, CounterLimits(), waits));
+      message(computeScheduleWaits({run}, 2, gfx950Limits(), waits));
   EXPECT_NE(why.find("executes 0 barriers"), std::string::npos) << why;
 }
 
@@ -151,7 +156,7 @@ TEST(ScheduleWaitsTest, PingPongNeedsOneRegionPerCluster) {
   shape.uses = {{0, 1}};
   shape.fillOps = {4, 4};
   PingPongPlan plan;
-  std::string why = message(planPingPong(shape, CounterLimits(), plan));
+  std::string why = message(planPingPong(shape, gfx950Limits(), plan));
   EXPECT_NE(why.find("fills 2 regions and has 1 MMAs"), std::string::npos)
       << why;
 }
@@ -262,8 +267,8 @@ TEST(ScheduleWaitsTest, RegisterLoadsCountOnVmcntOnly) {
   EXPECT_EQ(v->counter, Ev::Counter::vm);
   EXPECT_EQ(v->covering, 3);
   std::vector<WaitCounts> waits(1);
-  EXPECT_EQ(
-      message(computeScheduleWaits({{events}}, 1, CounterLimits(), waits)), "");
+  EXPECT_EQ(message(computeScheduleWaits({{events}}, 1, gfx950Limits(), waits)),
+            "");
   EXPECT_EQ(waits[0].vm, 3);
   EXPECT_EQ(waits[0].lgkm, WaitCounts::kNoWait);
 }
@@ -275,7 +280,7 @@ TEST(ScheduleWaitsTest, PingPongCountsRegisterLoads) {
   PingPongShape shape = hipKittensShape();
   shape.registerLoads = {3, 3, 3, 3};
   PingPongPlan p;
-  ASSERT_EQ(message(planPingPong(shape, CounterLimits(), p)), "");
+  ASSERT_EQ(message(planPingPong(shape, gfx950Limits(), p)), "");
   PingPongPlan without = plan(FillInterval::compute);
   EXPECT_EQ(p.lead, without.lead);
   std::vector<ScheduleRun> runs = runsUpTo(shape, p, 32);
@@ -297,7 +302,7 @@ TEST(ScheduleWaitsTest, PingPongCountsRegisterLoads) {
   // adds to what a wait completes.
   EXPECT_EQ(message(checkScheduleWaits(runs, 2, without.waits)), "");
   shape.registerLoads = {3, 3};
-  EXPECT_NE(message(planPingPong(shape, CounterLimits(), p)), "");
+  EXPECT_NE(message(planPingPong(shape, gfx950Limits(), p)), "");
 }
 
 TEST(ScheduleWaitsTest, RegisterLoadsInUnorderedGroupsMayIssueFirst) {

@@ -41,7 +41,7 @@ static llvm::Error error(const llvm::Twine &message) {
 //===----------------------------------------------------------------------===//
 
 llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
-                                                StringRef fp8Format) {
+                                                Fp8Format fp8Format) {
   const char *expected =
       "A, B, C (bf16 or fp8, the same, and bf16, f16 or f32 memrefs, all 2-D "
       "or all 3-D with the batch first), optionally followed by bias (1-D f32 "
@@ -83,10 +83,9 @@ llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
     return notGemm("A and B must hold bf16, f8E4M3FN or f8E5M2");
   s.abElement = *ab;
   // --dtype names the format the fp8 types are read as.
-  if (isFp8(*ab) && !fp8Format.empty())
-    s.abElement = fp8Format == dtypeName(ElementKind::f8e4m3)
-                      ? ElementKind::f8e4m3
-                      : ElementKind::f8e5m2;
+  if (isFp8(*ab) && fp8Format != Fp8Format::source)
+    s.abElement = fp8Format == Fp8Format::e4m3 ? ElementKind::f8e4m3
+                                               : ElementKind::f8e5m2;
   auto e8m0Matrix = [](Type t) {
     auto m = dyn_cast<MemRefType>(t);
     return m && m.getRank() == 2 && m.getLayout().isIdentity() &&
@@ -207,11 +206,11 @@ llvm::Error makeGemmProblem(const GemmConfig &config,
     return badInput(llvm::formatv("--scale-a and --scale-b are the per-tensor "
                                   "scales of fp8 kernels; '{0}' takes {1}",
                                   kernel, dtypeName(signature.abElement)));
-  const std::string &fp8Format = config.run.schedule.fp8Format;
-  if (!fp8Format.empty() && !signature.fp8())
+  Fp8Format fp8Format = config.run.schedule.fp8Format;
+  if (fp8Format != Fp8Format::source && !signature.fp8())
     return badInput(llvm::formatv("--dtype={0} is for fp8 kernels; '{1}' "
                                   "takes bf16",
-                                  fp8Format, kernel));
+                                  stringifyFp8Format(fp8Format), kernel));
   if (problem.batch > 1 && signature.rank != 3)
     return badInput(llvm::formatv("--batch={0} needs a batched kernel (3-D "
                                   "A, B and C); '{1}' takes 2-D matrices",

@@ -189,7 +189,7 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
       m->removeAttr(HKDialect::getScheduleAttrName());
     });
   } else {
-    config.schedule.applyTo(options);
+    applyScheduleSettings(config.schedule, options);
   }
   options.tidyLlvm = false; // LLVM's pipeline does it for the code object
   std::string knobs = version == Version::compared && config.compareStages
@@ -198,8 +198,8 @@ llvm::Error compileModule(MLIRContext &context, const RunConfig &config,
   std::string recorded;
   module.walk([&](gpu::GPUModuleOp m) {
     if (auto attr =
-            m->getAttrOfType<StringAttr>(HKDialect::getScheduleAttrName()))
-      recorded = attr.str();
+            m->getAttrOfType<ScheduleAttr>(HKDialect::getScheduleAttrName()))
+      recorded = attr.getSettings().str();
   });
   run.variant = recorded.empty() ? (knobs.empty() ? "synchronous" : knobs)
                 : knobs.empty()  ? "the module's hk.schedule '" + recorded + "'"

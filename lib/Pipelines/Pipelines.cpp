@@ -42,112 +42,65 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-void mlir::hk::ScheduleSettings::applyTo(HKPipelineOptions &options) const {
+void mlir::hk::applyScheduleSettings(const ScheduleSettings &settings,
+                                     HKPipelineOptions &options) {
   // A plain value does not say whether its default was asked for: only
   // knobs off their defaults are set, so a module's hk.schedule may differ.
   ScheduleSettings defaults;
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
-  if (FIELD != defaults.FIELD || options.FIELD.getValue() != FIELD)            \
-    options.FIELD = FIELD;
-#include "HK/Pipelines/ScheduleOptions.def"
+  if (settings.FIELD != defaults.FIELD ||                                      \
+      options.FIELD.getValue() != settings.FIELD)                              \
+    options.FIELD = settings.FIELD;
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
 }
 
 void mlir::hk::ScheduleCLOptions::applyTo(HKPipelineOptions &options) const {
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
   if (FIELD.getNumOccurrences())                                               \
     options.FIELD = FIELD.getValue();
-#include "HK/Pipelines/ScheduleOptions.def"
-}
-
-/// A knob's value as its pipeline option spells it; enums by the names the
-/// option declares (scheduleOptionValues and the like).
-template <typename T, typename Parser>
-static std::string
-formatKnob(mlir::detail::PassOptions::Option<T, Parser> &option) {
-  T value = option.getValue();
-  if constexpr (std::is_enum_v<T>)
-    return option.getParser().findArgStrForValue(value)->str();
-  else if constexpr (std::is_same_v<T, bool>)
-    return value ? "true" : "false";
-  else if constexpr (std::is_same_v<T, std::string>)
-    return value;
-  else
-    return std::to_string(value);
-}
-
-std::string mlir::hk::ScheduleSettings::str() const {
-  ScheduleSettings defaults;
-  HKPipelineOptions options;
-  applyTo(options);
-  std::string text;
-#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
-  if (FIELD != defaults.FIELD)                                                 \
-    text += (text.empty() ? "" : " ") + std::string(NAME) + "=" +              \
-            formatKnob(options.FIELD);
-#include "HK/Pipelines/ScheduleOptions.def"
-  return text;
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
 }
 
 ScheduleSettings mlir::hk::ScheduleCLOptions::settings() const {
   ScheduleSettings settings;
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
   settings.FIELD = FIELD.getValue();
-#include "HK/Pipelines/ScheduleOptions.def"
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
   return settings;
 }
 
-llvm::Error mlir::hk::checkPipelineOptions(const HKPipelineOptions &options) {
+/// The knobs `options` holds as values, and which of them were given.
+static ScheduleSettings getScheduleSettings(const HKPipelineOptions &options,
+                                            ScheduleKnobsGiven *given) {
+  ScheduleSettings settings;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, ...)                                   \
+  settings.FIELD = options.FIELD.getValue();                                   \
+  if (given)                                                                   \
+    given->FIELD = options.FIELD.hasValue();
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
+  return settings;
+}
+
+llvm::Error mlir::hk::checkPipelineOptions(const HKPipelineOptions &options,
+                                           bool forModule) {
   auto invalid = [](const llvm::Twine &why) {
     return llvm::createStringError(why);
   };
-  StringRef fp8 = options.fp8Format;
-  if (!fp8.empty() && fp8 != "e4m3" && fp8 != "e5m2")
-    return invalid("dtype (fp8-format) must be e4m3 or e5m2, got '" +
-                   fp8.str() + "'");
   if (options.optLevel > 3)
     return invalid("the optimization level (O) must be 0 to 3, got " +
                    std::to_string(options.optLevel));
-  if (options.schedule == Schedule::none)
-    return llvm::Error::success();
-  std::string schedule =
-      options.schedule == Schedule::pingPongHK   ? "schedule=ping-pong-hk"
-      : options.schedule == Schedule::interleave ? "schedule=interleave"
-                                                 : "schedule=ping-pong";
+  ScheduleKnobsGiven given;
+  ScheduleSettings settings = getScheduleSettings(options, &given);
+  // A gpu.module's hk.schedule may ask for the schedule that uses it.
+  if (!forModule && !options.schedule.hasValue())
+    given.pingPongPriority = false;
+  if (llvm::Error why = checkScheduleSettings(settings, given))
+    return why;
   const ChipInfo &chip = getChipInfo(options.chip);
-  if (!chip.hasDirectToLds())
-    return invalid(schedule + " counts direct-to-LDS loads in its waits, and " +
+  if (options.schedule != Schedule::none && !chip.hasDirectToLds())
+    return invalid("schedule=" + formatScheduleKnob(options.schedule) +
+                   " counts direct-to-LDS loads in its waits, and " +
                    std::string(chip.name) + " has none (gfx950 has)");
-  if (options.stages != 2)
-    return invalid(schedule +
-                   " double-buffers its tiles: it needs stages=2, got "
-                   "stages=" +
-                   std::to_string(options.stages));
-  if (!options.directLds)
-    return invalid(schedule +
-                   " counts direct-to-LDS loads in its waits: it needs "
-                   "direct-lds");
-  if (options.schedule == Schedule::interleave) {
-    if (options.unroll != 1)
-      return invalid(schedule +
-                     " keeps one K tile per trip: it needs "
-                     "unroll=1, got unroll=" +
-                     std::to_string(options.unroll));
-    if (options.mmaPriority != 0)
-      return invalid(schedule +
-                     " raises no wave priority (one wave per "
-                     "SIMD has no other to yield to): it needs "
-                     "mma-priority=0, got " +
-                     std::to_string(options.mmaPriority));
-    return llvm::Error::success();
-  }
-  if (options.unroll != 1)
-    return invalid(schedule +
-                   "'s loop body already covers two K tiles with "
-                   "constant slots: it needs unroll=1, got unroll=" +
-                   std::to_string(options.unroll));
-  if (options.mmaPriority > 3)
-    return invalid("mma-priority must be 0 to 3, got " +
-                   std::to_string(options.mmaPriority));
   return llvm::Error::success();
 }
 
@@ -174,7 +127,7 @@ static void addProgramOrderPasses(OpPassManager &gpu,
 /// order, the K loops' schedule, the LDS proof.
 static void addSchedulePasses(OpPassManager &gpu,
                               const HKPipelineOptions &options) {
-  if (!options.fp8Format.empty()) {
+  if (options.fp8Format != Fp8Format::source) {
     SetFp8FormatOptions fp8;
     fp8.format = options.fp8Format;
     gpu.addPass(createSetFp8Format(fp8));
@@ -190,7 +143,9 @@ static void addSchedulePasses(OpPassManager &gpu,
   if (options.schedule == Schedule::none) {
     addProgramOrderPasses(gpu, options);
   } else {
-    // Every schedule counts direct-to-LDS loads in its waits.
+    // Every schedule double-buffers its tiles itself and counts
+    // direct-to-LDS loads in its waits (stages=2 direct-lds=true, which
+    // checkPipelineOptions lets the options only agree with).
     DirectLdsFillOptions direct;
     direct.require = true;
     gpu.addPass(createDirectLdsFill(direct));
@@ -198,25 +153,16 @@ static void addSchedulePasses(OpPassManager &gpu,
       gpu.addPass(createScheduleInterleave());
     } else {
       SchedulePingPongOptions pingPong;
-      pingPong.priority =
-          options.mmaPriority ? options.mmaPriority.getValue() : 1;
+      pingPong.priority = options.pingPongPriority;
       bool hipKittens = options.schedule == Schedule::pingPongHK;
-      pingPong.fills = hipKittens ? "memory" : "compute";
+      pingPong.fills =
+          hipKittens ? FillInterval::memory : FillInterval::compute;
       pingPong.readAhead = !hipKittens;
       gpu.addPass(createSchedulePingPong(pingPong));
     }
   }
   if (options.verifyLds)
     gpu.addPass(createVerifyLds());
-}
-
-/// The schedule knobs' pipeline names, as a list for messages.
-static std::string getScheduleKnobNames() {
-  std::string names;
-#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
-  names += (names.empty() ? "" : ", ") + std::string(NAME);
-#include "HK/Pipelines/ScheduleOptions.def"
-  return names;
 }
 
 namespace {
@@ -253,7 +199,7 @@ public:
       variant.stages = 2;
       variant.directLds = true;
       variant.mmaPriority = 1;
-      variant.fp8Format = "e4m3";
+      variant.fp8Format = Fp8Format::e4m3;
       variant.workgroupOrder = WorkgroupOrder::xcd;
       OpPassManager pm(gpu::GPUModuleOp::getOperationName());
       addSchedulePasses(pm, variant);
@@ -274,53 +220,42 @@ public:
 private:
   /// The pipeline's knobs with the module's hk.schedule over them. A knob
   /// the pipeline sets (Option::hasValue: given, even at its default) to
-  /// another value than the module asks for is an error: one of the two
-  /// would be ignored.
+  /// another value than the module asks for (one off its default) is an
+  /// error: one of the two would be ignored.
   LogicalResult chooseOptions(HKPipelineOptions &chosen) {
     chosen.copyOptionValuesFrom(options);
     gpu::GPUModuleOp module = getOperation();
     auto attr =
-        module->getAttrOfType<StringAttr>(HKDialect::getScheduleAttrName());
-    if (!attr)
+        module->getAttrOfType<ScheduleAttr>(HKDialect::getScheduleAttrName());
+    if (!attr) {
+      if (llvm::Error why = checkPipelineOptions(chosen, /*forModule=*/true))
+        return module.emitError() << "gpu.module '" << module.getName()
+                                  << "': " << llvm::toString(std::move(why));
       return success();
-    HKPipelineOptions asked;
-    std::string errors;
-    llvm::raw_string_ostream os(errors);
-    if (failed(asked.parseFromString(attr.getValue(), os)))
-      return module.emitError()
-             << "'" << HKDialect::getScheduleAttrName() << "' = " << attr
-             << " is not a list of schedule options: "
-             << (errors.empty() ? StringRef("see the message above")
-                                : StringRef(errors).trim());
-    if (asked.chip.hasValue() || asked.tidyLlvm.hasValue() ||
-        asked.optLevel.hasValue() || asked.format.hasValue() ||
-        asked.toolkit.hasValue())
-      return module.emitError()
-             << "'" << HKDialect::getScheduleAttrName() << "' = " << attr
-             << " may only name schedule options (" << getScheduleKnobNames()
-             << ")";
+    }
+    const ScheduleSettings &asked = attr.getSettings();
+    ScheduleSettings defaults;
     std::string conflicts, given;
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
-  if (asked.FIELD.hasValue()) {                                                \
-    if (options.FIELD.hasValue() &&                                            \
-        options.FIELD.getValue() != asked.FIELD.getValue()) {                  \
+  if (asked.FIELD != defaults.FIELD) {                                         \
+    if (options.FIELD.hasValue() && options.FIELD.getValue() != asked.FIELD) { \
       conflicts += std::string(conflicts.empty() ? "" : ", ") + NAME;          \
       given += std::string(given.empty() ? "" : " ") + NAME + "=" +            \
-               formatKnob(options.FIELD);                                      \
+               formatScheduleKnob(options.FIELD.getValue());                   \
     }                                                                          \
-    chosen.FIELD = asked.FIELD.getValue();                                     \
+    chosen.FIELD = asked.FIELD;                                                \
   }
-#include "HK/Pipelines/ScheduleOptions.def"
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
     if (!conflicts.empty())
       return module.emitError()
-             << "gpu.module '" << module.getName() << "' asks for schedule \""
-             << attr.getValue() << "\" ('" << HKDialect::getScheduleAttrName()
+             << "gpu.module '" << module.getName() << "' asks for " << attr
+             << " ('" << HKDialect::getScheduleAttrName()
              << "') and the pipeline for other values of " << conflicts << " ("
              << given << "): drop the attribute or those options";
-    if (llvm::Error why = checkPipelineOptions(chosen))
+    if (llvm::Error why = checkPipelineOptions(chosen, /*forModule=*/true))
       return module.emitError()
-             << "gpu.module '" << module.getName() << "' asks for schedule \""
-             << attr.getValue() << "\" ('" << HKDialect::getScheduleAttrName()
+             << "gpu.module '" << module.getName() << "' asks for " << attr
+             << " ('" << HKDialect::getScheduleAttrName()
              << "'), which the pipeline's other options make impossible: "
              << llvm::toString(std::move(why));
     return success();
@@ -334,7 +269,7 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
                                       const HKPipelineOptions &options) {
   StringRef chip = stringifyChip(options.chip);
   AttachTargetOptions attach;
-  attach.chip = chip.str();
+  attach.chip = options.chip;
   attach.optLevel = options.optLevel;
   pm.addPass(createAttachTarget(attach));
 

@@ -88,7 +88,9 @@ static const ChipInfo kChips[] = {
      /*peakBf16Tflops=*/2500,
      /*xcds=*/8,
      /*exactLoopExits=*/false,
-     /*maxWorkgroupSize=*/1024},
+     /*maxWorkgroupSize=*/1024,
+     /*maxVmCount=*/63,
+     /*maxLgkmCount=*/15},
     {Chip::gfx1201,
      "gfx1201",
      "RDNA4",
@@ -113,7 +115,9 @@ static const ChipInfo kChips[] = {
      /*peakBf16Tflops=*/195,
      /*xcds=*/1,
      /*exactLoopExits=*/true,
-     /*maxWorkgroupSize=*/1024},
+     /*maxWorkgroupSize=*/1024,
+     /*maxVmCount=*/63,
+     /*maxLgkmCount=*/63},
 };
 
 Occupancy mlir::hk::estimateOccupancy(const ChipInfo &chip, int64_t vgprs,

@@ -72,4 +72,4 @@
 // PRIO-COUNT-12: hk.cluster priority = 3
 // PRIO-NOT: priority = 1
 
-// BAD: hk-schedule-ping-pong: fills must be 'compute' or 'memory', got 'later'
+// BAD: for the --fills option: Cannot find option named 'later'!

@@ -257,7 +257,7 @@ static void warnAboutSpills(ModuleOp module, Chip chip,
   HKPipelineOptions options;
   options.chip = chip;
   options.tidyLlvm = false;
-  schedule.applyTo(options);
+  applyScheduleSettings(schedule, options);
   FailureOr<std::string> object = compileGpuModule(*copy, options, "bin");
   Expected<CodeObjectInfo> info =
       succeeded(object) ? readCodeObject(*object)

@@ -104,15 +104,16 @@ def HKLinalgToKernels : Pass<"hk-linalg-to-kernels", "::mlir::ModuleOp"> {
     With `schedule=fastest` (the default) each outlined `gpu.module`
     records the schedule the kernel library finds fastest for its kernel
     (`getFastestSchedule`, the one the main job measures fastest) in an
-    `hk.schedule` attribute, in pipeline-option syntax:
+    `hk.schedule` attribute (`#hk.schedule`, the knobs of the pipelines'
+    schedule options):
 
     ```mlir
     gpu.module @gemm_bf16_nt attributes {
-        hk.schedule = "stages=2 direct-lds=true schedule=ping-pong"} {
+        hk.schedule = #hk.schedule<stages = 2, direct-lds = true, schedule = ping-pong>} {
     ```
 
     `hk-to-rocdl-pipeline` and `hk-to-binary-pipeline` compile a module
-    with the knobs its `hk.schedule` names; a pipeline that sets one of
+    with the knobs its `hk.schedule` sets; a pipeline that sets one of
     them to another value is refused. `schedule=none` records nothing: the
     pipeline's options decide.
   }];

@@ -109,10 +109,10 @@ struct GemmSignature {
 };
 
 /// The signature of a kernel with argument types `types` (its fp8 types
-/// read as `fp8Format` when that is given: --dtype), or an error saying why
-/// it is not a GEMM kernel.
+/// read as `fp8Format` unless that is `source`: --dtype), or an error
+/// saying why it is not a GEMM kernel.
 llvm::Expected<GemmSignature> readGemmSignature(ArrayRef<Type> types,
-                                                StringRef fp8Format);
+                                                Fp8Format fp8Format);
 
 /// Whether A and B are stored K-major, as the kernel's reads say
 /// (KernelLaunch.h: from source; LaunchDescription.h: as hk-compile recorded

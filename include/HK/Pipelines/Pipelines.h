@@ -15,7 +15,9 @@
 #ifndef HK_PIPELINES_PIPELINES_H
 #define HK_PIPELINES_PIPELINES_H
 
+#include "HK/Dialect/HK/Utils/EnumOptions.h"
 #include "HK/Dialect/HK/Utils/Enums.h"
+#include "HK/Dialect/HK/Utils/ScheduleSettings.h"
 
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
@@ -27,66 +29,6 @@ class ModuleOp;
 class OpPassManager;
 namespace hk {
 
-/// The values of every `chip` option of hk's pipelines and tools: one
-/// spelling everywhere.
-inline auto chipOptionValues() {
-  return llvm::cl::values(
-      clEnumValN(Chip::gfx950, "gfx950", "CDNA4, MI350/MI355X"),
-      clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4, RX 9070"));
-}
-
-/// The schedules of K loops a pipeline can apply.
-enum class Schedule {
-  /// The program's own order (with hk-multi-buffer for stages=2).
-  none,
-  /// HipKittens' 8-wave ping-pong (hk-schedule-ping-pong), each cluster's
-  /// fill issued after its MMA and the next cluster's reads beside it.
-  pingPong,
-  /// The same with HipKittens' placement of reads and fills, between
-  /// clusters.
-  pingPongHK,
-  /// One barrier per K tile, the first MMA's operands read a tile ahead
-  /// (hk-schedule-interleave): for one wave per SIMD.
-  interleave,
-};
-
-inline auto scheduleOptionValues() {
-  return llvm::cl::values(
-      clEnumValN(Schedule::none, "none",
-                 "the program's order (double-buffered with stages=2)"),
-      clEnumValN(Schedule::pingPong, "ping-pong",
-                 "HipKittens' 8-wave ping-pong clusters with derived partial "
-                 "waits, fills and the next cluster's reads issued beside the "
-                 "MMAs (needs stages=2 and direct-lds: gfx950)"),
-      clEnumValN(Schedule::pingPongHK, "ping-pong-hk",
-                 "the same with reads and fills between clusters, as "
-                 "HipKittens places them"),
-      clEnumValN(Schedule::interleave, "interleave",
-                 "one barrier per K tile, in its middle, fills two tiles "
-                 "ahead and the first MMA's operands read a tile ahead "
-                 "(hk-schedule-interleave; needs stages=2 and direct-lds: "
-                 "gfx950)"));
-}
-
-/// The orders in which the workgroups of a kernel take the tiles of its
-/// grid.
-enum class WorkgroupOrder {
-  /// Workgroup (x, y) computes tile row y, column x (the program's own).
-  rowMajor,
-  /// HipKittens' chiplet-chunked grouped order (hk-remap-workgroups).
-  xcd,
-};
-
-inline auto workgroupOrderOptionValues() {
-  return llvm::cl::values(
-      clEnumValN(WorkgroupOrder::rowMajor, "row-major",
-                 "workgroup (x, y) computes tile row y, column x"),
-      clEnumValN(WorkgroupOrder::xcd, "xcd",
-                 "HipKittens' order for L2 locality: ids chunked over the "
-                 "chip's XCDs, then groups of 8 tile rows "
-                 "(hk-remap-workgroups)"));
-}
-
 /// Options shared by the hk pipelines. `chip` is required.
 struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
   PassOptions::Option<Chip> chip{
@@ -95,7 +37,7 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \
   PassOptions::Option<TYPE> FIELD{*this, NAME, llvm::cl::init(DEFAULT),        \
                                   __VA_ARGS__};
-#include "HK/Pipelines/ScheduleOptions.def"
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
   PassOptions::Option<bool> tidyLlvm{
       *this, "tidy-llvm",
       llvm::cl::desc("canonicalize and CSE the LLVM dialect at the end, for "
@@ -118,28 +60,23 @@ struct HKPipelineOptions : public PassPipelineOptions<HKPipelineOptions> {
       llvm::cl::init("")};
 };
 
-/// Fails with why `options` cannot be built into a pipeline (a schedule
-/// without what it needs).
-llvm::Error checkPipelineOptions(const HKPipelineOptions &options);
+/// Fails with why `options` cannot be built into a pipeline (a knob its
+/// schedule contradicts or does not use, a schedule the chip cannot run).
+/// Before the IR is seen, a knob only a schedule uses may be given without
+/// one (a gpu.module's hk.schedule may ask for it); `forModule` checks the
+/// options a gpu.module is compiled with in full.
+llvm::Error checkPipelineOptions(const HKPipelineOptions &options,
+                                 bool forModule = false);
 
-/// The schedule knobs of HKPipelineOptions as plain values, with the same
-/// defaults, for a program that sets them without a command line.
-struct ScheduleSettings {
-#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \
-  TYPE FIELD = DEFAULT;
-#include "HK/Pipelines/ScheduleOptions.def"
-  /// Copies the knobs into `options`; those at their defaults are left
-  /// unset there (Option::hasValue) unless `options` holds another value.
-  void applyTo(HKPipelineOptions &options) const;
-  /// The knobs that differ from their defaults, in pipeline-option syntax,
-  /// as a gpu.module's hk.schedule holds them ("stages=2 direct-lds=true
-  /// schedule=ping-pong"); empty when none does.
-  std::string str() const;
-};
+/// Copies `settings` (#hk.schedule's knobs, a program's) into `options`;
+/// those at their defaults are left unset there (Option::hasValue) unless
+/// `options` holds another value.
+void applyScheduleSettings(const ScheduleSettings &settings,
+                           HKPipelineOptions &options);
 
 /// The schedule knobs of HKPipelineOptions as a tool's command-line options
-/// (--stages, --unroll, --direct-lds, --mma-priority, --schedule,
-/// --workgroup-order, --dtype, --verify-lds), declared with them in
+/// (--stages, --unroll, --direct-lds, --mma-priority, --ping-pong-priority,
+/// --schedule, --workgroup-order, --dtype, --verify-lds), declared with them in
 /// ScheduleOptions.def, so that hk-opt, hk-compile and hk-run spell and
 /// document them alike.
 struct ScheduleCLOptions {
@@ -155,7 +92,7 @@ struct ScheduleCLOptions {
 #define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, DEFAULT, ...)              \
   llvm::cl::opt<TYPE> FIELD{FLAG, llvm::cl::cat(category),                     \
                             llvm::cl::init(DEFAULT), __VA_ARGS__};
-#include "HK/Pipelines/ScheduleOptions.def"
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
 };
 
 /// hk source -> LLVM dialect with ROCDL intrinsics: hk-attach-target, then

@@ -110,6 +110,12 @@ struct ChipInfo {
   /// Lanes of the largest workgroup the backend compiles for
   /// (docs/Hardware.md#targets).
   int64_t maxWorkgroupSize;
+  /// The largest count a wait can name on the counter of global and
+  /// direct-to-LDS loads (vmcnt, gfx12's loadcnt) and on the counter of LDS
+  /// reads (lgkmcnt, gfx12's dscnt): the counters' widths, as LLVM's
+  /// AMDGPUBaseInfo.cpp gives them (6 and 4 bits on gfx9, 6 and 6 on gfx12).
+  int64_t maxVmCount;
+  int64_t maxLgkmCount;
 
   bool hasDirectToLds() const { return directToLdsBytesPerLane != 0; }
   bool hasTransposedLdsReads() const { return transposedLdsReads; }

@@ -360,10 +360,10 @@ FailureOr<gpu::GPUFuncOp> LinalgToKernels::getKernel(const GemmDescription &d,
   auto func = *gpuModule.getOps<gpu::GPUFuncOp>().begin();
   func.setName(getKernelName(d));
   if (schedule == "fastest") {
-    std::string knobs = getFastestSchedule(d).str();
-    if (!knobs.empty())
+    ScheduleSettings fastest = getFastestSchedule(d);
+    if (fastest != ScheduleSettings())
       gpuModule->setAttr(HKDialect::getScheduleAttrName(),
-                         StringAttr::get(module.getContext(), knobs));
+                         ScheduleAttr::get(module.getContext(), fastest));
   }
   kernels[key] = func;
   return func;

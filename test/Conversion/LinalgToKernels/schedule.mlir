@@ -10,14 +10,14 @@
 // RUN: hk-opt --hk-linalg-to-kernels='chip=gfx950 schedule=none' %s | FileCheck %s --check-prefix=NONE
 // RUN: not hk-opt --hk-linalg-to-kernels='chip=gfx950 schedule=fast' %s 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] attributes {hk.schedule = "stages=2 direct-lds=true schedule=ping-pong"}
+// CHECK: gpu.module @hk_gemm [#rocdl.target<chip = "gfx950">] attributes {hk.schedule = #hk.schedule<stages = 2, direct-lds = true, schedule = ping-pong>}
 // CHECK: func @gemm_bf16_nt_alpha_beta(
-// CHECK: gpu.module @hk_gemm_0 [#rocdl.target<chip = "gfx950">] attributes {hk.schedule = "stages=2 unroll=2 direct-lds=true mma-priority=1"}
+// CHECK: gpu.module @hk_gemm_0 [#rocdl.target<chip = "gfx950">] attributes {hk.schedule = #hk.schedule<stages = 2, unroll = 2, direct-lds = true, mma-priority = 1>}
 // CHECK: func @gemm_bf16_nn_alpha_beta(
-// CHECK: gpu.module @hk_gemm_1 [#rocdl.target<chip = "gfx950">] attributes {hk.schedule = "stages=2 direct-lds=true schedule=ping-pong"}
+// CHECK: gpu.module @hk_gemm_1 [#rocdl.target<chip = "gfx950">] attributes {hk.schedule = #hk.schedule<stages = 2, direct-lds = true, schedule = ping-pong>}
 // CHECK: func @gemm_fp8_nt(
 
-// GFX1201-COUNT-3: attributes {hk.schedule = "stages=2 unroll=2"}
+// GFX1201-COUNT-3: attributes {hk.schedule = #hk.schedule<stages = 2, unroll = 2>}
 // GFX1201-NOT: hk.schedule
 
 // NONE: gpu.module @hk_gemm

@@ -5,7 +5,7 @@
 // RUN: hk-opt %s --hk-set-fp8-format=format=e4m3 | FileCheck %s --check-prefix=E4M3
 // RUN: not hk-opt %s --hk-set-fp8-format=format=e3m4 2>&1 | FileCheck %s --check-prefix=BAD
 // E4M3-NOT: f8E5M2
-// BAD: error: hk-set-fp8-format: format must be e4m3 or e5m2, got 'e3m4'
+// BAD: for the --format option: Cannot find option named 'e3m4'!
 
 // CHECK-LABEL: gpu.func @fp8
 // CHECK-SAME: memref<?x?xf8E4M3FN>

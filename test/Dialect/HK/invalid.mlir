@@ -109,13 +109,45 @@ module attributes {hk.tile = 1 : i64} {}
 
 // -----
 
-// expected-error @+1 {{'hk.schedule' is a string attribute of gpu.module holding pipeline options (e.g. "stages=2 unroll=2")}}
-module attributes {hk.schedule = "stages=2"} {}
+// expected-error @+1 {{'hk.schedule' is a #hk.schedule attribute of gpu.module (e.g. #hk.schedule<stages = 2, unroll = 2>), got #hk.schedule<stages = 2> on 'builtin.module'}}
+module attributes {hk.schedule = #hk.schedule<stages = 2>} {}
 
 // -----
 
-// expected-error @+1 {{'hk.schedule' is a string attribute of gpu.module holding pipeline options (e.g. "stages=2 unroll=2")}}
-gpu.module @k attributes {hk.schedule = 2 : i64} {}
+// expected-error @+1 {{'hk.schedule' is a #hk.schedule attribute of gpu.module (e.g. #hk.schedule<stages = 2, unroll = 2>), got "stages=2" on 'gpu.module'}}
+gpu.module @k attributes {hk.schedule = "stages=2"} {}
+
+// -----
+
+// A schedule contradicts the knobs it sets itself; the others it does not
+// use are refused, whatever the chip.
+// expected-error @+1 {{schedule=ping-pong double-buffers its tiles (stages=2): stages=3 contradicts it}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<stages = 3, schedule = ping-pong>} {}
+
+// -----
+
+// expected-error @+1 {{schedule=ping-pong's loop body already covers two K tiles with constant slots: it needs unroll=1, got unroll=2}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<unroll = 2, schedule = ping-pong>} {}
+
+// -----
+
+// expected-error @+1 {{schedule=ping-pong-hk raises its MMA clusters' priority to ping-pong-priority (default 1); mma-priority is hk-raise-mma-priority's, for schedule=none: got mma-priority=2}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<mma-priority = 2, schedule = ping-pong-hk>} {}
+
+// -----
+
+// expected-error @+1 {{ping-pong-priority is the priority of schedule=ping-pong's MMA clusters; schedule=interleave does not use it}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<ping-pong-priority = 2, schedule = interleave>} {}
+
+// -----
+
+// expected-error @+1 {{schedule knob 'stages' is given twice}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<stages = 2, stages = 2>} {}
+
+// -----
+
+// expected-error @+1 {{'ping-pong' is not a value of schedule knob 'workgroup-order'}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<workgroup-order = ping-pong>} {}
 
 // -----
 

@@ -14,6 +14,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -151,4 +153,91 @@ void HKDialect::registerAttributes() {
 #define GET_ATTRDEF_LIST
 #include "HK/Dialect/HK/IR/HKAttrs.cpp.inc"
       >();
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+/// A knob's name or value as the pipeline options spell it: an integer, or
+/// words joined by hyphens (`ping-pong-hk`, which MLIR reads as keywords
+/// and minus signs).
+static ParseResult parseScheduleWord(AsmParser &parser, std::string &word) {
+  StringRef part;
+  if (failed(parser.parseOptionalKeyword(&part))) {
+    // (After the keywords: MLIR reads `true` and `false` as integers too.)
+    int64_t integer;
+    if (parser.parseInteger(integer))
+      return failure();
+    word = std::to_string(integer);
+    return success();
+  }
+  word = part.str();
+  while (succeeded(parser.parseOptionalMinus())) {
+    if (parser.parseKeyword(&part))
+      return failure();
+    word += "-" + part.str();
+  }
+  return success();
+}
+
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  ScheduleSettings settings;
+  llvm::StringSet<> seen;
+  auto parseKnob = [&]() -> ParseResult {
+    SMLoc knobLoc = parser.getCurrentLocation();
+    std::string name, value;
+    if (parseScheduleWord(parser, name) || parser.parseEqual())
+      return failure();
+    SMLoc valueLoc = parser.getCurrentLocation();
+    if (parseScheduleWord(parser, value))
+      return failure();
+    if (!seen.insert(name).second)
+      return parser.emitError(knobLoc)
+             << "schedule knob '" << name << "' is given twice";
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
+  if (name == NAME) {                                                          \
+    if (!parseScheduleKnob(value, settings.FIELD))                             \
+      return parser.emitError(valueLoc)                                        \
+             << "'" << value << "' is not a value of schedule knob '" << name  \
+             << "'";                                                           \
+    return success();                                                          \
+  }
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
+    std::string names;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
+  names += (names.empty() ? "" : ", ") + std::string(NAME);
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
+    return parser.emitError(knobLoc)
+           << "'" << name << "' is not a schedule knob (" << names << ")";
+  };
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    if (parser.parseCommaSeparatedList(parseKnob) || parser.parseGreater())
+      return {};
+  }
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    settings);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  const ScheduleSettings &settings = getSettings();
+  ScheduleSettings defaults;
+  printer << "<";
+  llvm::ListSeparator comma;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, ...)                             \
+  if (settings.FIELD != defaults.FIELD)                                        \
+    printer.getStream() << comma << NAME << " = "                              \
+                        << formatScheduleKnob(settings.FIELD);
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
+  printer << ">";
+}
+
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ScheduleSettings settings) {
+  if (llvm::Error why = checkScheduleSettings(settings))
+    return emitError() << llvm::toString(std::move(why));
+  return success();
 }

@@ -132,11 +132,13 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == getScheduleAttrName()) {
-    if (!isa<StringAttr>(attr.getValue()) || !isa<gpu::GPUModuleOp>(op))
+    if (!isa<ScheduleAttr>(attr.getValue()) || !isa<gpu::GPUModuleOp>(op))
       return op->emitError()
              << "'" << getScheduleAttrName()
-             << "' is a string attribute of gpu.module holding pipeline "
-                "options (e.g. \"stages=2 unroll=2\")";
+             << "' is a #hk.schedule attribute of gpu.module "
+                "(e.g. #hk.schedule<stages = 2, unroll = 2>), "
+                "got "
+             << attr.getValue() << " on '" << op->getName() << "'";
     return success();
   }
   if (attr.getName() == getBackendOptionsAttrName()) {

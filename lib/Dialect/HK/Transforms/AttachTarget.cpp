@@ -31,14 +31,13 @@ struct AttachTargetPass : hk::impl::AttachTargetBase<AttachTargetPass> {
   using AttachTargetBase::AttachTargetBase;
 
   void runOnOperation() override {
-    std::optional<Chip> parsed = symbolizeChip(chip);
-    if (!parsed) {
+    if (!chip.hasValue()) {
       getOperation().emitError()
-          << "hk-attach-target: unknown chip '" << chip
-          << "' (supported: " << describeSupportedChips() << ")";
+          << "hk-attach-target needs a chip: hk-attach-target=chip=<chip> ("
+          << describeSupportedChips() << ")";
       return signalPassFailure();
     }
-    const ChipInfo &info = getChipInfo(*parsed);
+    const ChipInfo &info = getChipInfo(chip);
     MLIRContext *ctx = &getContext();
     WalkResult walk = getOperation().walk([&](gpu::GPUModuleOp module) {
       SmallVector<Attribute> targets;

@@ -85,12 +85,7 @@ struct RaiseMmaPriorityPass
   using RaiseMmaPriorityBase::RaiseMmaPriorityBase;
 
   void runOnOperation() override {
-    if (priority < 1 || priority > 3) {
-      getOperation().emitError()
-          << "hk-raise-mma-priority: priority must be 1 to 3, got "
-          << priority.getValue();
-      return signalPassFailure();
-    }
+    // The hk.cluster verifier checks the priority's range.
     // The outermost loops with an MMA phase; loops inside them are part of
     // their phase (or get their own when they hold a barrier).
     SmallVector<scf::ForOp> loops;

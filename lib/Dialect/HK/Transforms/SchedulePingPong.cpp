@@ -469,7 +469,8 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   PingPongPlan plan;
   plan.fills = fills;
   plan.readAhead = readAhead;
-  if (llvm::Error why = planPingPong(*shape, CounterLimits(), plan))
+  CounterLimits limits{int(chip->maxVmCount), int(chip->maxLgkmCount)};
+  if (llvm::Error why = planPingPong(*shape, limits, plan))
     return loop.emitError("hk-schedule-ping-pong: ")
            << llvm::toString(std::move(why));
   LLVM_DEBUG({
@@ -490,26 +491,9 @@ struct SchedulePingPongPass
   using SchedulePingPongBase::SchedulePingPongBase;
 
   void runOnOperation() override {
-    if (priority < 1 || priority > 3) {
-      getOperation().emitError()
-          << "hk-schedule-ping-pong: priority must be 1 to 3, got "
-          << priority.getValue();
-      return signalPassFailure();
-    }
-    std::optional<FillInterval> interval =
-        llvm::StringSwitch<std::optional<FillInterval>>(fills)
-            .Case("compute", FillInterval::compute)
-            .Case("memory", FillInterval::memory)
-            .Default(std::nullopt);
-    if (!interval) {
-      getOperation().emitError()
-          << "hk-schedule-ping-pong: fills must be 'compute' or 'memory', "
-             "got '"
-          << fills.getValue() << "'";
-      return signalPassFailure();
-    }
+    // The hk.cluster verifier checks the priority's range.
     for (scf::ForOp loop : collectKVLoops(getOperation()))
-      if (failed(scheduleLoop(loop, priority, *interval, readAhead)))
+      if (failed(scheduleLoop(loop, priority, fills, readAhead)))
         return signalPassFailure();
   }
 };

@@ -28,17 +28,11 @@ struct SetFp8FormatPass : hk::impl::SetFp8FormatBase<SetFp8FormatPass> {
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    Type target;
-    if (format == "e4m3")
-      target = Float8E4M3FNType::get(ctx);
-    else if (format == "e5m2")
-      target = Float8E5M2Type::get(ctx);
-    if (!target) {
-      getOperation().emitError()
-          << "hk-set-fp8-format: format must be e4m3 or e5m2, got '" << format
-          << "'";
-      return signalPassFailure();
-    }
+    if (format == hk::Fp8Format::source)
+      return;
+    Type target = format == hk::Fp8Format::e5m2
+                      ? Type(Float8E5M2Type::get(ctx))
+                      : Type(Float8E4M3FNType::get(ctx));
     AttrTypeReplacer replacer;
     replacer.addReplacement([&](Type type) -> std::optional<Type> {
       if (isa<Float8E4M3FNType, Float8E5M2Type>(type))

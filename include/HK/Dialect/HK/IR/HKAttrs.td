@@ -217,4 +217,43 @@ def HK_LaunchAttr : HK_Attr<"Launch", "launch"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Schedule
+//===----------------------------------------------------------------------===//
+
+def HK_ScheduleAttr : HK_Attr<"Schedule", "schedule"> {
+  let summary = "the schedule knobs a gpu.module's kernels are compiled with";
+  let description = [{
+    Syntax:
+
+    ```
+    schedule-attr ::= `#hk.schedule<` (knob `=` value (`,` knob `=` value)*)? `>`
+    ```
+
+    The knobs of hk's pipelines (`HK/Dialect/HK/Utils/ScheduleOptions.def`:
+    `stages`, `unroll`, `direct-lds`, `mma-priority`, `ping-pong-priority`,
+    `schedule`, `workgroup-order`, `fp8-format`, `verify-lds`), spelled and
+    valued as the pipeline options, each at most once, in any order; the
+    others keep their defaults, and only those that differ from them print.
+    The verifier refuses knobs that cannot go together whatever the chip (a
+    knob a schedule contradicts or does not use).
+
+    Attached to a `gpu.module` as `hk.schedule` (what `hk-linalg-to-kernels`
+    records from the kernel library's fastest schedule), it is the schedule
+    the pipelines compile the module's kernels with; a pipeline option given
+    with another value is an error.
+
+    Example:
+
+    ```mlir
+    gpu.module @hk_gemm attributes {
+        hk.schedule = #hk.schedule<stages = 2, direct-lds = true, schedule = ping-pong>} {
+    ```
+  }];
+  let parameters = (ins AttrParameter<"::mlir::hk::ScheduleSettings",
+      "the knobs", "const ::mlir::hk::ScheduleSettings &">:$settings);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // HK_DIALECT_HK_IR_HKATTRS_TD

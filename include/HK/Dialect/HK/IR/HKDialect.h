@@ -14,6 +14,7 @@
 
 #include "HK/Dialect/HK/Utils/Enums.h"
 #include "HK/Dialect/HK/Utils/LaneLayout.h"
+#include "HK/Dialect/HK/Utils/ScheduleSettings.h"
 #include "HK/Dialect/HK/Utils/TileLayout.h"
 #include "HK/Target/Chip.h"
 

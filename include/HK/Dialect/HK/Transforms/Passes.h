@@ -7,6 +7,9 @@
 #ifndef HK_DIALECT_HK_TRANSFORMS_PASSES_H
 #define HK_DIALECT_HK_TRANSFORMS_PASSES_H
 
+#include "HK/Dialect/HK/Utils/EnumOptions.h"
+#include "HK/Dialect/HK/Utils/PingPong.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -148,8 +148,9 @@ def AttachTarget : Pass<"hk-attach-target", "ModuleOp"> {
     kernel holding hk ops, and a grid a dispatch can give.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", "\"\"",
-           "the chip to compile for: gfx950 or gfx1201">,
+    Option<"chip", "chip", "::mlir::hk::Chip", "::mlir::hk::Chip::gfx950",
+           "the chip to compile for (required)",
+           "::mlir::hk::chipOptionValues()">,
     Option<"optLevel", "O", "unsigned", "3",
            "LLVM optimization level of attached targets">,
   ];
@@ -252,8 +253,9 @@ def RaiseMmaPriority : Pass<"hk-raise-mma-priority", "gpu::GPUModuleOp"> {
     ```
   }];
   let options = [
-    Option<"priority", "priority", "unsigned", "1",
-           "wave priority during the MMA phase (1 to 3)">,
+    Option<"priority", "priority", "int32_t", "1",
+           "wave priority during the MMA phase (0 to 3, as hk.cluster takes "
+           "it)">,
   ];
   let dependentDialects = ["::mlir::ROCDL::ROCDLDialect"];
 }
@@ -530,11 +532,17 @@ def SchedulePingPong : Pass<"hk-schedule-ping-pong", "gpu::GPUModuleOp"> {
     asked for); loops without copies are left alone.
   }];
   let options = [
-    Option<"priority", "priority", "unsigned", "1",
-           "wave priority of the MMA clusters (1 to 3)">,
-    Option<"fills", "fills", "std::string", "\"compute\"",
-           "where a cluster issues its fill: 'compute' (after its MMA) or "
-           "'memory' (with its reads, as HipKittens)">,
+    Option<"priority", "priority", "int32_t", "1",
+           "wave priority of the MMA clusters (0 to 3, as hk.cluster takes "
+           "it)">,
+    Option<"fills", "fills", "::mlir::hk::FillInterval",
+           "::mlir::hk::FillInterval::compute",
+           "where a cluster issues its fill",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::hk::FillInterval::compute, "compute",
+                        "after its MMA, in the MFMAs' shadow"),
+             clEnumValN(::mlir::hk::FillInterval::memory, "memory",
+                        "with its reads, as HipKittens issues them"))}]>,
     Option<"readAhead", "read-ahead", "bool", "true",
            "issue each cluster's reads in the cluster before, beside its MMA "
            "(needs fills=compute, whose waits count no LDS reads)">,
@@ -643,8 +651,9 @@ def SetFp8Format : Pass<"hk-set-fp8-format", "gpu::GPUModuleOp"> {
     ```
   }];
   let options = [
-    Option<"format", "format", "std::string", "\"e4m3\"",
-           "the fp8 format: e4m3 (f8E4M3FN) or e5m2 (f8E5M2)">
+    Option<"format", "format", "::mlir::hk::Fp8Format",
+           "::mlir::hk::Fp8Format::e4m3", "the fp8 format",
+           "::mlir::hk::fp8FormatOptionValues()">
   ];
 }
 

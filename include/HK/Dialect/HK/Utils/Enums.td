@@ -109,4 +109,46 @@ def HK_ElementKind : I32EnumAttr<"ElementKind",
   let cppNamespace = "::mlir::hk";
 }
 
+// The knobs of #hk.schedule and of the pipelines' schedule options
+// (ScheduleOptions.def), spelled as those options take them.
+
+// The schedule of K loops: the program's own order (double-buffered with
+// stages=2); HipKittens' 8-wave ping-pong (hk-schedule-ping-pong), each
+// cluster's fill after its MMA and the next cluster's reads beside it; the
+// same with HipKittens' placement of reads and fills, between clusters; one
+// barrier per K tile, the first MMA's operands read a tile ahead
+// (hk-schedule-interleave), for one wave per SIMD.
+def HK_Schedule : I32EnumAttr<"Schedule", "schedule of K loops", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"pingPong", 1, "ping-pong">,
+    I32EnumAttrCase<"pingPongHK", 2, "ping-pong-hk">,
+    I32EnumAttrCase<"interleave", 3>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+// Which workgroup computes which tile of the grid: workgroup (x, y) tile row
+// y, column x (the program's own); HipKittens' chiplet-chunked grouped order
+// (hk-remap-workgroups).
+def HK_WorkgroupOrder : I32EnumAttr<"WorkgroupOrder",
+    "order in which the workgroups of a kernel take the tiles of its grid", [
+    I32EnumAttrCase<"rowMajor", 0, "row-major">,
+    I32EnumAttrCase<"xcd", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+// The fp8 format of fp8 kernels (hk-set-fp8-format): the source's own
+// types, or every fp8 type rewritten to f8E4M3FN or f8E5M2.
+def HK_Fp8Format : I32EnumAttr<"Fp8Format", "fp8 format of fp8 kernels", [
+    I32EnumAttrCase<"source", 0>,
+    I32EnumAttrCase<"e4m3", 1>,
+    I32EnumAttrCase<"e5m2", 2>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
 #endif // HK_DIALECT_HK_UTILS_ENUMS_TD

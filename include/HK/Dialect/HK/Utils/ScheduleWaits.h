@@ -117,10 +117,11 @@ struct WaitCounts {
 /// One launch of a schedule: the event list of each wave group.
 using ScheduleRun = std::vector<std::vector<SyncEvent>>;
 
-/// Limits of the hardware counters (gfx9: vmcnt 6 bits, lgkmcnt 4 bits).
+/// The largest counts a wait can name on each counter: the chip's
+/// (ChipInfo::maxVmCount, maxLgkmCount).
 struct CounterLimits {
-  int vm = 63;
-  int lgkm = 15;
+  int vm;
+  int lgkm;
 };
 
 /// Computes, into `waits` (one entry per site, start with no waits), the
