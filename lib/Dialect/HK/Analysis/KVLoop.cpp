@@ -23,6 +23,67 @@ static llvm::Error notKVLoop(const Twine &why) {
   return llvm::createStringError(why);
 }
 
+llvm::SetVector<Operation *> mlir::hk::getBodySlice(scf::ForOp loop,
+                                                    Operation *root) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> work = {root};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!slice.insert(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (def->getBlock() == loop.getBody())
+          work.push_back(def);
+  }
+  return slice;
+}
+
+/// Fills in what `kv`'s MMAs read first, where its register reads are first
+/// needed, and the early work.
+static void analyzeComputeOrder(KVLoop &kv) {
+  scf::ForOp loop = kv.loop;
+  Block *body = loop.getBody();
+  DenseSet<Operation *> used;
+  for (MmaOp mma : kv.mmas) {
+    SmallVector<LoadFragmentOp> first;
+    for (Value operand : {mma.getA(), mma.getB()}) {
+      auto load = operand.getDefiningOp<LoadFragmentOp>();
+      if (load && load->getBlock() == body && used.insert(load).second)
+        first.push_back(load);
+    }
+    llvm::sort(first, [](LoadFragmentOp x, LoadFragmentOp y) {
+      return x->isBeforeInBlock(y);
+    });
+    kv.firstReads.push_back(std::move(first));
+  }
+  int mmaCount = kv.mmas.size();
+  kv.registerReadFirstMma.assign(kv.registerReads.size(), mmaCount);
+  for (auto [c, mma] : llvm::enumerate(kv.mmas)) {
+    llvm::SetVector<Operation *> slice = getBodySlice(loop, mma);
+    for (auto [j, read] : llvm::enumerate(kv.registerReads))
+      if (kv.registerReadFirstMma[j] == mmaCount && slice.contains(read))
+        kv.registerReadFirstMma[j] = c;
+  }
+  llvm::SmallPtrSet<Operation *, 8> early;
+  for (ReadFragmentOp read : kv.registerReads)
+    early.insert(read);
+  for (Operation *op : kv.elementwise.front()) {
+    bool fromReads = false, onlyReads = op->getNumRegions() == 0;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && early.contains(def))
+        fromReads = true;
+      else if (!loop.isDefinedOutsideOfLoop(operand))
+        onlyReads = false;
+    }
+    if (fromReads && onlyReads) {
+      early.insert(op);
+      kv.earlyWork.push_back(op);
+    }
+  }
+}
+
 llvm::Expected<KVLoop> mlir::hk::analyzeKVLoop(scf::ForOp loop) {
   KVLoop kv;
   kv.loop = loop;
@@ -92,6 +153,7 @@ llvm::Expected<KVLoop> mlir::hk::analyzeKVLoop(scf::ForOp loop) {
         tile.otherUse = user;
     }
   });
+  analyzeComputeOrder(kv);
   return kv;
 }
 

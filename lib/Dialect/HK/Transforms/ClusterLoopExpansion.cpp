@@ -34,8 +34,7 @@ Value mlir::hk::emitTileCount(OpBuilder &b, scf::ForOp loop) {
   Location loc = loop.getLoc();
   return arith::CeilDivSIOp::create(
       b, loc,
-      arith::SubIOp::create(b, loc, loop.getUpperBound(),
-                            loop.getLowerBound()),
+      arith::SubIOp::create(b, loc, loop.getUpperBound(), loop.getLowerBound()),
       loop.getStep());
 }
 
@@ -169,10 +168,9 @@ LogicalResult Expansion::check() {
   for (auto [i, step] : llvm::enumerate(s.tile)) {
     if (!s.remainderClusters.empty() &&
         s.remainderClusters.size() != s.clusters.size())
-      return refuse(loop, "the remainder has " +
-                              Twine(s.remainderClusters.size()) +
-                              " clusters but a tile " +
-                              Twine(s.clusters.size()));
+      return refuse(loop,
+                    "the remainder has " + Twine(s.remainderClusters.size()) +
+                        " clusters but a tile " + Twine(s.clusters.size()));
     if (step.cluster && *step.cluster >= s.clusters.size())
       return refuse(step.op ? step.op : loop.getOperation(),
                     Twine(step.op ? "the op" : "a step") +
@@ -247,8 +245,8 @@ void Expansion::cloneAhead(OpBuilder &b, Operation *op,
     if (!slice.insert(next))
       continue;
     next->walk([&](Operation *nested) {
-      usesIndex |= llvm::is_contained(nested->getOperands(),
-                                      loop.getInductionVar());
+      usesIndex |=
+          llvm::is_contained(nested->getOperands(), loop.getInductionVar());
     });
     for (Value operand : next->getOperands()) {
       Operation *def = operand.getDefiningOp();
@@ -382,9 +380,10 @@ FailureOr<SmallVector<Value>> Expansion::emitLoop(OpBuilder &b,
                                                   ValueRange inits) {
   size_t accCount = loop.getNumRegionIterArgs();
   unsigned perTrip = s.tilesPerTrip;
-  Value trips = perTrip == 1 ? tiles
-                             : Value(arith::DivSIOp::create(
-                                   b, loc, tiles, index(b, perTrip)));
+  Value trips =
+      perTrip == 1
+          ? tiles
+          : Value(arith::DivSIOp::create(b, loc, tiles, index(b, perTrip)));
   scf::ForOp steady;
   if (s.countOnI32) {
     // A scalar compare exits the loop (a 64-bit one is a VALU compare on a
@@ -393,8 +392,7 @@ FailureOr<SmallVector<Value>> Expansion::emitLoop(OpBuilder &b,
         b, loc, arith::ConstantIntOp::create(b, loc, 0, 32), toI32(b, trips),
         arith::ConstantIntOp::create(b, loc, 1, 32), inits);
   } else {
-    steady = scf::ForOp::create(b, loc, index(b, 0), trips, index(b, 1),
-                                inits);
+    steady = scf::ForOp::create(b, loc, index(b, 0), trips, index(b, 1), inits);
   }
   {
     OpBuilder l = OpBuilder::atBlockBegin(steady.getBody());
@@ -402,17 +400,18 @@ FailureOr<SmallVector<Value>> Expansion::emitLoop(OpBuilder &b,
     if (s.countOnI32)
       trip = arith::IndexCastOp::create(l, loc, l.getIndexType(), trip);
     Value first =
-        perTrip == 1 ? trip
-                     : Value(arith::MulIOp::create(l, loc, trip,
-                                                   index(l, perTrip)));
+        perTrip == 1
+            ? trip
+            : Value(arith::MulIOp::create(l, loc, trip, index(l, perTrip)));
     ValueRange args = steady.getRegionIterArgs();
     SmallVector<Value> accs(args.take_front(accCount));
     SmallVector<Value> carriedIn(args.drop_front(accCount));
     for (unsigned copy = 0; copy < perTrip; ++copy) {
       TileRef t;
-      t.tile = perTrip == 1 ? first
-                            : Value(arith::AddIOp::create(
-                                  l, loc, first, index(l, copy)));
+      t.tile =
+          perTrip == 1
+              ? first
+              : Value(arith::AddIOp::create(l, loc, first, index(l, copy)));
       if (perTrip == 2)
         t.staticSlot = copy;
       SmallVector<Value> carriedOut;
@@ -565,8 +564,8 @@ LogicalResult Expansion::expand() {
       values.push_back(maps[1].lookup(v));
     scf::YieldOp::create(in, loc, values);
     in.setInsertionPointToStart(first.elseBlock());
-    scf::YieldOp::create(
-        in, loc, emitZeros(in, loc, ValueRange(carried).getTypes()));
+    scf::YieldOp::create(in, loc,
+                         emitZeros(in, loc, ValueRange(carried).getTypes()));
     llvm::append_range(inits, first.getResults());
   }
 

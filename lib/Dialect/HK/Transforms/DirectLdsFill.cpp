@@ -12,6 +12,7 @@
 
 #include "HK/Dialect/HK/Analysis/KVLoop.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/ClusterSchedule.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/Dialect/HK/Utils/AccessPlan.h"
@@ -28,11 +29,6 @@ namespace mlir::hk {
 
 using namespace mlir;
 using namespace mlir::hk;
-
-void mlir::hk::emitWaitForLoads(OpBuilder &b, Location loc) {
-  amdgpu::MemoryCounterWaitOp::create(b, loc, b.getI32IntegerAttr(0), nullptr,
-                                      nullptr, nullptr, nullptr);
-}
 
 namespace {
 struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {

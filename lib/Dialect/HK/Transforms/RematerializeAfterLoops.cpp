@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "HK/Dialect/HK/Transforms/ClusterSchedule.h"
 #include "HK/Dialect/HK/Transforms/Passes.h"
 #include "HK/Dialect/HK/Transforms/Transforms.h"
 #include "HK/Target/Chip.h"
@@ -296,12 +297,3 @@ struct RematerializeAfterLoopsPass
 };
 
 } // namespace
-
-Value mlir::hk::emitWaveFirstThreadId(OpBuilder &b, Location loc,
-                                      Value threadIdX, int64_t waveSize) {
-  Type i32 = b.getI32Type();
-  Value mask = arith::ConstantIntOp::create(b, loc, i32, -waveSize);
-  Value id = arith::IndexCastUIOp::create(b, loc, i32, threadIdX);
-  return ROCDL::ReadfirstlaneOp::create(
-      b, loc, i32, arith::AndIOp::create(b, loc, id, mask));
-}

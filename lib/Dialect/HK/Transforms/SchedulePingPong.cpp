@@ -41,44 +41,21 @@ using namespace mlir::hk;
 namespace {
 /// A synchronous K loop as the schedule sees it: the K/V loop analysis
 /// (whose elementwise work [0] runs before the first cluster, [c + 1] in
-/// cluster c after its MMA), and the regions and reads of each cluster.
+/// cluster c after its MMA, and whose first reads of MMA c are cluster c's
+/// reads), and the regions and register reads of each cluster.
 struct SyncLoop {
   KVLoop kv;
   /// The copy filling each region, regions numbered in order of first read.
   SmallVector<CopyToSharedOp> fills;
-  /// Per MMA: the loads it is the first user of, in program order.
-  SmallVector<SmallVector<LoadFragmentOp>> clusterLoads;
   /// Per cluster: the indices into kv.registerReads its memory interval
   /// issues for the next K tile, spread evenly in the order of their first
   /// MMA (the first needed the longest ahead).
   SmallVector<SmallVector<int>> clusterRegisterReads;
-  /// The elementwise work before the first MMA that depends on the loop
-  /// only through its register reads (block scales arranged for the MFMA),
-  /// in program order: the tile before runs it, beside its last MMA, and
-  /// the loop carries its results.
-  SmallVector<Operation *> earlyWork;
   DenseMap<Operation *, int> regionOfAlloc;
 };
 } // namespace
 
 static bool isZeroIndex(Value v) { return matchPattern(v, m_Zero()); }
-
-/// The ops of `loop`'s body that `root` depends on, `root` included.
-static llvm::SetVector<Operation *> bodySliceOf(scf::ForOp loop,
-                                                Operation *root) {
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Operation *> work = {root};
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    if (!slice.insert(op))
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        if (def->getBlock() == loop.getBody())
-          work.push_back(def);
-  }
-  return slice;
-}
 
 /// Gives the compute part its own copies of the fill section's values it
 /// uses (a next tile's key index): the schedule moves the fills away from
@@ -161,7 +138,7 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
   // on the loop only through the K index: pure ops of the body, without
   // regions, on the induction variable and values from outside.
   for (ReadFragmentOp read : sync.kv.registerReads)
-    for (Operation *op : bodySliceOf(loop, read)) {
+    for (Operation *op : getBodySlice(loop, read)) {
       auto carried = [&](Value v) {
         auto arg = dyn_cast<BlockArgument>(v);
         return arg && arg.getOwner() == body && arg != loop.getInductionVar();
@@ -214,67 +191,35 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
         return refuse("a fragment load does not read slot 0 of a tile the "
                       "loop fills");
 
-  DenseSet<Operation *> used;
-  for (MmaOp mma : sync.kv.mmas) {
-    // Operands read from the loop's tiles are the cluster's reads; others
-    // (a fragment kept in registers, one computed in the loop) are values.
-    SmallVector<LoadFragmentOp> first;
-    bool readsTile = false;
-    for (Value operand : {mma.getA(), mma.getB()}) {
-      auto load = operand.getDefiningOp<LoadFragmentOp>();
-      if (!load || load->getBlock() != body)
-        continue;
-      readsTile = true;
-      if (used.insert(load).second)
-        first.push_back(load);
-    }
+  // Each MMA's first reads are its cluster's; the tiles are numbered into
+  // regions in the order they are first read.
+  for (auto [mma, first] : llvm::zip(sync.kv.mmas, sync.kv.firstReads)) {
+    bool readsTile =
+        llvm::any_of(ValueRange{mma.getA(), mma.getB()}, [&](Value operand) {
+          auto load = operand.getDefiningOp<LoadFragmentOp>();
+          return load && load->getBlock() == body;
+        });
     if (!readsTile)
       return refuse("an MMA reads no fragment from the tiles the loop fills");
-    llvm::sort(first, [](LoadFragmentOp x, LoadFragmentOp y) {
-      return x->isBeforeInBlock(y);
-    });
     for (LoadFragmentOp load : first) {
       Operation *alloc = load.getTile().getDefiningOp();
       if (!sync.regionOfAlloc.count(alloc))
         sync.regionOfAlloc[alloc] = sync.regionOfAlloc.size();
     }
-    sync.clusterLoads.push_back(std::move(first));
   }
   int clusters = sync.kv.mmas.size();
   int readCount = sync.kv.registerReads.size();
-  // Each read's first MMA: the first whose slice holds it.
-  SmallVector<int> firstUse(readCount, clusters), order;
-  for (auto [c, mma] : llvm::enumerate(sync.kv.mmas)) {
-    llvm::SetVector<Operation *> slice = bodySliceOf(loop, mma);
-    for (auto [j, read] : llvm::enumerate(sync.kv.registerReads))
-      if (firstUse[j] == clusters && slice.contains(read))
-        firstUse[j] = c;
-  }
+  // The register reads in the order of their first MMA.
+  SmallVector<int> order;
   for (int j = 0; j < readCount; ++j)
     order.push_back(j);
-  llvm::stable_sort(order,
-                    [&](int x, int y) { return firstUse[x] < firstUse[y]; });
-  llvm::SmallPtrSet<Operation *, 8> early;
-  for (ReadFragmentOp read : sync.kv.registerReads)
-    early.insert(read);
-  for (Operation *op : sync.kv.elementwise.front()) {
-    bool fromReads = false, onlyReads = op->getNumRegions() == 0;
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (def && early.contains(def))
-        fromReads = true;
-      else if (!loop.isDefinedOutsideOfLoop(operand))
-        onlyReads = false;
-    }
-    if (fromReads && onlyReads) {
-      early.insert(op);
-      sync.earlyWork.push_back(op);
-    }
-  }
+  llvm::stable_sort(order, [&](int x, int y) {
+    return sync.kv.registerReadFirstMma[x] < sync.kv.registerReadFirstMma[y];
+  });
   // Early work runs in the last cluster: the reads go to the clusters two
   // or more before it (or the first), so it never waits for a load issued
   // one cluster before (MXFP8: 3.5 llvm-mca cycles per K tile).
-  int spread = clusters > 1 && !sync.earlyWork.empty()
+  int spread = clusters > 1 && !sync.kv.earlyWork.empty()
                    ? std::max(1, clusters - 2)
                    : clusters;
   sync.clusterRegisterReads.resize(clusters);
@@ -296,7 +241,7 @@ static FailureOr<SyncLoop> matchSyncLoop(scf::ForOp loop) {
 static FailureOr<PingPongShape>
 describeShape(const SyncLoop &sync, const ChipInfo &chip, int64_t threads) {
   PingPongShape shape;
-  for (const SmallVector<LoadFragmentOp> &loads : sync.clusterLoads) {
+  for (const SmallVector<LoadFragmentOp> &loads : sync.kv.firstReads) {
     std::vector<PingPongShape::Read> reads;
     for (LoadFragmentOp load : loads) {
       FailureOr<int64_t> ops = countFragmentReadsPerLane(load, chip);
@@ -373,7 +318,7 @@ static LoopClusterSchedule describeSchedule(const SyncLoop &sync,
   unsigned registerReadRank = 1;
   unsigned earlyRank = registerReadRank + kv.registerReads.size();
   for (Operation *op : kv.elementwise[0])
-    if (!llvm::is_contained(sync.earlyWork, op))
+    if (!llvm::is_contained(sync.kv.earlyWork, op))
       schedule.tile.push_back(TileStep::ofOp(op));
   for (int c = 0; c < n; ++c) {
     // Cluster c of a tile is cluster tile * n + c overall; its fill is for
@@ -384,7 +329,7 @@ static LoopClusterSchedule describeSchedule(const SyncLoop &sync,
     unsigned memory = 2 * c, compute = 2 * c + 1;
     schedule.clusters.push_back({/*priority=*/0, /*interleaved=*/false});
     if (!plan.readAhead)
-      for (LoadFragmentOp load : sync.clusterLoads[c])
+      for (LoadFragmentOp load : sync.kv.firstReads[c])
         add(load, 0, memory);
     for (int j : sync.clusterRegisterReads[c])
       add(kv.registerReads[j], 1, memory, registerReadRank + j);
@@ -393,7 +338,7 @@ static LoopClusterSchedule describeSchedule(const SyncLoop &sync,
     addWaitAndBarrier(2 * c);
     SmallVector<LoadFragmentOp> ahead;
     if (plan.readAhead && c + 1 < n)
-      ahead = sync.clusterLoads[c + 1];
+      ahead = sync.kv.firstReads[c + 1];
     bool readsNext = plan.readAhead && c + 1 == n;
     // Reads issued beside the MMA may interleave with it: no wait counts
     // them (planPingPong refuses read-ahead otherwise). Without elementwise
@@ -418,12 +363,12 @@ static LoopClusterSchedule describeSchedule(const SyncLoop &sync,
     for (LoadFragmentOp load : ahead)
       add(load, 0, compute);
     if (readsNext)
-      for (LoadFragmentOp load : sync.clusterLoads[0])
+      for (LoadFragmentOp load : sync.kv.firstReads[0])
         add(load, 1, compute);
     // The next tile's early work, beside this tile's last MFMAs: every
     // register read for it is issued by now.
     if (c + 1 == n)
-      for (Operation *op : sync.earlyWork)
+      for (Operation *op : sync.kv.earlyWork)
         add(op, 1, compute, earlyRank);
     addWaitAndBarrier(2 * c + 1);
   }
@@ -455,7 +400,7 @@ static LogicalResult scheduleLoop(scf::ForOp loop, unsigned priority,
   if (failed(sync))
     return failure();
   if (readAhead)
-    for (LoadFragmentOp load : sync->clusterLoads[0])
+    for (LoadFragmentOp load : sync->kv.firstReads[0])
       for (Value operand : load->getOperands())
         if (operand != load.getSlot() &&
             loop->isAncestor(operand.getParentBlock()->getParentOp()))

@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -75,6 +76,16 @@ struct KVLoop {
   /// MMAs before them: [0] before the first MMA, [c + 1] after MMA c;
   /// mmas.size() + 1 lists.
   SmallVector<SmallVector<Operation *>> elementwise;
+  /// Per MMA: the fragment loads of the loop body its operands come from
+  /// that no MMA before it uses, in program order.
+  SmallVector<SmallVector<LoadFragmentOp>> firstReads;
+  /// Per register read: the first MMA that depends on it, or mmas.size().
+  SmallVector<int> registerReadFirstMma;
+  /// The elementwise work before the first MMA that depends on the loop
+  /// only through the register reads (block scales arranged for the MFMA),
+  /// in program order: a schedule that reads registers a tile ahead can run
+  /// it a tile ahead too.
+  SmallVector<Operation *> earlyWork;
 
   /// The tile `alloc` is, or null if the loop does not fill it.
   const KVTile *getTile(Operation *alloc) const {
@@ -82,6 +93,10 @@ struct KVLoop {
     return it == tiles.end() ? nullptr : &it->second;
   }
 };
+
+/// The ops of `loop`'s body that `root` depends on through operands,
+/// `root` included, in the order found.
+llvm::SetVector<Operation *> getBodySlice(scf::ForOp loop, Operation *root);
 
 /// Takes `loop` apart, or says why it is not a synchronous K/V loop (the
 /// reason reads after "the loop is not a K/V loop: ").

@@ -4,21 +4,26 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The mechanism every hk schedule is written with: a policy says which ops
-// go in which cluster, at which priority, how many loop trips one loop body
-// holds and whether the workgroup's two wave groups run one barrier apart;
-// this mechanism turns that description into hk.cluster / hk.stagger IR.
-// The policies are hk-schedule-ping-pong (HipKittens' ping-pong),
-// hk-schedule-interleave (an alternating cluster per MMA) and
-// hk-raise-mma-priority (one cluster around a loop's MMA phase);
-// -test-hk-cluster-schedule drives the mechanism from attributes on the ops,
-// as -test-scf-pipelining drives scf::pipelineForLoop.
+// The mechanism every hk schedule is written with. A policy says, for each
+// op of a K loop's body, which K tile it is issued for (the tile computed
+// or one ahead), in which cluster and at which priority, where the waits
+// and barriers go, how many tiles one loop trip holds and whether the
+// workgroup's two wave groups run one barrier apart (LoopClusterSchedule);
+// applyLoopClusterSchedule builds the prologue, the steady loop, the
+// remainder and the drain from that, with hk.cluster / hk.stagger. The
+// policies are hk-schedule-ping-pong (HipKittens' ping-pong) and
+// hk-schedule-interleave (a tile read ahead, one barrier per tile);
+// hk-raise-mma-priority forms one cluster with formClusters;
+// -test-hk-cluster-schedule drives applyLoopClusterSchedule from
+// attributes on the ops, as -test-scf-pipelining drives
+// scf::pipelineForLoop.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_DIALECT_HK_TRANSFORMS_CLUSTERSCHEDULE_H
 #define HK_DIALECT_HK_TRANSFORMS_CLUSTERSCHEDULE_H
 
+#include "HK/Dialect/HK/Analysis/KVLoop.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Dialect/HK/Utils/ScheduleWaits.h"
 
@@ -247,6 +252,35 @@ FailureOr<WaveGroups> resolveWaveGroups(Operation *op, const Twine &prefix);
 /// barrier behind).
 Value emitLateWaveGroup(OpBuilder &b, Location loc, int64_t waveSize,
                         int64_t waves);
+
+//===----------------------------------------------------------------------===//
+// Helpers the schedule passes share
+//===----------------------------------------------------------------------===//
+
+/// The shared tiles `kv` fills, when each can take a second slot: it has
+/// one, is filled and read (by fragment loads only) in slot 0, and the LDS
+/// has room for the second slots. std::nullopt, with `why` set, when the
+/// policy does not hold; failure, after an error naming `pass`, when the
+/// LDS is too small.
+FailureOr<std::optional<SmallVector<AllocSharedOp>>>
+checkSecondSlots(scf::ForOp loop, const KVLoop &kv, StringRef pass,
+                 std::string &why);
+
+/// Emits at `b` the fill section of `kv` (its copies and the pure ops
+/// feeding them) for induction value `iv`, the copies into `slot`.
+void emitFill(OpBuilder &b, const KVLoop &kv, Value iv, Value slot);
+
+/// Emits `amdgpu.memory_counter_wait load(0)`: every load the wave issued,
+/// direct-to-LDS fills included, is complete.
+void emitWaitForLoads(OpBuilder &b, Location loc);
+
+/// Emits at `b`'s position the wave's first thread id,
+/// `rocdl.readfirstlane(i32(threadIdX) & -waveSize)`: a scalar. hk.stagger's
+/// condition reads it, and hk-rematerialize-after-loops rebuilds thread ids
+/// after loops from it (reusing one emitted before the loop: readfirstlanes
+/// are not merged by CSE, and each would take an SGPR through the loop).
+Value emitWaveFirstThreadId(OpBuilder &b, Location loc, Value threadIdX,
+                            int64_t waveSize);
 
 } // namespace hk
 } // namespace mlir

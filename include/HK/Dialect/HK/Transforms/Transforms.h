@@ -49,23 +49,6 @@ struct MultiBufferedLoop {
   Value slot, otherSlot;
 };
 
-/// The shared tiles `kv` fills, when each can take a second slot: it has
-/// one, is filled and read (by fragment loads only) in slot 0, and the LDS
-/// has room for the second slots. std::nullopt, with `why` set, when the
-/// policy does not hold; failure, after an error naming `pass`, when the
-/// LDS is too small.
-FailureOr<std::optional<SmallVector<AllocSharedOp>>>
-checkSecondSlots(scf::ForOp loop, const KVLoop &kv, StringRef pass,
-                 std::string &why);
-
-/// Emits at `b` the fill section of `kv` (its copies and the pure ops
-/// feeding them) for induction value `iv`, the copies into `slot`.
-void emitFill(OpBuilder &b, const KVLoop &kv, Value iv, Value slot);
-
-/// Emits `amdgpu.memory_counter_wait load(0)`: every load the wave issued,
-/// direct-to-LDS fills included, is complete.
-void emitWaitForLoads(OpBuilder &b, Location loc);
-
 /// Double-buffers the shared tiles filled in `loop` (see hk-multi-buffer).
 /// Returns std::nullopt, with a remark on the loop saying why, when the
 /// loop does not have the expected form, and failure after emitting an
@@ -90,14 +73,6 @@ LogicalResult remapWorkgroups(gpu::GPUFuncOp kernel, const XcdOrder &order);
 /// `hk.launch` gives the grid (see hk-lower-grid-dims). Without `hk.launch`
 /// they are kept, with a remark.
 LogicalResult lowerGridDims(gpu::GPUFuncOp kernel);
-
-/// Emits at `b`'s position the wave's first thread id,
-/// `rocdl.readfirstlane(i32(threadIdX) & -waveSize)`: a scalar. hk.stagger's
-/// condition reads it, and hk-rematerialize-after-loops rebuilds thread ids
-/// after loops from it (reusing one emitted before the loop: readfirstlanes
-/// are not merged by CSE, and each would take an SGPR through the loop).
-Value emitWaveFirstThreadId(OpBuilder &b, Location loc, Value threadIdX,
-                            int64_t waveSize);
 
 } // namespace hk
 } // namespace mlir
