@@ -72,6 +72,8 @@ private:
   SmallVector<std::pair<StringRef, Type>> arguments();
   void emitCommon();
   void emitDq();
+  Value emitRowDots(Value doh, Value oh, Value dh, Value qw,
+                    FragmentType transposedRows, FragmentType column);
   void emitDkDv();
   void emitDkDvTile(scf::ForOp loop, Value head);
   Value emitCausalMask(Value s, Value query, Value key);
@@ -157,6 +159,29 @@ Value BackwardEmitter::emitCausalMask(Value s, Value query, Value key) {
 // dQ and D
 //===----------------------------------------------------------------------===//
 
+/// D = rowsum(dO * O) over d for the wave's queries from `qw`, stored to
+/// `dh` and returned as a column of `column`.
+Value BackwardEmitter::emitRowDots(Value doh, Value oh, Value dh, Value qw,
+                                   FragmentType transposedRows,
+                                   FragmentType column) {
+  // D = rowsum(dO * O) over d, from dO^T and O^T read transposed: a column
+  // per query, as the scores'. Exact products, f32 sums.
+  Value dot = kb.create<ReadFragmentOp>(
+      "dOt", transposedRows, doh, ValueRange{qw, kb.index(0)},
+      /*transpose=*/true, BoundsMode::partial);
+  Value ot = kb.create<ReadFragmentOp>("Ot", transposedRows, oh,
+                                       ValueRange{qw, kb.index(0)},
+                                       /*transpose=*/true, BoundsMode::partial);
+  Value products = kb.map("dO_O", transposedRows, {dot, ot}, {"a", "b"},
+                          [&](ValueRange x) -> Value {
+                            return kb.create<arith::MulFOp>("r", x[0], x[1]);
+                          });
+  Value dcol = kb.create<ReduceOp>("D_q", column, ReduceKind::sum, products);
+  kb.create<StoreFragmentOp>("", dcol, dh, kb.index(0), qw,
+                             /*transpose=*/false, BoundsMode::partial);
+  return dcol;
+}
+
 void BackwardEmitter::emitDq() {
   int64_t dd = d.headDim;
   kb.startKernel(
@@ -214,23 +239,9 @@ void BackwardEmitter::emitDq() {
     dof = loadFixed("dof", dos);
   }
 
-  // D = rowsum(dO * O) over d, from dO^T and O^T read transposed: a column
-  // per query, as the scores'. Exact products, f32 sums.
   FragmentType transposedRows = frag(FragmentRole::acc, dd, t.perWave, f32());
   FragmentType column = frag(FragmentRole::col, 1, t.perWave, f32());
-  Value dot = kb.create<ReadFragmentOp>(
-      "dOt", transposedRows, doh, ValueRange{qw, kb.index(0)},
-      /*transpose=*/true, BoundsMode::partial);
-  Value ot = kb.create<ReadFragmentOp>("Ot", transposedRows, oh,
-                                       ValueRange{qw, kb.index(0)},
-                                       /*transpose=*/true, BoundsMode::partial);
-  Value products = kb.map("dO_O", transposedRows, {dot, ot}, {"a", "b"},
-                          [&](ValueRange x) -> Value {
-                            return kb.create<arith::MulFOp>("r", x[0], x[1]);
-                          });
-  Value dcol = kb.create<ReduceOp>("D_q", column, ReduceKind::sum, products);
-  kb.create<StoreFragmentOp>("", dcol, dh, kb.index(0), qw,
-                             /*transpose=*/false, BoundsMode::partial);
+  Value dcol = emitRowDots(doh, oh, dh, qw, transposedRows, column);
   // LSE in the exp2 domain: P = exp2(c S - log2(e) LSE).
   Value lse =
       kb.create<ReadFragmentOp>("lse", column, lh, ValueRange{qw},
