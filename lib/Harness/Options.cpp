@@ -516,6 +516,15 @@ createGenericConfig(const RunCLOptions &o) {
 
 llvm::Expected<RunCommand> createFromCLOptions() {
   const RunCLOptions &o = *clOptions;
+  // The knobs given are checked as hk-compile checks them (a knob a
+  // schedule contradicts or ignores is refused); ping-pong-priority
+  // without --schedule may be for the program's own hk.schedule.
+  ScheduleKnobsGiven given = o.schedule.given();
+  if (!given.schedule)
+    given.pingPongPriority = false;
+  if (llvm::Error why = checkScheduleSettings(o.schedule.settings(), given))
+    return llvm::make_error<RunError>(RunError::Kind::badInput,
+                                      llvm::toString(std::move(why)));
   RunCommand command;
   command.json = o.emitJson;
   if (!o.genericArgs.empty()) {

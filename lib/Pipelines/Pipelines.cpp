@@ -69,6 +69,14 @@ ScheduleSettings mlir::hk::ScheduleCLOptions::settings() const {
   return settings;
 }
 
+ScheduleKnobsGiven mlir::hk::ScheduleCLOptions::given() const {
+  ScheduleKnobsGiven given;
+#define HK_SCHEDULE_OPTION(TYPE, FIELD, NAME, FLAG, ...)                       \
+  given.FIELD = FIELD.getNumOccurrences() != 0;
+#include "HK/Dialect/HK/Utils/ScheduleOptions.def"
+  return given;
+}
+
 /// The knobs `options` holds as values, and which of them were given.
 static ScheduleSettings getScheduleSettings(const HKPipelineOptions &options,
                                             ScheduleKnobsGiven *given) {

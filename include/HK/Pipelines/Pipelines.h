@@ -84,6 +84,8 @@ struct ScheduleCLOptions {
       : category(category) {}
   /// The knobs' values.
   ScheduleSettings settings() const;
+  /// Which knobs the command line gave, defaults included.
+  ScheduleKnobsGiven given() const;
   /// Copies the knobs given on the command line into `options`, where they
   /// count as set (Option::hasValue), defaults included.
   void applyTo(HKPipelineOptions &options) const;
