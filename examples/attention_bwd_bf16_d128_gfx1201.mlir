@@ -154,9 +154,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
         %r = arith.truncf %x to_nearest_away fastmath<nnan> : f32 to bf16
         hk.yield %r : bf16
       }
-      %dsf = hk.to_operand %dsf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x16xbf16, mma = 16x16x16>
-      %kt = hk.load_fragment %Kts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
-      %dq_new = hk.mma %kt, %dsf, %dq_acc : <a_acc_k, 128x16xbf16, mma = 16x16x16>, <b_acc_k, 16x16xbf16, mma = 16x16x16>, <acc, 128x16xf32, mma = 16x16x16>
+      %dsf = hk.to_operand %dsf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b, 16x16xbf16, mma = 16x16x16, k = acc>
+      %kt = hk.load_fragment %Kts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a, 128x16xbf16, mma = 16x16x16, k = acc>
+      %dq_new = hk.mma %kt, %dsf, %dq_acc : <a, 128x16xbf16, mma = 16x16x16, k = acc>, <b, 16x16xbf16, mma = 16x16x16, k = acc>, <acc, 128x16xf32, mma = 16x16x16>
       amdgpu.lds_barrier
       scf.yield %dq_new : !hk.fragment<acc, 128x16xf32, mma = 16x16x16>
     }
@@ -263,9 +263,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
           %r = arith.truncf %x to_nearest_away fastmath<nnan> : f32 to bf16
           hk.yield %r : bf16
         }
-        %pf = hk.to_operand %pf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x16xbf16, mma = 16x16x16>
-        %dot = hk.load_fragment %dOts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
-        %dv_new = hk.mma %dot, %pf, %dv : <a_acc_k, 128x16xbf16, mma = 16x16x16>, <b_acc_k, 16x16xbf16, mma = 16x16x16>, <acc, 128x16xf32, mma = 16x16x16>
+        %pf = hk.to_operand %pf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b, 16x16xbf16, mma = 16x16x16, k = acc>
+        %dot = hk.load_fragment %dOts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a, 128x16xbf16, mma = 16x16x16, k = acc>
+        %dv_new = hk.mma %dot, %pf, %dv : <a, 128x16xbf16, mma = 16x16x16, k = acc>, <b, 16x16xbf16, mma = 16x16x16, k = acc>, <acc, 128x16xf32, mma = 16x16x16>
         %doa = hk.load_fragment %dOs[%c0] [%c0, %c0] : <16x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <a, 16x128xbf16, mma = 16x16x16>
         %vf = hk.load_fragment %Vs[%c0] [%wk, %c0] : <32x128xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>> -> <b, 16x128xbf16, mma = 16x16x16>
         %dp = hk.mma %doa, %vf, %s_init : <a, 16x128xbf16, mma = 16x16x16>, <b, 16x128xbf16, mma = 16x16x16>, <acc, 16x16xf32, mma = 16x16x16>
@@ -280,9 +280,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx1201">] {
           %r = arith.truncf %x to_nearest_away fastmath<nnan> : f32 to bf16
           hk.yield %r : bf16
         }
-        %dsf = hk.to_operand %dsf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x16xbf16, mma = 16x16x16>
-        %qt = hk.load_fragment %Qts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a_acc_k, 128x16xbf16, mma = 16x16x16>
-        %dk_new = hk.mma %qt, %dsf, %dk : <a_acc_k, 128x16xbf16, mma = 16x16x16>, <b_acc_k, 16x16xbf16, mma = 16x16x16>, <acc, 128x16xf32, mma = 16x16x16>
+        %dsf = hk.to_operand %dsf_bf16 : <acc, 16x16xbf16, mma = 16x16x16> -> <b, 16x16xbf16, mma = 16x16x16, k = acc>
+        %qt = hk.load_fragment %Qts[%c0] [%c0, %c0] : <128x16xbf16, #hk.swizzle<none>> -> <a, 128x16xbf16, mma = 16x16x16, k = acc>
+        %dk_new = hk.mma %qt, %dsf, %dk : <a, 128x16xbf16, mma = 16x16x16, k = acc>, <b, 16x16xbf16, mma = 16x16x16, k = acc>, <acc, 128x16xf32, mma = 16x16x16>
         amdgpu.lds_barrier
         scf.yield %dk_new, %dv_new : !hk.fragment<acc, 128x16xf32, mma = 16x16x16>, !hk.fragment<acc, 128x16xf32, mma = 16x16x16>
       }

@@ -151,9 +151,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
         %r = arith.truncf %x fastmath<nnan> : f32 to bf16
         hk.yield %r : bf16
       }
-      %dsf = hk.to_operand %dsf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
-      %kt = hk.load_fragment %Ks[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a_acc_k, 128x64xbf16, mma = 32x32x16>
-      %dq_new = hk.mma %kt, %dsf, %dq_acc : <a_acc_k, 128x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 128x32xf32, mma = 32x32x16>
+      %dsf = hk.to_operand %dsf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b, 32x64xbf16, mma = 32x32x16, k = acc>
+      %kt = hk.load_fragment %Ks[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a, 128x64xbf16, mma = 32x32x16, k = acc>
+      %dq_new = hk.mma %kt, %dsf, %dq_acc : <a, 128x64xbf16, mma = 32x32x16, k = acc>, <b, 32x64xbf16, mma = 32x32x16, k = acc>, <acc, 128x32xf32, mma = 32x32x16>
       amdgpu.lds_barrier
       scf.yield %dq_new : !hk.fragment<acc, 128x32xf32, mma = 32x32x16>
     }
@@ -260,9 +260,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
           %r = arith.truncf %x fastmath<nnan> : f32 to bf16
           hk.yield %r : bf16
         }
-        %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
-        %dot = hk.load_fragment %dOs[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a_acc_k, 128x64xbf16, mma = 32x32x16>
-        %dv_new = hk.mma %dot, %pf, %dv : <a_acc_k, 128x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 128x32xf32, mma = 32x32x16>
+        %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b, 32x64xbf16, mma = 32x32x16, k = acc>
+        %dot = hk.load_fragment %dOs[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a, 128x64xbf16, mma = 32x32x16, k = acc>
+        %dv_new = hk.mma %dot, %pf, %dv : <a, 128x64xbf16, mma = 32x32x16, k = acc>, <b, 32x64xbf16, mma = 32x32x16, k = acc>, <acc, 128x32xf32, mma = 32x32x16>
         %doa = hk.load_fragment %dOs[%c0] [%c0, %c0] : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a, 64x128xbf16, mma = 32x32x16>
         %dp = hk.mma %doa, %vf, %s_init : <a, 64x128xbf16, mma = 32x32x16>, <b, 32x128xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
         %ds = hk.map %p, %dp, %D_q : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<row, 64x1xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
@@ -276,9 +276,9 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
           %r = arith.truncf %x fastmath<nnan> : f32 to bf16
           hk.yield %r : bf16
         }
-        %dsf = hk.to_operand %dsf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
-        %qt = hk.load_fragment %Qs[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a_acc_k, 128x64xbf16, mma = 32x32x16>
-        %dk_new = hk.mma %qt, %dsf, %dk : <a_acc_k, 128x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 128x32xf32, mma = 32x32x16>
+        %dsf = hk.to_operand %dsf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b, 32x64xbf16, mma = 32x32x16, k = acc>
+        %qt = hk.load_fragment %Qs[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a, 128x64xbf16, mma = 32x32x16, k = acc>
+        %dk_new = hk.mma %qt, %dsf, %dk : <a, 128x64xbf16, mma = 32x32x16, k = acc>, <b, 32x64xbf16, mma = 32x32x16, k = acc>, <acc, 128x32xf32, mma = 32x32x16>
         amdgpu.lds_barrier
         scf.yield %dk_new, %dv_new : !hk.fragment<acc, 128x32xf32, mma = 32x32x16>, !hk.fragment<acc, 128x32xf32, mma = 32x32x16>
       }

@@ -72,7 +72,7 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
     %qw = arith.addi %q0, %wq : index
     hk.copy_to_shared %Qh[%q0, %c0], %Qs[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
     amdgpu.lds_barrier
-    %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <b_run_k, 16x64xbf16, mma = 16x16x16>
+    %qf = hk.load_fragment %Qs[%c0] [%wq, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <b, 16x64xbf16, mma = 16x16x16, k = run>
     %s_init = hk.fill_fragment %zero : <acc, 64x16xf32, mma = 16x16x16>
     %is_causal = arith.cmpi ne, %causal, %zero_i32 : i32
     %q_end = arith.addi %q0, %c64 : index
@@ -89,8 +89,8 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
       hk.copy_to_shared %Kh[%k, %c0], %Ks[%c0] bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
       hk.copy_to_shared %Vh[%k, %c0], %Vs[%c0] transpose bounds partial : memref<?x64xbf16, strided<[64, 1], offset: ?>>, <64x64xbf16, #hk.swizzle<st_8x64>>
       amdgpu.lds_barrier
-      %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <a_run_k, 64x64xbf16, mma = 16x16x16>
-      %s = hk.mma %kf, %qf, %s_init : <a_run_k, 64x64xbf16, mma = 16x16x16>, <b_run_k, 16x64xbf16, mma = 16x16x16>, <acc, 64x16xf32, mma = 16x16x16>
+      %kf = hk.load_fragment %Ks[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <a, 64x64xbf16, mma = 16x16x16, k = run>
+      %s = hk.mma %kf, %qf, %s_init : <a, 64x64xbf16, mma = 16x16x16, k = run>, <b, 16x64xbf16, mma = 16x16x16, k = run>, <acc, 64x16xf32, mma = 16x16x16>
       %in_mask_tiles = arith.cmpi uge, %k, %kv_masked : index
       %k32 = arith.index_castui %k : index to i32
       %c64_i32 = arith.constant 64 : i32
@@ -176,9 +176,9 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx1201">] {
         %r = arith.truncf %x to_nearest_away fastmath<nnan> : f32 to bf16
         hk.yield %r : bf16
       }
-      %pf = hk.to_operand %pf_bf16 : <acc, 64x16xbf16, mma = 16x16x16> -> <b_acc_k, 16x64xbf16, mma = 16x16x16>
-      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <a_acc_k, 64x64xbf16, mma = 16x16x16>
-      %o_new = hk.mma %vt, %pf, %m_new#2 : <a_acc_k, 64x64xbf16, mma = 16x16x16>, <b_acc_k, 16x64xbf16, mma = 16x16x16>, <acc, 64x16xf32, mma = 16x16x16>
+      %pf = hk.to_operand %pf_bf16 : <acc, 64x16xbf16, mma = 16x16x16> -> <b, 16x64xbf16, mma = 16x16x16, k = acc>
+      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_8x64>> -> <a, 64x64xbf16, mma = 16x16x16, k = acc>
+      %o_new = hk.mma %vt, %pf, %m_new#2 : <a, 64x64xbf16, mma = 16x16x16, k = acc>, <b, 16x64xbf16, mma = 16x16x16, k = acc>, <acc, 64x16xf32, mma = 16x16x16>
       amdgpu.lds_barrier
       scf.yield %m_new#0, %l_new, %o_new : !hk.fragment<col, 1x16xf32, mma = 16x16x16>, !hk.fragment<col, 1x16xf32, mma = 16x16x16>, !hk.fragment<acc, 64x16xf32, mma = 16x16x16>
     }

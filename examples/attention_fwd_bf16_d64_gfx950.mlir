@@ -192,12 +192,12 @@ gpu.module @hk_attention [#rocdl.target<chip = "gfx950">] {
         %r = arith.truncf %x fastmath<nnan> : f32 to bf16
         hk.yield %r : bf16
       }
-      %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b_acc_k, 32x64xbf16, mma = 32x32x16>
+      %pf = hk.to_operand %pf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b, 32x64xbf16, mma = 32x32x16, k = acc>
       amdgpu.sched_barrier allow = <none>
-      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 64x64xbf16, mma = 32x32x16>
+      %vt = hk.load_fragment %Vs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x32>> -> <a, 64x64xbf16, mma = 32x32x16, k = acc>
       amdgpu.memory_counter_wait ds(0)
       amdgpu.sched_barrier allow = <none>
-      %o_new = hk.mma %vt, %pf, %o : <a_acc_k, 64x64xbf16, mma = 32x32x16>, <b_acc_k, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+      %o_new = hk.mma %vt, %pf, %o : <a, 64x64xbf16, mma = 32x32x16, k = acc>, <b, 32x64xbf16, mma = 32x32x16, k = acc>, <acc, 64x32xf32, mma = 32x32x16>
       %in_mask_tiles = arith.cmpi uge, %k, %kv_masked_ahead : index
       %k32_1 = arith.index_castui %k_next : index to i32
       %c64_i32_2 = arith.constant 64 : i32

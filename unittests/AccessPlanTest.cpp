@@ -17,6 +17,10 @@ using namespace mlir::hk;
 
 namespace {
 
+// The operands in an accumulator's k order.
+const FragmentLayout kAAccK{FragmentRole::a, KOrder::acc};
+const FragmentLayout kBAccK{FragmentRole::b, KOrder::acc};
+
 using Runs = std::vector<Run>;
 
 TEST(AccessPlanTest, ReferenceFragmentsAreOneRead) {
@@ -87,19 +91,19 @@ TEST(AccessPlanTest, TransposedReadsServeMfmaOperands) {
   EXPECT_EQ(
       transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a, 20, 0),
       (Coord{9, 0}));
-  for (FragmentRole role : {FragmentRole::a, FragmentRole::b})
+  for (FragmentLayout role :
+       std::initializer_list<FragmentLayout>{FragmentRole::a, FragmentRole::b})
     EXPECT_TRUE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, role));
   EXPECT_FALSE(
       transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, FragmentRole::acc));
-  // In an accumulator's k order (a_acc_k) lane group g reads k rows 4g..
+  // In an accumulator's k order (k = acc) lane group g reads k rows 4g..
   // and 16 + 4g..: lane 17 rows 4 and 20.
-  EXPECT_EQ(transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a_acc_k,
-                                 17, 0),
+  EXPECT_EQ(transposedReadSource(MmaLayout::Mfma16x16x32, kAAccK, 17, 0),
             (Coord{4, 4}));
-  EXPECT_EQ(transposedReadSource(MmaLayout::Mfma16x16x32, FragmentRole::a_acc_k,
-                                 17, 1),
+  EXPECT_EQ(transposedReadSource(MmaLayout::Mfma16x16x32, kAAccK, 17, 1),
             (Coord{20, 4}));
-  for (FragmentRole role : {FragmentRole::a_acc_k, FragmentRole::b_acc_k})
+  for (FragmentLayout role :
+       std::initializer_list<FragmentLayout>{kAAccK, kBAccK})
     EXPECT_TRUE(transposedReadsMatchLayout(MmaLayout::Mfma16x16x32, role));
   // 32x32x16: lanes 16-31 read the block's columns 16-31 and lanes 32-63
   // the next k rows, 8 on in the MMA's k order (HipKittens' V^T addresses,
@@ -110,12 +114,10 @@ TEST(AccessPlanTest, TransposedReadsServeMfmaOperands) {
             (Coord{0, 20}));
   EXPECT_EQ(transposedReadSource(mfma32, FragmentRole::a, 37, 1),
             (Coord{13, 4}));
-  EXPECT_EQ(transposedReadSource(mfma32, FragmentRole::a_acc_k, 53, 0),
-            (Coord{5, 20}));
-  EXPECT_EQ(transposedReadSource(mfma32, FragmentRole::a_acc_k, 53, 1),
-            (Coord{13, 20}));
-  for (FragmentRole role : {FragmentRole::a, FragmentRole::b,
-                            FragmentRole::a_acc_k, FragmentRole::b_acc_k})
+  EXPECT_EQ(transposedReadSource(mfma32, kAAccK, 53, 0), (Coord{5, 20}));
+  EXPECT_EQ(transposedReadSource(mfma32, kAAccK, 53, 1), (Coord{13, 20}));
+  for (FragmentLayout role : std::initializer_list<FragmentLayout>{
+           FragmentRole::a, FragmentRole::b, kAAccK, kBAccK})
     EXPECT_TRUE(transposedReadsMatchLayout(mfma32, role));
   EXPECT_FALSE(transposedReadsMatchLayout(mfma32, FragmentRole::acc));
   // gfx1201's operand layout holds k 0-3 and 8-11 in a lane: not what two

@@ -21,14 +21,19 @@ using namespace mlir::hk;
 
 namespace {
 
+// The operands in an accumulator's and in each lane's run k order.
+const FragmentLayout kAAccK{FragmentRole::a, KOrder::acc};
+const FragmentLayout kBAccK{FragmentRole::b, KOrder::acc};
+const FragmentLayout kARunK{FragmentRole::a, KOrder::run};
+const FragmentLayout kBRunK{FragmentRole::b, KOrder::run};
+
 const MmaLayout kLayouts[] = {MmaLayout::Mfma16x16x32, MmaLayout::Mfma32x32x16,
                               MmaLayout::Wmma16x16x16Gfx12,
                               MmaLayout::Mfma16x16x128F8,
                               MmaLayout::Wmma16x16x16F8Gfx12};
-const FragmentRole kRoles[] = {FragmentRole::a,       FragmentRole::b,
-                               FragmentRole::acc,     FragmentRole::a_acc_k,
-                               FragmentRole::b_acc_k, FragmentRole::a_run_k,
-                               FragmentRole::b_run_k};
+const FragmentLayout kRoles[] = {
+    FragmentRole::a, FragmentRole::b, FragmentRole::acc, kAAccK, kBAccK,
+    kARunK,          kBRunK};
 
 TEST(LaneLayoutTest, FragmentShapes) {
   FragmentShape a950 =
@@ -98,11 +103,10 @@ TEST(LaneLayoutTest, Mfma32x32x16) {
             (Coord{31, 8}));
   // An accumulator-k operand: 16 k per fragment, a lane's k the rows of its
   // accumulator elements 0-7 (HipKittens' P^T as the B operand).
-  EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::b_acc_k, 40, 5),
-            (Coord{8, 13}));
+  EXPECT_EQ(getFragmentElement(mfma32, kBAccK, 40, 5), (Coord{8, 13}));
   for (int64_t lane = 0; lane < 64; ++lane)
     for (int64_t i = 0; i < 8; ++i)
-      EXPECT_EQ(getFragmentElement(mfma32, FragmentRole::a_acc_k, lane, i).col,
+      EXPECT_EQ(getFragmentElement(mfma32, kAAccK, lane, i).col,
                 getFragmentElement(mfma32, FragmentRole::acc, lane, i).row);
 }
 
@@ -110,9 +114,8 @@ TEST(LaneLayoutTest, Mfma32x32x16) {
 // once.
 TEST(LaneLayoutTest, CoversFragmentExactlyOnce) {
   for (MmaLayout layout : kLayouts) {
-    for (FragmentRole role : kRoles) {
-      SCOPED_TRACE(std::to_string(static_cast<int>(layout)) + " " +
-                   stringifyFragmentRole(role).str());
+    for (FragmentLayout role : kRoles) {
+      SCOPED_TRACE(std::to_string(static_cast<int>(layout)) + " " + role.str());
       FragmentShape shape = getFragmentShape(layout, role);
       ASSERT_EQ(shape.rows * shape.cols, shape.waveSize * shape.elemsPerLane);
       std::vector<int> hits(shape.rows * shape.cols, 0);
@@ -158,7 +161,7 @@ TEST(LaneLayoutTest, SpecExamples) {
 /// lane's elements sit at 8 consecutive, 16-byte-aligned LDS positions in
 /// element order: the condition for one ds_read_b128 per fragment.
 bool everyFragmentIsOneRead(MmaLayout mma, const TileLayout &tile,
-                            FragmentRole role = FragmentRole::a) {
+                            FragmentLayout role = FragmentRole::a) {
   FragmentShape shape = getFragmentShape(mma, role);
   for (int64_t r0 = 0; r0 < tile.rows; r0 += shape.rows) {
     for (int64_t c0 = 0; c0 < tile.cols; c0 += shape.cols) {
@@ -201,15 +204,14 @@ TEST(LaneLayoutTest, RunKFragmentsAreContiguousWithoutPermutation) {
   for (MmaLayout layout : kLayouts) {
     SCOPED_TRACE(int(layout));
     TileLayout plain{128, 128, 2, Swizzle::none, ColumnPermutation::identity};
-    EXPECT_TRUE(everyFragmentIsOneRead(layout, plain, FragmentRole::a_run_k));
-    EXPECT_TRUE(everyFragmentIsOneRead(layout, plain, FragmentRole::b_run_k));
+    EXPECT_TRUE(everyFragmentIsOneRead(layout, plain, kARunK));
+    EXPECT_TRUE(everyFragmentIsOneRead(layout, plain, kBRunK));
     bool differs = false;
     FragmentShape shape = getFragmentShape(layout, FragmentRole::a);
     for (int64_t lane = 0; lane < shape.waveSize; ++lane)
       for (int64_t i = 0; i < shape.elemsPerLane; ++i)
-        differs |=
-            !(getFragmentElement(layout, FragmentRole::a, lane, i) ==
-              getFragmentElement(layout, FragmentRole::a_run_k, lane, i));
+        differs |= !(getFragmentElement(layout, FragmentRole::a, lane, i) ==
+                     getFragmentElement(layout, kARunK, lane, i));
     EXPECT_EQ(differs, layout == MmaLayout::Wmma16x16x16Gfx12 ||
                            layout == MmaLayout::Mfma16x16x128F8);
   }
@@ -231,9 +233,8 @@ TEST(LaneLayoutTest, RunKOperandsPairTheSameK) {
         ASSERT_EQ(getFragmentElement(layout, FragmentRole::b, lane, i).col,
                   slotK);
         // Run-k: both operands' k in that slot are one value, whatever it is.
-        ASSERT_EQ(
-            getFragmentElement(layout, FragmentRole::a_run_k, lane, i).col,
-            getFragmentElement(layout, FragmentRole::b_run_k, lane, i).col);
+        ASSERT_EQ(getFragmentElement(layout, kARunK, lane, i).col,
+                  getFragmentElement(layout, kBRunK, lane, i).col);
       }
   }
 }
@@ -282,11 +283,10 @@ TEST(LaneLayoutTest, RowAndColumnVectorsFollowTheAccumulator) {
 TEST(LaneLayoutTest, ElementsAreTheLanesFirstPlusAStep) {
   // hk.mask's lowering relies on it: one lane value plus immediates.
   for (MmaLayout layout : kLayouts)
-    for (FragmentRole role :
-         {FragmentRole::a, FragmentRole::b, FragmentRole::acc,
-          FragmentRole::a_acc_k, FragmentRole::b_acc_k, FragmentRole::a_run_k,
-          FragmentRole::b_run_k, FragmentRole::row, FragmentRole::col,
-          FragmentRole::scale}) {
+    for (FragmentLayout role : std::initializer_list<FragmentLayout>{
+             FragmentRole::a, FragmentRole::b, FragmentRole::acc, kAAccK,
+             kBAccK, kARunK, kBRunK, FragmentRole::row, FragmentRole::col,
+             FragmentRole::scale}) {
       FragmentShape shape = getFragmentShape(layout, role);
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         Coord first = getFragmentElement(layout, role, lane, 0);
@@ -294,7 +294,7 @@ TEST(LaneLayoutTest, ElementsAreTheLanesFirstPlusAStep) {
           Coord step = getFragmentElementStep(layout, role, i);
           EXPECT_EQ(getFragmentElement(layout, role, lane, i),
                     (Coord{first.row + step.row, first.col + step.col}))
-              << "layout " << int(layout) << " role " << int(role) << " lane "
+              << "layout " << int(layout) << " role " << role.str() << " lane "
               << lane << " element " << i;
         }
       }

@@ -25,6 +25,12 @@ using namespace mlir::hk;
 
 namespace {
 
+// The operands in an accumulator's and in each lane's run k order.
+const FragmentLayout kAAccK{FragmentRole::a, KOrder::acc};
+const FragmentLayout kBAccK{FragmentRole::b, KOrder::acc};
+const FragmentLayout kARunK{FragmentRole::a, KOrder::run};
+const FragmentLayout kBRunK{FragmentRole::b, KOrder::run};
+
 class LayoutEmissionTest : public ::testing::Test {
 protected:
   LayoutEmissionTest()
@@ -97,11 +103,10 @@ TEST_F(LayoutEmissionTest, FragmentElementMatchesLaneLayout) {
        {MmaLayout::Mfma16x16x32, MmaLayout::Mfma32x32x16,
         MmaLayout::Wmma16x16x16Gfx12, MmaLayout::Mfma16x16x128F8,
         MmaLayout::Wmma16x16x16F8Gfx12}) {
-    for (FragmentRole role :
-         {FragmentRole::a, FragmentRole::b, FragmentRole::acc,
-          FragmentRole::row, FragmentRole::col, FragmentRole::a_acc_k,
-          FragmentRole::b_acc_k, FragmentRole::a_run_k,
-          FragmentRole::b_run_k}) {
+    for (FragmentLayout role : std::initializer_list<FragmentLayout>{
+             FragmentRole::a, FragmentRole::b, FragmentRole::acc,
+             FragmentRole::row, FragmentRole::col, kAAccK, kBAccK, kARunK,
+             kBRunK}) {
       FragmentShape shape = getFragmentShape(layout, role);
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
         for (int64_t i = 0; i < shape.elemsPerLane; ++i) {

@@ -65,9 +65,9 @@ private:
   MLIRContext *ctx() { return kb.getContext(); }
   Type bf16() { return BFloat16Type::get(ctx()); }
   Type f32() { return Float32Type::get(ctx()); }
-  FragmentType frag(FragmentRole role, int64_t rows, int64_t cols,
+  FragmentType frag(FragmentLayout layout, int64_t rows, int64_t cols,
                     Type element) {
-    return kb.fragment(role, rows, cols, element, t.mma);
+    return kb.fragment(layout, rows, cols, element, t.mma);
   }
   SmallVector<std::pair<StringRef, Type>> arguments();
   void emitCommon();
@@ -308,7 +308,7 @@ void BackwardEmitter::emitDq() {
                       });
     Value dsf = attentionFiniteToOperand(kb, "dsf", ds);
     Value kt = kb.create<LoadFragmentOp>(
-        "kt", frag(FragmentRole::a_acc_k, dd, t.perTile, bf16()), kts,
+        "kt", frag({FragmentRole::a, KOrder::acc}, dd, t.perTile, bf16()), kts,
         kb.index(0), kb.index(0), kb.index(0),
         /*transpose=*/t.transposedReads);
     Value dqNew =
@@ -510,7 +510,7 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
                    });
   // dV^T += dO^T P: P as the B operand in place.
   FragmentType transposedRows =
-      frag(FragmentRole::a_acc_k, dd, t.perTile, bf16());
+      frag({FragmentRole::a, KOrder::acc}, dd, t.perTile, bf16());
   Value pf = attentionFiniteToOperand(kb, "pf", p);
   Value dot = kb.create<LoadFragmentOp>("dot", transposedRows, dots,
                                         kb.index(0), kb.index(0), kb.index(0),

@@ -166,7 +166,7 @@ Value mlir::hk::kernels::attentionFiniteToOperand(KernelBuilder &kb,
   return kb
       .create<ToOperandOp>(
           name,
-          TypeRange{kb.fragment(FragmentRole::b_acc_k, type.getCols(),
+          TypeRange{kb.fragment({FragmentRole::b, KOrder::acc}, type.getCols(),
                                 type.getRows(), bf16, type.getMmaShape())},
           ValueRange{rounded})
       .getOutputs()

@@ -52,9 +52,9 @@ private:
   MLIRContext *ctx() { return kb.getContext(); }
   Type bf16() { return BFloat16Type::get(ctx()); }
   Type f32() { return Float32Type::get(ctx()); }
-  FragmentType frag(FragmentRole role, int64_t rows, int64_t cols,
+  FragmentType frag(FragmentLayout layout, int64_t rows, int64_t cols,
                     Type element) {
-    return kb.fragment(role, rows, cols, element, p.t.mma);
+    return kb.fragment(layout, rows, cols, element, p.t.mma);
   }
   FragmentType column() {
     return frag(FragmentRole::col, 1, p.t.perWave, f32());
@@ -66,9 +66,9 @@ private:
     return frag(FragmentRole::acc, p.d.headDim, p.t.perWave, f32());
   }
   Value emitKeyFragment();
-  /// S^T's operand role for `side` (a or b): the MMA's k order, or run-k
+  /// S^T's operand layout for `side` (a or b): the MMA's k order, or run-k
   /// where that order needs permuted tiles.
-  FragmentRole scoreOperandRole(FragmentRole side) const;
+  FragmentLayout scoreOperandLayout(FragmentRole side) const;
   Value emitValueFragment();
   Value emitMask(Value s, Value k, Value inMaskTiles);
   std::array<Value, 3> emitRescale(Value m, Value l, Value o, Value tileMax);
@@ -212,8 +212,8 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
                               /*transpose=*/false, BoundsMode::partial);
   kb.create<amdgpu::LDSBarrierOp>("");
   qf = kb.create<LoadFragmentOp>(
-      "qf", frag(scoreOperandRole(FragmentRole::b), p.t.perWave, d, bf16()), qs,
-      kb.index(0), wq, kb.index(0), /*transpose=*/false);
+      "qf", frag(scoreOperandLayout(FragmentRole::b), p.t.perWave, d, bf16()),
+      qs, kb.index(0), wq, kb.index(0), /*transpose=*/false);
   sInit = kb.create<FillFragmentOp>("s_init", scores(), zero);
   Value sFirst;
   if (*p.d.scoresAhead) {
@@ -286,24 +286,25 @@ gpu::GPUModuleOp AttentionEmitter::emit() {
 
 Value AttentionEmitter::emitKeyFragment() {
   // S^T = K Q^T: rows are the tile's keys, columns this wave's queries.
-  return kb.create<LoadFragmentOp>(
-      "kf",
-      frag(scoreOperandRole(FragmentRole::a), p.t.perTile, p.d.headDim, bf16()),
-      ks, kb.index(0), kb.index(0), kb.index(0), /*transpose=*/false);
+  return kb.create<LoadFragmentOp>("kf",
+                                   frag(scoreOperandLayout(FragmentRole::a),
+                                        p.t.perTile, p.d.headDim, bf16()),
+                                   ks, kb.index(0), kb.index(0), kb.index(0),
+                                   /*transpose=*/false);
 }
 
-FragmentRole AttentionEmitter::scoreOperandRole(FragmentRole side) const {
+FragmentLayout AttentionEmitter::scoreOperandLayout(FragmentRole side) const {
   if (operandPermutation(p.t) == ColumnPermutation::identity)
     return side;
-  return side == FragmentRole::a ? FragmentRole::a_run_k
-                                 : FragmentRole::b_run_k;
+  return {side, KOrder::run};
 }
 
 Value AttentionEmitter::emitValueFragment() {
   // V^T, the A operand of O^T = V^T P^T.
   return kb.create<LoadFragmentOp>(
-      "vt", frag(FragmentRole::a_acc_k, p.d.headDim, p.t.perTile, bf16()), vs,
-      kb.index(0), kb.index(0), kb.index(0),
+      "vt",
+      frag({FragmentRole::a, KOrder::acc}, p.d.headDim, p.t.perTile, bf16()),
+      vs, kb.index(0), kb.index(0), kb.index(0),
       /*transpose=*/p.t.transposedReads);
 }
 

@@ -133,11 +133,11 @@ Value KernelBuilder::f32(StringRef name, double value) {
   return op;
 }
 
-FragmentType KernelBuilder::fragment(FragmentRole role, int64_t rows,
+FragmentType KernelBuilder::fragment(FragmentLayout layout, int64_t rows,
                                      int64_t cols, Type element,
                                      MmaShape mma) const {
-  return FragmentType::get(getContext(), role, rows, cols, element, mma.m,
-                           mma.n, mma.k);
+  return FragmentType::get(getContext(), layout.role, rows, cols, element,
+                           mma.m, mma.n, mma.k, layout.kOrder);
 }
 
 SharedTileType KernelBuilder::sharedTile(int64_t rows, int64_t cols,
@@ -188,7 +188,7 @@ llvm::Error KernelBuilder::verifyTypes(ArrayRef<Type> types) {
       valid = FragmentType::verify(
           emitError, fragment.getRole(), fragment.getRows(), fragment.getCols(),
           fragment.getElementType(), fragment.getMmaM(), fragment.getMmaN(),
-          fragment.getMmaK());
+          fragment.getMmaK(), fragment.getKOrder());
     if (failed(valid))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      first.message);

@@ -95,7 +95,9 @@ public:
     return create<memref::DimOp>(name, memref, index(d));
   }
 
-  FragmentType fragment(FragmentRole role, int64_t rows, int64_t cols,
+  /// A fragment type of lane layout `layout` (a role, and a k order for
+  /// `a` and `b`).
+  FragmentType fragment(FragmentLayout layout, int64_t rows, int64_t cols,
                         Type element, MmaShape mma) const;
   SharedTileType
   sharedTile(int64_t rows, int64_t cols, Type element, Swizzle swizzle,

@@ -76,7 +76,7 @@ struct Collector {
 std::vector<LdsInstrConflicts>
 mlir::hk::getFragmentLoadConflicts(const ChipInfo &chip, const TileLayout &tile,
                                    const FragmentAccess &access) {
-  FragmentShape shape = getFragmentShape(access.layout, access.role);
+  FragmentShape shape = getFragmentShape(access.layout, access.fragment);
   Collector collect{chip, {}};
   std::vector<std::optional<uint64_t>> addresses(shape.waveSize);
   if (access.transposed) {
@@ -88,7 +88,8 @@ mlir::hk::getFragmentLoadConflicts(const ChipInfo &chip, const TileLayout &tile,
       for (int64_t c0 = 0; c0 + shape.rows <= tile.cols; c0 += shape.rows)
         for (int64_t s = 0; s < 2; ++s) {
           for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-            Coord c = transposedReadSource(access.layout, access.role, lane, s);
+            Coord c =
+                transposedReadSource(access.layout, access.fragment, lane, s);
             addresses[lane] =
                 tile.physicalOffset(r0 + c.row, c0 + c.col) * tile.elementBytes;
           }
@@ -96,7 +97,8 @@ mlir::hk::getFragmentLoadConflicts(const ChipInfo &chip, const TileLayout &tile,
         }
     return collect.kinds;
   }
-  std::vector<Run> runs = planFragmentAccess(access.layout, access.role, tile);
+  std::vector<Run> runs =
+      planFragmentAccess(access.layout, access.fragment, tile);
   for (Run run : runs) {
     unsigned bytes = run.length * tile.elementBytes;
     LdsInstrConflicts &k = collect.kind(dsMnemonic(false, bytes), bytes);
@@ -105,8 +107,8 @@ mlir::hk::getFragmentLoadConflicts(const ChipInfo &chip, const TileLayout &tile,
     for (int64_t r0 = 0; r0 + shape.rows <= tile.rows; r0 += shape.rows)
       for (int64_t c0 = 0; c0 + shape.cols <= tile.cols; c0 += shape.cols) {
         for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-          Coord c =
-              getFragmentElement(access.layout, access.role, lane, run.first);
+          Coord c = getFragmentElement(access.layout, access.fragment, lane,
+                                       run.first);
           addresses[lane] =
               tile.physicalOffset(r0 + c.row, c0 + c.col) * tile.elementBytes;
         }

@@ -24,7 +24,7 @@
 // CHECK: hk.barrier
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: hk.cluster priority = 1 interleaved {
-// CHECK-NEXT: hk.mma %[[S]]#3, %[[S]]#2, %{{.*}} : <a_acc_k, 64x64xbf16
+// CHECK-NEXT: hk.mma %[[S]]#3, %[[S]]#2, %{{.*}} : <a, 64x64xbf16, mma = {{[0-9x]+}}, k = acc>
 // CHECK: hk.reduce max %[[S]]#0
 // CHECK: hk.any
 // CHECK: scf.if

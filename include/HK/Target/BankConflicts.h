@@ -41,11 +41,11 @@ struct LdsInstrConflicts {
   std::map<unsigned, int64_t> placementsByWays;
 };
 
-/// A fragment load of `fragments` fragments of `role` under `layout` (one
+/// A fragment load of `fragments` fragments of `fragment` under `layout` (one
 /// LDS instruction per run of the lane's part of each fragment).
 struct FragmentAccess {
   MmaLayout layout;
-  FragmentRole role;
+  FragmentLayout fragment;
   int64_t fragments = 1;
   /// From a K-major tile with gfx950's transposed reads (two
   /// ds_read_b64_tr_b16 per fragment, at transposedReadSource).

@@ -66,11 +66,12 @@ struct AccElements {
 };
 
 AccElements accElements(OpBuilder &b, Location loc, const MmaInstr &instr,
-                        Value lane, FragmentRole role = FragmentRole::acc) {
-  AccElements out{getFragmentShape(instr.layout, role), {}};
+                        Value lane,
+                        FragmentLayout fragment = FragmentRole::acc) {
+  AccElements out{getFragmentShape(instr.layout, fragment), {}};
   for (int64_t e = 0; e < out.shape.elemsPerLane; ++e)
     out.offsets.push_back(
-        emitFragmentElement(b, loc, instr.layout, role, lane, e));
+        emitFragmentElement(b, loc, instr.layout, fragment, lane, e));
   return out;
 }
 
@@ -115,7 +116,7 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     if (failed(lane))
       return failure();
     AccElements elements =
-        accElements(rewriter, loc, *instr, *lane, type.getRole());
+        accElements(rewriter, loc, *instr, *lane, type.getLaneLayout());
 
     Value values = adaptor.getFragment();
     if (destElement != type.getElementType())
@@ -312,7 +313,7 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
       return success();
     }
     AccElements elements =
-        accElements(rewriter, loc, *instr, *lane, type.getRole());
+        accElements(rewriter, loc, *instr, *lane, type.getLaneLayout());
 
     // A 1-D source is a matrix of one row (a bias broadcast down an `acc`,
     // a `col` vector) or of one column (a `row` vector); a broadcast reads

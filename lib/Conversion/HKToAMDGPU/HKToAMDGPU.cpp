@@ -157,7 +157,7 @@ namespace {
 /// (only `origin`, when the load's position is a constant).
 static std::optional<int64_t>
 transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
-                           FragmentRole role, const FragmentShape &shape,
+                           FragmentLayout fragment, const FragmentShape &shape,
                            int64_t regionRows, int64_t regionCols,
                            std::optional<Coord> origin, Coord from, Coord to) {
   std::optional<int64_t> delta;
@@ -167,7 +167,7 @@ transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
   for (int64_t r0 = origin ? origin->row : 0; r0 < rowEnd; r0 += shape.cols)
     for (int64_t c0 = origin ? origin->col : 0; c0 < colEnd; c0 += shape.rows)
       for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-        Coord src = transposedReadSource(mma, role, lane, 0);
+        Coord src = transposedReadSource(mma, fragment, lane, 0);
         int64_t d = layout.physicalOffset(r0 + src.row + to.row,
                                           c0 + src.col + to.col) -
                     layout.physicalOffset(r0 + src.row + from.row,
@@ -182,15 +182,14 @@ transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
 /// The LDS element distance between element `toElem` of a fragment at
 /// (toRow, toCol) of a tile and element `fromElem` of one at (fromRow,
 /// fromCol), if it is the same for every lane.
-static std::optional<int64_t> readDisplacement(const TileLayout &layout,
-                                               MmaLayout mma, FragmentRole role,
-                                               int64_t waveSize, Coord from,
-                                               int64_t fromElem, Coord to,
-                                               int64_t toElem) {
+static std::optional<int64_t>
+readDisplacement(const TileLayout &layout, MmaLayout mma,
+                 FragmentLayout fragment, int64_t waveSize, Coord from,
+                 int64_t fromElem, Coord to, int64_t toElem) {
   std::optional<int64_t> delta;
   for (int64_t lane = 0; lane < waveSize; ++lane) {
-    Coord a = getFragmentElement(mma, role, lane, fromElem);
-    Coord b = getFragmentElement(mma, role, lane, toElem);
+    Coord a = getFragmentElement(mma, fragment, lane, fromElem);
+    Coord b = getFragmentElement(mma, fragment, lane, toElem);
     int64_t d = layout.physicalOffset(to.row + b.row, to.col + b.col) -
                 layout.physicalOffset(from.row + a.row, from.col + a.col);
     if (delta && *delta != d)
@@ -262,7 +261,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       return failure();
     SharedTileType tileType = op.getTile().getType();
     TileLayout layout = tileType.getLayout();
-    FragmentShape shape = getFragmentShape(instr->layout, type.getRole());
+    FragmentShape shape = getFragmentShape(instr->layout, type.getLaneLayout());
     auto resultType = getTypeConverter()->convertType<VectorType>(type);
     Type elementType = type.getElementType();
     auto laneType = VectorType::get({shape.elemsPerLane}, elementType);
@@ -274,12 +273,13 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     if (op.getTranspose())
       return lowerTransposed(op, adaptor, rewriter, *instr, *lane, base);
     std::vector<Run> runs =
-        planFragmentAccess(instr->layout, type.getRole(), layout);
+        planFragmentAccess(instr->layout, type.getLaneLayout(), layout);
     // Where the first element of each run sits inside a fragment.
     SmallVector<std::pair<Value, Value>> runStarts;
     for (Run run : runs)
-      runStarts.push_back(emitFragmentElement(
-          rewriter, loc, instr->layout, type.getRole(), *lane, run.first));
+      runStarts.push_back(emitFragmentElement(rewriter, loc, instr->layout,
+                                              type.getLaneLayout(), *lane,
+                                              run.first));
 
     // At a constant origin, reads share offsets where the layout allows.
     std::optional<int64_t> constRow = getConstantIntValue(adaptor.getRow());
@@ -293,7 +293,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                             const ReadKey &to) -> std::optional<int64_t> {
       if (!constRow || !constCol)
         return std::nullopt;
-      return readDisplacement(layout, instr->layout, type.getRole(),
+      return readDisplacement(layout, instr->layout, type.getLaneLayout(),
                               shape.waveSize, from.origin, from.elem, to.origin,
                               to.elem);
     };
@@ -337,11 +337,11 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                                 Value base) const {
     Location loc = op.getLoc();
     FragmentType type = op.getType();
-    if (!transposedReadsMatchLayout(instr.layout, type.getRole()))
+    if (!transposedReadsMatchLayout(instr.layout, type.getLaneLayout()))
       return op.emitOpError() << "transposed reads do not give " << chip.name
                               << "'s lanes their " << type << " elements";
     TileLayout layout = op.getTile().getType().getLayout();
-    FragmentShape shape = getFragmentShape(instr.layout, type.getRole());
+    FragmentShape shape = getFragmentShape(instr.layout, type.getLaneLayout());
     Type elementType = type.getElementType();
     auto laneType = VectorType::get({shape.elemsPerLane}, elementType);
     auto partType = VectorType::get({kTransposedReadElems}, elementType);
@@ -349,9 +349,9 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     auto c = [&](int64_t v) { return constIndex(rewriter, loc, v); };
     Value inGroup = rewriter.createOrFold<arith::RemUIOp>(loc, lane, c(16));
     Value group = rewriter.createOrFold<arith::DivUIOp>(loc, lane, c(16));
-    FragmentRole role = type.getRole();
+    FragmentLayout fragment = type.getLaneLayout();
     TransposedReadPattern pattern =
-        getTransposedReadPattern(instr.layout, role);
+        getTransposedReadPattern(instr.layout, fragment);
     Value rowGroup = rewriter.createOrFold<arith::DivUIOp>(
         loc, group, c(pattern.columnGroups));
     Value columnGroup = rewriter.createOrFold<arith::RemUIOp>(
@@ -384,7 +384,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
     if (row && col)
       origin = Coord{*row, *col};
     auto displacement = [&](Coord from, Coord to) {
-      return transposedReadDisplacement(layout, instr.layout, role, shape,
+      return transposedReadDisplacement(layout, instr.layout, fragment, shape,
                                         regionRows, regionCols, origin, from,
                                         to);
     };

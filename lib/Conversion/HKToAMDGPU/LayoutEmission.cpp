@@ -118,53 +118,29 @@ std::pair<Value, Value> mlir::hk::emitLogicalCoord(OpBuilder &b, Location loc,
   return {row, emitPermuteColumn(b, loc, tile.permutation, pcol)};
 }
 
+/// `form` at the lane's (l % W, l / W) = (`low`, `high`).
+static Value emitLaneAffine(IndexMath &m, const LaneAffine &form, Value low,
+                            Value high) {
+  Value sum;
+  auto addTerm = [&](Value term, int64_t scale) {
+    if (scale == 0)
+      return;
+    Value scaled = m.mul(term, scale);
+    sum = sum ? m.add(sum, scaled) : scaled;
+  };
+  addTerm(low, form.low);
+  addTerm(high, form.high);
+  return sum ? m.add(sum, form.constant) : m.c(form.constant);
+}
+
 std::pair<Value, Value>
 mlir::hk::emitFragmentElement(OpBuilder &b, Location loc, MmaLayout layout,
-                              FragmentRole role, Value lane, int64_t i) {
+                              FragmentLayout fragment, Value lane, int64_t i) {
   IndexMath m{b, loc};
   int64_t width = getLaneGroupWidth(layout);
   Value low = m.rem(lane, width);
   Value high = m.div(lane, width);
-  if (isScaleRole(role))
-    return {low, high};
-  if (role == FragmentRole::row)
-    return {
-        emitFragmentElement(b, loc, layout, FragmentRole::acc, lane, i).first,
-        m.c(0)};
-  if (role == FragmentRole::col)
-    return {m.c(0), low};
-  if (hasAccumulatorK(role)) {
-    int64_t e = getFragmentShape(layout, FragmentRole::acc).elemsPerLane;
-    Value accRow =
-        emitFragmentElement(b, loc, layout, FragmentRole::acc, lane, i % e)
-            .first;
-    return {low, m.add(accRow, width * (i / e))};
-  }
-  if (hasRunK(role)) {
-    int64_t e = getFragmentShape(layout, role).elemsPerLane;
-    return {low, m.add(m.mul(high, e), i)};
-  }
-  switch (layout) {
-  case MmaLayout::Mfma16x16x32:
-    if (role == FragmentRole::acc)
-      return {m.add(m.mul(high, 4), i), low};
-    return {low, m.add(m.mul(high, 8), i)};
-  case MmaLayout::Mfma32x32x16:
-    if (role == FragmentRole::acc)
-      return {m.add(m.mul(high, 4), 8 * (i / 4) + i % 4), low};
-    return {low, m.add(m.mul(high, 8), i)};
-  case MmaLayout::Wmma16x16x16Gfx12:
-    if (role == FragmentRole::acc)
-      return {m.add(m.mul(high, 8), i), low};
-    return {low, m.add(m.mul(high, 4), i % 4 + 8 * (i / 4))};
-  case MmaLayout::Mfma16x16x128F8:
-    if (role == FragmentRole::acc)
-      return {m.add(m.mul(high, 4), i), low};
-    return {low, m.add(m.mul(high, 16), 64 * (i / 16) + i % 16)};
-  case MmaLayout::Wmma16x16x16F8Gfx12:
-    if (role == FragmentRole::acc)
-      return {m.add(m.mul(high, 8), i), low};
-    return {low, m.add(m.mul(high, 8), i)};
-  }
-  llvm_unreachable("covered switch over MmaLayout");
+  LaneElementForm form = getFragmentElementForm(layout, fragment, i);
+  Value row = emitLaneAffine(m, form.row, low, high);
+  return {row, emitLaneAffine(m, form.col, low, high)};
 }

@@ -286,7 +286,8 @@ struct ToOperandLowering : ChipLowering<ToOperandOp> {
     if (!type || !instr)
       return failure();
     int64_t e = getFragmentShape(instr->layout, FragmentRole::acc).elemsPerLane;
-    FragmentShape operand = getFragmentShape(instr->layout, result.getRole());
+    FragmentShape operand =
+        getFragmentShape(instr->layout, result.getLaneLayout());
     // A lane's k in the operand follow its accumulator elements down the
     // rows (LaneLayout.h): element i of B fragment (rb, cb) is the lane's
     // element g = cb * n + i (n per operand fragment) of accumulator column
@@ -328,12 +329,13 @@ struct MaskLowering : ChipLowering<MaskOp> {
     FailureOr<Value> lane = emitLaneId(rewriter, op);
     if (!type || !instr || failed(lane))
       return failure();
-    FragmentShape shape = getFragmentShape(instr->layout, fragment.getRole());
+    FragmentShape shape =
+        getFragmentShape(instr->layout, fragment.getLaneLayout());
     // The lane's first element, once; every other element is it plus
     // constants. (Per-element lane offsets would be loop-invariant values
     // LLVM hoists, a register each, across the whole loop.)
-    auto [laneRow, laneCol] = emitFragmentElement(rewriter, loc, instr->layout,
-                                                  fragment.getRole(), *lane, 0);
+    auto [laneRow, laneCol] = emitFragmentElement(
+        rewriter, loc, instr->layout, fragment.getLaneLayout(), *lane, 0);
     Value row = addIndex(rewriter, loc, adaptor.getRow(), laneRow);
     Value col = addIndex(rewriter, loc, adaptor.getCol(), laneCol);
     Block &body = op.getBody().front();
@@ -342,8 +344,8 @@ struct MaskLowering : ChipLowering<MaskOp> {
     for (int64_t fi = 0; fi < fragment.getNumFragmentRows(); ++fi)
       for (int64_t fj = 0; fj < fragment.getNumFragmentCols(); ++fj) {
         for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
-          Coord step =
-              getFragmentElementStep(instr->layout, fragment.getRole(), i);
+          Coord step = getFragmentElementStep(instr->layout,
+                                              fragment.getLaneLayout(), i);
           Value keep = cloneElementBody(
               rewriter, body,
               {addIndex(rewriter, loc, row,

@@ -64,18 +64,18 @@ gpu.module @gfx1201 [#rocdl.target<chip = "gfx1201">] {
   }
 
   // GFX1201-LABEL: gpu.func @run_k
-  gpu.func @run_k(%r: index) -> !hk.fragment<a_run_k, 16x16xbf16, mma = 16x16x16>
+  gpu.func @run_k(%r: index) -> !hk.fragment<a, 16x16xbf16, mma = 16x16x16, k = run>
       attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-    // An a_run_k fragment takes k in the order of a lane's run (k 0-7 or
-    // 8-15): one 16-byte read from the unpermuted tile.
+    // An `a` fragment with k = run takes k in the order of a lane's run
+    // (k 0-7 or 8-15): one 16-byte read from the unpermuted tile.
     // GFX1201: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<4096xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
     // GFX1201-NOT: vector.load
     %a = hk.load_fragment %t[%c0][%r, %c0]
         : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-        -> !hk.fragment<a_run_k, 16x16xbf16, mma = 16x16x16>
+        -> !hk.fragment<a, 16x16xbf16, mma = 16x16x16, k = run>
     // GFX1201: gpu.return %{{.*}} : vector<8xbf16>
-    gpu.return %a : !hk.fragment<a_run_k, 16x16xbf16, mma = 16x16x16>
+    gpu.return %a : !hk.fragment<a, 16x16xbf16, mma = 16x16x16, k = run>
   }
 }

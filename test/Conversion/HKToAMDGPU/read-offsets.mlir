@@ -40,12 +40,12 @@
 // CHECK-NOT: llvm.freeze
 // CHECK: gpu.return
 gpu.module @m [#rocdl.target<chip = "gfx950">] {
-  gpu.func @v() -> !hk.fragment<a_acc_k, 128x64xbf16, mma = 32x32x16>
+  gpu.func @v() -> !hk.fragment<a, 128x64xbf16, mma = 32x32x16, k = acc>
       attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     %vs = hk.alloc_shared : <64x128xbf16, #hk.swizzle<st_16x32>>
-    %vt = hk.load_fragment %vs[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x32>> -> <a_acc_k, 128x64xbf16, mma = 32x32x16>
-    gpu.return %vt : !hk.fragment<a_acc_k, 128x64xbf16, mma = 32x32x16>
+    %vt = hk.load_fragment %vs[%c0] [%c0, %c0] transpose : <64x128xbf16, #hk.swizzle<st_16x32>> -> <a, 128x64xbf16, mma = 32x32x16, k = acc>
+    gpu.return %vt : !hk.fragment<a, 128x64xbf16, mma = 32x32x16, k = acc>
   }
   gpu.func @k() -> !hk.fragment<a, 64x128xbf16, mma = 32x32x16>
       attributes {known_block_size = array<i32: 256, 1, 1>} {

@@ -52,12 +52,12 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     %c0 = arith.constant 0 : index
     %v = hk.alloc_shared : !hk.shared_tile<32x64xbf16, #hk.swizzle<st_8x64>>
     %p = hk.to_operand %s : !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
-        -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 32x32x16>
+        -> !hk.fragment<b, 32x32xbf16, mma = 32x32x16, k = acc>
     %vt = hk.load_fragment %v[%c0][%c0, %c0] transpose
         : !hk.shared_tile<32x64xbf16, #hk.swizzle<st_8x64>>
-        -> !hk.fragment<a_acc_k, 32x32xbf16, mma = 32x32x16>
-    %r = hk.mma %vt, %p, %o : !hk.fragment<a_acc_k, 32x32xbf16, mma = 32x32x16>,
-        !hk.fragment<b_acc_k, 32x32xbf16, mma = 32x32x16>,
+        -> !hk.fragment<a, 32x32xbf16, mma = 32x32x16, k = acc>
+    %r = hk.mma %vt, %p, %o : !hk.fragment<a, 32x32xbf16, mma = 32x32x16, k = acc>,
+        !hk.fragment<b, 32x32xbf16, mma = 32x32x16, k = acc>,
         !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
     gpu.return %r : !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
   }

@@ -93,10 +93,10 @@ gpu.module @gfx950 [#rocdl.target<chip = "gfx950">] {
     }
     gpu.return %q : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
   }
-  gpu.func @p_as_operand(%s: !hk.fragment<acc, 32x32xf32, mma = 16x16x32>) -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+  gpu.func @p_as_operand(%s: !hk.fragment<acc, 32x32xf32, mma = 16x16x32>) -> !hk.fragment<b, 32x32xbf16, mma = 16x16x32, k = acc>
       attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %p = hk.to_operand %s : !hk.fragment<acc, 32x32xf32, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
-    gpu.return %p : !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+    %p = hk.to_operand %s : !hk.fragment<acc, 32x32xf32, mma = 16x16x32> -> !hk.fragment<b, 32x32xbf16, mma = 16x16x32, k = acc>
+    gpu.return %p : !hk.fragment<b, 32x32xbf16, mma = 16x16x32, k = acc>
   }
   gpu.func @vote(%t: !hk.fragment<col, 1x32xf32, mma = 16x16x32>,
                  %m: !hk.fragment<col, 1x32xf32, mma = 16x16x32>,

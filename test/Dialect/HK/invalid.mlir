@@ -60,7 +60,7 @@ func.func private @tile_swizzle_name(!hk.shared_tile<64x64xbf16, #hk.swizzle<st_
 
 // -----
 
-// expected-error @+1 {{unknown fragment role 'c', expected 'a', 'b' or 'acc'}}
+// expected-error @+1 {{unknown fragment role 'c', expected 'a', 'b', 'acc', 'scale', 'scale_mma', 'row' or 'col'}}
 func.func private @frag_role(!hk.fragment<c, 16x16xf32, mma = 16x16x16>)
 
 // -----
@@ -92,6 +92,56 @@ func.func private @frag_acc_type(!hk.fragment<acc, 16x16xi32, mma = 16x16x32>)
 
 // expected-error @+1 {{fragment tile 16x48 is not a whole number of 16x32 'b' fragments of a 16x16x32 MMA}}
 func.func private @frag_divisible(!hk.fragment<b, 16x48xbf16, mma = 16x16x32>)
+
+// -----
+
+// The k-order roles of old are an `a` or `b` fragment with a k order now.
+// expected-error @+1 {{unknown fragment role 'a_acc_k', expected 'a', 'b', 'acc', 'scale', 'scale_mma', 'row' or 'col'}}
+func.func private @frag_old_k_role(!hk.fragment<a_acc_k, 16x32xbf16, mma = 16x16x32>)
+
+// -----
+
+// expected-error @+1 {{unknown k order 'rows', expected 'mma', 'acc' or 'run'}}
+func.func private @frag_k_order(!hk.fragment<a, 16x32xbf16, mma = 16x16x32, k = rows>)
+
+// -----
+
+// expected-error @+1 {{only 'a' and 'b' fragments take a k order, got 'acc' with k = acc}}
+func.func private @frag_k_order_acc(!hk.fragment<acc, 16x16xf32, mma = 16x16x32, k = acc>)
+
+// -----
+
+// expected-error @+1 {{only 'a' and 'b' fragments take a k order, got 'scale' with k = run}}
+func.func private @frag_k_order_scale(!hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128, k = run>)
+
+// -----
+
+func.func @map_k_orders(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32, k = acc>) {
+  // expected-error @+1 {{'hk.map' op input #0 is a 'a 16x32 mma = 16x16x32, k = acc' fragment but the result is 'a 16x32 mma = 16x16x32': the fragments must share lane layout (role and k order)}}
+  %r = hk.map %a : !hk.fragment<a, 16x32xbf16, mma = 16x16x32, k = acc> -> !hk.fragment<a, 16x32xbf16, mma = 16x16x32> {
+  ^bb0(%x: bf16):
+    hk.yield %x : bf16
+  }
+  return
+}
+
+// -----
+
+func.func @mma_k_orders(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32, k = run>,
+                        %b: !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>,
+                        %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.mma' op 'a' takes k in 'run' order but 'b' in 'acc' order: both operands must take k in the same order}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32, k = run>, !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @to_operand_k_order(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
+  // expected-error @+1 {{'hk.to_operand' op gives 'b' operands with k = acc, which the accumulator's registers already are; a 'b, k = run' result would move elements between lanes}}
+  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xf32, mma = 16x16x32> -> !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = run>
+  return
+}
 
 //===----------------------------------------------------------------------===//
 // Chip selection
@@ -893,7 +943,7 @@ func.func @map_no_inputs() {
 // -----
 
 func.func @map_shapes(%a: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
-  // expected-error @+1 {{'hk.map' op input #0 is a 'acc 16x16 mma = 16x16x32' fragment but the result is 'acc 32x16 mma = 16x16x32': the fragments must share role, shape and MMA shape}}
+  // expected-error @+1 {{'hk.map' op input #0 is a 'acc 16x16 mma = 16x16x32' fragment but the result is 'acc 32x16 mma = 16x16x32': the fragments must share lane layout (role and k order), shape and MMA shape}}
   %r = hk.map %a : !hk.fragment<acc, 16x16xf32, mma = 16x16x32> -> !hk.fragment<acc, 32x16xf32, mma = 16x16x32> {
   ^bb0(%x: f32):
     hk.yield %x : f32

@@ -74,10 +74,10 @@ module attributes {hk.chip = #hk.chip<gfx950>} {
     // CHECK: hk.store_fragment %[[R]], %[[C]][%{{.*}}, %{{.*}}] : <acc, 128x64xf32, mma = 16x16x32>, memref<256x256xbf16>
     hk.store_fragment %r, %C[%c0, %c0]
         : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>, memref<256x256xbf16>
-    // CHECK: %[[P:.*]] = hk.to_operand %[[R]] : <acc, 128x64xf32, mma = 16x16x32> -> <b_acc_k, 64x128xbf16, mma = 16x16x32>
+    // CHECK: %[[P:.*]] = hk.to_operand %[[R]] : <acc, 128x64xf32, mma = 16x16x32> -> <b, 64x128xbf16, mma = 16x16x32, k = acc>
     %p = hk.to_operand %r
         : !hk.fragment<acc, 128x64xf32, mma = 16x16x32>
-        -> !hk.fragment<b_acc_k, 64x128xbf16, mma = 16x16x32>
+        -> !hk.fragment<b, 64x128xbf16, mma = 16x16x32, k = acc>
     return
   }
   // Block scales arranged two fragments at a time.
@@ -146,18 +146,24 @@ func.func @run_k(%t: !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>,
                  %acc: !hk.fragment<acc, 32x16xf32, mma = 16x16x16>)
     -> !hk.fragment<acc, 32x16xf32, mma = 16x16x16> {
   %c0 = arith.constant 0 : index
-  // CHECK: hk.load_fragment {{.*}} -> <a_run_k, 32x64xbf16, mma = 16x16x16>
+  // CHECK: hk.load_fragment {{.*}} -> <a, 32x64xbf16, mma = 16x16x16, k = run>
   %a = hk.load_fragment %t[%c0][%c0, %c0]
       : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-      -> !hk.fragment<a_run_k, 32x64xbf16, mma = 16x16x16>
-  // CHECK: hk.load_fragment {{.*}} -> <b_run_k, 16x64xbf16, mma = 16x16x16>
+      -> !hk.fragment<a, 32x64xbf16, mma = 16x16x16, k = run>
+  // CHECK: hk.load_fragment {{.*}} -> <b, 16x64xbf16, mma = 16x16x16, k = run>
   %b = hk.load_fragment %t[%c0][%c0, %c0]
       : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
-      -> !hk.fragment<b_run_k, 16x64xbf16, mma = 16x16x16>
-  // CHECK: hk.mma {{.*}} : <a_run_k, 32x64xbf16, mma = 16x16x16>, <b_run_k, 16x64xbf16, mma = 16x16x16>, <acc, 32x16xf32, mma = 16x16x16>
+      -> !hk.fragment<b, 16x64xbf16, mma = 16x16x16, k = run>
+  // CHECK: hk.mma {{.*}} : <a, 32x64xbf16, mma = 16x16x16, k = run>, <b, 16x64xbf16, mma = 16x16x16, k = run>, <acc, 32x16xf32, mma = 16x16x16>
   %d = hk.mma %a, %b, %acc
-      : !hk.fragment<a_run_k, 32x64xbf16, mma = 16x16x16>,
-        !hk.fragment<b_run_k, 16x64xbf16, mma = 16x16x16>,
+      : !hk.fragment<a, 32x64xbf16, mma = 16x16x16, k = run>,
+        !hk.fragment<b, 16x64xbf16, mma = 16x16x16, k = run>,
         !hk.fragment<acc, 32x16xf32, mma = 16x16x16>
   return %d : !hk.fragment<acc, 32x16xf32, mma = 16x16x16>
 }
+
+// The MMA's own k order is the default, and not printed.
+// CHECK-LABEL: func.func private @default_k_order
+// CHECK-SAME: (!hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>)
+func.func private @default_k_order(!hk.fragment<a, 16x32xbf16, mma = 16x16x32, k = mma>,
+                                   !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>)

@@ -162,37 +162,37 @@ func.func @store_bf16_to_f32(%c: !hk.fragment<acc, 16x16xbf16, mma = 16x16x32>, 
 // -----
 
 func.func @operand_orders(%a: !hk.fragment<a, 16x32xbf16, mma = 16x16x32>,
-                          %b: !hk.fragment<b_acc_k, 16x32xbf16, mma = 16x16x32>,
+                          %b: !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>,
                           %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>) {
-  // expected-error @+1 {{'hk.mma' op 'a' is 'a' but 'b' is 'b_acc_k': both operands must take k in the same order}}
-  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b_acc_k, 16x32xbf16, mma = 16x16x32>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+  // expected-error @+1 {{'hk.mma' op 'a' takes k in 'mma' order but 'b' in 'acc' order: both operands must take k in the same order}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x32xbf16, mma = 16x16x32>, !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>, !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
   return
 }
 
 // -----
 
-func.func @run_k_with_mma_order(%a: !hk.fragment<a_run_k, 16x16xbf16, mma = 16x16x16>,
+func.func @run_k_with_mma_order(%a: !hk.fragment<a, 16x16xbf16, mma = 16x16x16, k = run>,
                                 %b: !hk.fragment<b, 16x16xbf16, mma = 16x16x16>,
                                 %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>) {
-  // expected-error @+1 {{'hk.mma' op 'a' is 'a_run_k' but 'b' is 'b': both operands must take k in the same order}}
-  %d = hk.mma %a, %b, %c : !hk.fragment<a_run_k, 16x16xbf16, mma = 16x16x16>, !hk.fragment<b, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
+  // expected-error @+1 {{'hk.mma' op 'a' takes k in 'run' order but 'b' in 'mma' order: both operands must take k in the same order}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x16xbf16, mma = 16x16x16, k = run>, !hk.fragment<b, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
   return
 }
 
 // -----
 
-func.func @run_k_with_acc_k(%a: !hk.fragment<a_acc_k, 16x16xbf16, mma = 16x16x16>,
-                            %b: !hk.fragment<b_run_k, 16x16xbf16, mma = 16x16x16>,
+func.func @run_k_with_acc_k(%a: !hk.fragment<a, 16x16xbf16, mma = 16x16x16, k = acc>,
+                            %b: !hk.fragment<b, 16x16xbf16, mma = 16x16x16, k = run>,
                             %c: !hk.fragment<acc, 16x16xf32, mma = 16x16x16>) {
-  // expected-error @+1 {{'hk.mma' op 'a' is 'a_acc_k' but 'b' is 'b_run_k': both operands must take k in the same order}}
-  %d = hk.mma %a, %b, %c : !hk.fragment<a_acc_k, 16x16xbf16, mma = 16x16x16>, !hk.fragment<b_run_k, 16x16xbf16, mma = 16x16x16>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
+  // expected-error @+1 {{'hk.mma' op 'a' takes k in 'acc' order but 'b' in 'run' order: both operands must take k in the same order}}
+  %d = hk.mma %a, %b, %c : !hk.fragment<a, 16x16xbf16, mma = 16x16x16, k = acc>, !hk.fragment<b, 16x16xbf16, mma = 16x16x16, k = run>, !hk.fragment<acc, 16x16xf32, mma = 16x16x16>
   return
 }
 
 // -----
 
 func.func @to_operand_a(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
-  // expected-error @+1 {{'hk.to_operand' op gives 'b_acc_k' operands, which the accumulator's registers already are; a 'a' result would move elements between lanes (an LDS round trip hk does not build): multiply by the accumulator as the B operand (S^T orientation) and load the other operand as 'a_acc_k'}}
+  // expected-error @+1 {{'hk.to_operand' op gives 'b' operands with k = acc, which the accumulator's registers already are; a 'a' result would move elements between lanes (an LDS round trip hk does not build): multiply by the accumulator as the B operand (S^T orientation) and load the other operand as 'a' with k = acc}}
   %p = hk.to_operand %s : !hk.fragment<acc, 32x16xf32, mma = 16x16x32> -> !hk.fragment<a, 32x32xbf16, mma = 16x16x32>
   return
 }
@@ -200,8 +200,8 @@ func.func @to_operand_a(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
 // -----
 
 func.func @to_operand_shape(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
-  // expected-error @+1 {{'hk.to_operand' op the B operand of an 32x16 accumulator X (B = X^T) is 16x32, got b_acc_k 32x32 mma = 16x16x32}}
-  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xf32, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+  // expected-error @+1 {{'hk.to_operand' op the B operand of an 32x16 accumulator X (B = X^T) is 16x32, got b 32x32 mma = 16x16x32, k = acc}}
+  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xf32, mma = 16x16x32> -> !hk.fragment<b, 32x32xbf16, mma = 16x16x32, k = acc>
   return
 }
 
@@ -209,7 +209,7 @@ func.func @to_operand_shape(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
 
 func.func @to_operand_type(%s: !hk.fragment<acc, 32x16xbf16, mma = 16x16x32>) {
   // expected-error @+1 {{'hk.to_operand' op converts f32 (rounding to nearest even) or keeps the type, got 'bf16' to 'f16'}}
-  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xbf16, mma = 16x16x32> -> !hk.fragment<b_acc_k, 16x32xf16, mma = 16x16x32>
+  %p = hk.to_operand %s : !hk.fragment<acc, 32x16xbf16, mma = 16x16x32> -> !hk.fragment<b, 16x32xf16, mma = 16x16x32, k = acc>
   return
 }
 
@@ -217,7 +217,7 @@ func.func @to_operand_type(%s: !hk.fragment<acc, 32x16xbf16, mma = 16x16x32>) {
 
 func.func @to_operand_input(%a: !hk.fragment<a, 32x32xbf16, mma = 16x16x32>) {
   // expected-error @+1 {{'hk.to_operand' op takes an 'acc' fragment, got 'a 32x32 mma = 16x16x32'}}
-  %p = hk.to_operand %a : !hk.fragment<a, 32x32xbf16, mma = 16x16x32> -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 16x16x32>
+  %p = hk.to_operand %a : !hk.fragment<a, 32x32xbf16, mma = 16x16x32> -> !hk.fragment<b, 32x32xbf16, mma = 16x16x32, k = acc>
   return
 }
 
@@ -257,7 +257,7 @@ func.func @store_transposed_bounds(%x: !hk.fragment<acc, 64x32xf32, mma = 16x16x
 // -----
 
 func.func @any_mixed_shapes(%a: !hk.fragment<col, 1x32xf32, mma = 16x16x32>, %b: !hk.fragment<col, 1x16xf32, mma = 16x16x32>) -> i1 {
-  // expected-error @+1 {{'hk.any' op input #1 is a 'col 1x16 mma = 16x16x32' fragment but input #0 is 'col 1x32 mma = 16x16x32': the fragments must share role, shape and MMA shape}}
+  // expected-error @+1 {{'hk.any' op input #1 is a 'col 1x16 mma = 16x16x32' fragment but input #0 is 'col 1x32 mma = 16x16x32': the fragments must share lane layout (role and k order), shape and MMA shape}}
   %r = hk.any %a, %b : !hk.fragment<col, 1x32xf32, mma = 16x16x32>, !hk.fragment<col, 1x16xf32, mma = 16x16x32> {
   ^bb0(%x: f32, %y: f32):
     %p = arith.cmpf ogt, %x, %y : f32
@@ -321,7 +321,7 @@ func.func @to_operand_results(%s: !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x1
 
 func.func @to_operand_several_acc(%s: !hk.fragment<acc, 32x16xf32, mma = 16x16x32>) {
   // expected-error @+1 {{'hk.to_operand' op takes several fragments only of block scales, got 'acc 32x16 mma = 16x16x32'}}
-  %p:2 = hk.to_operand %s, %s : <acc, 32x16xf32, mma = 16x16x32>, <acc, 32x16xf32, mma = 16x16x32> -> <b_acc_k, 16x32xbf16, mma = 16x16x32>, <b_acc_k, 16x32xbf16, mma = 16x16x32>
+  %p:2 = hk.to_operand %s, %s : <acc, 32x16xf32, mma = 16x16x32>, <acc, 32x16xf32, mma = 16x16x32> -> <b, 16x32xbf16, mma = 16x16x32, k = acc>, <b, 16x32xbf16, mma = 16x16x32, k = acc>
   return
 }
 

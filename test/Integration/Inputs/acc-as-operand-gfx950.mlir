@@ -2,7 +2,7 @@
 // registers (attention's P V in the S^T orientation), gfx950.
 //   S = A B^T                  (32 x 16, A 32 x 32, B 16 x 32)
 //   O = V^T S                  (32 x 16, V 32 x 32 stored kv-major)
-// S becomes a b_acc_k operand (hk.to_operand); V^T an a_acc_k operand read
+// S becomes a `b` operand with k = acc (hk.to_operand); V^T an `a` operand with k = acc read
 // transposed from LDS in the same k order.
 gpu.module @acc_as_operand [#rocdl.target<chip = "gfx950">] {
   gpu.func @acc_as_operand(%A: memref<32x32xbf16>, %B: memref<16x32xbf16>,
@@ -33,13 +33,13 @@ gpu.module @acc_as_operand [#rocdl.target<chip = "gfx950">] {
           !hk.fragment<acc, 32x16xf32, mma = 16x16x32>
     %p = hk.to_operand %s
         : !hk.fragment<acc, 32x16xf32, mma = 16x16x32>
-        -> !hk.fragment<b_acc_k, 16x32xbf16, mma = 16x16x32>
+        -> !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>
     %vt = hk.load_fragment %Vs[%c0][%c0, %c0] transpose
         : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
-        -> !hk.fragment<a_acc_k, 32x32xbf16, mma = 16x16x32>
+        -> !hk.fragment<a, 32x32xbf16, mma = 16x16x32, k = acc>
     %o = hk.mma %vt, %p, %init
-        : !hk.fragment<a_acc_k, 32x32xbf16, mma = 16x16x32>,
-          !hk.fragment<b_acc_k, 16x32xbf16, mma = 16x16x32>,
+        : !hk.fragment<a, 32x32xbf16, mma = 16x16x32, k = acc>,
+          !hk.fragment<b, 16x32xbf16, mma = 16x16x32, k = acc>,
           !hk.fragment<acc, 32x16xf32, mma = 16x16x32>
     hk.store_fragment %o, %O[%c0, %c0]
         : !hk.fragment<acc, 32x16xf32, mma = 16x16x32>, memref<32x16xf32>

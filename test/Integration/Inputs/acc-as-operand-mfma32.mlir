@@ -2,9 +2,9 @@
 // (mma = 32x32x16), 32 queries:
 //   S = A B^T                  (32 x 32, A 32 x 32, B 32 x 32)
 //   O = V^T S                  (32 x 32, V 32 x 32 stored kv-major)
-// S becomes a b_acc_k operand (hk.to_operand: elements 0-7 of the
-// accumulator for k 0-15, 8-15 for k 16-31); V^T an a_acc_k operand read
-// transposed from LDS in the same k order.
+// S becomes a `b` operand with k = acc (hk.to_operand: elements 0-7 of the
+// accumulator for k 0-15, 8-15 for k 16-31); V^T an `a` operand with
+// k = acc read transposed from LDS in the same k order.
 gpu.module @acc_as_operand [#rocdl.target<chip = "gfx950">] {
   gpu.func @acc_as_operand(%A: memref<32x32xbf16>, %B: memref<32x32xbf16>,
                            %V: memref<32x32xbf16>, %O: memref<32x32xf32>) kernel
@@ -34,13 +34,13 @@ gpu.module @acc_as_operand [#rocdl.target<chip = "gfx950">] {
           !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
     %p = hk.to_operand %s
         : !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
-        -> !hk.fragment<b_acc_k, 32x32xbf16, mma = 32x32x16>
+        -> !hk.fragment<b, 32x32xbf16, mma = 32x32x16, k = acc>
     %vt = hk.load_fragment %Vs[%c0][%c0, %c0] transpose
         : !hk.shared_tile<32x32xbf16, #hk.swizzle<st_16x32>>
-        -> !hk.fragment<a_acc_k, 32x32xbf16, mma = 32x32x16>
+        -> !hk.fragment<a, 32x32xbf16, mma = 32x32x16, k = acc>
     %o = hk.mma %vt, %p, %init
-        : !hk.fragment<a_acc_k, 32x32xbf16, mma = 32x32x16>,
-          !hk.fragment<b_acc_k, 32x32xbf16, mma = 32x32x16>,
+        : !hk.fragment<a, 32x32xbf16, mma = 32x32x16, k = acc>,
+          !hk.fragment<b, 32x32xbf16, mma = 32x32x16, k = acc>,
           !hk.fragment<acc, 32x32xf32, mma = 32x32x16>
     hk.store_fragment %o, %O[%c0, %c0]
         : !hk.fragment<acc, 32x32xf32, mma = 32x32x16>, memref<32x32xf32>

@@ -35,10 +35,12 @@ Value emitPhysicalOffset(OpBuilder &b, Location loc, const TileLayout &tile,
 std::pair<Value, Value> emitLogicalCoord(OpBuilder &b, Location loc,
                                          const TileLayout &tile, Value offset);
 
-/// `getFragmentElement(layout, role, lane, i)` for a lane id value.
+/// `getFragmentElement(layout, fragment, lane, i)` for a lane id value: the
+/// affine forms of getFragmentElementForm as index arithmetic.
 std::pair<Value, Value> emitFragmentElement(OpBuilder &b, Location loc,
-                                            MmaLayout layout, FragmentRole role,
-                                            Value lane, int64_t i);
+                                            MmaLayout layout,
+                                            FragmentLayout fragment, Value lane,
+                                            int64_t i);
 
 } // namespace mlir::hk
 

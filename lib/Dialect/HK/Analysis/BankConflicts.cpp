@@ -51,7 +51,7 @@ analyze(Operation *op, const ChipInfo &chip, gpu::GPUFuncOp func) {
     if (!instr)
       return load.emitOpError() << chip.name << " has no instruction for "
                                 << type << " to check bank conflicts of";
-    FragmentAccess access{instr->layout, type.getRole(),
+    FragmentAccess access{instr->layout, type.getLaneLayout(),
                           type.getNumFragmentRows() * type.getNumFragmentCols(),
                           load.getTranspose()};
     return getFragmentLoadConflicts(chip, load.getTile().getType().getLayout(),

@@ -29,7 +29,7 @@ FailureOr<int64_t> mlir::hk::countFragmentReadsPerLane(LoadFragmentOp load,
   // Transposed: two ds_read_b64_tr_b16 per fragment.
   int64_t runs = load.getTranspose()
                      ? 2
-                     : planFragmentAccess(instr->layout, type.getRole(),
+                     : planFragmentAccess(instr->layout, type.getLaneLayout(),
                                           load.getTile().getType().getLayout())
                            .size();
   return type.getNumFragmentRows() * type.getNumFragmentCols() * runs;

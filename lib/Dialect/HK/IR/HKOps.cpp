@@ -340,25 +340,30 @@ LogicalResult LoadFragmentOp::verify() {
 LogicalResult MmaOp::verify() {
   FragmentType a = getA().getType(), b = getB().getType(),
                acc = getAcc().getType();
+  // The operands' lane layouts: a and b on their sides, in one k order
+  // (the MMA pairs their k slot by slot), and an accumulator.
+  KOrder kOrder = a.getKOrder();
   struct Operand {
     StringRef name;
     FragmentType type;
-    FragmentRole role;
-  } operands[] = {{"a", a, FragmentRole::a},
-                  {"b", b, FragmentRole::b},
-                  {"acc", acc, FragmentRole::acc}};
-  for (const Operand &operand : operands)
-    if (getOperandSide(operand.type.getRole()) != operand.role)
-      return emitOpError() << "operand '" << operand.name << "' must be an '"
-                           << stringifyFragmentRole(operand.role)
-                           << "' fragment, got '"
-                           << stringifyFragmentRole(operand.type.getRole())
-                           << "'";
-  if (getKOrder(a.getRole()) != getKOrder(b.getRole()))
-    return emitOpError() << "'a' is '" << stringifyFragmentRole(a.getRole())
-                         << "' but 'b' is '"
-                         << stringifyFragmentRole(b.getRole())
-                         << "': both operands must take k in the same order";
+    FragmentLayout layout;
+  } operands[] = {{"a", a, {FragmentRole::a, kOrder}},
+                  {"b", b, {FragmentRole::b, kOrder}},
+                  {"acc", acc, {FragmentRole::acc}}};
+  for (const Operand &operand : operands) {
+    if (operand.type.getLaneLayout() == operand.layout)
+      continue;
+    if (operand.type.getRole() == operand.layout.role)
+      return emitOpError() << "'a' takes k in '" << stringifyKOrder(kOrder)
+                           << "' order but 'b' in '"
+                           << stringifyKOrder(b.getKOrder())
+                           << "' order: both operands must take k in the "
+                              "same order";
+    return emitOpError() << "operand '" << operand.name << "' must be an '"
+                         << stringifyFragmentRole(operand.layout.role)
+                         << "' fragment, got '"
+                         << operand.type.getLaneLayout().str() << "'";
+  }
   if (!a.hasSameMma(b) || !a.hasSameMma(acc))
     return emitOpError() << "fragments of different MMA shapes: a "
                          << formatMma(a.getMmaShape()) << ", b "
@@ -466,11 +471,14 @@ LogicalResult StoreFragmentOp::verify() {
 /// "acc 64x32 mma = 16x16x32" for messages: a fragment type without its
 /// element type.
 static std::string formatFragmentShape(FragmentType type) {
-  return (stringifyFragmentRole(type.getRole()) + " " +
-          std::to_string(type.getRows()) + "x" +
-          std::to_string(type.getCols()) +
-          " mma = " + formatMma(type.getMmaShape()))
-      .str();
+  std::string text =
+      (stringifyFragmentRole(type.getRole()) + " " +
+       std::to_string(type.getRows()) + "x" + std::to_string(type.getCols()) +
+       " mma = " + formatMma(type.getMmaShape()))
+          .str();
+  if (type.getKOrder() != KOrder::mma)
+    text += ", k = " + stringifyKOrder(type.getKOrder()).str();
+  return text;
 }
 
 /// The checks hk.map and hk.mask share on their bodies: plain arithmetic on
@@ -532,15 +540,16 @@ LogicalResult MapOp::verify() {
     if (result.getRole() == FragmentRole::acc && type.hasSameMma(result) &&
         (rowOfResult || colOfResult))
       continue;
-    if (type.getRole() != result.getRole() ||
+    if (type.getLaneLayout() != result.getLaneLayout() ||
         type.getRows() != result.getRows() ||
         type.getCols() != result.getCols() || !type.hasSameMma(result))
       return emitOpError() << "input #" << i << " is a '"
                            << formatFragmentShape(type)
                            << "' fragment but the result is '"
                            << formatFragmentShape(result)
-                           << "': the fragments must share role, shape and "
-                              "MMA shape (or be a 'row' or 'col' vector of an "
+                           << "': the fragments must share lane layout (role "
+                              "and k order), shape and MMA shape (or be a "
+                              "'row' or 'col' vector of an "
                               "'acc' result's rows or columns)";
   }
   return verifyChipHasMma(*this, result);
@@ -573,15 +582,15 @@ LogicalResult AnyOp::verify() {
   auto first = cast<FragmentType>(getInputs()[0].getType());
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     auto type = cast<FragmentType>(input.getType());
-    if (type.getRole() != first.getRole() ||
+    if (type.getLaneLayout() != first.getLaneLayout() ||
         type.getRows() != first.getRows() ||
         type.getCols() != first.getCols() || !type.hasSameMma(first))
       return emitOpError() << "input #" << i << " is a '"
                            << formatFragmentShape(type)
                            << "' fragment but input #0 is '"
                            << formatFragmentShape(first)
-                           << "': the fragments must share role, shape and "
-                              "MMA shape";
+                           << "': the fragments must share lane layout (role "
+                              "and k order), shape and MMA shape";
   }
   return verifyChipHasMma(*this, first);
 }
@@ -662,11 +671,11 @@ LogicalResult ToOperandOp::verifyConversion(FragmentType input,
   // Block scales arranged for the MFMA: the same scales.
   if (isScaleRole(input.getRole()) || isScaleRole(result.getRole())) {
     if (input.getRole() != FragmentRole::scale ||
-        result !=
-            FragmentType::get(getContext(), FragmentRole::scale_mma,
-                              input.getRows(), input.getCols(),
-                              input.getElementType(), input.getMmaShape().m,
-                              input.getMmaShape().n, input.getMmaShape().k))
+        result != FragmentType::get(
+                      getContext(), FragmentRole::scale_mma, input.getRows(),
+                      input.getCols(), input.getElementType(),
+                      input.getMmaShape().m, input.getMmaShape().n,
+                      input.getMmaShape().k, KOrder::mma))
       return emitOpError() << "arranges a 'scale' fragment for the MMA as "
                               "the 'scale_mma' fragment of the same shape, "
                               "got '"
@@ -677,18 +686,18 @@ LogicalResult ToOperandOp::verifyConversion(FragmentType input,
   if (input.getRole() != FragmentRole::acc)
     return emitOpError() << "takes an 'acc' fragment, got '"
                          << formatFragmentShape(input) << "'";
-  if (isOperandRole(result.getRole()) &&
-      result.getRole() != FragmentRole::b_acc_k)
+  FragmentLayout accOperand{FragmentRole::b, KOrder::acc};
+  if (isOperandRole(result.getRole()) && result.getLaneLayout() != accOperand)
     return emitOpError()
-           << "gives 'b_acc_k' operands, which the accumulator's registers "
-              "already are; a '"
-           << stringifyFragmentRole(result.getRole())
+           << "gives 'b' operands with k = acc, which the accumulator's "
+              "registers already are; a '"
+           << result.getLaneLayout().str()
            << "' result would move elements between lanes (an LDS round "
               "trip hk does not build): multiply by the accumulator as the B "
-              "operand (S^T orientation) and load the other operand as "
-              "'a_acc_k'";
-  if (result.getRole() != FragmentRole::b_acc_k)
-    return emitOpError() << "gives a 'b_acc_k' operand, got '"
+              "operand (S^T orientation) and load the other operand as 'a' "
+              "with k = acc";
+  if (result.getLaneLayout() != accOperand)
+    return emitOpError() << "gives a 'b' operand with k = acc, got '"
                          << formatFragmentShape(result) << "'";
   if (!result.hasSameMma(input))
     return emitOpError() << "result '" << formatFragmentShape(result)

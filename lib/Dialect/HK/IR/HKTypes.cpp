@@ -143,7 +143,8 @@ Type FragmentType::parse(AsmParser &parser) {
   std::optional<FragmentRole> role = symbolizeFragmentRole(roleName);
   if (!role) {
     parser.emitError(loc) << "unknown fragment role '" << roleName
-                          << "', expected 'a', 'b' or 'acc'";
+                          << "', expected 'a', 'b', 'acc', 'scale', "
+                             "'scale_mma', 'row' or 'col'";
     return {};
   }
   SMLoc mmaLoc;
@@ -152,22 +153,42 @@ Type FragmentType::parse(AsmParser &parser) {
       parser.parseComma() || parser.parseKeyword("mma") ||
       parser.parseEqual() || parser.getCurrentLocation(&mmaLoc) ||
       parser.parseDimensionList(mma, /*allowDynamic=*/false,
-                                /*withTrailingX=*/false) ||
-      parser.parseGreater())
+                                /*withTrailingX=*/false))
     return {};
   if (mma.size() != 3) {
     parser.emitError(mmaLoc)
         << "expected an MMA shape MxNxK, got " << mma.size() << " dimensions";
     return {};
   }
+  KOrder kOrder = KOrder::mma;
+  if (succeeded(parser.parseOptionalComma())) {
+    StringRef orderName;
+    SMLoc orderLoc;
+    if (parser.parseKeyword("k") || parser.parseEqual() ||
+        parser.getCurrentLocation(&orderLoc) || parser.parseKeyword(&orderName))
+      return {};
+    std::optional<KOrder> order = symbolizeKOrder(orderName);
+    if (!order) {
+      parser.emitError(orderLoc) << "unknown k order '" << orderName
+                                 << "', expected 'mma', 'acc' or 'run'";
+      return {};
+    }
+    kOrder = *order;
+  }
+  if (parser.parseGreater())
+    return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    *role, rows, cols, elementType, mma[0], mma[1], mma[2]);
+                    *role, rows, cols, elementType, mma[0], mma[1], mma[2],
+                    kOrder);
 }
 
 void FragmentType::print(AsmPrinter &printer) const {
   printer << "<" << stringifyFragmentRole(getRole()) << ", " << getRows() << "x"
           << getCols() << "x" << getElementType() << ", mma = " << getMmaM()
-          << "x" << getMmaN() << "x" << getMmaK() << ">";
+          << "x" << getMmaN() << "x" << getMmaK();
+  if (getKOrder() != KOrder::mma)
+    printer << ", k = " << stringifyKOrder(getKOrder());
+  printer << ">";
 }
 
 /// Fragment (rows, cols) of `role` for an m x n x k MMA.
@@ -175,12 +196,8 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
                                                 int64_t n, int64_t k) {
   switch (role) {
   case FragmentRole::a:
-  case FragmentRole::a_acc_k:
-  case FragmentRole::a_run_k:
     return {m, k};
   case FragmentRole::b:
-  case FragmentRole::b_acc_k:
-  case FragmentRole::b_run_k:
     return {n, k};
   case FragmentRole::acc:
     return {m, n};
@@ -198,7 +215,7 @@ static std::pair<int64_t, int64_t> fragmentDims(FragmentRole role, int64_t m,
 LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
                                    FragmentRole role, int64_t rows,
                                    int64_t cols, Type elementType, int64_t m,
-                                   int64_t n, int64_t k) {
+                                   int64_t n, int64_t k, KOrder kOrder) {
   if (m <= 0 || n <= 0 || k <= 0)
     return emitError() << "MMA shape " << m << "x" << n << "x" << k
                        << " must be positive";
@@ -215,6 +232,10 @@ LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << kScaleBlock << ", got " << k;
   }
   bool isOperand = isOperandRole(role);
+  if (!isOperand && kOrder != KOrder::mma)
+    return emitError() << "only 'a' and 'b' fragments take a k order, got '"
+                       << stringifyFragmentRole(role)
+                       << "' with k = " << stringifyKOrder(kOrder);
   if (isOperand && !elementType.isBF16() && !elementType.isF16() &&
       !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
     return emitError() << "'" << stringifyFragmentRole(role)
@@ -282,7 +303,8 @@ VectorType FragmentType::getLaneVectorType(const ChipInfo &chip) const {
   const MmaInstr *instr = findInstr(chip);
   if (!instr)
     return nullptr;
-  int64_t perLane = getFragmentShape(instr->layout, getRole()).elemsPerLane;
+  int64_t perLane =
+      getFragmentShape(instr->layout, getLaneLayout()).elemsPerLane;
   return VectorType::get(
       {getNumFragmentRows() * getNumFragmentCols() * perLane},
       getElementType());

@@ -69,16 +69,16 @@ planRuns(int64_t count,
 }
 
 std::vector<Run> mlir::hk::planFragmentAccess(MmaLayout layout,
-                                              FragmentRole role,
+                                              FragmentLayout fragment,
                                               const TileLayout &tile) {
-  FragmentShape shape = getFragmentShape(layout, role);
+  FragmentShape shape = getFragmentShape(layout, fragment);
   return planRuns(shape.elemsPerLane, [&](const auto &visit) {
     std::vector<int64_t> offsets(shape.elemsPerLane);
     for (int64_t r0 = 0; r0 + shape.rows <= tile.rows; r0 += shape.rows)
       for (int64_t c0 = 0; c0 + shape.cols <= tile.cols; c0 += shape.cols)
         for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
           for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
-            Coord c = getFragmentElement(layout, role, lane, i);
+            Coord c = getFragmentElement(layout, fragment, lane, i);
             offsets[i] = tile.physicalOffset(r0 + c.row, c0 + c.col);
           }
           visit(offsets);
@@ -133,9 +133,9 @@ bool mlir::hk::chunksAreRowContiguous(const TileLayout &tile,
   return true;
 }
 
-TransposedReadPattern mlir::hk::getTransposedReadPattern(MmaLayout layout,
-                                                         FragmentRole role) {
-  bool accK = hasAccumulatorK(role);
+TransposedReadPattern
+mlir::hk::getTransposedReadPattern(MmaLayout layout, FragmentLayout fragment) {
+  bool accK = fragment.kOrder == KOrder::acc;
   if (layout == MmaLayout::Mfma32x32x16)
     return accK ? TransposedReadPattern{kTransposedReadElems, 8, 2}
                 : TransposedReadPattern{8, kTransposedReadElems, 2};
@@ -143,21 +143,22 @@ TransposedReadPattern mlir::hk::getTransposedReadPattern(MmaLayout layout,
               : TransposedReadPattern{8, kTransposedReadElems, 1};
 }
 
-Coord mlir::hk::transposedReadSource(MmaLayout layout, FragmentRole role,
+Coord mlir::hk::transposedReadSource(MmaLayout layout, FragmentLayout fragment,
                                      int64_t lane, int64_t s) {
-  TransposedReadPattern p = getTransposedReadPattern(layout, role);
+  TransposedReadPattern p = getTransposedReadPattern(layout, fragment);
   int64_t group = lane / 16, inGroup = lane % 16;
   return {p.groupRowStride * (group / p.columnGroups) + inGroup / 4 +
               p.readRowStride * s,
           16 * (group % p.columnGroups) + 4 * (inGroup % 4)};
 }
 
-bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout, FragmentRole role) {
+bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout,
+                                          FragmentLayout fragment) {
   if ((layout != MmaLayout::Mfma16x16x32 &&
        layout != MmaLayout::Mfma32x32x16) ||
-      !isOperandRole(role))
+      !isOperandRole(fragment.role))
     return false;
-  FragmentShape shape = getFragmentShape(layout, role);
+  FragmentShape shape = getFragmentShape(layout, fragment);
   if (shape.elemsPerLane != 2 * kTransposedReadElems)
     return false;
   for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
@@ -169,10 +170,10 @@ bool mlir::hk::transposedReadsMatchLayout(MmaLayout layout, FragmentRole role) {
         // (j % 16) % 4.
         int64_t j = lane % 16;
         Coord source =
-            transposedReadSource(layout, role, group + 4 * e + j / 4, s);
+            transposedReadSource(layout, fragment, group + 4 * e + j / 4, s);
         Coord tile{source.row, source.col + j % 4};
         // The tile is K-major: its (row, col) is the fragment's (col, row).
-        Coord expected = getFragmentElement(layout, role, lane, 4 * s + e);
+        Coord expected = getFragmentElement(layout, fragment, lane, 4 * s + e);
         if (!(tile == Coord{expected.col, expected.row}))
           return false;
       }

@@ -438,17 +438,17 @@ def HK_ToOperandOp : HK_Op<"to_operand", [Pure]> {
   let description = [{
     Gives the B operand whose B^T is the accumulator X (`B = X^T`: the next
     `hk.mma %a, %b, %c` computes `c + a * X`), rounded from f32 to the
-    result's bf16 or f16 (nearest even) or kept in it. The result is a
-    `b_acc_k` fragment: its k index runs in the accumulator's row order, so
-    each lane keeps its own registers and no element moves between lanes
-    (on gfx950 the two 16-row accumulator fragments of a 32-k chunk make one
-    B fragment; on gfx1201 one accumulator fragment is one B fragment). The
-    A operand it multiplies must take k in the same order: an `a_acc_k`
-    fragment (`hk.load_fragment ... transpose` on gfx950, a plain read of a
-    k-contiguous tile on gfx1201).
+    result's bf16 or f16 (nearest even) or kept in it. The result is a `b`
+    fragment with `k = acc`: its k index runs in the accumulator's row
+    order, so each lane keeps its own registers and no element moves
+    between lanes (on gfx950 the two 16-row accumulator fragments of a
+    32-k chunk make one B fragment; on gfx1201 one accumulator fragment is
+    one B fragment). The A operand it multiplies must take k in the same
+    order: an `a` fragment with `k = acc` (`hk.load_fragment ... transpose`
+    on gfx950, a plain read of a k-contiguous tile on gfx1201).
 
-    An `a` or standard `b` result would have to exchange elements between
-    lanes through LDS; the verifier refuses it and names the alternative.
+    An `a` result, or a `b` result in another k order, would have to
+    exchange elements between lanes through LDS; the verifier refuses it and names the alternative.
     This is attention's P^T in the S^T = K Q^T orientation: the softmax
     probabilities are already the B operand of O^T = V^T P^T.
 
@@ -468,7 +468,7 @@ def HK_ToOperandOp : HK_Op<"to_operand", [Pure]> {
     ```mlir
     %p = hk.to_operand %s
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
-        -> !hk.fragment<b_acc_k, 32x64xbf16, mma = 16x16x32>
+        -> !hk.fragment<b, 32x64xbf16, mma = 16x16x32, k = acc>
     %t0, %t1 = hk.to_operand %sa0, %sa1
         : !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
           !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>

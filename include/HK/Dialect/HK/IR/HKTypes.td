@@ -72,9 +72,9 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
 
     ```
     fragment-type ::= `!hk.fragment<` role `,` rows `x` cols `x` element-type
-                      `,` `mma` `=` m `x` n `x` k `>`
-    role          ::= `a` | `b` | `acc` | `scale` | `row` | `col`
-                    | `a_acc_k` | `b_acc_k` | `a_run_k` | `b_run_k`
+                      `,` `mma` `=` m `x` n `x` k (`,` `k` `=` k-order)? `>`
+    role          ::= `a` | `b` | `acc` | `scale` | `scale_mma` | `row` | `col`
+    k-order       ::= `mma` | `acc` | `run`
     ```
 
     A `rows x cols` matrix distributed over the lanes of one wave, as a grid
@@ -90,22 +90,28 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     | `row` | one value per row of an `acc` (R x 1) | m x 1 | m, 1     |
     | `col` | one value per column of an `acc` (1 x C) | 1 x n | 1, n  |
 
-    `a_acc_k` and `b_acc_k` are `a` and `b` operands whose k index runs in
-    an accumulator's row order instead of the MMA's: lane l's element i is
-    k = 16 (i / E) + (the row of accumulator element i % E of lane l), E
-    the accumulator's elements per lane. An accumulator's registers are
-    such a B operand (`hk.to_operand`), and both operands of an `hk.mma`
-    must take k in the same order.
+    The role and the k order are the fragment's lane layout, as data
+    (`FragmentLayout`): ops that combine fragments compare them. `k` (only
+    on `a` and `b`, default `mma`, which is not printed) is the order in
+    which the operand takes its k index (docs/TileAlgebra.md#k-order):
 
-    `a_run_k` and `b_run_k` are `a` and `b` operands whose k index runs in
-    the order of each lane's contiguous run: lane l's element i is
-    k = (l / M) E + i (M the lanes of a row group, E the elements per
-    lane). The MMA pairs A's and B's elements slot by slot, so a product of
-    two run-k operands is the product of the matrices, and each lane reads
-    one run from a tile without a column permutation. On gfx950's bf16
-    MFMAs this is the MMA's own order; on gfx1201's WMMA (lanes 0-15 hold k
-    0-3 and 8-11) it spares the `block4_0213` tiles, whose fills store
-    8-byte halves. The attention kernels' S^T = K Q^T takes them there.
+    - `k = mma`: the matrix instruction's own order.
+    - `k = acc`: an accumulator's row order: lane l's element i is
+      k = M (i / E) + (the row of accumulator element i % E of lane l), E
+      the accumulator's elements per lane. An accumulator's registers are
+      such a B operand (`hk.to_operand`), and an A operand loaded in the
+      same order multiplies it.
+    - `k = run`: the order of each lane's contiguous run: lane l's element
+      i is k = (l / M) E + i (M the lanes of a row group, E the elements
+      per lane); each lane reads one run from a tile without a column
+      permutation. On gfx950's bf16 MFMAs this is the MMA's own order; on
+      gfx1201's WMMA (lanes 0-15 hold k 0-3 and 8-11) it spares the
+      `block4_0213` tiles, whose fills store 8-byte halves. The attention
+      kernels' S^T = K Q^T takes them there.
+
+    The MMA pairs A's and B's elements slot by slot, so both operands of an
+    `hk.mma` must take k in the same order; the product is then the
+    product of the matrices.
 
     A `row` or `col` vector is held by the lanes holding that row or
     column of an accumulator of the same MMA shape (each lane the rows of
@@ -136,6 +142,7 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
 
     ```mlir
     !hk.fragment<acc, 128x64xf32, mma = 16x16x32>
+    !hk.fragment<a, 64x64xbf16, mma = 16x16x32, k = acc>
     ```
   }];
   let parameters = (ins
@@ -145,11 +152,16 @@ def HK_FragmentType : HK_Type<"Fragment", "fragment"> {
     "::mlir::Type":$elementType,
     "int64_t":$mmaM,
     "int64_t":$mmaN,
-    "int64_t":$mmaK
+    "int64_t":$mmaK,
+    "::mlir::hk::KOrder":$kOrder
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The lane layout: role and k order.
+    ::mlir::hk::FragmentLayout getLaneLayout() const {
+      return {getRole(), getKOrder()};
+    }
     /// Rows and columns of one fragment for this role.
     int64_t getFragmentRows() const;
     int64_t getFragmentCols() const;

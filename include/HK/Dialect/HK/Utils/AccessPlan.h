@@ -37,9 +37,10 @@ struct Run {
   }
 };
 
-/// Runs of a lane's part of an `role` fragment read from (or written to)
-/// `tile`, over every lane and every fragment-aligned position in the tile.
-std::vector<Run> planFragmentAccess(MmaLayout layout, FragmentRole role,
+/// Runs of a lane's part of a `fragment` fragment read from (or written
+/// to) `tile`, over every lane and every fragment-aligned position in the
+/// tile.
+std::vector<Run> planFragmentAccess(MmaLayout layout, FragmentLayout fragment,
                                     const TileLayout &tile);
 
 /// Runs of a lane's part of a `row` vector fragment (an N x 1 column of
@@ -75,7 +76,7 @@ inline constexpr int64_t kTransposedReadElems = 4;
 ///   groupRowStride (g / columnGroups) + readRowStride s + (l % 16) / 4
 /// and columns 16 (g % columnGroups) + 4 (l % 4) .. + 3 in read s (0 or 1).
 /// 16x16x32: every group reads the fragment's 16 columns, rows 8 g + 4 s
-/// (MMA k order) or 4 g + 16 s (an accumulator's, a_acc_k and b_acc_k);
+/// (MMA k order) or 4 g + 16 s (an accumulator's: k = acc);
 /// 32x32x16: groups 0-1 and 2-3 read the 32 columns, rows 8 (g / 2) + 4 s
 /// or 4 (g / 2) + 8 s.
 struct TransposedReadPattern {
@@ -84,19 +85,19 @@ struct TransposedReadPattern {
   int64_t columnGroups = 1;
 };
 
-/// The pattern for `role` under `layout` (an MFMA layout).
+/// The pattern for `fragment` under `layout` (an MFMA layout).
 TransposedReadPattern getTransposedReadPattern(MmaLayout layout,
-                                               FragmentRole role);
+                                               FragmentLayout fragment);
 
 /// The (row, col) of the K-major tile block whose 4 elements lane `lane`
 /// reads in transposed read `s`, as getTransposedReadPattern gives it.
-Coord transposedReadSource(MmaLayout layout, FragmentRole role, int64_t lane,
-                           int64_t s);
+Coord transposedReadSource(MmaLayout layout, FragmentLayout fragment,
+                           int64_t lane, int64_t s);
 
 /// Whether two transposed reads per fragment at transposedReadSource give
 /// every lane the elements the lane layout assigns it (elements 4s .. 4s+3
 /// from read s), checked over all lanes: the lowering's precondition.
-bool transposedReadsMatchLayout(MmaLayout layout, FragmentRole role);
+bool transposedReadsMatchLayout(MmaLayout layout, FragmentLayout fragment);
 
 } // namespace mlir::hk
 

@@ -67,22 +67,30 @@ def HK_FragmentRole : I32EnumAttr<"FragmentRole",
     // lanes that hold that row (column): reductions, broadcasts.
     I32EnumAttrCase<"row", 4>,
     I32EnumAttrCase<"col", 5>,
-    // A and B operands whose k runs in an accumulator's row order: the
-    // registers of an accumulator are such a B operand (hk.to_operand), and
-    // an A operand loaded in the same order multiplies it.
-    I32EnumAttrCase<"a_acc_k", 6>,
-    I32EnumAttrCase<"b_acc_k", 7>,
-    // A and B operands whose k runs in the order of each lane's contiguous
-    // run (lane l's element i is k = (l / M) E + i): read from a tile
-    // without a column permutation in one load per run. The MMA pairs the
-    // two operands' k slot by slot, so a product of two of them is the
-    // product of the matrices.
-    I32EnumAttrCase<"a_run_k", 8>,
-    I32EnumAttrCase<"b_run_k", 9>,
     // Block scales arranged for the MFMA (hk.to_operand of `scale`): what
     // hk.mma does to a `scale` fragment itself, done ahead where a schedule
     // puts it.
-    I32EnumAttrCase<"scale_mma", 10>
+    I32EnumAttrCase<"scale_mma", 6>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::hk";
+}
+
+// The order in which an `a` or `b` fragment takes k (the `k` parameter of
+// !hk.fragment; docs/TileAlgebra.md#k-order). Both operands of an MMA take
+// it in the same order: the MMA pairs their k slot by slot.
+// - mma (the default): the matrix instruction's own order;
+// - acc: an accumulator's row order, lane l's element i holding
+//   k = M (i / E) + (the row of accumulator element i % E of lane l): the
+//   registers of an accumulator are such a B operand (hk.to_operand), and
+//   an A operand loaded in the same order multiplies it;
+// - run: the order of each lane's contiguous run, lane l's element i
+//   holding k = (l / M) E + i: read from a tile without a column
+//   permutation in one load per run.
+def HK_KOrder : I32EnumAttr<"KOrder", "order an operand fragment takes k in", [
+    I32EnumAttrCase<"mma", 0>,
+    I32EnumAttrCase<"acc", 1>,
+    I32EnumAttrCase<"run", 2>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::hk";

@@ -15,6 +15,8 @@
 
 #include "HK/Dialect/HK/Utils/TileLayout.h"
 
+#include <string>
+
 namespace mlir::hk {
 
 /// True for the roles laid out like an accumulator: `acc` and its `row` and
@@ -24,12 +26,9 @@ inline bool isAccumulatorLike(FragmentRole role) {
          role == FragmentRole::col;
 }
 
-/// True for the operand roles: `a`, `b` and their accumulator-k and run-k
-/// forms.
+/// True for the operand roles `a` and `b` (in any k order).
 inline bool isOperandRole(FragmentRole role) {
-  return role == FragmentRole::a || role == FragmentRole::b ||
-         role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k ||
-         role == FragmentRole::a_run_k || role == FragmentRole::b_run_k;
+  return role == FragmentRole::a || role == FragmentRole::b;
 }
 
 /// True for block scales: `scale` as read, `scale_mma` arranged for the
@@ -38,35 +37,28 @@ inline bool isScaleRole(FragmentRole role) {
   return role == FragmentRole::scale || role == FragmentRole::scale_mma;
 }
 
-/// True for `a_acc_k` and `b_acc_k`: k in an accumulator's row order.
-inline bool hasAccumulatorK(FragmentRole role) {
-  return role == FragmentRole::a_acc_k || role == FragmentRole::b_acc_k;
-}
+/// The lane layout of a fragment as data: its role and, for the operands
+/// `a` and `b`, the order they take k in (`!hk.fragment<a, ..., k = acc>`).
+/// Two fragments with equal layouts (and MMA shapes) hold the same element
+/// in the same lane and register; ops compare these, not role names.
+struct FragmentLayout {
+  FragmentRole role = FragmentRole::acc;
+  KOrder kOrder = KOrder::mma;
 
-/// True for `a_run_k` and `b_run_k`: k in the order of each lane's run.
-inline bool hasRunK(FragmentRole role) {
-  return role == FragmentRole::a_run_k || role == FragmentRole::b_run_k;
-}
+  FragmentLayout() = default;
+  /// A role in its default order (the MMA's k for `a` and `b`).
+  FragmentLayout(FragmentRole role, KOrder kOrder = KOrder::mma)
+      : role(role), kOrder(kOrder) {}
 
-/// The order an operand role takes k in; both operands of an MMA must
-/// share it.
-enum class KOrder { mma, accumulator, run };
-inline KOrder getKOrder(FragmentRole role) {
-  if (hasAccumulatorK(role))
-    return KOrder::accumulator;
-  if (hasRunK(role))
-    return KOrder::run;
-  return KOrder::mma;
-}
-
-/// `a` or `b`: which side of the MMA an operand role is.
-inline FragmentRole getOperandSide(FragmentRole role) {
-  if (role == FragmentRole::a_acc_k || role == FragmentRole::a_run_k)
-    return FragmentRole::a;
-  if (role == FragmentRole::b_acc_k || role == FragmentRole::b_run_k)
-    return FragmentRole::b;
-  return role;
-}
+  bool operator==(const FragmentLayout &other) const {
+    return role == other.role && kOrder == other.kOrder;
+  }
+  bool operator!=(const FragmentLayout &other) const {
+    return !(*this == other);
+  }
+  /// As the fragment type spells it: "a", "b, k = acc".
+  std::string str() const;
+};
 
 /// The M x N x K shape of one matrix instruction.
 struct MmaShape {
@@ -130,8 +122,32 @@ inline int64_t getLaneGroupWidth(MmaLayout layout) {
   return getMmaShape(layout).m;
 }
 
-/// The fragment shape of `role` under `layout`.
-FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
+/// The fragment shape of `fragment` under `layout` (the k order does not
+/// change it).
+FragmentShape getFragmentShape(MmaLayout layout, FragmentLayout fragment);
+
+/// One coordinate of a lane's element as an affine form of the lane's
+/// place in its row group, l % W, and its group, l / W (W =
+/// getLaneGroupWidth): low * (l % W) + high * (l / W) + constant.
+struct LaneAffine {
+  int64_t low = 0;
+  int64_t high = 0;
+  int64_t constant = 0;
+  int64_t evaluate(int64_t laneLow, int64_t laneHigh) const {
+    return low * laneLow + high * laneHigh + constant;
+  }
+};
+
+/// Where element `i` of a lane sits in a fragment, as two affine forms of
+/// the lane: the one description of every lane layout, which
+/// getFragmentElement evaluates and emitFragmentElement
+/// (Conversion/HKToAMDGPU/LayoutEmission.h) turns into IR.
+struct LaneElementForm {
+  LaneAffine row;
+  LaneAffine col;
+};
+LaneElementForm getFragmentElementForm(MmaLayout layout,
+                                       FragmentLayout fragment, int64_t i);
 
 /// Position inside the fragment of element `i` of lane `lane`:
 ///   Mfma16x16x32     a/b: (l % 16, (l / 16) * 8 + i)
@@ -146,22 +162,23 @@ FragmentShape getFragmentShape(MmaLayout layout, FragmentRole role);
 ///                    acc: as Wmma16x16x16Gfx12
 ///   scale (block scales, Mfma16x16x128F8): (l % 16, l / 16)
 ///   row: (acc row of element i, 0); col: (0, acc column of the lane)
-///   a_acc_k, b_acc_k: (l % M, M (i / E) + acc row of element i % E),
+///   a, b with k = acc: (l % M, M (i / E) + acc row of element i % E),
 ///                    M x M the accumulator fragment, E its elements per
 ///                    lane: a lane's k are the rows of its accumulator
 ///                    elements, M k per accumulator fragment (at 32x32x16 an
 ///                    operand fragment's 16 k are half an accumulator's
 ///                    rows: elements 0-7 hold rows 0-15 in both halves)
-///   a_run_k, b_run_k: (l % M, (l / M) E + i), E elements per lane: each
+///   a, b with k = run: (l % M, (l / M) E + i), E elements per lane: each
 ///                    lane's k one contiguous run (the MMA's own a/b order
 ///                    on every layout but Wmma16x16x16Gfx12)
-Coord getFragmentElement(MmaLayout layout, FragmentRole role, int64_t lane,
-                         int64_t i);
+Coord getFragmentElement(MmaLayout layout, FragmentLayout fragment,
+                         int64_t lane, int64_t i);
 
 /// Where element `i` of every lane sits relative to the lane's element 0:
 /// each layout above is a lane's position plus a per-element constant, so
 /// code can compute the lane's part once and add this step as an immediate.
-Coord getFragmentElementStep(MmaLayout layout, FragmentRole role, int64_t i);
+Coord getFragmentElementStep(MmaLayout layout, FragmentLayout fragment,
+                             int64_t i);
 
 } // namespace mlir::hk
 
