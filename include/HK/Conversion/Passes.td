@@ -118,12 +118,15 @@ def HKLinalgToKernels : Pass<"hk-linalg-to-kernels", "::mlir::ModuleOp"> {
     pipeline's options decide.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+    Option<"chip", "chip", "::mlir::hk::Chip", "::mlir::hk::Chip::gfx950",
            "the chip the kernels are built for (required): gfx950 or "
-           "gfx1201">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"fastest\"",
+           "gfx1201",
+           "::mlir::hk::chipOptionValues()">,
+    Option<"schedule", "schedule", "::mlir::hk::KernelScheduleChoice",
+           "::mlir::hk::KernelScheduleChoice::fastest",
            "fastest: record each kernel's fastest schedule (hk.schedule) "
-           "for the pipelines; none: leave it to the pipeline's options">,
+           "for the pipelines; none: leave it to the pipeline's options",
+           "::mlir::hk::kernelScheduleChoiceValues()">,
   ];
   let dependentDialects = [
     "::mlir::hk::HKDialect",

@@ -359,7 +359,7 @@ FailureOr<gpu::GPUFuncOp> LinalgToKernels::getKernel(const GemmDescription &d,
   // gemm_bf16_cf32_batched_tn_bias).
   auto func = *gpuModule.getOps<gpu::GPUFuncOp>().begin();
   func.setName(getKernelName(d));
-  if (schedule == "fastest") {
+  if (schedule == KernelScheduleChoice::fastest) {
     ScheduleSettings fastest = getFastestSchedule(d);
     if (fastest != ScheduleSettings())
       gpuModule->setAttr(HKDialect::getScheduleAttrName(),
@@ -491,29 +491,18 @@ static SmallVector<linalg::LinalgOp> collectMatmuls(ModuleOp module) {
 
 void LinalgToKernels::runOnOperation() {
   ModuleOp module = getOperation();
-  if (chip.empty()) {
+  if (!chip.hasValue()) {
     module.emitError() << "hk-linalg-to-kernels needs its chip option: "
                           "hk-linalg-to-kernels='chip=<chip>' (supported: "
                        << describeSupportedChips() << ")";
     return signalPassFailure();
   }
-  std::optional<Chip> target = symbolizeChip(chip);
-  if (!target) {
-    module.emitError() << "hk-linalg-to-kernels: chip '" << chip
-                       << "' is not one hk supports (supported: "
-                       << describeSupportedChips() << ")";
-    return signalPassFailure();
-  }
-  if (schedule != "fastest" && schedule != "none") {
-    module.emitError() << "hk-linalg-to-kernels: schedule '" << schedule
-                       << "' is not one the pass knows (fastest or none)";
-    return signalPassFailure();
-  }
+  Chip target = chip.getValue();
   SmallVector<linalg::LinalgOp> matmuls = collectMatmuls(module);
   SymbolTable symbols(module);
   for (linalg::LinalgOp op : matmuls) {
     std::string why;
-    FailureOr<MatchedGemm> g = matchGemm(op, *target, why);
+    FailureOr<MatchedGemm> g = matchGemm(op, target, why);
     if (failed(g)) {
       op->emitRemark() << "hk-linalg-to-kernels: left alone: " << why;
       continue;

@@ -23,7 +23,7 @@
 // NONE: gpu.module @hk_gemm
 // NONE-NOT: hk.schedule
 
-// BAD: error: hk-linalg-to-kernels: schedule 'fast' is not one the pass knows (fastest or none)
+// BAD: for the --schedule option: Cannot find option named 'fast'!
 
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
