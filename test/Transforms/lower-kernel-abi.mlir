@@ -81,3 +81,17 @@ gpu.module @static_grid {
     gpu.return
   }
 }
+
+// -----
+
+// An integer argument's value is a grid term (a persistent kernel's
+// workgroup count), renumbered with the argument.
+// CHECK-LABEL: gpu.module @value_grid
+gpu.module @value_grid {
+  // CHECK: gpu.func @kernel(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32)
+  // CHECK-SAME: hk.launch = #hk.launch<grid = [arg2[0] / 1, arg1[0] ceildiv 64]>
+  gpu.func @kernel(%A: memref<?xf32>, %workgroups: i32) kernel
+      attributes {hk.launch = #hk.launch<grid = [arg1[0] / 1, arg0[0] ceildiv 64]>} {
+    gpu.return
+  }
+}

@@ -126,6 +126,9 @@ LogicalResult mlir::hk::lowerKernelAbi(gpu::GPUFuncOp kernel,
     BlockArgument arg = entry.getArgument(e.arg);
     switch (e.kind) {
     case hk::KernelAbiEntry::Kind::value:
+      // An integer's value is its size 0 (a persistent kernel's grid).
+      if (arg.getType().isInteger())
+        sizeArgument[{e.arg, 0}] = insertAt - numOld;
       arg.replaceAllUsesWith(addArgument(arg.getType(), arg.getLoc()));
       break;
     case hk::KernelAbiEntry::Kind::pointer:
