@@ -16,7 +16,7 @@
 
 #include "HK/Kernels/Gemm.h"
 
-#include "KernelBuilder.h"
+#include "GemmEmitter.h"
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
 
@@ -53,28 +53,6 @@ StringRef mlir::hk::kernels::stringifyGemmLayout(GemmLayout layout) {
   llvm_unreachable("covered switch over GemmLayout");
 }
 
-namespace {
-/// What a resolved description implies.
-struct GemmPlan {
-  GemmDescription d;
-  const ChipInfo *chip;
-  MmaShape mma;
-  bool fp8;
-  /// gfx950's tiling: two halves per operand, four blocks per wave.
-  bool halves;
-  bool aKMajor, bKMajor;
-  int64_t waves() const { return *d.waveRows * *d.waveCols; }
-  int64_t threads() const { return waves() * chip->waveSize; }
-  /// Rows (of A) and columns (of B) of one shared tile.
-  int64_t tileM() const { return halves ? *d.blockM / 2 : *d.blockM; }
-  int64_t tileN() const { return halves ? *d.blockN / 2 : *d.blockN; }
-  /// One wave's block of C.
-  int64_t waveM() const { return tileM() / *d.waveRows; }
-  int64_t waveN() const { return tileN() / *d.waveCols; }
-  /// K per fragment load: the whole K tile on gfx950, one WMMA's on gfx1201.
-  int64_t fragmentK() const { return halves ? *d.kTile : mma.k; }
-};
-} // namespace
 
 static llvm::Error refuse(const llvm::Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -279,7 +257,7 @@ std::string mlir::hk::kernels::getGemmKernelName(const GemmDescription &d) {
   return name;
 }
 
-static GemmPlan planGemm(const GemmDescription &d) {
+GemmPlan mlir::hk::kernels::planGemm(const GemmDescription &d) {
   GemmPlan p;
   p.d = d;
   p.chip = &getChipInfo(d.chip);
@@ -291,66 +269,6 @@ static GemmPlan planGemm(const GemmDescription &d) {
   return p;
 }
 
-namespace {
-/// One wave's block of C: its accumulator and where it lies in C.
-struct WaveBlock {
-  Value acc;
-  Value row, col;
-};
-
-class GemmEmitter {
-public:
-  GemmEmitter(OpBuilder &b, const GemmPlan &p) : kb(b, *p.chip), p(p) {}
-
-  gpu::GPUModuleOp emit();
-  /// The tiles' and fragments' own checks, before anything is built.
-  llvm::Error verifyTypes() {
-    return kb.verifyTypes({tileOf(p.aKMajor, p.tileM()),
-                           tileOf(p.bKMajor, p.tileN()),
-                           operandType(FragmentRole::a, p.waveM()),
-                           operandType(FragmentRole::b, p.waveN()), accType()});
-  }
-
-private:
-  KernelBuilder kb;
-  const GemmPlan &p;
-  MLIRContext *ctx() { return kb.getContext(); }
-  Type abType() { return getElementType(ctx(), p.d.operands); }
-  Type f32() { return Float32Type::get(ctx()); }
-
-  SmallVector<std::pair<StringRef, Type>> arguments();
-  SmallVector<SizeTerm> grid();
-  SharedTileType tileOf(bool kMajor, int64_t extent);
-  FragmentType operandType(FragmentRole role, int64_t extent);
-  FragmentType accType() {
-    return kb.fragment(FragmentRole::acc, p.waveM(), p.waveN(), f32(), p.mma);
-  }
-  /// A's K dimension (of a batch's matrix).
-  int64_t kDimOfA() const { return p.aKMajor ? 0 : 1; }
-  void copy(Value source, Value at, Value k, Value tile, bool kMajor);
-  Value load(StringRef name, Value tile, bool kMajor, Value at, Value k,
-             FragmentRole role, int64_t extent);
-  SmallVector<Value> emitHalvesLoop();
-  SmallVector<Value> emitSingleLoop();
-  SmallVector<WaveBlock> placeBlocks(ArrayRef<Value> accs);
-  /// r and n: the rows and columns of C of gfx950's four blocks.
-  void placeHalves();
-  void store(Value value, const WaveBlock &block);
-  void emitEpilogue(ArrayRef<WaveBlock> blocks);
-  void emitBlasBlock(const WaveBlock &block, Value bias, Value readC);
-
-  // The operands as the loop sees them (2-D views when batched).
-  Value a, bMat, c, k;
-  Value zero;
-  // Where the workgroup's tiles (two halves on gfx950) and the wave's
-  // blocks start.
-  Value rowBase[2], colBase[2], wm, wn;
-  // The blocks' rows and columns of C (gfx950).
-  Value r[2], n[2];
-  // scale_a * scale_b (fp8 with per-tensor scales).
-  Value scale;
-};
-} // namespace
 
 SmallVector<std::pair<StringRef, Type>> GemmEmitter::arguments() {
   int64_t dyn = ShapedType::kDynamic;
@@ -456,19 +374,62 @@ gpu::GPUModuleOp GemmEmitter::emit() {
     bMat = p.bKMajor ? view("Bb", bMat, k, n) : view("Bb", bMat, n, k);
     c = view("Cb", c, m, n);
   }
-  SmallVector<Value> accs = p.halves ? emitHalvesLoop() : emitSingleLoop();
+  if (p.d.blockScales) {
+    sa = kb.arg("SA");
+    sb = kb.arg("SB");
+  }
+  allocTiles();
+  Value m0 = kb.create<gpu::BlockIdOp>("m0", gpu::Dimension::y);
+  Value n0 = kb.create<gpu::BlockIdOp>("n0", gpu::Dimension::x);
+  placeTile(m0, n0);
+  placeWaves();
+  if (!p.d.batched)
+    k = kb.dim("K", a, kDimOfA());
+  SmallVector<Value> accs = emitLoop();
   if (p.fp8 && !p.d.blockScales) {
     // C = scale_a * scale_b * (A B^T), in f32, rounded once to C's type.
     scale =
         kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), kb.arg("scale_b"));
-    if (!p.halves)
-      accs[0] =
-          kb.map("d", accType(), accs[0], {"x"}, [&](ValueRange x) -> Value {
-            return kb.create<arith::MulFOp>("y", scale, x[0]);
-          });
+    scaleSingleBlock(accs);
   }
   emitEpilogue(placeBlocks(accs));
   return kb.finishKernel();
+}
+
+void GemmEmitter::scaleSingleBlock(SmallVectorImpl<Value> &accs) {
+  if (!scale || p.halves)
+    return;
+  accs[0] = kb.map("d", accType(), accs[0], {"x"}, [&](ValueRange x) -> Value {
+    return kb.create<arith::MulFOp>("y", scale, x[0]);
+  });
+}
+
+void GemmEmitter::allocTiles() {
+  SharedTileType aTile = tileOf(p.aKMajor, p.tileM());
+  SharedTileType bTile = tileOf(p.bKMajor, p.tileN());
+  if (!p.halves) {
+    as[0] = kb.create<AllocSharedOp>("As", aTile);
+    bs[0] = kb.create<AllocSharedOp>("Bs", bTile);
+    return;
+  }
+  as[0] = kb.create<AllocSharedOp>("As0", aTile);
+  as[1] = kb.create<AllocSharedOp>("As1", aTile);
+  bs[0] = kb.create<AllocSharedOp>("Bs0", bTile);
+  bs[1] = kb.create<AllocSharedOp>("Bs1", bTile);
+}
+
+void GemmEmitter::placeTile(Value mTile, Value nTile) {
+  rowBase[0] = kb.mul("row0", mTile, kb.index(*p.d.blockM));
+  colBase[0] = kb.mul("col0", nTile, kb.index(p.blockColumns()));
+  if (!p.halves)
+    return;
+  rowBase[1] = kb.add("row1", rowBase[0], kb.index(p.tileM()));
+  colBase[1] = p.gated ? kb.add("col1", upColumn, colBase[0])
+                       : kb.add("col1", colBase[0], kb.index(p.tileN()));
+}
+
+SmallVector<Value> GemmEmitter::emitLoop() {
+  return p.halves ? emitHalvesLoop() : emitSingleLoop();
 }
 
 void GemmEmitter::placeHalves() {
@@ -490,35 +451,18 @@ SmallVector<WaveBlock> GemmEmitter::placeBlocks(ArrayRef<Value> accs) {
           {accs[3], r[1], n[1]}};
 }
 
-/// The wave's place in the workgroup: (wm, wn), its first row of a tile of A
-/// and first column of a tile of B.
-static std::pair<Value, Value> wavePlace(KernelBuilder &kb, const GemmPlan &p) {
+/// (wm, wn): the wave's first row of a tile of A and first column of a
+/// tile of B.
+void GemmEmitter::placeWaves() {
   Value tid = kb.create<gpu::ThreadIdOp>("tid", gpu::Dimension::x);
   Value wave = kb.div("wave", tid, kb.index(p.chip->waveSize));
   Value waveRow = kb.div("wave_row", wave, kb.index(*p.d.waveCols));
   Value waveCol = kb.rem("wave_col", wave, kb.index(*p.d.waveCols));
-  return {kb.mul("wm", waveRow, kb.index(p.waveM())),
-          kb.mul("wn", waveCol, kb.index(p.waveN()))};
+  wm = kb.mul("wm", waveRow, kb.index(p.waveM()));
+  wn = kb.mul("wn", waveCol, kb.index(p.waveN()));
 }
 
 SmallVector<Value> GemmEmitter::emitHalvesLoop() {
-  SharedTileType aTile = tileOf(p.aKMajor, p.tileM());
-  SharedTileType bTile = tileOf(p.bKMajor, p.tileN());
-  Value as[2] = {kb.create<AllocSharedOp>("As0", aTile),
-                 kb.create<AllocSharedOp>("As1", aTile)};
-  Value bs[2] = {kb.create<AllocSharedOp>("Bs0", bTile),
-                 kb.create<AllocSharedOp>("Bs1", bTile)};
-  Value m0 = kb.create<gpu::BlockIdOp>("m0", gpu::Dimension::y);
-  Value n0 = kb.create<gpu::BlockIdOp>("n0", gpu::Dimension::x);
-  Value *row = rowBase, *col = colBase;
-  row[0] = kb.mul("row0", m0, kb.index(*p.d.blockM));
-  col[0] = kb.mul("col0", n0, kb.index(*p.d.blockN));
-  row[1] = kb.add("row1", row[0], kb.index(p.tileM()));
-  col[1] = kb.add("col1", col[0], kb.index(p.tileN()));
-  std::tie(wm, wn) = wavePlace(kb, p);
-  if (!p.d.batched)
-    k = kb.dim("K", a, kDimOfA());
-
   // The blocks' places in C, before the loop when the loop reads their
   // scales (after it otherwise, see placeBlocks).
   if (p.d.blockScales)
@@ -538,9 +482,9 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
     kb.b.setInsertionPointToStart(body);
     Value kIv = loop.getInductionVar();
     for (int h = 0; h < 2; ++h)
-      copy(a, row[h], kIv, as[h], p.aKMajor);
+      copy(a, rowBase[h], kIv, as[h], p.aKMajor);
     for (int h = 0; h < 2; ++h)
-      copy(bMat, col[h], kIv, bs[h], p.bKMajor);
+      copy(bMat, colBase[h], kIv, bs[h], p.bKMajor);
     kb.create<amdgpu::LDSBarrierOp>("");
 
     SmallVector<Value> scalesA, scalesB;
@@ -554,12 +498,12 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
       };
       for (int h = 0; h < 2; ++h)
         scalesA.push_back(kb.create<ReadFragmentOp>(
-            h ? "sa1" : "sa0", scaleType(p.waveM()), kb.arg("SA"),
+            h ? "sa1" : "sa0", scaleType(p.waveM()), sa,
             ValueRange{r[h], kBlock}, /*transpose=*/false,
             BoundsMode::partial));
       for (int h = 0; h < 2; ++h)
         scalesB.push_back(kb.create<ReadFragmentOp>(
-            h ? "sb1" : "sb0", scaleType(p.waveN()), kb.arg("SB"),
+            h ? "sb1" : "sb0", scaleType(p.waveN()), sb,
             ValueRange{n[h], kBlock}, /*transpose=*/false,
             BoundsMode::partial));
     }
@@ -612,16 +556,6 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
 }
 
 SmallVector<Value> GemmEmitter::emitSingleLoop() {
-  Value as = kb.create<AllocSharedOp>("As", tileOf(p.aKMajor, p.tileM()));
-  Value bs = kb.create<AllocSharedOp>("Bs", tileOf(p.bKMajor, p.tileN()));
-  Value m0 = kb.create<gpu::BlockIdOp>("m0", gpu::Dimension::y);
-  Value n0 = kb.create<gpu::BlockIdOp>("n0", gpu::Dimension::x);
-  Value row0 = rowBase[0] = kb.mul("row0", m0, kb.index(*p.d.blockM));
-  Value col0 = colBase[0] = kb.mul("col0", n0, kb.index(*p.d.blockN));
-  std::tie(wm, wn) = wavePlace(kb, p);
-  if (!p.d.batched)
-    k = kb.dim("K", a, kDimOfA());
-
   FragmentType acc = accType();
   Value init = kb.create<FillFragmentOp>("init", acc, zero);
   auto loop = kb.create<scf::ForOp>("acc", kb.index(0), k, kb.index(*p.d.kTile),
@@ -632,8 +566,8 @@ SmallVector<Value> GemmEmitter::emitSingleLoop() {
     OpBuilder::InsertionGuard guard(kb.b);
     kb.b.setInsertionPointToStart(loop.getBody());
     Value kIv = loop.getInductionVar();
-    copy(a, row0, kIv, as, p.aKMajor);
-    copy(bMat, col0, kIv, bs, p.bKMajor);
+    copy(a, rowBase[0], kIv, as[0], p.aKMajor);
+    copy(bMat, colBase[0], kIv, bs[0], p.bKMajor);
     kb.create<amdgpu::LDSBarrierOp>("");
     // The K tile in k-chunks of the WMMA's 16.
     auto chunks = kb.create<scf::ForOp>(
@@ -645,8 +579,8 @@ SmallVector<Value> GemmEmitter::emitSingleLoop() {
       OpBuilder::InsertionGuard inner(kb.b);
       kb.b.setInsertionPointToStart(chunks.getBody());
       Value kk = chunks.getInductionVar();
-      Value aFrag = load("a", as, false, wm, kk, FragmentRole::a, p.waveM());
-      Value bFrag = load("b", bs, false, wn, kk, FragmentRole::b, p.waveN());
+      Value aFrag = load("a", as[0], false, wm, kk, FragmentRole::a, p.waveM());
+      Value bFrag = load("b", bs[0], false, wn, kk, FragmentRole::b, p.waveN());
       Value out = kb.create<MmaOp>("c_out", acc, aFrag, bFrag,
                                    chunks.getRegionIterArgs()[0], ValueRange{});
       kb.create<scf::YieldOp>("", out);
