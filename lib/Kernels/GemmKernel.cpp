@@ -53,7 +53,6 @@ StringRef mlir::hk::kernels::stringifyGemmLayout(GemmLayout layout) {
   llvm_unreachable("covered switch over GemmLayout");
 }
 
-
 static llvm::Error refuse(const llvm::Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "no GEMM kernel: " + why);
@@ -268,7 +267,6 @@ GemmPlan mlir::hk::kernels::planGemm(const GemmDescription &d) {
   p.bKMajor = d.layout == GemmLayout::nn || d.layout == GemmLayout::tn;
   return p;
 }
-
 
 SmallVector<std::pair<StringRef, Type>> GemmEmitter::arguments() {
   int64_t dyn = ShapedType::kDynamic;

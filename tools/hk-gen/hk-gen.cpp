@@ -21,6 +21,7 @@
 #include "HK/InitAllDialects.h"
 #include "HK/Kernels/Attention.h"
 #include "HK/Kernels/Gemm.h"
+#include "HK/Kernels/MoeGemm.h"
 #include "HK/Pipelines/KernelSchedules.h"
 #include "HK/Pipelines/Pipelines.h"
 #include "HK/Report/CodeObject.h"
@@ -40,6 +41,8 @@ using namespace mlir::hk::kernels;
 
 static cl::OptionCategory toolOptions("hk-gen options");
 static cl::SubCommand gemmCommand("gemm", "a GEMM kernel");
+static cl::SubCommand moeGemmCommand("moe-gemm",
+                                     "a mixture-of-experts GEMM kernel");
 static cl::SubCommand attentionCommand("attention",
                                        "a FlashAttention forward kernel");
 static cl::SubCommand
@@ -48,40 +51,44 @@ static cl::SubCommand
 
 static cl::opt<Chip> chipOption(
     "chip", cl::Required, cl::cat(toolOptions), cl::sub(gemmCommand),
-    cl::sub(attentionCommand), cl::sub(attentionBackwardCommand),
-    cl::desc("the chip"),
+    cl::sub(moeGemmCommand), cl::sub(attentionCommand),
+    cl::sub(attentionBackwardCommand), cl::desc("the chip"),
     cl::values(clEnumValN(Chip::gfx950, "gfx950", "CDNA4 (MI350/MI355X)"),
                clEnumValN(Chip::gfx1201, "gfx1201", "RDNA4 (RX 9070)")));
 static cl::opt<std::string>
     outputFile("o", cl::init("-"), cl::cat(toolOptions), cl::sub(gemmCommand),
-               cl::sub(attentionCommand), cl::sub(attentionBackwardCommand),
-               cl::value_desc("file"),
+               cl::sub(moeGemmCommand), cl::sub(attentionCommand),
+               cl::sub(attentionBackwardCommand), cl::value_desc("file"),
                cl::desc("where to write the program (default: stdout)"));
 
 // GEMM.
 static cl::opt<ElementKind>
     abType("ab-type", cl::init(ElementKind::bf16), cl::cat(toolOptions),
-           cl::sub(gemmCommand), cl::desc("the element type of A and B"),
+           cl::sub(gemmCommand), cl::sub(moeGemmCommand),
+           cl::desc("the element type of A and B"),
            cl::values(clEnumValN(ElementKind::bf16, "bf16", "bf16"),
                       clEnumValN(ElementKind::f8e4m3, "e4m3", "OCP fp8 E4M3"),
                       clEnumValN(ElementKind::f8e5m2, "e5m2", "OCP fp8 E5M2")));
 static cl::opt<bool>
     blockScales("block-scales", cl::cat(toolOptions), cl::sub(gemmCommand),
+                cl::sub(moeGemmCommand),
                 cl::desc("MXFP8: E8M0 scales per 32 k of each row of A and B "
                          "(fp8 --ab-type, gfx950)"));
 static cl::opt<ElementKind>
     cType("c-type", cl::init(ElementKind::bf16), cl::cat(toolOptions),
-          cl::sub(gemmCommand), cl::desc("the element type of C"),
+          cl::sub(gemmCommand), cl::sub(moeGemmCommand),
+          cl::desc("the element type of C"),
           cl::values(clEnumValN(ElementKind::bf16, "bf16", "bf16"),
                      clEnumValN(ElementKind::f16, "f16", "f16"),
                      clEnumValN(ElementKind::f32, "f32", "f32")));
 static cl::opt<std::string>
     layoutOption("layout", cl::init("nt"), cl::cat(toolOptions),
-                 cl::sub(gemmCommand), cl::value_desc("nn|nt|tn|tt"),
+                 cl::sub(gemmCommand), cl::sub(moeGemmCommand),
+                 cl::value_desc("nn|nt|tn|tt"),
                  cl::desc("BLAS operand layout: A's letter, then B's (n: A "
                           "M x K, B K x N; t: stored transposed)"));
 static cl::opt<bool> batched("batched", cl::cat(toolOptions),
-                             cl::sub(gemmCommand),
+                             cl::sub(gemmCommand), cl::sub(moeGemmCommand),
                              cl::desc("3-D A, B and C, the batch first"));
 static cl::list<std::string>
     epilogue("epilogue", cl::CommaSeparated, cl::cat(toolOptions),
@@ -89,19 +96,34 @@ static cl::list<std::string>
              cl::desc("C = alpha A B + beta C (alpha-beta) and/or + bias[n]"));
 static cl::opt<std::string>
     blockOption("block", cl::cat(toolOptions), cl::sub(gemmCommand),
-                cl::value_desc("MxN"),
+                cl::sub(moeGemmCommand), cl::value_desc("MxN"),
                 cl::desc("the workgroup's tile of C (default: the chip's)"));
 static cl::opt<std::string>
     wavesOption("waves", cl::cat(toolOptions), cl::sub(gemmCommand),
-                cl::value_desc("RxC"),
+                cl::sub(moeGemmCommand), cl::value_desc("RxC"),
                 cl::desc("the workgroup's wave grid (default 2x4)"));
 static cl::opt<int64_t>
     kTileOption("k-tile", cl::init(0), cl::cat(toolOptions),
-                cl::sub(gemmCommand),
+                cl::sub(gemmCommand), cl::sub(moeGemmCommand),
                 cl::desc("K per trip of the K loop (default: 64 for bf16, "
                          "128 for fp8)"));
 
 // Attention.
+// MoE GEMM (with the GEMM's options).
+static cl::opt<std::string> moeGroups(
+    "groups", cl::init("contiguous"), cl::cat(toolOptions),
+    cl::sub(moeGemmCommand), cl::value_desc("contiguous|gathered"),
+    cl::desc("how A's rows reach their experts: sorted by expert with "
+             "group_offsets, or gathered through sorted_token_ids"));
+static cl::opt<std::string> moeEpilogue(
+    "epilogue", cl::init("none"), cl::cat(toolOptions), cl::sub(moeGemmCommand),
+    cl::value_desc("none|gated|combine"),
+    cl::desc("what follows the product: nothing, SiLU(gate) * up, or the "
+             "routing-weighted sum into each token's row"));
+static cl::opt<bool>
+    smallM("small-m", cl::cat(toolOptions), cl::sub(moeGemmCommand),
+           cl::desc("decode: at most 32 rows per expert, a shorter tile"));
+
 static cl::opt<int64_t> headDim("head-dim", cl::init(128), cl::cat(toolOptions),
                                 cl::sub(attentionCommand),
                                 cl::sub(attentionBackwardCommand),
@@ -186,6 +208,26 @@ static Expected<GemmDescription> gemmFromOptions() {
   return d;
 }
 
+static Expected<MoeGemmDescription> moeGemmFromOptions() {
+  Expected<GemmDescription> gemm = gemmFromOptions();
+  if (!gemm)
+    return gemm.takeError();
+  MoeGemmDescription d;
+  d.gemm = *gemm;
+  std::optional<MoeGroups> groups = parseMoeGroups(moeGroups);
+  if (!groups)
+    return createStringError("--groups must be contiguous or gathered, not '" +
+                             moeGroups + "'");
+  d.groups = *groups;
+  std::optional<MoeEpilogue> epilogue = parseMoeEpilogue(moeEpilogue);
+  if (!epilogue)
+    return createStringError(
+        "--epilogue must be none, gated or combine, not '" + moeEpilogue + "'");
+  d.epilogue = *epilogue;
+  d.smallM = smallM;
+  return d;
+}
+
 /// A kernel built from the command line and the comment that heads it.
 struct Generated {
   std::string description;
@@ -195,6 +237,12 @@ struct Generated {
   /// check that it does not spill.
   std::optional<ScheduleSettings> checkRegistersAt;
 };
+
+/// Whether the tiling is the command line's.
+static bool tilingGiven() {
+  return !blockOption.empty() || !wavesOption.empty() ||
+         kTileOption.getNumOccurrences();
+}
 
 static Expected<Generated> generateGemm(OpBuilder &builder) {
   Expected<GemmDescription> gemm = gemmFromOptions();
@@ -207,9 +255,24 @@ static Expected<Generated> generateGemm(OpBuilder &builder) {
   if (!kernel)
     return kernel.takeError();
   Generated generated{describeGemmKernel(*resolved), *kernel, std::nullopt};
-  if (!blockOption.empty() || !wavesOption.empty() ||
-      kTileOption.getNumOccurrences())
+  if (tilingGiven())
     generated.checkRegistersAt = getFastestSchedule(*resolved);
+  return generated;
+}
+
+static Expected<Generated> generateMoeGemm(OpBuilder &builder) {
+  Expected<MoeGemmDescription> moe = moeGemmFromOptions();
+  if (!moe)
+    return moe.takeError();
+  Expected<MoeGemmDescription> resolved = resolveMoeGemm(*moe);
+  if (!resolved)
+    return resolved.takeError();
+  Expected<gpu::GPUModuleOp> kernel = buildMoeGemmKernel(builder, *resolved);
+  if (!kernel)
+    return kernel.takeError();
+  Generated generated{describeMoeGemmKernel(*resolved), *kernel, std::nullopt};
+  if (tilingGiven())
+    generated.checkRegistersAt = getFastestSchedule(resolved->gemm);
   return generated;
 }
 
@@ -316,11 +379,13 @@ int main(int argc, char **argv) {
 
   Expected<Generated> generated =
       gemmCommand        ? generateGemm(builder)
+      : moeGemmCommand   ? generateMoeGemm(builder)
       : attentionCommand ? generateAttention(builder, /*backward=*/false)
       : attentionBackwardCommand
           ? generateAttention(builder, /*backward=*/true)
           : Expected<Generated>(createStringError(
-                "name a kernel: hk-gen gemm ..., hk-gen attention ... or "
+                "name a kernel: hk-gen gemm ..., hk-gen moe-gemm ..., hk-gen "
+                "attention ... or "
                 "hk-gen attention-bwd ... (--help lists the options)"));
   if (!generated)
     return fail(toString(generated.takeError()));

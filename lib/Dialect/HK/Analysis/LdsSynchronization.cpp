@@ -142,8 +142,9 @@ struct UniformChoice {
 } // namespace
 
 /// The values the runs give those inputs for one choice of extents: each
-/// block id 0 and the grid's last (0 and 1 without a grid term), each
-/// scalar 0 and 1; every combination. None when the grid is empty.
+/// scalar 0 and 1 (one that sets the grid, one and three workgroups), each
+/// block id 0 and the grid's last (0 and 1 without a grid term); every
+/// combination. None when the grid is empty.
 static std::vector<UniformChoice>
 chooseUniforms(gpu::GPUFuncOp kernel, const std::set<unsigned> &blockDims,
                const std::set<unsigned> &scalarArgs,
@@ -166,28 +167,51 @@ chooseUniforms(gpu::GPUFuncOp kernel, const std::set<unsigned> &blockDims,
       if (auto it = extents.find({unsigned(term.arg), term.dim});
           it != extents.end() && term.divide(it->second) == 0)
         return {};
-  for (unsigned dim : blockDims) {
-    int64_t last = 1;
-    if (launch && dim < launch.getGrid().size() &&
-        launch.getGrid()[dim].arg >= 0 &&
-        launch.getGrid()[dim].arg < int64_t(kernel.getNumArguments())) {
-      const SizeTerm &term = launch.getGrid()[dim];
-      auto type = dyn_cast<MemRefType>(kernel.getArgument(term.arg).getType());
-      std::optional<int64_t> size;
-      if (auto it = extents.find({unsigned(term.arg), term.dim});
-          it != extents.end())
-        size = it->second;
-      else if (type && !type.isDynamicDim(term.dim))
-        size = type.getDimSize(term.dim);
-      last = size ? std::max<int64_t>(term.divide(*size) - 1, 0) : 1;
-    }
-    SmallVector<int64_t, 2> values = {0};
-    if (last > 0)
-      values.push_back(last);
-    branch(/*isBlockId=*/true, dim, values);
+  // A scalar that sets the grid (a persistent kernel's workgroup count):
+  // one workgroup, and three.
+  auto gridTerm = [&](unsigned arg) -> const SizeTerm * {
+    if (launch)
+      for (const SizeTerm &term : launch.getGrid())
+        if (term.arg == int64_t(arg))
+          return &term;
+    return nullptr;
+  };
+  for (unsigned arg : scalarArgs) {
+    if (const SizeTerm *term = gridTerm(arg))
+      branch(/*isBlockId=*/false, arg, {term->factor, 3 * term->factor});
+    else
+      branch(/*isBlockId=*/false, arg, {0, 1});
   }
-  for (unsigned arg : scalarArgs)
-    branch(/*isBlockId=*/false, arg, {0, 1});
+  // Each block id: 0 and the grid's last.
+  for (unsigned dim : blockDims) {
+    std::vector<UniformChoice> next;
+    for (const UniformChoice &run : runs) {
+      int64_t last = 1;
+      if (launch && dim < launch.getGrid().size() &&
+          launch.getGrid()[dim].arg >= 0 &&
+          launch.getGrid()[dim].arg < int64_t(kernel.getNumArguments())) {
+        const SizeTerm &term = launch.getGrid()[dim];
+        auto type =
+            dyn_cast<MemRefType>(kernel.getArgument(term.arg).getType());
+        std::optional<int64_t> size;
+        if (auto it = extents.find({unsigned(term.arg), term.dim});
+            it != extents.end())
+          size = it->second;
+        else if (auto it = run.scalars.find(term.arg); it != run.scalars.end())
+          size = it->second;
+        else if (type && !type.isDynamicDim(term.dim))
+          size = type.getDimSize(term.dim);
+        last = size ? std::max<int64_t>(term.divide(*size) - 1, 0) : 1;
+      }
+      for (int64_t v : {int64_t(0), last}) {
+        next.push_back(run);
+        next.back().blockIds[dim] = v;
+        if (last == 0)
+          break;
+      }
+    }
+    runs = std::move(next);
+  }
   return runs;
 }
 

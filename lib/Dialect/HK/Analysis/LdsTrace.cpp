@@ -62,6 +62,23 @@ unsigned widthOf(Type type) {
   return 0;
 }
 
+/// True if `value` is computed from a memref.load (by ops around it or
+/// inside their regions): a value of the data, not of the sizes.
+bool isReadFromMemory(Value value, unsigned depth = 0) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 32)
+    return false;
+  if (isa<memref::LoadOp>(def))
+    return true;
+  if (def->getNumRegions() != 0 &&
+      def->walk([](memref::LoadOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return isReadFromMemory(operand, depth + 1);
+  });
+}
+
 /// True for the ops that read or write LDS, wait for counters or
 /// synchronise waves, and that the model does not follow: refused.
 bool isUnmodelledSync(Operation *op) {
@@ -288,11 +305,19 @@ private:
   LogicalResult runFor(scf::ForOp loop) {
     FailureOr<llvm::APInt> lb =
         integerOf(loop.getLowerBound(), loop, "the lower bound of this loop");
-    FailureOr<llvm::APInt> ub =
-        integerOf(loop.getUpperBound(), loop, "the upper bound of this loop");
     FailureOr<llvm::APInt> step =
         integerOf(loop.getStep(), loop, "the step of this loop");
-    if (failed(lb) || failed(ub) || failed(step))
+    if (failed(lb) || failed(step))
+      return failure();
+    // A bound read from memory (a persistent kernel's count of work): the
+    // loop runs `unknownTrips` trips, its LDS work alike in each.
+    FailureOr<llvm::APInt> ub = get(loop.getUpperBound()).isInteger()
+                                    ? get(loop.getUpperBound()).integer
+                                : isReadFromMemory(loop.getUpperBound())
+                                    ? *lb + *step * uint64_t(input.unknownTrips)
+                                    : integerOf(loop.getUpperBound(), loop,
+                                                "the upper bound of this loop");
+    if (failed(ub))
       return failure();
     bool isSigned = !loop.getUnsignedCmp();
     if (step->isZero() || (isSigned && step->isNegative()))

@@ -32,17 +32,53 @@ static bool isUniformSource(Operation *op) {
              gpu::ClusterDimOp, memref::DimOp>(op);
 }
 
-/// `known` caches answers; a value still being decided (a cycle through
-/// loop-carried values) counts as not uniform.
+/// A kernel argument only read (memref.load) or measured (memref.dim): the
+/// same in every lane for the whole launch.
+static bool isReadOnlyArgument(Value memref) {
+  auto arg = dyn_cast<BlockArgument>(memref);
+  if (!arg || !arg.getOwner()->isEntryBlock() ||
+      !isa_and_nonnull<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+    return false;
+  return llvm::all_of(arg.getUsers(), [](Operation *user) {
+    return isa<memref::LoadOp, memref::DimOp>(user);
+  });
+}
+
+static bool isUniform(Value value, DenseMap<Value, bool> &known,
+                      unsigned depth);
+
+/// Value `number` carried by `loop` (`carried`: its iteration argument or
+/// result) is uniform if the loop's bounds are, its initial value is, and
+/// what the body yields for it is.
+static bool isUniformCarried(scf::ForOp loop, unsigned number,
+                             DenseMap<Value, bool> &known, unsigned depth) {
+  auto uniform = [&](Value v) { return isUniform(v, known, depth + 1); };
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  return uniform(loop.getLowerBound()) && uniform(loop.getUpperBound()) &&
+         uniform(loop.getStep()) && uniform(loop.getInitArgs()[number]) &&
+         uniform(yield.getOperand(number));
+}
+
+/// `known` caches answers. A value still being decided (a cycle through a
+/// loop's carried values) counts as uniform: every lane then computes it
+/// alike from uniform inputs, trip by trip. If it turns out not to be, the
+/// answers given under that assumption are forgotten.
 static bool isUniform(Value value, DenseMap<Value, bool> &known,
                       unsigned depth) {
-  auto [it, inserted] = known.try_emplace(value, false);
+  auto [it, inserted] = known.try_emplace(value, true);
   if (!inserted)
     return it->second;
-  if (depth > 64)
+  if (depth > 64) {
+    known.clear();
+    known[value] = false;
     return false;
+  }
   auto decide = [&]() {
     auto uniform = [&](Value v) { return isUniform(v, known, depth + 1); };
+    auto uniformBounds = [&](scf::ForOp loop) {
+      return uniform(loop.getLowerBound()) && uniform(loop.getUpperBound()) &&
+             uniform(loop.getStep());
+    };
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       Operation *owner = arg.getOwner()->getParentOp();
       // Kernel arguments are the same for the whole launch.
@@ -50,20 +86,55 @@ static bool isUniform(Value value, DenseMap<Value, bool> &known,
           arg.getOwner()->isEntryBlock())
         return true;
       // The induction variable of a loop with uniform bounds.
-      if (auto loop = dyn_cast_or_null<scf::ForOp>(owner))
-        return arg == loop.getInductionVar() && uniform(loop.getLowerBound()) &&
-               uniform(loop.getUpperBound()) && uniform(loop.getStep());
-      return false;
+      auto loop = dyn_cast_or_null<scf::ForOp>(owner);
+      if (!loop)
+        return false;
+      if (arg == loop.getInductionVar())
+        return uniformBounds(loop);
+      return isUniformCarried(loop, arg.getArgNumber() - 1, known, depth);
     }
     Operation *def = value.getDefiningOp();
     if (isUniformSource(def))
       return true;
+    // What a loop with uniform bounds carries out of uniform values.
+    if (auto loop = dyn_cast<scf::ForOp>(def))
+      return isUniformCarried(loop, cast<OpResult>(value).getResultNumber(),
+                              known, depth);
+    // A read of memory the kernel does not write, at a uniform place.
+    if (auto load = dyn_cast<memref::LoadOp>(def))
+      return isReadOnlyArgument(load.getMemRef()) &&
+             llvm::all_of(load.getIndices(), uniform);
+    // A loop of scalar work (scf.while) on uniform values: every lane
+    // takes the same path through it.
+    if (isa<scf::WhileOp>(def)) {
+      if (!llvm::all_of(def->getOperands(), uniform))
+        return false;
+      return !def->walk([&](Operation *inner) {
+                   bool alike =
+                       isa<scf::ConditionOp, scf::YieldOp>(inner) ||
+                       (isa<memref::LoadOp>(inner)
+                            ? isReadOnlyArgument(inner->getOperand(0))
+                            : isPure(inner) && inner->getNumRegions() == 0 &&
+                                  !isa<gpu::ThreadIdOp, gpu::LaneIdOp>(inner));
+                   alike = alike &&
+                           llvm::all_of(inner->getOperands(), [&](Value v) {
+                             return def->isAncestor(
+                                        v.getParentBlock()->getParentOp()) ||
+                                    uniform(v);
+                           });
+                   return alike ? WalkResult::advance()
+                                : WalkResult::interrupt();
+                 })
+                  .wasInterrupted();
+    }
     // Other sources (thread and lane ids) differ between lanes.
     if (!isPure(def) || def->getNumRegions() != 0 || def->getNumOperands() == 0)
       return false;
     return llvm::all_of(def->getOperands(), uniform);
   };
   bool result = decide();
+  if (!result)
+    known.clear();
   known[value] = result;
   return result;
 }

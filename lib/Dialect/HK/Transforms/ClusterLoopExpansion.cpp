@@ -22,6 +22,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -46,6 +48,15 @@ void mlir::hk::emitWait(OpBuilder &b, Location loc, const WaitCounts &w) {
   };
   amdgpu::MemoryCounterWaitOp::create(b, loc, count(w.vm), nullptr,
                                       count(w.lgkm), nullptr, nullptr);
+}
+
+/// True if `loop` sits in another loop of its function.
+static bool isRepeated(scf::ForOp loop) {
+  for (Operation *op = loop->getParentOp(); op && !isa<FunctionOpInterface>(op);
+       op = op->getParentOp())
+    if (isa<LoopLikeOpInterface>(op))
+      return true;
+  return false;
 }
 
 namespace {
@@ -581,8 +592,16 @@ LogicalResult Expansion::expand() {
   // before anything else uses LDS or the kernel ends.
   if (!fills.empty())
     emitWaitForLoads(t, loc);
-  if (s.drainBarrier)
+  if (s.drainBarrier) {
     emitBarrier(t);
+  } else if (!fills.empty() && isRepeated(loop)) {
+    // The schedule runs again (a persistent kernel's next work item): its
+    // prologue's fills wait for every wave's last reads of the tiles.
+    WaitCounts reads;
+    reads.lgkm = 0;
+    emitWait(t, loc, reads);
+    emitBarrier(t);
+  }
   if (ifRuns) {
     scf::YieldOp::create(t, loc, *results);
     results = SmallVector<Value>(ifRuns.getResults());

@@ -9,7 +9,8 @@
 // of ScheduleWaits.h (fills, reads, uses, waits, barriers). Control flow is
 // followed exactly: loop bounds, branch conditions and slot indices are
 // evaluated from constants and the chosen sizes; anything the sizes do not
-// determine and that decides which LDS operations run is refused.
+// determine and that decides which LDS operations run is refused, but for
+// the trip count of a loop over work read from memory (unknownTrips).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +67,11 @@ struct LdsTraceInput {
   std::map<unsigned, int64_t> blockIds, scalars;
   /// Wave groups: 2 if the kernel staggers its waves, else 1.
   int groups = 1;
+  /// Trips of a loop whose upper bound is read from memory (a persistent
+  /// kernel's count of work items), not given by the sizes: its LDS work
+  /// must be alike in every trip (what decides it is refused as unknown
+  /// otherwise), so three trips show the first, a steady one and the last.
+  int64_t unknownTrips = 3;
   /// Most ops interpreted, and events recorded, per wave group before
   /// giving up (the check is quadratic in the events between a fill and
   /// the barrier publishing it).

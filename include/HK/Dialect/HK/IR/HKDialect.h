@@ -67,8 +67,9 @@ LogicalResult verifyKernelLaunchSizes(Operation *kernel, const ChipInfo *chip);
 
 /// True if `value` is provably the same in every lane of a workgroup: it is
 /// computed, by pure ops, only from constants, kernel arguments, workgroup
-/// ids and sizes, `memref.dim` and induction variables of loops with such
-/// bounds.
+/// ids and sizes, `memref.dim`, `memref.load` of a kernel argument the kernel
+/// only reads (a persistent kernel's work list), and induction variables
+/// and carried values of loops with such bounds.
 bool isWorkgroupUniform(Value value);
 
 /// How hk treats an op as a barrier.

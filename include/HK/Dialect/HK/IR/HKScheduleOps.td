@@ -40,8 +40,10 @@ def HK_BarrierOp : HK_Op<"barrier",
     Every wave must execute the same barriers: the verifier refuses a
     barrier under `scf.if` or in an `scf.for` whose condition or bounds are
     not provably uniform across the workgroup (computed only from
-    constants, kernel arguments, workgroup ids and sizes and `memref.dim`),
-    under any other region op but `hk.stagger`, and inside `hk.cluster`.
+    constants, kernel arguments, workgroup ids and sizes and `memref.dim`,
+    `memref.load` of a kernel argument the kernel only reads, and values an
+    `scf.for` with such bounds carries from such values), under any other
+    region op but `hk.stagger`, and inside `hk.cluster`.
 
     Lowers to `llvm.fence syncscope("wavefront") release`, `rocdl.s.barrier`
     and `llvm.fence syncscope("wavefront") acquire`: the fences cost no wait

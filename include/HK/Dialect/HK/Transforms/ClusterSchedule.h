@@ -169,7 +169,10 @@ struct TileStep {
 ///   remainder: the tiles left over, without the steps issued ahead
 ///   drain:    the final wait; [the stagger closes] a wait for every load
 ///             (if anything fills a shared tile); a barrier
-///             (`drainBarrier`)
+///             (`drainBarrier`), or, when the loop sits in another loop (a
+///             persistent kernel's work items) and fills shared tiles, a
+///             wait for every LDS load and a barrier, so that the next
+///             prologue's fills follow every wave's last reads
 ///
 /// Tile t reads and fills slot t % 2 of each tile in `doubleBuffered`
 /// (which the expansion gives two slots); a step issued for a tile past the

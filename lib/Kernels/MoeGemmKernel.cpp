@@ -1,0 +1,435 @@
+//===- MoeGemmKernel.cpp - mixture-of-experts GEMM kernels ----------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A persistent kernel: each workgroup walks the (expert, m-tile, n-tile)
+// work items w = block, block + workgroups, ... . The items are numbered
+// expert by expert from group_offsets on the device, so an empty expert has
+// none; the walk keeps the expert it reached, since a workgroup's items only
+// grow. Each item is the dense GEMM's tile (GemmEmitter: the same tiles,
+// K loop and epilogue, so the same schedules apply) over views of its
+// expert's rows of A and C and its expert's B.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Kernels/MoeGemm.h"
+
+#include "GemmEmitter.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::kernels;
+
+std::optional<MoeGroups> mlir::hk::kernels::parseMoeGroups(StringRef text) {
+  return llvm::StringSwitch<std::optional<MoeGroups>>(text)
+      .Case("contiguous", MoeGroups::contiguous)
+      .Case("gathered", MoeGroups::gathered)
+      .Default(std::nullopt);
+}
+
+StringRef mlir::hk::kernels::stringifyMoeGroups(MoeGroups groups) {
+  return groups == MoeGroups::contiguous ? "contiguous" : "gathered";
+}
+
+std::optional<MoeEpilogue> mlir::hk::kernels::parseMoeEpilogue(StringRef text) {
+  return llvm::StringSwitch<std::optional<MoeEpilogue>>(text)
+      .Case("none", MoeEpilogue::none)
+      .Case("gated", MoeEpilogue::gated)
+      .Case("combine", MoeEpilogue::combine)
+      .Default(std::nullopt);
+}
+
+StringRef mlir::hk::kernels::stringifyMoeEpilogue(MoeEpilogue epilogue) {
+  switch (epilogue) {
+  case MoeEpilogue::none:
+    return "none";
+  case MoeEpilogue::gated:
+    return "gated";
+  case MoeEpilogue::combine:
+    return "combine";
+  }
+  llvm_unreachable("covered switch over MoeEpilogue");
+}
+
+static llvm::Error refuse(const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "no MoE GEMM kernel: " + why);
+}
+
+llvm::Expected<MoeGemmDescription>
+mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
+  MoeGemmDescription d = description;
+  // Not built yet: refused rather than served by a kernel that is not there.
+  if (d.groups == MoeGroups::gathered)
+    return refuse("--groups=gathered (sorted_token_ids) is not built yet; "
+                  "give --groups=contiguous");
+  if (d.epilogue == MoeEpilogue::combine)
+    return refuse("--epilogue=combine is not built yet; give none or gated");
+  if (d.smallM)
+    return refuse("--small-m is not built yet");
+  if (d.gemm.blockScales)
+    return refuse("MXFP8 (--block-scales) is not built yet: its scale reads "
+                  "take the peeled main loop only when the expert's first "
+                  "row is aligned, a test hk-verify-lds cannot follow; give "
+                  "per-expert scales (fp8 without --block-scales)");
+  if (d.gemm.layout != GemmLayout::nt)
+    return refuse("A and B must be K-minor (layout nt): B is experts x N x "
+                  "K, A routed rows x K");
+  if (d.gemm.batched)
+    return refuse("the experts are the batch: --batched does not apply");
+  if (d.gemm.epilogue.any())
+    return refuse("the alpha/beta and bias epilogues are the dense GEMM's; "
+                  "an MoE GEMM's epilogue is none or gated");
+  if (d.epilogue == MoeEpilogue::gated && d.gemm.chip != Chip::gfx950)
+    return refuse("the gated epilogue pairs the gate and up halves of "
+                  "gfx950's tiling; gfx1201's is not built yet");
+  llvm::Expected<GemmDescription> gemm = resolveGemm(d.gemm);
+  if (!gemm)
+    return refuse(llvm::StringRef(llvm::toString(gemm.takeError()))
+                      .drop_front(StringRef("no GEMM kernel: ").size()));
+  d.gemm = *gemm;
+  return d;
+}
+
+std::string
+mlir::hk::kernels::getMoeGemmKernelName(const MoeGemmDescription &d) {
+  std::string name = "moe_" + getGemmKernelName(d.gemm) + "_" +
+                     stringifyMoeGroups(d.groups).str();
+  if (d.epilogue != MoeEpilogue::none)
+    name += "_" + stringifyMoeEpilogue(d.epilogue).str();
+  return name;
+}
+
+namespace {
+class MoeEmitter {
+public:
+  MoeEmitter(OpBuilder &b, const MoeGemmDescription &d, const GemmPlan &plan)
+      : g(b, plan), kb(g.kb), p(plan), d(d) {}
+
+  gpu::GPUModuleOp emit();
+  llvm::Error verifyTypes() { return g.verifyTypes(); }
+
+private:
+  GemmEmitter g;
+  KernelBuilder &kb;
+  const GemmPlan &p;
+  const MoeGemmDescription &d;
+
+  SmallVector<std::pair<StringRef, Type>> arguments();
+  Type index() { return kb.b.getIndexType(); }
+  /// group_offsets[e] as an index.
+  Value offset(StringRef name, Value e);
+  /// The work items of expert e: its m-tiles times the n-tiles.
+  Value expertTiles(StringRef name, Value e, Value rows);
+  /// The expert holding item w, walking on from (e, base): (e, base).
+  std::pair<Value, Value> findExpert(Value w, Value e, Value base);
+  /// A 2-D view of rows [first, first + rows) of `matrix`, or of matrix
+  /// `first` of a 3-D one (rows unset).
+  Value view(StringRef name, Value matrix, Value first, Value rows,
+             Value cols);
+  void emitItem(Value w, Value e, Value base);
+  void emitGatedEpilogue(ArrayRef<WaveBlock> blocks);
+
+  Value experts, nTiles, n, nOut;
+};
+} // namespace
+
+SmallVector<std::pair<StringRef, Type>> MoeEmitter::arguments() {
+  MLIRContext *ctx = kb.getContext();
+  int64_t dyn = ShapedType::kDynamic;
+  Type ab = getElementType(ctx, d.gemm.operands);
+  Type f32 = Float32Type::get(ctx);
+  SmallVector<std::pair<StringRef, Type>> args = {
+      {"A", MemRefType::get({dyn, dyn}, ab)},
+      {"B", MemRefType::get({dyn, dyn, dyn}, ab)},
+      {"C", MemRefType::get({dyn, dyn}, getElementType(ctx, d.gemm.result))},
+      {"group_offsets",
+       MemRefType::get({dyn}, IntegerType::get(ctx, 32))}};
+  if (d.gemm.blockScales) {
+    Type e8m0 = Float8E8M0FNUType::get(ctx);
+    args.push_back({"SA", MemRefType::get({dyn, dyn}, e8m0)});
+    args.push_back({"SB", MemRefType::get({dyn, dyn, dyn}, e8m0)});
+  } else if (p.fp8) {
+    args.push_back({"scale_a", f32});
+    args.push_back({"scale_b", MemRefType::get({dyn}, f32)});
+  }
+  args.push_back({"workgroups", IntegerType::get(ctx, 32)});
+  return args;
+}
+
+Value MoeEmitter::offset(StringRef name, Value e) {
+  Value raw = kb.create<memref::LoadOp>(name.str() + "_i32",
+                                        kb.arg("group_offsets"), ValueRange{e});
+  return kb.create<arith::IndexCastOp>(name, index(), raw);
+}
+
+Value MoeEmitter::expertTiles(StringRef name, Value e, Value rows) {
+  Value mTiles = kb.create<arith::CeilDivUIOp>("m_tiles", rows,
+                                               kb.index(*d.gemm.blockM));
+  return kb.mul(name, mTiles, nTiles);
+}
+
+std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0,
+                                               Value base0) {
+  Type idx = index();
+  auto walk = kb.create<scf::WhileOp>(
+      "at", TypeRange{idx, idx, idx}, ValueRange{e0, base0},
+      [&](OpBuilder &, Location, ValueRange args) {
+        args[0].setLoc(kb.loc("e"));
+        args[1].setLoc(kb.loc("base"));
+        Value next = kb.add("e_next", args[0], kb.index(1));
+        Value rows =
+            kb.create<arith::SubIOp>("rows", offset("end", next),
+                                     offset("start", args[0]));
+        Value end = kb.add("end_item", args[1], expertTiles("tiles", args[0],
+                                                            rows));
+        // On while item w lies past expert e (and e is not the last).
+        Value past = kb.create<arith::CmpIOp>(
+            "past", arith::CmpIPredicate::ule, end, w);
+        Value more = kb.create<arith::CmpIOp>(
+            "more", arith::CmpIPredicate::ult, next, experts);
+        Value go = kb.create<arith::AndIOp>("go", past, more);
+        kb.create<scf::ConditionOp>("", go, ValueRange{args[0], args[1], end});
+      },
+      [&](OpBuilder &, Location, ValueRange args) {
+        StringRef names[] = {"e_past", "base_past", "base_next"};
+        for (auto [arg, name] : llvm::zip(args, names))
+          arg.setLoc(kb.loc(name));
+        kb.create<scf::YieldOp>(
+            "", ValueRange{kb.add("e_on", args[0], kb.index(1)), args[2]});
+      });
+  // The results: (e, base, end) of the expert that holds w.
+  return {walk.getResult(0), walk.getResult(1)};
+}
+
+Value MoeEmitter::view(StringRef name, Value matrix, Value first, Value rows,
+                       Value cols) {
+  MLIRContext *ctx = kb.getContext();
+  int64_t dyn = ShapedType::kDynamic;
+  auto source = cast<MemRefType>(matrix.getType());
+  auto type =
+      MemRefType::get({dyn, dyn}, source.getElementType(),
+                      StridedLayoutAttr::get(ctx, dyn, {dyn, 1}));
+  OpFoldResult zero = kb.b.getIndexAttr(0), one = kb.b.getIndexAttr(1);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  if (source.getRank() == 3) {
+    offsets = {first, zero, zero};
+    sizes = {one, n, cols};
+    strides = {one, one, one};
+  } else {
+    offsets = {first, zero};
+    sizes = {rows, cols};
+    strides = {one, one};
+  }
+  return kb.create<memref::SubViewOp>(name, type, matrix, offsets, sizes,
+                                      strides);
+}
+
+gpu::GPUModuleOp MoeEmitter::emit() {
+  int64_t workgroupsArg = arguments().size() - 1;
+  kb.startKernel("hk_moe_gemm", getMoeGemmKernelName(d), arguments(),
+                 p.threads(), {{workgroupsArg, 0, 1, false}});
+  g.zero = kb.f32("zero", 0.0);
+  g.allocTiles();
+  g.placeWaves();
+  Value a = kb.arg("A"), b = kb.arg("B");
+  g.k = kb.dim("K", a, 1);
+  experts = kb.dim("E", b, 0);
+  n = kb.dim("N", b, 1);
+  nOut = p.gated ? kb.div("N_out", n, kb.index(2)) : n;
+  if (p.gated)
+    g.upColumn = nOut;
+  nTiles = kb.create<arith::CeilDivUIOp>("n_tiles", nOut,
+                                         kb.index(p.blockColumns()));
+
+  // The work items: each expert's m-tiles times the n-tiles, in order.
+  auto count = kb.create<scf::ForOp>("total", kb.index(0), experts,
+                                     kb.index(1), ValueRange{kb.index(0)});
+  count.getInductionVar().setLoc(kb.loc("e"));
+  count.getRegionIterArgs()[0].setLoc(kb.loc("counted"));
+  {
+    OpBuilder::InsertionGuard guard(kb.b);
+    kb.b.setInsertionPointToStart(count.getBody());
+    Value e = count.getInductionVar();
+    Value rows = kb.create<arith::SubIOp>(
+        "rows", offset("end", kb.add("e_next", e, kb.index(1))),
+        offset("start", e));
+    Value sum = kb.add("sum", count.getRegionIterArgs()[0],
+                       expertTiles("tiles", e, rows));
+    kb.create<scf::YieldOp>("", sum);
+  }
+
+  // This workgroup's items, walking the experts on as they grow.
+  Value first = kb.create<gpu::BlockIdOp>("wg", gpu::Dimension::x);
+  Value step = kb.create<arith::IndexCastOp>("step", index(),
+                                             kb.arg("workgroups"));
+  auto items = kb.create<scf::ForOp>("walk", first, count.getResult(0), step,
+                                     ValueRange{kb.index(0), kb.index(0)});
+  items.getInductionVar().setLoc(kb.loc("w"));
+  items.getRegionIterArgs()[0].setLoc(kb.loc("e_from"));
+  items.getRegionIterArgs()[1].setLoc(kb.loc("base_from"));
+  {
+    OpBuilder::InsertionGuard guard(kb.b);
+    kb.b.setInsertionPointToStart(items.getBody());
+    auto [e, base] =
+        findExpert(items.getInductionVar(), items.getRegionIterArgs()[0],
+                   items.getRegionIterArgs()[1]);
+    emitItem(items.getInductionVar(), e, base);
+    kb.create<scf::YieldOp>("", ValueRange{e, base});
+  }
+  return kb.finishKernel();
+}
+
+void MoeEmitter::emitItem(Value w, Value e, Value base) {
+  Value item = kb.create<arith::SubIOp>("item", w, base);
+  Value mTile = kb.div("m_tile", item, nTiles);
+  Value nTile = kb.rem("n_tile", item, nTiles);
+  Value start = offset("row_start", e);
+  Value rows = kb.create<arith::SubIOp>(
+      "rows", offset("row_end", kb.add("e_next", e, kb.index(1))), start);
+  // The expert's rows of A and C and its weights.
+  g.a = view("Ae", kb.arg("A"), start, rows, g.k);
+  g.bMat = view("Be", kb.arg("B"), e, Value(), g.k);
+  g.c = view("Ce", kb.arg("C"), start, rows, nOut);
+  if (d.gemm.blockScales) {
+    Value kBlocks = kb.dim("K_blocks", kb.arg("SA"), 1);
+    g.sa = view("SAe", kb.arg("SA"), start, rows, kBlocks);
+    g.sb = view("SBe", kb.arg("SB"), e, Value(), kBlocks);
+  } else if (p.fp8) {
+    Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
+                                             ValueRange{e});
+    g.scale = kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), scaleB);
+  }
+  g.placeTile(mTile, nTile);
+  SmallVector<Value> accs = g.emitLoop();
+  g.scaleSingleBlock(accs);
+  SmallVector<WaveBlock> blocks = g.placeBlocks(accs);
+  if (p.gated)
+    emitGatedEpilogue(blocks);
+  else
+    g.emitEpilogue(blocks);
+}
+
+void MoeEmitter::emitGatedEpilogue(ArrayRef<WaveBlock> blocks) {
+  // gfx950's blocks: (gate, up) pairs C00, C01 and C10, C11; each pair's
+  // output lies where its gate block does.
+  FragmentType acc = g.accType();
+  Value log2e = kb.f32("log2e", 1.4426950408889634);
+  Value one = kb.f32("one", 1.0);
+  for (int i = 0; i < 2; ++i) {
+    const WaveBlock &gate = blocks[2 * i], &up = blocks[2 * i + 1];
+    Value out = kb.map(
+        i ? "h1" : "h0", acc, {gate.acc, up.acc}, {"x", "u"},
+        [&](ValueRange x) -> Value {
+          Value gv = x[0], uv = x[1];
+          if (g.scale) {
+            gv = kb.create<arith::MulFOp>("gs", g.scale, gv);
+            uv = kb.create<arith::MulFOp>("us", g.scale, uv);
+          }
+          // SiLU(g) = g / (1 + 2^(-g log2 e)).
+          Value t = kb.create<arith::MulFOp>("t", gv, log2e);
+          Value negT = kb.create<arith::NegFOp>("nt", t);
+          Value ex = kb.create<math::Exp2Op>("ex", negT);
+          Value den = kb.create<arith::AddFOp>("den", one, ex);
+          Value silu = kb.create<arith::DivFOp>("silu", gv, den);
+          return kb.create<arith::MulFOp>("out", silu, uv);
+        });
+    g.store(out, {out, gate.row, gate.col});
+  }
+}
+
+llvm::Expected<gpu::GPUModuleOp>
+mlir::hk::kernels::buildMoeGemmKernel(OpBuilder &builder,
+                                      const MoeGemmDescription &description) {
+  llvm::Expected<MoeGemmDescription> resolved = resolveMoeGemm(description);
+  if (!resolved)
+    return resolved.takeError();
+  MLIRContext *ctx = builder.getContext();
+  ctx->loadDialect<HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
+                   gpu::GPUDialect, math::MathDialect, memref::MemRefDialect,
+                   ROCDL::ROCDLDialect, scf::SCFDialect>();
+  OpBuilder::InsertionGuard guard(builder);
+  GemmPlan plan = planGemm(resolved->gemm);
+  plan.gated = resolved->epilogue == MoeEpilogue::gated;
+  MoeEmitter emitter(builder, *resolved, plan);
+  if (llvm::Error e = emitter.verifyTypes())
+    return refuse(llvm::toString(std::move(e)));
+  gpu::GPUModuleOp kernel = emitter.emit();
+  if (llvm::Error e = verifyKernel(kernel))
+    return std::move(e);
+  return kernel;
+}
+
+std::string
+mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
+  GemmPlan p = planGemm(d.gemm);
+  p.gated = d.epilogue == MoeEpilogue::gated;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  StringRef ab = d.gemm.blockScales ? "MXFP8" : p.fp8 ? "fp8" : "bf16";
+  os << "The " << ab << " mixture-of-experts GEMM for " << p.chip->name
+     << " (" << p.chip->family << "), rows grouped contiguously by expert"
+     << (p.gated ? ", gated epilogue" : "") << ".\n\n";
+  std::string product = d.gemm.blockScales
+                            ? "(A[r, :] B[e, j, :] with the E8M0 scales SA, "
+                              "SB per 32 k)"
+                        : p.fp8 ? "scale_a * scale_b[e] * A[r, :] . B[e, j, :]"
+                                : "A[r, :] . B[e, j, :]";
+  os << "  for each expert e and row r in [group_offsets[e], "
+        "group_offsets[e + 1]):\n";
+  if (p.gated)
+    os << "  C[r, j] = SiLU(g) * u,  g = " << product << ",  u = the same "
+       << "with j + N/2,  j < N/2\n\n";
+  else
+    os << "  C[r, j] = " << product << "\n\n";
+  os << "A (routed rows x K, sorted by expert) and B (experts x N x K) "
+     << stringifyElementKind(d.gemm.operands) << ", C ("
+     << stringifyElementKind(d.gemm.result) << ", rows x "
+     << (p.gated ? "N/2" : "N")
+     << "), fp32 accumulation, row-major; group_offsets (i32, E + 1) "
+        "gives each expert's rows.";
+  if (d.gemm.blockScales)
+    os << " SA (rows x ceil(K / 32)) and SB (experts x N x ceil(K / 32)) "
+          "are E8M0 block scales.";
+  else if (p.fp8)
+    os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
+          "expert's B; a per-tensor scale is E equal values.";
+  if (p.gated)
+    os << " B's rows [0, N/2) are the gate weights, [N/2, N) the up "
+          "weights; SiLU(g) = g / (1 + 2^(-g log2 e)).";
+  os << "\n\n";
+  os << "A persistent kernel: workgroup i takes the work items i, i + "
+        "workgroups, ... (workgroups: the last argument, the grid). Items "
+        "are numbered expert by expert (ceil(rows / "
+     << *d.gemm.blockM << ") m-tiles times ceil(" << (p.gated ? "N/2" : "N")
+     << " / " << p.blockColumns()
+     << ") n-tiles each, from group_offsets on the device), so an empty "
+        "expert has none; each workgroup walks the experts on from the "
+        "last it reached. An item is the dense GEMM's tile (hk-gen gemm "
+        "--chip="
+     << p.chip->name << "): " << p.waves() << " waves, a " << *d.gemm.blockM
+     << "x" << *d.gemm.blockN << " block of products, " << *d.gemm.kTile
+     << " k per trip, over memref.subview views of the expert's rows of A "
+        "and C and of its B.";
+  if (p.gated)
+    os << " B's two halves of tiles are the gate rows and the up rows of "
+          "the same output columns, so each wave holds the gate and up "
+          "blocks of its "
+       << p.waveM() << "x" << p.waveN()
+       << " outputs and combines them in registers (hk.map).";
+  os << "\n\n";
+  os << "Launch (recorded in hk.launch): grid (workgroups), block ("
+     << p.threads()
+     << ", 1, 1). Any rows per expert (0 included), N, K >= 1: the copies "
+        "and stores take `bounds partial` within the expert's views.";
+  return text;
+}
