@@ -7,7 +7,7 @@
 #include "HK/Harness/GemmWorkload.h"
 
 #include "HK/Dialect/HK/IR/HKDialect.h"
-#include "HK/Runtime/BFloat16.h"
+#include "HK/Harness/ElementCodes.h"
 #include "HK/Runtime/Npy.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -18,7 +18,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -28,9 +27,6 @@ using namespace mlir;
 using namespace mlir::hk;
 
 namespace mlir::hk::run {
-
-/// K elements per block scale (OCP MX).
-static constexpr int64_t kScaleBlockK = 32;
 
 static llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -248,71 +244,21 @@ llvm::Error makeGemmProblem(const GemmConfig &config,
 
 /// `value` in C's element type, rounded to nearest even, as bytes.
 static void encodeC(const GemmSignature &s, double value, uint8_t *out) {
-  if (s.cElement == ElementKind::f32) {
-    float f = float(value);
-    std::memcpy(out, &f, 4);
-    return;
-  }
-  uint16_t bits;
-  if (s.cElement == ElementKind::bf16) {
-    bits = floatToBf16(float(value));
-  } else {
-    llvm::APFloat f(value);
-    bool lost;
-    f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-              &lost);
-    bits = uint16_t(f.bitcastToAPInt().getZExtValue());
-  }
-  std::memcpy(out, &bits, 2);
+  encodeResult(s.cElement, value, out);
 }
 
 static double decodeC(const GemmSignature &s, const uint8_t *in) {
-  if (s.cElement == ElementKind::f32) {
-    float f;
-    std::memcpy(&f, in, 4);
-    return f;
-  }
-  uint16_t bits;
-  std::memcpy(&bits, in, 2);
-  if (s.cElement == ElementKind::bf16)
-    return bf16ToFloat(bits);
-  return llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits))
-      .convertToDouble();
-}
-
-static const llvm::fltSemantics &fp8Semantics(const GemmSignature &s) {
-  return s.abElement == ElementKind::f8e4m3 ? llvm::APFloat::Float8E4M3FN()
-                                            : llvm::APFloat::Float8E5M2();
+  return decodeResult(s.cElement, in);
 }
 
 double decodeAB(const GemmSignature &s, uint16_t code) {
-  if (!s.fp8())
-    return bf16ToFloat(code);
-  // The reference decodes K values per element of C: a table, not APFloat.
-  static const auto tables = [] {
-    std::array<std::array<double, 256>, 2> t;
-    for (unsigned c = 0; c < 256; ++c) {
-      t[0][c] = llvm::APFloat(llvm::APFloat::Float8E4M3FN(), llvm::APInt(8, c))
-                    .convertToDouble();
-      t[1][c] = llvm::APFloat(llvm::APFloat::Float8E5M2(), llvm::APInt(8, c))
-                    .convertToDouble();
-    }
-    return t;
-  }();
-  return tables[s.abElement == ElementKind::f8e4m3 ? 0 : 1][code & 0xff];
+  return decodeInput(s.abElement, code);
 }
 
 /// `value` rounded to nearest even into A's and B's type; none when the
 /// type cannot hold it (beyond an fp8 format's range).
 static std::optional<uint16_t> encodeAB(const GemmSignature &s, double value) {
-  if (!s.fp8())
-    return floatToBf16(float(value));
-  llvm::APFloat f(value);
-  bool lost;
-  f.convert(fp8Semantics(s), llvm::APFloat::rmNearestTiesToEven, &lost);
-  if (!f.isFinite())
-    return std::nullopt;
-  return uint16_t(f.bitcastToAPInt().getZExtValue());
+  return encodeInput(s.abElement, value);
 }
 
 /// Byte offset of element (b, r, c) of stored matrix `arg`.
@@ -402,42 +348,15 @@ static llvm::Error fillMatrices(const GemmSignature &s, StringRef spec,
 /// (|scale| counts the per-tensor scales and the block scales' 2^12 at most).
 static double fp8DrawLimit(const GemmProblem &p) {
   const GemmSignature &s = p.signature;
-  double largest = llvm::APFloat::getLargest(fp8Semantics(s)).convertToDouble();
   const llvm::fltSemantics &c =
       s.cElement == ElementKind::f16    ? llvm::APFloat::IEEEhalf()
       : s.cElement == ElementKind::bf16 ? llvm::APFloat::BFloat()
                                         : llvm::APFloat::IEEEsingle();
   double scale = std::fabs(double(p.scaleA) * p.scaleB) *
                  (s.blockScales ? std::ldexp(1.0, 12) : 1.0);
-  double budget = llvm::APFloat::getLargest(c).convertToDouble() / 2 /
-                  (double(p.shape.K) * scale);
-  if (scale == 0 || budget >= largest * largest)
-    return largest;
-  return std::ldexp(1.0, int(std::floor(std::log2(budget) / 2)));
-}
-
-/// One A or B element of the random test: for bf16 N(0, 1); for fp8 mostly
-/// N(0, 1) rounded to the format, and so that its rounding and range are
-/// exercised 5% zeros, 5% values near `limit` (fp8DrawLimit), 5%
-/// subnormals; no magnitude beyond `limit`.
-template <typename Rng>
-static uint16_t drawAB(const GemmSignature &s, double limit, Rng &rng) {
-  std::normal_distribution<double> normal(0.0, 1.0);
-  if (!s.fp8())
-    return floatToBf16(float(normal(rng)));
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  double kind = unit(rng), sign = unit(rng) < 0.5 ? -1.0 : 1.0;
-  const llvm::fltSemantics &sem = fp8Semantics(s);
-  if (kind < 0.05)
-    return *encodeAB(s, sign * 0.0);
-  if (kind < 0.10)
-    return *encodeAB(s, sign * limit * (0.5 + 0.5 * unit(rng)));
-  if (kind < 0.15) {
-    double smallest =
-        llvm::APFloat::getSmallestNormalized(sem).convertToDouble();
-    return *encodeAB(s, sign * smallest * unit(rng));
-  }
-  return *encodeAB(s, std::clamp(normal(rng), -limit, limit));
+  return run::fp8DrawLimit(s.abElement,
+                           llvm::APFloat::getLargest(c).convertToDouble() / 2,
+                           p.shape.K, scale);
 }
 
 /// Each of the `count` rows x cols matrices of `matrix`, or its transpose
@@ -530,11 +449,12 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
   std::normal_distribution<float> normal(0.0f, 1.0f);
   double limit = s.fp8() ? fp8DrawLimit(p) : 0.0;
   for (uint16_t &x : in.a)
-    x = drawAB(s, limit, rng);
+    x = drawInput(s.abElement, limit, rng);
   uint16_t one = *encodeAB(s, 1.0), zero = *encodeAB(s, 0.0);
   for (int64_t i = 0; i < B * N * K; ++i) {
     int64_t n = i / K % N, k = i % K;
-    in.b[i] = identity ? (n == k ? one : zero) : drawAB(s, limit, rng);
+    in.b[i] =
+        identity ? (n == k ? one : zero) : drawInput(s.abElement, limit, rng);
   }
   // --a and --b hold A and B as --layout stores them.
   auto [rowsA, colsA] = p.storedSize(argA);
@@ -636,16 +556,6 @@ llvm::Error makeGemmInputs(const GemmConfig &config, const GemmProblem &p,
 // Check
 //===----------------------------------------------------------------------===//
 
-/// One rounding to C's element type, relative (2^-8 bf16, 2^-11 f16), with
-/// f16's smallest subnormal step as an absolute floor.
-static double roundingBound(const GemmSignature &s, double magnitude) {
-  if (s.cElement == ElementKind::bf16)
-    return std::ldexp(magnitude, -8);
-  if (s.cElement == ElementKind::f16)
-    return std::ldexp(magnitude, -11) + std::ldexp(1.0, -24);
-  return std::ldexp(magnitude, -23);
-}
-
 GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
                     const GemmInputs &in, const std::vector<uint8_t> &c,
                     const std::vector<uint8_t> *other,
@@ -705,7 +615,7 @@ GemmCheck checkGemm(const RunConfig &config, const GemmProblem &p,
           productError =
               std::fabs(scale) * std::ldexp(double(K + 1), -24) * magnitude;
       }
-      ok = std::fabs(value - ref) <= roundingBound(s, std::fabs(ref)) +
+      ok = std::fabs(value - ref) <= roundingBound(s.cElement, std::fabs(ref)) +
                                          productError + std::ldexp(terms, -22);
     }
     double err = std::fabs(value - ref);

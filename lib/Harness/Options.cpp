@@ -108,10 +108,12 @@ struct RunCLOptions {
   llvm::cl::opt<float> scaleAOption{
       "scale-a", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
       llvm::cl::desc("fp8 GEMM: the per-tensor scale of A (C = scale_a scale_b "
-                     "A B^T)")};
+                     "A B^T); fp8 MoE: scale_a")};
   llvm::cl::opt<float> scaleBOption{
       "scale-b", llvm::cl::init(1.0f), llvm::cl::cat(toolOptions),
-      llvm::cl::desc("fp8 GEMM: the per-tensor scale of B")};
+      llvm::cl::desc("fp8 GEMM: the per-tensor scale of B; fp8 MoE: every "
+                     "expert's scale_b (default: drawn from [0.5, 2) per "
+                     "expert)")};
   llvm::cl::opt<std::string> scalesAOption{
       "scales-a", llvm::cl::cat(toolOptions),
       llvm::cl::desc("MXFP8 GEMM: the E8M0 block scales of A (M x ceil(K / "
@@ -223,9 +225,27 @@ struct RunCLOptions {
           clEnumValN(AttentionScores::steps, "steps",
                      "plus steps of twice the lazy-rescale threshold every "
                      "32 keys: every KV tile moves the maximum past it"))};
+  llvm::cl::opt<std::string> moeSizes{
+      "moe", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("run the MoE GEMM workload (MoeWorkload.h): E experts of "
+                     "N x K weights, T tokens of K activations, each routed "
+                     "to topk distinct experts"),
+      llvm::cl::value_desc("E,N,K,T,topk")};
+  llvm::cl::opt<std::string> routingOption{
+      "routing", llvm::cl::init("random"), llvm::cl::cat(toolOptions),
+      llvm::cl::desc("MoE: how tokens choose experts: random (uniformly), "
+                     "skewed (expert e with weight 1 / (e + 1): late experts "
+                     "often empty), one-expert (experts 0..topk-1) or an "
+                     "integer .npy of T x topk expert ids"),
+      llvm::cl::value_desc("random|skewed|one-expert|file.npy")};
+  llvm::cl::opt<int64_t> moeWorkgroups{
+      "moe-workgroups", llvm::cl::cat(toolOptions),
+      llvm::cl::desc("MoE: the persistent grid (the kernel's workgroups "
+                     "argument); default the chip's compute units")};
   llvm::cl::opt<uint64_t> checkSample{
       "check-sample", llvm::cl::init(0), llvm::cl::cat(toolOptions),
-      llvm::cl::desc("check this many distinct elements of C (GEMM) or query "
+      llvm::cl::desc("check this many distinct elements of C (GEMM, MoE) or "
+                     "query "
                      "rows of O and LSE (attention), drawn at random (0, the "
                      "default, or more than half of them: all); for sizes "
                      "where the fp64 reference of every one would take "
@@ -301,8 +321,9 @@ llvm::Expected<RunCommand> parseCommandLine(int argc, const char *const *argv,
   llvm::cl::HideUnrelatedOptions(getRunOptionCategory());
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
-          "hk-run: run an hk kernel (a GEMM, attention, or any kernel on "
-          ".npy arguments) on the CPU simulator or a GPU and check it\n",
+          "hk-run: run an hk kernel (a GEMM, attention, a MoE GEMM, or any "
+          "kernel on .npy arguments) on the CPU simulator or a GPU and check "
+          "it\n",
           &errors))
     return llvm::make_error<RunError>(RunError::Kind::badInput,
                                       "invalid command line",
@@ -373,11 +394,13 @@ static llvm::Expected<GemmConfig> createGemmConfig(const RunCLOptions &o) {
   return std::move(config);
 }
 
-/// The GEMM's options mean nothing to the attention workloads: refused
-/// rather than ignored.
-static llvm::Error rejectGemmOptions(const RunCLOptions &o,
-                                     llvm::StringRef workload,
-                                     bool savesInputs = false) {
+/// The GEMM's options mean nothing to the other workloads: refused rather
+/// than ignored. `name` and `flag` name the workload ("attention",
+/// "--attention"); the MoE workload takes the fp8 scales and --dtype
+/// (`fp8Options`).
+static llvm::Error rejectGemmOptions(const RunCLOptions &o, StringRef name,
+                                     StringRef flag, bool savesInputs = false,
+                                     bool fp8Options = false) {
   // (A cl::list's operator& gives its storage: cast to the option.)
   const llvm::cl::Option *gemmOptions[] = {
       &static_cast<const llvm::cl::Option &>(o.sizes),
@@ -387,8 +410,8 @@ static llvm::Error rejectGemmOptions(const RunCLOptions &o,
       &o.alphaOption,
       &o.betaOption,
       &o.biasOption,
-      &o.scaleAOption,
-      &o.scaleBOption,
+      fp8Options ? nullptr : &o.scaleAOption,
+      fp8Options ? nullptr : &o.scaleBOption,
       &o.scalesAOption,
       &o.scalesBOption,
       &o.inputA,
@@ -396,15 +419,24 @@ static llvm::Error rejectGemmOptions(const RunCLOptions &o,
       &o.expectedFile,
       savesInputs ? nullptr : &o.saveInputsPrefix,
       &o.outputFile,
-      &o.schedule.fp8Format};
+      fp8Options ? nullptr : &o.schedule.fp8Format};
   for (const llvm::cl::Option *option : gemmOptions)
     if (option && option->getNumOccurrences())
-      return badInput("--" + option->ArgStr +
-                      " is a GEMM option; the attention workload (" + workload +
-                      ") does not take it");
+      return badInput("--" + option->ArgStr + " is a GEMM option; the " + name +
+                      " workload (" + flag + ") does not take it");
   if (o.baseline != Baseline::none)
-    return badInput("--baseline times a GEMM library; the attention workload "
-                    "has none");
+    return badInput("--baseline times a GEMM library; the " + name +
+                    " workload has none");
+  return llvm::Error::success();
+}
+
+/// The MoE workload's options mean nothing to the others: refused.
+static llvm::Error rejectMoeOptions(const RunCLOptions &o) {
+  const llvm::cl::Option *moeOptions[] = {&o.routingOption, &o.moeWorkgroups};
+  for (const llvm::cl::Option *option : moeOptions)
+    if (option->getNumOccurrences())
+      return badInput("--" + option->ArgStr +
+                      " is a MoE option; it needs --moe=E,N,K,T,topk");
   return llvm::Error::success();
 }
 
@@ -437,7 +469,7 @@ createAttentionConfig(const RunCLOptions &o) {
   config.run = createRunConfig(o);
   config.problem = *problem;
   config.scores = o.attentionScores;
-  if (llvm::Error e = rejectGemmOptions(o, "--attention"))
+  if (llvm::Error e = rejectGemmOptions(o, "attention", "--attention"))
     return std::move(e);
   const llvm::cl::Option *backwardOptions[] = {&o.forwardFile, &o.oFile,
                                                &o.lseFile};
@@ -470,10 +502,81 @@ createAttentionBackwardConfig(const RunCLOptions &o) {
     return badInput("--attention-scores is a forward option; the backward "
                     "draws Q ~ N(0, 4), K, V, dO ~ N(0, 1)");
   config.saveInputsPrefix = o.saveInputsPrefix;
-  if (llvm::Error e =
-          rejectGemmOptions(o, "--attention-bwd", /*savesInputs=*/true))
+  if (llvm::Error e = rejectGemmOptions(o, "attention", "--attention-bwd",
+                                        /*savesInputs=*/true))
     return std::move(e);
   if (llvm::Error e = checkAttentionBackwardConfig(config))
+    return std::move(e);
+  return std::move(config);
+}
+
+/// The sizes --moe gives: five positive integers E,N,K,T,topk.
+static llvm::Expected<MoeSizes> parseMoeSizes(StringRef text) {
+  SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  int64_t values[5];
+  bool malformed = parts.size() != 5;
+  for (auto [i, part] : llvm::enumerate(parts))
+    malformed =
+        malformed || part.trim().getAsInteger(10, values[i]) || values[i] < 1;
+  if (malformed)
+    return badInput("--moe takes E,N,K,T,topk (5 positive integers), got '" +
+                    text + "'");
+  MoeSizes sizes;
+  sizes.experts = values[0];
+  sizes.n = values[1];
+  sizes.k = values[2];
+  sizes.tokens = values[3];
+  sizes.topk = values[4];
+  return sizes;
+}
+
+static llvm::Expected<MoeConfig> createMoeConfig(const RunCLOptions &o) {
+  if (!o.attentionSizes.empty() || !o.attentionBackwardSizes.empty())
+    return badInput(llvm::formatv("--moe and --{0} are two workloads: give one",
+                                  o.attentionSizes.empty() ? "attention-bwd"
+                                                           : "attention"));
+  MoeConfig config;
+  config.run = createRunConfig(o);
+  llvm::Expected<MoeSizes> sizes = parseMoeSizes(o.moeSizes);
+  if (!sizes)
+    return sizes.takeError();
+  config.sizes = *sizes;
+  StringRef routing = o.routingOption;
+  if (routing == "random" || routing == "skewed" || routing == "one-expert") {
+    config.routing = routing == "random"   ? MoeRoutingKind::random
+                     : routing == "skewed" ? MoeRoutingKind::skewed
+                                           : MoeRoutingKind::oneExpert;
+  } else if (routing.ends_with(".npy")) {
+    config.routing = MoeRoutingKind::file;
+    config.routingFile = routing.str();
+  } else {
+    return badInput("--routing takes random, skewed, one-expert or a .npy "
+                    "file of expert ids, got '" +
+                    routing + "'");
+  }
+  if (o.moeWorkgroups.getNumOccurrences())
+    config.workgroups = o.moeWorkgroups.getValue();
+  config.scaleA = ifGiven(o.scaleAOption);
+  config.scaleB = ifGiven(o.scaleBOption);
+  if (llvm::Error e =
+          rejectGemmOptions(o, "MoE", "--moe", /*savesInputs=*/false,
+                            /*fp8Options=*/true))
+    return std::move(e);
+  const llvm::cl::Option *otherOptions[] = {
+      &o.causalOption,
+      &o.attentionScores,
+      &o.forwardFile,
+      &o.oFile,
+      &o.lseFile,
+      &static_cast<const llvm::cl::Option &>(o.gridOption),
+      &static_cast<const llvm::cl::Option &>(o.expectations),
+      &static_cast<const llvm::cl::Option &>(o.saves)};
+  for (const llvm::cl::Option *option : otherOptions)
+    if (option->getNumOccurrences())
+      return badInput("--" + option->ArgStr +
+                      " is not an option of the MoE workload (--moe)");
+  if (llvm::Error e = checkMoeConfig(config))
     return std::move(e);
   return std::move(config);
 }
@@ -498,6 +601,10 @@ static llvm::Expected<GenericConfig>
 createGenericConfig(const RunCLOptions &o) {
   GenericConfig config;
   config.run = createRunConfig(o);
+  if (o.moeSizes.getNumOccurrences())
+    return badInput("--moe and --arg are two workloads: give one");
+  if (llvm::Error e = rejectMoeOptions(o))
+    return std::move(e);
   if (llvm::Error e = checkCompareSettings(config.run))
     return std::move(e);
   config.arguments.assign(o.genericArgs.begin(), o.genericArgs.end());
@@ -537,8 +644,18 @@ llvm::Expected<RunCommand> createFromCLOptions() {
   }
   if (o.expectTolerance.getNumOccurrences())
     return badInput("--expect-tolerance is the tolerance of --expect, for a "
-                    "kernel run with --arg; the GEMM and attention workloads "
-                    "set their own");
+                    "kernel run with --arg; the GEMM, attention and MoE "
+                    "workloads set their own");
+  if (o.moeSizes.getNumOccurrences()) {
+    command.workload = RunCommand::Workload::moe;
+    llvm::Expected<MoeConfig> config = createMoeConfig(o);
+    if (!config)
+      return config.takeError();
+    command.moe = std::move(*config);
+    return std::move(command);
+  }
+  if (llvm::Error e = rejectMoeOptions(o))
+    return std::move(e);
   if (!o.attentionBackwardSizes.empty()) {
     command.workload = RunCommand::Workload::attentionBackward;
     llvm::Expected<AttentionBackwardConfig> config =

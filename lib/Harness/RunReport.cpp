@@ -11,6 +11,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -423,6 +424,104 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
     out << llvm::formatv("  {0}: max abs error {1:E3}, {2} of {3} elements "
                          "wrong\n",
                          g.name, g.check.maxAbs, g.check.bad, g.check.checked);
+  out << (pass ? "PASS\n" : "FAIL\n");
+}
+
+/// The rows the least and the most loaded experts get, and how many get
+/// none.
+struct ExpertLoad {
+  int64_t min = 0, max = 0, empty = 0;
+};
+
+static ExpertLoad getExpertLoad(const MoeRouting &routing) {
+  ExpertLoad load;
+  load.min = routing.rows();
+  for (int64_t e = 0; e < routing.experts; ++e) {
+    int64_t rows = routing.rowsOf(e);
+    load.min = std::min(load.min, rows);
+    load.max = std::max(load.max, rows);
+    load.empty += rows == 0;
+  }
+  return load;
+}
+
+void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
+                    llvm::raw_ostream &out, llvm::raw_ostream &errors) {
+  const RunConfig &rc = config.run;
+  const MoeSizes &z = config.sizes;
+  const MoeCheck &check = result.check;
+  const hip::Timing &timing = result.stats.timing;
+  const sim::Counters &counters = result.stats.counters;
+  double compileSeconds = result.kernel.compileSeconds;
+  double runSeconds = result.stats.runSeconds;
+  ExpertLoad load = getExpertLoad(result.routing);
+  std::string routing = config.routing == MoeRoutingKind::file
+                            ? config.routingFile
+                            : stringifyMoeRoutingKind(config.routing);
+  // The chips' dense fp8 peak is twice their bf16 peak
+  // (docs/hardware/Fp8Facts.md#f8-peaks).
+  bool fp8 = result.problem.signature.fp8();
+  double peakTflops = getChipInfo(rc.chip).peakBf16Tflops * (fp8 ? 2 : 1);
+  bool hip = rc.backend == Backend::hip, pass = result.passed();
+  int64_t total = z.rows() * result.problem.outColumns();
+  for (const std::string &line : check.mismatches)
+    errors << line << "\n";
+  if (json) {
+    llvm::json::Object report{
+        {"kernel", result.kernel.name},
+        {"chip", stringifyChip(rc.chip)},
+        {"backend", stringifyBackend(rc.backend)},
+        {"moe", llvm::json::Array{z.experts, z.n, z.k, z.tokens, z.topk}},
+        {"routing", routing},
+        {"gated", result.problem.signature.gated()},
+        {"workgroups", result.problem.workgroups},
+        {"rows", z.rows()},
+        {"rows_per_expert", llvm::json::Object{{"min", load.min},
+                                               {"max", load.max},
+                                               {"empty", load.empty}}},
+        {"test", stringifyTestKind(rc.test)},
+        {"pass", pass},
+        {"wrong_elements", check.bad},
+        {"checked_elements", check.checked},
+        {"max_abs_error", check.maxAbs},
+        {"flops", result.flops},
+        {"peak_tflops", peakTflops},
+        {"median_milliseconds",
+         hip ? llvm::json::Value(timing.median()) : nullptr},
+        {"tflops",
+         hip ? llvm::json::Value(result.flops / (timing.median() * 1e-3) / 1e12)
+             : nullptr}};
+    addComparedJson(report, rc);
+    addCountersJson(report, counters, compileSeconds, runSeconds);
+    out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
+    return;
+  }
+  const std::array<int64_t, 3> &grid = result.kernel.grid;
+  out << llvm::formatv(
+      "hk-run: {0} on {1} ({2}), E={3} N={4} K={5} T={6} topk={7}, routing "
+      "{8}, grid {9}x{10}x{11}, {12} test, at {13}\n",
+      result.kernel.name, stringifyChip(rc.chip), stringifyBackend(rc.backend),
+      z.experts, z.n, z.k, z.tokens, z.topk, routing, grid[0], grid[1], grid[2],
+      stringifyTestKind(rc.test), result.kernel.variant);
+  out << llvm::formatv("  {0} rows; per expert: min {1}, max {2}, {3} of {4} "
+                       "experts empty\n",
+                       z.rows(), load.min, load.max, load.empty, z.experts);
+  printCompared(rc, out);
+  if (hip) {
+    double ms = timing.median();
+    double tflops = result.flops / (ms * 1e-3) / 1e12;
+    out << llvm::formatv(
+        "  median of {0} timed runs after {1} warm-up: {2:F3} ms, {3:F1} "
+        "TFLOPS ({4:F1}% of the {5}'s {6} TFLOPS {7} peak)\n",
+        timing.milliseconds.size(), rc.warmup, ms, tflops,
+        100 * tflops / peakTflops, stringifyChip(rc.chip), peakTflops,
+        fp8 ? "fp8" : "bf16");
+  } else {
+    printSimulatorCounters(out, counters, compileSeconds, runSeconds);
+  }
+  out << llvm::formatv("  max abs error {0:E3}, {1} of {2} elements wrong{3}\n",
+                       check.maxAbs, check.bad, check.checked,
+                       check.checked == total ? "" : " (a random sample)");
   out << (pass ? "PASS\n" : "FAIL\n");
 }
 

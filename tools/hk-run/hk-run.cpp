@@ -7,8 +7,8 @@
 // Compiles an hk kernel, runs it on the CPU simulator from the LLVM IR the
 // AMDGPU backend would compile, or on a GPU, and checks its results. The
 // options choose the workload: a GEMM (GemmWorkload.h, the default),
-// attention (--attention, AttentionWorkload.h) or any kernel on .npy
-// arguments (--arg, GenericRun.h):
+// attention (--attention, AttentionWorkload.h), a MoE GEMM (--moe,
+// MoeWorkload.h) or any kernel on .npy arguments (--arg, GenericRun.h):
 //
 //   hk-run examples/gemm_bf16_gfx950.mlir --chip=gfx950 --size=256,256,128 \
 //       --test=random
@@ -103,6 +103,13 @@ int main(int argc, char **argv) {
                   [&](const AttentionBackwardResult &r) {
                     printAttentionBackwardReport(config, r, json, out);
                   });
+  }
+  case RunCommand::Workload::moe: {
+    MoeConfig &config = command->moe;
+    config.run.diagnostics = &errors;
+    return finish(runMoeWorkload(context, config), [&](const MoeResult &r) {
+      printMoeReport(config, r, json, out, errors);
+    });
   }
   case RunCommand::Workload::gemm: {
     GemmConfig &config = command->gemm;

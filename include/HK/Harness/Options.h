@@ -7,8 +7,8 @@
 // hk-run's command line as a layer over the harness (as MlirOptMainConfig's
 // registerCLOptions/createFromCLOptions over mlir-opt's library): the flags
 // are registered in one category, parsed, and turned into the workload's
-// configuration (GemmConfig, AttentionConfig, GenericConfig). Nothing else
-// in the harness reads them.
+// configuration (GemmConfig, AttentionConfig, MoeConfig, GenericConfig).
+// Nothing else in the harness reads them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,7 @@
 #include "HK/Harness/AttentionWorkload.h"
 #include "HK/Harness/GemmWorkload.h"
 #include "HK/Harness/GenericRun.h"
+#include "HK/Harness/MoeWorkload.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
@@ -28,12 +29,13 @@ namespace mlir::hk::run {
 
 /// What hk-run's command line asks for: a workload and its configuration.
 struct RunCommand {
-  enum class Workload { gemm, attention, attentionBackward, generic };
+  enum class Workload { gemm, attention, attentionBackward, moe, generic };
   Workload workload = Workload::gemm;
   /// The configuration of `workload` (the others are left default).
   GemmConfig gemm;
   AttentionConfig attention;
   AttentionBackwardConfig attentionBackward;
+  MoeConfig moe;
   GenericConfig generic;
   /// Print the summary as one JSON object.
   bool json = false;

@@ -18,6 +18,7 @@
 #include "HK/Harness/AttentionWorkload.h"
 #include "HK/Harness/GemmWorkload.h"
 #include "HK/Harness/GenericRun.h"
+#include "HK/Harness/MoeWorkload.h"
 
 #include "HK/Runtime/Simulator.h"
 
@@ -51,6 +52,12 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
 void printAttentionReport(const AttentionConfig &config,
                           const AttentionResult &result, bool json,
                           llvm::raw_ostream &out);
+
+/// The MoE run's summary (sizes, routing, rows per expert, timing or
+/// counters, errors, PASS or FAIL), as text or JSON; the first wrong
+/// elements on `errors`.
+void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
+                    llvm::raw_ostream &out, llvm::raw_ostream &errors);
 
 /// A generic run's checks and summary.
 void printGenericReport(const GenericConfig &config,

@@ -102,6 +102,11 @@ struct ChipInfo {
   /// hardware deals workgroups to round-robin: 8 on MI355X, 1 on a
   /// monolithic die. The XCD workgroup order chunks over this many.
   int64_t xcds;
+  /// Compute units of the reference product: 256 on MI355X (8 XCDs of 32,
+  /// docs/hardware/TimingModel.md#memory), 64 on RX 9070 XT (32 WGPs of 2,
+  /// docs/hardware/Fp8Facts.md#f8-sources). A persistent kernel's default
+  /// grid (hk-run --moe).
+  int64_t computeUnits;
   /// Whether hk's pipeline makes loops exit on != (hk-exact-loop-exits): a
   /// scalar 64-bit compare for the vector one an index less-than takes.
   /// gfx1201 (1-5 fewer instructions per trip); on gfx950 the backend then

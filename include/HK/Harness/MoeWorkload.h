@@ -1,0 +1,247 @@
+//===- MoeWorkload.h - the MoE GEMM hk-run checks ---------------*- C++ -*-===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The MoE GEMM workload (hk-run --moe=E,N,K,T,topk): T tokens of K
+// activations each choose topk of E experts (the routing); each routed
+// (token, choice) slot is multiplied by its expert's weights,
+//
+//   C[r, j] = sum_k A[r, k] B[e, j, k],  r in [offsets[e], offsets[e + 1])
+//
+// (times scale_a scale_b[e] for fp8, with E8M0 block scales for MXFP8), or
+// gated: C[r, j] = silu(g) u, g = (A B[e]^T)[r, j], u = (A B[e]^T)[r, N/2 + j].
+// The kernel's name says what it takes:
+//
+//   moe_gemm_<bf16|fp8|mxfp8>[_<W>wave][_c<f16|f32>]_<contiguous|gathered>
+//       [_gated|_combine]
+//
+// and its arguments (the contiguous form): A [rows, K] with the rows = T
+// topk slots sorted by expert (stable: by token, then by choice), B [E, N,
+// K], C [rows, N or N/2], group_offsets [E + 1] i32, for fp8 scale_a (f32)
+// and scale_b [E] f32 or for MXFP8 SA [rows, ceil(K / 32)] and SB [E, N,
+// ceil(K / 32)] E8M0, and last the persistent grid's workgroup count
+// (i32). The per-token expert choices are the routing's primary data; the
+// contiguous order and offsets are derived from them. The check compares C
+// with an fp64 reference per element, within a bound derived from the
+// kernel's roundings (README, "Tolerances").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_HARNESS_MOEWORKLOAD_H
+#define HK_HARNESS_MOEWORKLOAD_H
+
+#include "HK/Harness/Launch.h"
+#include "HK/Harness/RunConfig.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Types.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::hk::run {
+
+/// The sizes --moe gives: experts, each expert's N x K weights, tokens and
+/// the experts each token chooses.
+struct MoeSizes {
+  int64_t experts = 1, n = 1, k = 1, tokens = 1, topk = 1;
+  /// The routed slots: T topk, the rows of A and C.
+  int64_t rows() const { return tokens * topk; }
+};
+
+/// How tokens choose experts (--routing).
+enum class MoeRoutingKind {
+  /// topk distinct experts, uniformly.
+  random,
+  /// topk distinct experts, expert e with weight 1 / (e + 1): early experts
+  /// get most tokens, late ones are often empty.
+  skewed,
+  /// Experts 0..topk-1 for every token.
+  oneExpert,
+  /// An integer .npy of T x topk expert ids.
+  file,
+};
+
+/// The name of a routing kind, as --routing spells it.
+const char *stringifyMoeRoutingKind(MoeRoutingKind kind);
+
+/// Which experts the tokens chose, and the contiguous order derived from
+/// it.
+struct MoeRouting {
+  int64_t experts = 0, tokens = 0, topk = 0;
+  /// The primary data: the expert of token t's c-th choice is
+  /// choices[t topk + c]; a token's choices are distinct.
+  std::vector<int32_t> choices;
+  /// The contiguous order: the slots sorted by expert, stable (by token,
+  /// then by choice). Slot r comes from token slotToken[r]'s choice
+  /// slotChoice[r]; expert e's slots are [offsets[e], offsets[e + 1]).
+  std::vector<int32_t> slotToken, slotChoice, offsets;
+
+  int64_t rows() const { return tokens * topk; }
+  int64_t rowsOf(int64_t expert) const {
+    return offsets[expert + 1] - offsets[expert];
+  }
+  /// The expert of slot `row` (of the contiguous order).
+  int64_t expertOf(int64_t row) const;
+};
+
+/// The routing `kind` asks for (`file` for MoeRoutingKind::file) for
+/// `sizes`, drawn from `seed`, with its contiguous order; a file of the
+/// wrong shape, type, or with ids out of [0, E) or repeated within a token
+/// is refused (bad input).
+llvm::Expected<MoeRouting> makeMoeRouting(MoeRoutingKind kind, StringRef file,
+                                          const MoeSizes &sizes, unsigned seed);
+
+/// Derives the contiguous order (slotToken, slotChoice, offsets) from the
+/// choices.
+void sortSlotsByExpert(MoeRouting &routing);
+
+/// What the kernel does after the product (the name's last token).
+enum class MoeEpilogue { none, gated, combine };
+
+/// What a MoE GEMM kernel's name and argument types say it takes.
+struct MoeSignature {
+  /// A's and B's element type: bf16, f8e4m3 or f8e5m2 (fp8 and mxfp8).
+  ElementKind abElement = ElementKind::bf16;
+  /// mxfp8: E8M0 block scales SA and SB instead of scale_a and scale_b.
+  bool blockScales = false;
+  /// C's element type: bf16 (the default), f16 or f32 (`_c<type>`).
+  ElementKind cElement = ElementKind::bf16;
+  /// The name's `<W>wave`, 0 when it has none.
+  int64_t waves = 0;
+  bool gathered = false;
+  MoeEpilogue epilogue = MoeEpilogue::none;
+
+  bool fp8() const { return isFp8(abElement); }
+  bool gated() const { return epilogue == MoeEpilogue::gated; }
+  /// fp8 with per-tensor and per-expert scales.
+  bool scaled() const { return fp8() && !blockScales; }
+  /// The workgroup count's argument: the last.
+  unsigned workgroupsArg() const { return fp8() ? 6 : 4; }
+};
+
+/// The signature kernel `name` of argument types `types` has (its fp8
+/// types read as `fp8Format` unless that is `source`: --dtype), or why it
+/// is not a MoE GEMM kernel hk-run runs (bad input).
+llvm::Expected<MoeSignature>
+readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format);
+
+/// The kernel's arguments, in order (contiguous form).
+enum MoeArg : unsigned {
+  moeArgA,
+  moeArgB,
+  moeArgC,
+  moeArgOffsets,
+  /// fp8: scale_a (f32); MXFP8: SA.
+  moeArgScaleA,
+  /// fp8: scale_b [E] f32; MXFP8: SB.
+  moeArgScaleB,
+};
+
+/// A MoE run: the sizes, the routing, the grid, the fp8 scales.
+struct MoeConfig {
+  RunConfig run;
+  MoeSizes sizes;
+  MoeRoutingKind routing = MoeRoutingKind::random;
+  /// MoeRoutingKind::file: the .npy of expert ids.
+  std::string routingFile;
+  /// The persistent grid; none: the chip's compute units.
+  std::optional<int64_t> workgroups;
+  /// fp8 kernels: scale_a, and scale_b for every expert; when scale_b is
+  /// not given, each expert's is drawn from [0.5, 2).
+  std::optional<float> scaleA, scaleB;
+};
+
+/// Fails with why `config` poses no problem the workload runs (sizes,
+/// routing, grid, scales, the test), before any kernel is looked at.
+llvm::Error checkMoeConfig(const MoeConfig &config);
+
+/// A run's problem: the sizes, the routing's slots, the kernel's signature.
+struct MoeProblem : KernelArguments {
+  MoeSizes sizes;
+  MoeSignature signature;
+  int64_t workgroups = 1;
+  float scaleA = 1;
+  /// fp8: scale_b per expert.
+  std::vector<float> scaleB;
+
+  /// C's columns: N, or N / 2 gated.
+  int64_t outColumns() const {
+    return signature.gated() ? sizes.n / 2 : sizes.n;
+  }
+  /// The sizes of memory argument `arg` (none for a scalar).
+  std::vector<int64_t> shape(unsigned arg) const;
+  /// Elements of memory argument `arg`.
+  int64_t elements(unsigned arg) const;
+
+  std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
+  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override;
+  std::optional<uint64_t> scalarBits(unsigned arg) const override;
+  bool isBuffer(unsigned arg) const override;
+};
+
+/// The problem `config` poses to kernel `name` of argument types `types`
+/// (with fp8 scale_b drawn from the seed when not given), or why the kernel
+/// cannot serve it (bad input).
+llvm::Error readMoeProblem(const MoeConfig &config, StringRef name,
+                           ArrayRef<Type> types, MoeProblem &problem);
+
+/// The spread of bf16 draws, N(0, sigma^2): 1, or the power of two below
+/// it that keeps a product within C's range (gated f16 at large K).
+double moeInputSigma(const MoeProblem &problem);
+
+/// The inputs: the tokens' activations (T x K codes) and the experts'
+/// weights (E x N x K), with their E8M0 block scales for MXFP8 (T x KB and
+/// E x N x KB, KB = ceil(K / 32)), and the kernel's memory arguments as it
+/// takes them (A gathered into the contiguous order, C filled with NaN).
+struct MoeInputs {
+  std::vector<uint16_t> tokens, weights;
+  std::vector<uint8_t> tokenScales, weightScales;
+  std::vector<std::vector<uint8_t>> buffers;
+};
+
+/// Draws the inputs (from the run's seed) and lays them out for `routing`.
+void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
+                   const MoeProblem &problem, MoeInputs &inputs);
+
+/// How C compares with the reference (or the other kernel's).
+struct MoeCheck {
+  double maxAbs = 0;
+  int64_t bad = 0, checked = 0;
+  /// The first wrong elements, one line each.
+  static constexpr size_t kShownMismatches = 5;
+  std::vector<std::string> mismatches;
+};
+
+/// Checks the kernel's C against the fp64 reference (all of C, or the
+/// check sample), or bit for bit against `other`'s C (TestKind::compare).
+MoeCheck checkMoe(const RunConfig &config, const MoeProblem &problem,
+                  const MoeRouting &routing, const MoeInputs &inputs,
+                  const std::vector<uint8_t> &c,
+                  const std::vector<uint8_t> *other);
+
+/// What the MoE workload found.
+struct MoeResult {
+  PreparedKernel kernel;
+  LaunchStats stats;
+  MoeProblem problem;
+  MoeRouting routing;
+  MoeCheck check;
+  /// The product's FLOPs: 2 rows N K.
+  double flops = 0;
+  bool passed() const { return check.bad == 0; }
+};
+
+/// The MoE workload: draws the routing, compiles the kernel (and the
+/// compared one), runs it on random inputs and checks C.
+llvm::Expected<MoeResult> runMoeWorkload(MLIRContext &context,
+                                         const MoeConfig &config);
+
+} // namespace mlir::hk::run
+
+#endif // HK_HARNESS_MOEWORKLOAD_H

@@ -1,0 +1,163 @@
+//===- MoeTest.cpp - the MoE workload's routing and contract --------------===//
+//
+// Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The MoE GEMM workload's parts a run cannot show: the contiguous order
+// derived from the tokens' choices (sorted by expert, stable by token then
+// choice; the offsets, empty experts), the routings' properties, the kernel
+// name's tokens, and the workload called as a library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HK/Harness/MoeWorkload.h"
+
+#include "HK/InitAllDialects.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::hk;
+using namespace mlir::hk::run;
+
+namespace {
+
+TEST(MoeRouting, ContiguousOrderIsStableByTokenThenChoice) {
+  MoeRouting routing;
+  routing.experts = 4;
+  routing.tokens = 3;
+  routing.topk = 2;
+  // Token 0 chooses experts 2 then 0, token 1 0 then 2, token 2 3 then 2.
+  routing.choices = {2, 0, 0, 2, 3, 2};
+  sortSlotsByExpert(routing);
+  EXPECT_EQ(routing.offsets, (std::vector<int32_t>{0, 2, 2, 5, 6}));
+  EXPECT_EQ(routing.slotToken, (std::vector<int32_t>{0, 1, 0, 1, 2, 2}));
+  EXPECT_EQ(routing.slotChoice, (std::vector<int32_t>{1, 0, 0, 1, 1, 0}));
+  EXPECT_EQ(routing.rowsOf(1), 0);
+  // Expert 1 is empty: row 2 is expert 2's first.
+  std::vector<int64_t> experts;
+  for (int64_t row = 0; row < routing.rows(); ++row)
+    experts.push_back(routing.expertOf(row));
+  EXPECT_EQ(experts, (std::vector<int64_t>{0, 0, 2, 2, 2, 3}));
+}
+
+/// The rows each expert gets, checking that every token's choices are
+/// distinct experts in range.
+std::vector<int64_t> rowsPerExpert(const MoeRouting &routing) {
+  for (int64_t t = 0; t < routing.tokens; ++t) {
+    std::set<int32_t> chosen;
+    for (int64_t c = 0; c < routing.topk; ++c) {
+      int32_t e = routing.choices[t * routing.topk + c];
+      EXPECT_GE(e, 0);
+      EXPECT_LT(e, routing.experts);
+      EXPECT_TRUE(chosen.insert(e).second) << "token " << t << " repeats " << e;
+    }
+  }
+  std::vector<int64_t> rows;
+  for (int64_t e = 0; e < routing.experts; ++e)
+    rows.push_back(routing.rowsOf(e));
+  return rows;
+}
+
+TEST(MoeRouting, RandomIsDistinctAndSpread) {
+  MoeSizes sizes{/*experts=*/16, 8, 8, /*tokens=*/512, /*topk=*/4};
+  llvm::Expected<MoeRouting> routing =
+      makeMoeRouting(MoeRoutingKind::random, "", sizes, 1);
+  ASSERT_TRUE(static_cast<bool>(routing))
+      << llvm::toString(routing.takeError());
+  // 128 rows per expert on average: none is far off.
+  for (int64_t rows : rowsPerExpert(*routing)) {
+    EXPECT_GT(rows, 64);
+    EXPECT_LT(rows, 192);
+  }
+  EXPECT_EQ(routing->offsets.back(), 512 * 4);
+}
+
+TEST(MoeRouting, SkewedFavoursEarlyExperts) {
+  MoeSizes sizes{/*experts=*/64, 8, 8, /*tokens=*/64, /*topk=*/2};
+  llvm::Expected<MoeRouting> routing =
+      makeMoeRouting(MoeRoutingKind::skewed, "", sizes, 1);
+  ASSERT_TRUE(static_cast<bool>(routing))
+      << llvm::toString(routing.takeError());
+  std::vector<int64_t> rows = rowsPerExpert(*routing);
+  // Expert 0 has weight 1 of H_64 ~ 4.7 (about 27 of the 128 slots), the
+  // last 32 together about 0.69 of it.
+  int64_t late = 0;
+  for (int64_t e = 32; e < 64; ++e)
+    late += rows[e];
+  EXPECT_GT(rows[0], 12);
+  EXPECT_LT(late, rows[0] + rows[1]);
+  EXPECT_GT(std::count(rows.begin(), rows.end(), 0), 10);
+}
+
+TEST(MoeRouting, OneExpertTakesTheFirstTopk) {
+  MoeSizes sizes{/*experts=*/5, 8, 8, /*tokens=*/7, /*topk=*/2};
+  llvm::Expected<MoeRouting> routing =
+      makeMoeRouting(MoeRoutingKind::oneExpert, "", sizes, 1);
+  ASSERT_TRUE(static_cast<bool>(routing))
+      << llvm::toString(routing.takeError());
+  EXPECT_EQ(routing->offsets, (std::vector<int32_t>{0, 7, 14, 14, 14, 14}));
+}
+
+TEST(MoeSignature, NameTokensSayWhatTheKernelTakes) {
+  MLIRContext context;
+  Builder b(&context);
+  Type f8 = b.getType<Float8E4M3FNType>(),
+       e8m0 = b.getType<Float8E8M0FNUType>();
+  auto memref = [&](int64_t rank, Type element) -> Type {
+    return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                           element);
+  };
+  SmallVector<Type> mx = {memref(2, f8),
+                          memref(3, f8),
+                          memref(2, b.getF32Type()),
+                          memref(1, b.getI32Type()),
+                          memref(2, e8m0),
+                          memref(3, e8m0),
+                          b.getI32Type()};
+  llvm::Expected<MoeSignature> s = readMoeSignature(
+      "moe_gemm_mxfp8_8wave_cf32_contiguous_gated", mx, Fp8Format::e5m2);
+  ASSERT_TRUE(static_cast<bool>(s)) << llvm::toString(s.takeError());
+  EXPECT_TRUE(s->blockScales);
+  EXPECT_EQ(s->waves, 8);
+  EXPECT_EQ(s->cElement, ElementKind::f32);
+  EXPECT_EQ(s->epilogue, MoeEpilogue::gated);
+  // --dtype reads the fp8 types as it says.
+  EXPECT_EQ(s->abElement, ElementKind::f8e5m2);
+  EXPECT_EQ(s->workgroupsArg(), 6u);
+
+  llvm::Expected<MoeSignature> gathered =
+      readMoeSignature("moe_gemm_mxfp8_gathered", mx, Fp8Format::source);
+  ASSERT_FALSE(static_cast<bool>(gathered));
+  EXPECT_EQ(llvm::toString(gathered.takeError()),
+            "hk-run --moe does not run gathered kernels yet "
+            "('moe_gemm_mxfp8_gathered')");
+}
+
+TEST(MoeWorkload, RunsAsALibrary) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  MoeConfig config;
+  config.run.inputFile = std::string(HK_SOURCE_DIR) +
+                         "/test/Integration/Inputs/moe-gemm-bf16.mlir";
+  config.run.chip = Chip::gfx1201;
+  config.sizes = {/*experts=*/6, /*n=*/10, /*k=*/11, /*tokens=*/9, /*topk=*/2};
+  config.routing = MoeRoutingKind::skewed;
+  llvm::Expected<MoeResult> result = runMoeWorkload(context, config);
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_TRUE(result->passed());
+  EXPECT_EQ(result->check.checked, 18 * 10);
+  // The default persistent grid: the chip's compute units.
+  EXPECT_EQ(result->kernel.grid, (std::array<int64_t, 3>{64, 1, 1}));
+}
+
+} // namespace
