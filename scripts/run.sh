@@ -229,6 +229,17 @@ for size in 512,512,512 300,200,333; do
   check "$root/examples/gemm_fp8_4wave_gfx950.mlir" --chip=gfx950 --stages=2 \
     --direct-lds --schedule=interleave --dtype=e4m3 --size=$size --test=random
 done
+# The MoE GEMMs (issue 55): the contiguous bf16 kernel per chip with the
+# main job's schedules, E = 8 experts, top-2 of 96 tokens, skewed routing
+# (empty experts), and gfx950's fp8 kernel. The gathered kernels are not
+# built yet.
+for chip in gfx950 gfx1201; do
+  if [ "$chip" = gfx950 ]; then flags=("${gfx950[@]}"); else flags=("${gfx1201[@]}"); fi
+  check "$root/examples/moe_gemm_bf16_contiguous_$chip.mlir" --chip=$chip \
+    "${flags[@]}" --moe=8,384,320,96,2 --routing=skewed
+done
+check "$root/examples/moe_gemm_fp8_contiguous_gfx950.mlir" --chip=gfx950 \
+  "${gfx950[@]}" --dtype=e4m3 --moe=8,384,384,96,2 --routing=random
 # gfx950's fp8 main loops in llvm-mca, at the fp8 MFMA rate and in the raw
 # model, next to HipKittens' fp8 loops (31 K tiles of 128 in each file).
 fp8_mca() { # label example reference-file (- for none) flags...
