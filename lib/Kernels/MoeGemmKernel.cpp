@@ -134,8 +134,7 @@ private:
   std::pair<Value, Value> findExpert(Value w, Value e, Value base);
   /// A 2-D view of rows [first, first + rows) of `matrix`, or of matrix
   /// `first` of a 3-D one (rows unset).
-  Value view(StringRef name, Value matrix, Value first, Value rows,
-             Value cols);
+  Value view(StringRef name, Value matrix, Value first, Value rows, Value cols);
   void emitItem(Value w, Value e, Value base);
   void emitGatedEpilogue(ArrayRef<WaveBlock> blocks);
 
@@ -152,8 +151,7 @@ SmallVector<std::pair<StringRef, Type>> MoeEmitter::arguments() {
       {"A", MemRefType::get({dyn, dyn}, ab)},
       {"B", MemRefType::get({dyn, dyn, dyn}, ab)},
       {"C", MemRefType::get({dyn, dyn}, getElementType(ctx, d.gemm.result))},
-      {"group_offsets",
-       MemRefType::get({dyn}, IntegerType::get(ctx, 32))}};
+      {"group_offsets", MemRefType::get({dyn}, IntegerType::get(ctx, 32))}};
   if (d.gemm.blockScales) {
     Type e8m0 = Float8E8M0FNUType::get(ctx);
     args.push_back({"SA", MemRefType::get({dyn, dyn}, e8m0)});
@@ -173,13 +171,12 @@ Value MoeEmitter::offset(StringRef name, Value e) {
 }
 
 Value MoeEmitter::expertTiles(StringRef name, Value e, Value rows) {
-  Value mTiles = kb.create<arith::CeilDivUIOp>("m_tiles", rows,
-                                               kb.index(*d.gemm.blockM));
+  Value mTiles =
+      kb.create<arith::CeilDivUIOp>("m_tiles", rows, kb.index(*d.gemm.blockM));
   return kb.mul(name, mTiles, nTiles);
 }
 
-std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0,
-                                               Value base0) {
+std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0, Value base0) {
   Type idx = index();
   auto walk = kb.create<scf::WhileOp>(
       "at", TypeRange{idx, idx, idx}, ValueRange{e0, base0},
@@ -187,16 +184,15 @@ std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0,
         args[0].setLoc(kb.loc("e"));
         args[1].setLoc(kb.loc("base"));
         Value next = kb.add("e_next", args[0], kb.index(1));
-        Value rows =
-            kb.create<arith::SubIOp>("rows", offset("end", next),
-                                     offset("start", args[0]));
-        Value end = kb.add("end_item", args[1], expertTiles("tiles", args[0],
-                                                            rows));
+        Value rows = kb.create<arith::SubIOp>("rows", offset("end", next),
+                                              offset("start", args[0]));
+        Value end =
+            kb.add("end_item", args[1], expertTiles("tiles", args[0], rows));
         // On while item w lies past expert e (and e is not the last).
-        Value past = kb.create<arith::CmpIOp>(
-            "past", arith::CmpIPredicate::ule, end, w);
-        Value more = kb.create<arith::CmpIOp>(
-            "more", arith::CmpIPredicate::ult, next, experts);
+        Value past =
+            kb.create<arith::CmpIOp>("past", arith::CmpIPredicate::ule, end, w);
+        Value more = kb.create<arith::CmpIOp>("more", arith::CmpIPredicate::ult,
+                                              next, experts);
         Value go = kb.create<arith::AndIOp>("go", past, more);
         kb.create<scf::ConditionOp>("", go, ValueRange{args[0], args[1], end});
       },
@@ -216,9 +212,8 @@ Value MoeEmitter::view(StringRef name, Value matrix, Value first, Value rows,
   MLIRContext *ctx = kb.getContext();
   int64_t dyn = ShapedType::kDynamic;
   auto source = cast<MemRefType>(matrix.getType());
-  auto type =
-      MemRefType::get({dyn, dyn}, source.getElementType(),
-                      StridedLayoutAttr::get(ctx, dyn, {dyn, 1}));
+  auto type = MemRefType::get({dyn, dyn}, source.getElementType(),
+                              StridedLayoutAttr::get(ctx, dyn, {dyn, 1}));
   OpFoldResult zero = kb.b.getIndexAttr(0), one = kb.b.getIndexAttr(1);
   SmallVector<OpFoldResult> offsets, sizes, strides;
   if (source.getRank() == 3) {
@@ -252,8 +247,8 @@ gpu::GPUModuleOp MoeEmitter::emit() {
                                          kb.index(p.blockColumns()));
 
   // The work items: each expert's m-tiles times the n-tiles, in order.
-  auto count = kb.create<scf::ForOp>("total", kb.index(0), experts,
-                                     kb.index(1), ValueRange{kb.index(0)});
+  auto count = kb.create<scf::ForOp>("total", kb.index(0), experts, kb.index(1),
+                                     ValueRange{kb.index(0)});
   count.getInductionVar().setLoc(kb.loc("e"));
   count.getRegionIterArgs()[0].setLoc(kb.loc("counted"));
   {
@@ -270,8 +265,8 @@ gpu::GPUModuleOp MoeEmitter::emit() {
 
   // This workgroup's items, walking the experts on as they grow.
   Value first = kb.create<gpu::BlockIdOp>("wg", gpu::Dimension::x);
-  Value step = kb.create<arith::IndexCastOp>("step", index(),
-                                             kb.arg("workgroups"));
+  Value step =
+      kb.create<arith::IndexCastOp>("step", index(), kb.arg("workgroups"));
   auto items = kb.create<scf::ForOp>("walk", first, count.getResult(0), step,
                                      ValueRange{kb.index(0), kb.index(0)});
   items.getInductionVar().setLoc(kb.loc("w"));
@@ -327,22 +322,21 @@ void MoeEmitter::emitGatedEpilogue(ArrayRef<WaveBlock> blocks) {
   Value one = kb.f32("one", 1.0);
   for (int i = 0; i < 2; ++i) {
     const WaveBlock &gate = blocks[2 * i], &up = blocks[2 * i + 1];
-    Value out = kb.map(
-        i ? "h1" : "h0", acc, {gate.acc, up.acc}, {"x", "u"},
-        [&](ValueRange x) -> Value {
-          Value gv = x[0], uv = x[1];
-          if (g.scale) {
-            gv = kb.create<arith::MulFOp>("gs", g.scale, gv);
-            uv = kb.create<arith::MulFOp>("us", g.scale, uv);
-          }
-          // SiLU(g) = g / (1 + 2^(-g log2 e)).
-          Value t = kb.create<arith::MulFOp>("t", gv, log2e);
-          Value negT = kb.create<arith::NegFOp>("nt", t);
-          Value ex = kb.create<math::Exp2Op>("ex", negT);
-          Value den = kb.create<arith::AddFOp>("den", one, ex);
-          Value silu = kb.create<arith::DivFOp>("silu", gv, den);
-          return kb.create<arith::MulFOp>("out", silu, uv);
-        });
+    Value out = kb.map(i ? "h1" : "h0", acc, {gate.acc, up.acc}, {"x", "u"},
+                       [&](ValueRange x) -> Value {
+                         Value gv = x[0], uv = x[1];
+                         if (g.scale) {
+                           gv = kb.create<arith::MulFOp>("gs", g.scale, gv);
+                           uv = kb.create<arith::MulFOp>("us", g.scale, uv);
+                         }
+                         // SiLU(g) = g / (1 + 2^(-g log2 e)).
+                         Value t = kb.create<arith::MulFOp>("t", gv, log2e);
+                         Value negT = kb.create<arith::NegFOp>("nt", t);
+                         Value ex = kb.create<math::Exp2Op>("ex", negT);
+                         Value den = kb.create<arith::AddFOp>("den", one, ex);
+                         Value silu = kb.create<arith::DivFOp>("silu", gv, den);
+                         return kb.create<arith::MulFOp>("out", silu, uv);
+                       });
     g.store(out, {out, gate.row, gate.col});
   }
 }
@@ -376,8 +370,8 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
   std::string text;
   llvm::raw_string_ostream os(text);
   StringRef ab = d.gemm.blockScales ? "MXFP8" : p.fp8 ? "fp8" : "bf16";
-  os << "The " << ab << " mixture-of-experts GEMM for " << p.chip->name
-     << " (" << p.chip->family << "), rows grouped contiguously by expert"
+  os << "The " << ab << " mixture-of-experts GEMM for " << p.chip->name << " ("
+     << p.chip->family << "), rows grouped contiguously by expert"
      << (p.gated ? ", gated epilogue" : "") << ".\n\n";
   std::string product = d.gemm.blockScales
                             ? "(A[r, :] B[e, j, :] with the E8M0 scales SA, "
