@@ -102,6 +102,10 @@ public:
   Value scale;
   /// Gated: the column of B where the second half's tiles start.
   Value upColumn;
+  /// Gathered rows (an MoE GEMM's sorted_token_ids): A's tile row i is A's
+  /// row rowIds[at + i] / rowIdsDivisor, C's row r goes to C's row
+  /// rowIds[at + r], `at` the tile's row.
+  Value rowIds, rowIdsDivisor;
 
 private:
   MLIRContext *ctx() { return kb.getContext(); }

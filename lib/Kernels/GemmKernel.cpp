@@ -329,6 +329,13 @@ FragmentType GemmEmitter::operandType(FragmentRole role, int64_t extent) {
 void GemmEmitter::copy(Value source, Value at, Value kAt, Value tile,
                        bool kMajor) {
   Value row = kMajor ? kAt : at, col = kMajor ? at : kAt;
+  if (rowIds && source == a) {
+    // A's rows gathered: tile row i is A's row rowIds[at + i] / divisor.
+    kb.create<CopyToSharedOp>("", source, kb.index(0), col, tile, kb.index(0),
+                              /*direct=*/false, /*transpose=*/false,
+                              BoundsMode::partial, rowIds, at, rowIdsDivisor);
+    return;
+  }
   kb.create<CopyToSharedOp>("", source, row, col, tile, kb.index(0),
                             /*direct=*/false,
                             /*transpose=*/kMajor && !p.halves,
@@ -590,6 +597,13 @@ SmallVector<Value> GemmEmitter::emitSingleLoop() {
 }
 
 void GemmEmitter::store(Value value, const WaveBlock &block) {
+  if (rowIds) {
+    // Each row back to its slot: C's row rowIds[block.row + r].
+    kb.create<StoreFragmentOp>("", value, c, kb.index(0), block.col,
+                               /*transpose=*/false, BoundsMode::partial, rowIds,
+                               block.row, kb.index(1));
+    return;
+  }
   kb.create<StoreFragmentOp>("", value, c, block.row, block.col,
                              /*transpose=*/false, BoundsMode::partial);
 }

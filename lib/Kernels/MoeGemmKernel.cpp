@@ -69,9 +69,6 @@ llvm::Expected<MoeGemmDescription>
 mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
   MoeGemmDescription d = description;
   // Not built yet: refused rather than served by a kernel that is not there.
-  if (d.groups == MoeGroups::gathered)
-    return refuse("--groups=gathered (sorted_token_ids) is not built yet; "
-                  "give --groups=contiguous");
   if (d.epilogue == MoeEpilogue::combine)
     return refuse("--epilogue=combine is not built yet; give none or gated");
   if (d.smallM)
@@ -136,6 +133,11 @@ private:
   /// `first` of a 3-D one (rows unset).
   Value view(StringRef name, Value matrix, Value first, Value rows, Value cols);
   void emitItem(Value w, Value e, Value base);
+  /// The gathered kernel's loop: item w is tile w / n_tiles of
+  /// sorted_token_ids (whose expert expert_ids gives), n-tile w % n_tiles.
+  void emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg);
+  /// The K loop and epilogue of an item, over `g`'s operands.
+  void emitTile(Value mTile, Value nTile);
   void emitGatedEpilogue(ArrayRef<WaveBlock> blocks);
 
   Value experts, nTiles, n, nOut;
@@ -150,8 +152,15 @@ SmallVector<std::pair<StringRef, Type>> MoeEmitter::arguments() {
   SmallVector<std::pair<StringRef, Type>> args = {
       {"A", MemRefType::get({dyn, dyn}, ab)},
       {"B", MemRefType::get({dyn, dyn, dyn}, ab)},
-      {"C", MemRefType::get({dyn, dyn}, getElementType(ctx, d.gemm.result))},
-      {"group_offsets", MemRefType::get({dyn}, IntegerType::get(ctx, 32))}};
+      {"C", MemRefType::get({dyn, dyn}, getElementType(ctx, d.gemm.result))}};
+  Type ids = MemRefType::get({dyn}, IntegerType::get(ctx, 32));
+  if (d.groups == MoeGroups::contiguous) {
+    args.push_back({"group_offsets", ids});
+  } else {
+    args.push_back({"sorted_token_ids", ids});
+    args.push_back({"expert_ids", ids});
+    args.push_back({"topk", IntegerType::get(ctx, 32)});
+  }
   if (d.gemm.blockScales) {
     Type e8m0 = Float8E8M0FNUType::get(ctx);
     args.push_back({"SA", MemRefType::get({dyn, dyn}, e8m0)});
@@ -231,8 +240,9 @@ Value MoeEmitter::view(StringRef name, Value matrix, Value first, Value rows,
 
 gpu::GPUModuleOp MoeEmitter::emit() {
   int64_t workgroupsArg = arguments().size() - 1;
-  kb.startKernel("hk_moe_gemm", getMoeGemmKernelName(d), arguments(),
-                 p.threads(), {{workgroupsArg, 0, 1, false}});
+  gpu::GPUFuncOp func =
+      kb.startKernel("hk_moe_gemm", getMoeGemmKernelName(d), arguments(),
+                     p.threads(), {{workgroupsArg, 0, 1, false}});
   g.zero = kb.f32("zero", 0.0);
   g.allocTiles();
   g.placeWaves();
@@ -245,6 +255,10 @@ gpu::GPUModuleOp MoeEmitter::emit() {
     g.upColumn = nOut;
   nTiles = kb.create<arith::CeilDivUIOp>("n_tiles", nOut,
                                          kb.index(p.blockColumns()));
+  if (d.groups == MoeGroups::gathered) {
+    emitGathered(func, workgroupsArg);
+    return kb.finishKernel();
+  }
 
   // The work items: each expert's m-tiles times the n-tiles, in order.
   auto count = kb.create<scf::ForOp>("total", kb.index(0), experts, kb.index(1),
@@ -304,6 +318,10 @@ void MoeEmitter::emitItem(Value w, Value e, Value base) {
                                              ValueRange{e});
     g.scale = kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), scaleB);
   }
+  emitTile(mTile, nTile);
+}
+
+void MoeEmitter::emitTile(Value mTile, Value nTile) {
   g.placeTile(mTile, nTile);
   SmallVector<Value> accs = g.emitLoop();
   g.scaleSingleBlock(accs);
@@ -312,6 +330,47 @@ void MoeEmitter::emitItem(Value w, Value e, Value base) {
     emitGatedEpilogue(blocks);
   else
     g.emitEpilogue(blocks);
+}
+
+void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
+  // sorted_token_ids is padded per expert to whole tiles.
+  int64_t idsArg = 3;
+  func->setAttr(HKDialect::getLaunchAttrName(),
+                LaunchAttr::get(kb.getContext(), {{workgroupsArg, 0, 1, false}},
+                                {{idsArg, 0, *d.gemm.blockM, false}}));
+  Value ids = kb.arg("sorted_token_ids");
+  g.rowIds = ids;
+  g.rowIdsDivisor =
+      kb.create<arith::IndexCastUIOp>("top_k", index(), kb.arg("topk"));
+  g.a = kb.arg("A");
+  g.c = kb.arg("C");
+  Value mTiles =
+      kb.div("m_tiles", kb.dim("P", ids, 0), kb.index(*d.gemm.blockM));
+  Value items = kb.mul("items", mTiles, nTiles);
+  Value first = kb.create<gpu::BlockIdOp>("wg", gpu::Dimension::x);
+  Value step =
+      kb.create<arith::IndexCastOp>("step", index(), kb.arg("workgroups"));
+  auto loop = kb.create<scf::ForOp>("", first, items, step);
+  loop.getInductionVar().setLoc(kb.loc("w"));
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(loop.getBody());
+  Value w = loop.getInductionVar();
+  Value mTile = kb.div("m_tile", w, nTiles);
+  Value nTile = kb.rem("n_tile", w, nTiles);
+  // The tile's expert, kept in range (expert_ids holds experts < E).
+  Value expert = kb.create<arith::IndexCastUIOp>(
+      "e_id", index(),
+      kb.create<memref::LoadOp>("e_i32", kb.arg("expert_ids"),
+                                ValueRange{mTile}));
+  Value e = kb.create<arith::MinUIOp>(
+      "e", expert, kb.create<arith::SubIOp>("e_last", experts, kb.index(1)));
+  g.bMat = view("Be", kb.arg("B"), e, Value(), g.k);
+  if (p.fp8) {
+    Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
+                                             ValueRange{e});
+    g.scale = kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), scaleB);
+  }
+  emitTile(mTile, nTile);
 }
 
 void MoeEmitter::emitGatedEpilogue(ArrayRef<WaveBlock> blocks) {

@@ -146,10 +146,19 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                    vec);
       coords.push_back({row, col});
     }
+    // A gathering copy reads each chunk from its row's source row; the
+    // LDS side keeps the tile row.
+    SmallVector<std::pair<Value, Value>> sourceCoords = coords;
+    if (op.getRowIds())
+      for (auto &[row, col] : sourceCoords)
+        row = emitGatheredRow(rewriter, loc, adaptor.getRowIds(),
+                              adaptor.getRowIdsAt(), adaptor.getRowIdsDivisor(),
+                              row);
     auto data = std::make_shared<SmallVector<Value>>();
-    auto load = [&rewriter, loc, source, coords, chunkType, bounds, data] {
-      *data =
-          loadRegionChunks(rewriter, loc, source, coords, chunkType, bounds);
+    auto load = [&rewriter, loc, source, sourceCoords, chunkType, bounds,
+                 data] {
+      *data = loadRegionChunks(rewriter, loc, source, sourceCoords, chunkType,
+                               bounds);
       return int64_t(data->size());
     };
     Value tile = adaptor.getTile();
@@ -263,7 +272,11 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     SharedTileType tile = op.getTile().getType();
     std::optional<RegionRows> rows;
     int64_t regionRows = op.getTranspose() ? tile.getCols() : tile.getRows();
-    if (op.getBounds() == BoundsMode::inside)
+    // Gathered rows lie anywhere: the range runs to the matrix's end, and
+    // rows past it read zero.
+    if (op.getRowIds())
+      rows = std::nullopt;
+    else if (op.getBounds() == BoundsMode::inside)
       rows = RegionRows{regionRows};
     else if (op.getBounds() == BoundsMode::partial_rows)
       rows = RegionRows{regionRows, /*mayEnd=*/true};
@@ -415,8 +428,9 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       // the same chunks moved by one logical displacement (true of the
       // swizzled GEMM tiles), which then joins the scalar offset.
       std::optional<Coord> moved =
-          firstVoffset ? uniformDisplacement(layout, threads, vec, shift)
-                       : std::nullopt;
+          firstVoffset && !op.getRowIds()
+              ? uniformDisplacement(layout, threads, vec, shift)
+              : std::nullopt;
       Value voffset = firstVoffset, soffset = tileOrigin;
       if (moved) {
         // A row displacement in soffset would escape the range check if
@@ -437,6 +451,13 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                               constIndex(rewriter, loc, it * threads)),
                      vec);
         auto [row, col] = emitLogicalCoord(rewriter, loc, layout, element);
+        // A gathering fill's lane reads its row's source row; rows past the
+        // source (padding) leave undefined data in rows whose results are
+        // not stored.
+        if (op.getRowIds())
+          row = emitGatheredRow(rewriter, loc, adaptor.getRowIds(),
+                                adaptor.getRowIdsAt(),
+                                adaptor.getRowIdsDivisor(), row);
         voffset = byteOffset(row, col);
         if (!firstVoffset)
           firstVoffset = voffset;

@@ -159,9 +159,22 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
         rewriter, loc, dest, waveUniform(rewriter, loc, adaptor.getRow()),
         waveUniform(rewriter, loc, adaptor.getCol()), elementBytes(destType),
         chip.rawBufferResourceFlags, /*regionRows=*/std::nullopt);
+    // A scattering store's rows: each region row's destination row, loaded
+    // once per row.
+    DenseMap<Value, Value> scattered;
+    auto destRow = [&](Value r) {
+      if (!op.getRowIds())
+        return r;
+      Value &row = scattered[r];
+      if (!row)
+        row = emitGatheredRow(rewriter, loc, adaptor.getRowIds(),
+                              adaptor.getRowIdsAt(), adaptor.getRowIdsDivisor(),
+                              r);
+      return row;
+    };
     elements.forEach(rewriter, loc, type, zero, zero,
                      [&](int64_t index, Value r, Value c) {
-                       auto [dr, dc] = place(r, c);
+                       auto [dr, dc] = place(destRow(r), c);
                        ROCDL::RawPtrBufferStoreOp::create(
                            rewriter, loc,
                            vector::ExtractOp::create(rewriter, loc, values,

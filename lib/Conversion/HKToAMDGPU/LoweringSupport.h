@@ -146,6 +146,16 @@ inline std::pair<Value, int64_t> emitLinearThreadId(OpBuilder &b,
   return {id, int64_t(block[0]) * block[1] * block[2]};
 }
 
+/// The source row of region row `row` of a gathering copy or a scattering
+/// store: ids[at + row] / divisor (hk.copy_to_shared's `gather`).
+inline Value emitGatheredRow(OpBuilder &b, Location loc, Value ids, Value at,
+                             Value divisor, Value row) {
+  Value id = memref::LoadOp::create(b, loc, ids,
+                                    ValueRange{addIndex(b, loc, at, row)});
+  Value index = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), id);
+  return b.createOrFold<arith::DivUIOp>(loc, index, divisor);
+}
+
 /// Checks what the lowering of `op` needs beyond the verifier: the
 /// workgroup size (copies and lane ids), and for copies a tile that splits
 /// evenly into the workgroup's 16-byte chunks. Emits the reason on failure

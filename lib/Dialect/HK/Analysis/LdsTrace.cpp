@@ -172,6 +172,22 @@ private:
                            "of the kernel's arguments";
   }
 
+  /// True if `step` is an integer kernel argument (cast to index) that
+  /// sets a grid dimension: a persistent kernel's workgroup count.
+  bool isPersistentStep(Value step) const {
+    if (auto cast = step.getDefiningOp<arith::IndexCastOp>())
+      step = cast.getIn();
+    auto arg = dyn_cast<BlockArgument>(step);
+    gpu::GPUFuncOp kernel = input.kernel;
+    if (!arg || arg.getOwner() != &kernel.getBody().front())
+      return false;
+    auto launch =
+        kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
+    return launch && llvm::any_of(launch.getGrid(), [&](const SizeTerm &t) {
+             return t.arg == int64_t(arg.getArgNumber());
+           });
+  }
+
   int tag(Operation *op) {
     trace.origins.push_back(op);
     return trace.origins.size() - 1;
@@ -319,6 +335,13 @@ private:
                                                 "the upper bound of this loop");
     if (failed(ub))
       return failure();
+    // A persistent loop (stepping by the grid's workgroup count) runs its
+    // work items alike too: its first `unknownTrips` trips show them.
+    if (isPersistentStep(loop.getStep())) {
+      llvm::APInt last = *lb + *step * uint64_t(input.unknownTrips);
+      if (last.slt(*ub))
+        ub = last;
+    }
     bool isSigned = !loop.getUnsignedCmp();
     if (step->isZero() || (isSigned && step->isNegative()))
       return refuse(loop) << "its step is not positive";

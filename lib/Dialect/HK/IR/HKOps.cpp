@@ -191,6 +191,9 @@ LogicalResult CopyToSharedOp::verify() {
                          << tile.getElementType();
   if (failed(verifySlot(*this, getSlot(), tile)))
     return failure();
+  if (getRowIds() && getTranspose())
+    return emitOpError() << "a gathering copy is not transposed: drop "
+                            "'transpose'";
   // Both fills read rows in 16-byte chunks of consecutive elements.
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -423,6 +426,11 @@ LogicalResult FillFragmentOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult StoreFragmentOp::verify() {
+  if (getRowIds() && (getTranspose() || getBounds() != BoundsMode::partial ||
+                      getDest().getType().getRank() != 2))
+    return emitOpError() << "a scattering store takes a 2-D destination with "
+                            "'bounds partial' (padding rows fall past it), "
+                            "untransposed";
   FragmentType frag = getFragment().getType();
   MemRefType dest = getDest().getType();
   bool vector = frag.getRole() == FragmentRole::row ||

@@ -68,9 +68,11 @@ struct LdsTraceInput {
   /// Wave groups: 2 if the kernel staggers its waves, else 1.
   int groups = 1;
   /// Trips of a loop whose upper bound is read from memory (a persistent
-  /// kernel's count of work items), not given by the sizes: its LDS work
-  /// must be alike in every trip (what decides it is refused as unknown
-  /// otherwise), so three trips show the first, a steady one and the last.
+  /// kernel's count of work items), not given by the sizes, and at most the
+  /// trips of a loop stepping by the grid's workgroup count (a persistent
+  /// kernel's loop over work the sizes give): its LDS work must be alike in
+  /// every trip (what decides it is refused as unknown otherwise), so three
+  /// trips show the first, a steady one and the last.
   int64_t unknownTrips = 3;
   /// Most ops interpreted, and events recorded, per wave group before
   /// giving up (the check is quadratic in the events between a fill and

@@ -29,6 +29,8 @@ def HK_Fragment : Type<CPred<"::llvm::isa<::mlir::hk::FragmentType>($_self)">,
 def HK_GlobalMatrix : MemRefRankOf<[BF16, F16, F32], [2]>;
 def HK_GlobalMatrixOrVector : MemRefRankOf<[BF16, F16, F32], [1, 2]>;
 def HK_CopySource : MemRefRankOf<[BF16, F16, F32, F8E4M3FN, F8E5M2], [2]>;
+// The row numbers a gathering copy or scattering store follows.
+def HK_RowIds : MemRefRankOf<[I32], [1]>;
 def HK_GlobalMatrixOrRow : MemRefRankOf<[BF16, F16, F32, F8E8M0FNU], [1, 2]>;
 
 //===----------------------------------------------------------------------===//
@@ -67,7 +69,7 @@ def HK_AllocSharedOp : HK_Op<"alloc_shared",
 // copy_to_shared
 //===----------------------------------------------------------------------===//
 
-def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
+def HK_CopyToSharedOp : HK_Op<"copy_to_shared", [AttrSizedOperandSegments]> {
   let summary = "cooperative copy of a global tile into a shared-tile slot";
   let description = [{
     Copies the `rows x cols` region of the 2-D memref `source` whose top-left
@@ -137,9 +139,22 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     for vector memory loads (`amdgpu.memory_counter_wait load(0)`) before
     the barrier that publishes the tile.
 
+    With `gather %ids[%first] div %d` the tile's rows are gathered: tile row
+    i comes from source row `row + ids[first + i] / d` (`ids` an i32
+    vector; an MoE GEMM's routed slots, `d` its top-k, so that slot s reads
+    token s / top-k). Gathered rows past the source's last read as zero
+    on the register path (padding entries point past it), whatever the
+    `bounds` mode, which applies to the columns; a `direct` fill leaves
+    those rows undefined (the rows of results a scattering store drops).
+    Not `transpose`. Each lane loads the ids of its chunks' rows
+    (loop-invariant when `first` is). Like every masked access, the source
+    must lie within 2 GiB of its first row (rule R1).
+
     Example:
 
     ```mlir
+    hk.copy_to_shared %A[%c0, %k0], %tile[%c0] gather %ids[%m0] div %topk bounds partial
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>, memref<?xi32>
     hk.copy_to_shared %A[%m0, %k0], %tile[%slot]
         : memref<?x?xbf16>, !hk.shared_tile<256x64xbf16, #hk.swizzle<st_16x32>, slots = 2>
     hk.copy_to_shared %A[%m0, %k0], %tile[%slot] bounds partial
@@ -151,12 +166,24 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared"> {
     Index:$row, Index:$col,
     Arg<HK_SharedTile, "destination tile", [MemWrite<HK_SharedMemory>]>:$tile,
     Index:$slot, UnitAttr:$direct, UnitAttr:$transpose,
-    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
+    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds,
+    Arg<Optional<HK_RowIds>, "gathered rows", [MemRead]>:$rowIds,
+    Optional<Index>:$rowIdsAt, Optional<Index>:$rowIdsDivisor);
   let assemblyFormat = [{
-    $source `[` $row `,` $col `]` `,` $tile `[` $slot `]` (`direct` $direct^)?
-    (`transpose` $transpose^)? (`bounds` $bounds^)? attr-dict
-    `:` type($source) `,` type($tile)
+    $source `[` $row `,` $col `]` `,` $tile `[` $slot `]`
+    (`gather` $rowIds^ `[` $rowIdsAt `]` `div` $rowIdsDivisor)?
+    (`direct` $direct^)? (`transpose` $transpose^)? (`bounds` $bounds^)?
+    attr-dict `:` type($source) `,` type($tile) (`,` type($rowIds)^)?
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::Value":$row,
+      "::mlir::Value":$col, "::mlir::Value":$tile, "::mlir::Value":$slot,
+      "bool":$direct, "bool":$transpose, "::mlir::hk::BoundsMode":$bounds), [{
+      build($_builder, $_state, source, row, col, tile, slot, direct,
+            transpose, bounds, /*rowIds=*/nullptr, /*rowIdsAt=*/nullptr,
+            /*rowIdsDivisor=*/nullptr);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -602,7 +629,7 @@ def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
 // store_fragment
 //===----------------------------------------------------------------------===//
 
-def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
+def HK_StoreFragmentOp : HK_Op<"store_fragment", [AttrSizedOperandSegments]> {
   let summary = "convert and store a wave's accumulator to global memory";
   let description = [{
     Each lane converts its accumulator elements to the element type of `dest`
@@ -620,6 +647,11 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
     With `transpose` the fragment is stored transposed: element (i, j) goes
     to `dest[row + j, col + i]` (an attention kernel's O^T accumulator as
     O), the region being `cols x rows` of `dest`.
+
+    With `scatter %ids[%first] div %d` (a 2-D `dest`, `bounds partial`, not
+    `transpose`) region row r goes to `dest` row `row + ids[first + r] /
+    d`: an MoE GEMM's routed rows back to their slots. Rows past `dest`'s
+    last (padding) are not written.
 
     A `row` or `col` vector is stored to a 1-D `dest`: element i of a `row`
     vector at `dest[row + i]`, element j of a `col` vector at
@@ -642,11 +674,24 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment"> {
   let arguments = (ins HK_Fragment:$fragment,
     Arg<HK_GlobalMatrixOrVector, "global destination", [MemWrite]>:$dest,
     Index:$row, Index:$col, UnitAttr:$transpose,
-    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
+    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds,
+    Arg<Optional<HK_RowIds>, "scattered rows", [MemRead]>:$rowIds,
+    Optional<Index>:$rowIdsAt, Optional<Index>:$rowIdsDivisor);
   let assemblyFormat = [{
-    $fragment `,` $dest `[` $row `,` $col `]` (`transpose` $transpose^)?
-    (`bounds` $bounds^)? attr-dict `:` type($fragment) `,` type($dest)
+    $fragment `,` $dest `[` $row `,` $col `]`
+    (`scatter` $rowIds^ `[` $rowIdsAt `]` `div` $rowIdsDivisor)?
+    (`transpose` $transpose^)? (`bounds` $bounds^)? attr-dict
+    `:` type($fragment) `,` type($dest) (`,` type($rowIds)^)?
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$fragment, "::mlir::Value":$dest,
+      "::mlir::Value":$row, "::mlir::Value":$col, "bool":$transpose,
+      "::mlir::hk::BoundsMode":$bounds), [{
+      build($_builder, $_state, fragment, dest, row, col, transpose, bounds,
+            /*rowIds=*/nullptr, /*rowIdsAt=*/nullptr,
+            /*rowIdsDivisor=*/nullptr);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
