@@ -422,57 +422,86 @@ mlir::hk::kernels::buildMoeGemmKernel(OpBuilder &builder,
   return kernel;
 }
 
-std::string
-mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
-  GemmPlan p = planGemm(d.gemm);
-  p.gated = d.epilogue == MoeEpilogue::gated;
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  StringRef ab = d.gemm.blockScales ? "MXFP8" : p.fp8 ? "fp8" : "bf16";
-  os << "The " << ab << " mixture-of-experts GEMM for " << p.chip->name << " ("
-     << p.chip->family << "), rows grouped contiguously by expert"
-     << (p.gated ? ", gated epilogue" : "") << ".\n\n";
-  std::string product = d.gemm.blockScales
-                            ? "(A[r, :] B[e, j, :] with the E8M0 scales SA, "
-                              "SB per 32 k)"
-                        : p.fp8 ? "scale_a * scale_b[e] * A[r, :] . B[e, j, :]"
-                                : "A[r, :] . B[e, j, :]";
-  os << "  for each expert e and row r in [group_offsets[e], "
-        "group_offsets[e + 1]):\n";
-  if (p.gated)
-    os << "  C[r, j] = SiLU(g) * u,  g = " << product << ",  u = the same "
-       << "with j + N/2,  j < N/2\n\n";
+/// The formula and the operands of the description's comment.
+static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
+                             const GemmPlan &p) {
+  bool gathered = d.groups == MoeGroups::gathered;
+  std::string a = gathered ? "A[s / topk, :]" : "A[r, :]";
+  std::string product = p.fp8 ? "scale_a * scale_b[e] * " + a + " . B[e, j, :]"
+                              : a + " . B[e, j, :]";
+  if (gathered)
+    os << "  for each slot s = t * topk + i (token t's i-th expert e):\n";
   else
-    os << "  C[r, j] = " << product << "\n\n";
-  os << "A (routed rows x K, sorted by expert) and B (experts x N x K) "
-     << stringifyElementKind(d.gemm.operands) << ", C ("
-     << stringifyElementKind(d.gemm.result) << ", rows x "
-     << (p.gated ? "N/2" : "N")
-     << "), fp32 accumulation, row-major; group_offsets (i32, E + 1) "
-        "gives each expert's rows.";
-  if (d.gemm.blockScales)
-    os << " SA (rows x ceil(K / 32)) and SB (experts x N x ceil(K / 32)) "
-          "are E8M0 block scales.";
-  else if (p.fp8)
+    os << "  for each expert e and row r in [group_offsets[e], "
+          "group_offsets[e + 1]):\n";
+  std::string c = gathered ? "C[s, j]" : "C[r, j]";
+  if (p.gated)
+    os << "  " << c << " = SiLU(g) * u,  g = " << product
+       << ",  u = the same with j + N/2,  j < N/2\n\n";
+  else
+    os << "  " << c << " = " << product << "\n\n";
+  StringRef ab = stringifyElementKind(d.gemm.operands);
+  if (gathered)
+    os << "A (tokens x K, as they are) and B (experts x N x K) " << ab
+       << ", C (" << stringifyElementKind(d.gemm.result)
+       << ", T * topk slots x " << (p.gated ? "N/2" : "N")
+       << "), fp32 accumulation, row-major. sorted_token_ids (i32) lists "
+          "each expert's slots in turn, padded to a multiple of "
+       << *d.gemm.blockM
+       << " with entries past the last slot (vLLM's moe_align_block_size); "
+          "expert_ids (i32) gives each tile's expert; topk (i32) maps a "
+          "slot to its token.";
+  else
+    os << "A (routed rows x K, sorted by expert) and B (experts x N x K) " << ab
+       << ", C (" << stringifyElementKind(d.gemm.result) << ", rows x "
+       << (p.gated ? "N/2" : "N")
+       << "), fp32 accumulation, row-major; group_offsets (i32, E + 1) "
+          "gives each expert's rows.";
+  if (p.fp8)
     os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
           "expert's B; a per-tensor scale is E equal values.";
   if (p.gated)
     os << " B's rows [0, N/2) are the gate weights, [N/2, N) the up "
           "weights; SiLU(g) = g / (1 + 2^(-g log2 e)).";
   os << "\n\n";
+}
+
+std::string
+mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
+  GemmPlan p = planGemm(d.gemm);
+  p.gated = d.epilogue == MoeEpilogue::gated;
+  bool gathered = d.groups == MoeGroups::gathered;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "The " << (p.fp8 ? "fp8" : "bf16") << " mixture-of-experts GEMM for "
+     << p.chip->name << " (" << p.chip->family << "), rows "
+     << (gathered ? "gathered through sorted_token_ids"
+                  : "grouped contiguously by expert")
+     << (p.gated ? ", gated epilogue" : "") << ".\n\n";
+  describeOperands(os, d, p);
   os << "A persistent kernel: workgroup i takes the work items i, i + "
-        "workgroups, ... (workgroups: the last argument, the grid). Items "
-        "are numbered expert by expert (ceil(rows / "
-     << *d.gemm.blockM << ") m-tiles times ceil(" << (p.gated ? "N/2" : "N")
-     << " / " << p.blockColumns()
-     << ") n-tiles each, from group_offsets on the device), so an empty "
-        "expert has none; each workgroup walks the experts on from the "
-        "last it reached. An item is the dense GEMM's tile (hk-gen gemm "
-        "--chip="
-     << p.chip->name << "): " << p.waves() << " waves, a " << *d.gemm.blockM
-     << "x" << *d.gemm.blockN << " block of products, " << *d.gemm.kTile
-     << " k per trip, over memref.subview views of the expert's rows of A "
-        "and C and of its B.";
+        "workgroups, ... (workgroups: the last argument, the grid). ";
+  if (gathered)
+    os << "Item w is tile w / n_tiles of sorted_token_ids (" << *d.gemm.blockM
+       << " slots, one expert) and n-tile w % n_tiles. Its copies of A "
+          "gather the slots' token rows (hk.copy_to_shared gather: row "
+          "sorted_token_ids[i] / topk; padding rows lie past A and are not "
+          "read), and its stores scatter the rows back to their slots "
+          "(hk.store_fragment scatter; padding rows are not written). ";
+  else
+    os << "Items are numbered expert by expert (ceil(rows / " << *d.gemm.blockM
+       << ") m-tiles times ceil(" << (p.gated ? "N/2" : "N") << " / "
+       << p.blockColumns()
+       << ") n-tiles each, from group_offsets on the device), so an empty "
+          "expert has none; each workgroup walks the experts on from the "
+          "last it reached. ";
+  os << "An item is the dense GEMM's tile (hk-gen gemm --chip=" << p.chip->name
+     << "): " << p.waves() << " waves, a " << *d.gemm.blockM << "x"
+     << *d.gemm.blockN << " block of products, " << *d.gemm.kTile
+     << " k per trip, over "
+     << (gathered ? "a memref.subview view of its expert's B."
+                  : "memref.subview views of the expert's rows of A and C "
+                    "and of its B.");
   if (p.gated)
     os << " B's two halves of tiles are the gate rows and the up rows of "
           "the same output columns, so each wave holds the gate and up "
@@ -481,8 +510,12 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
        << " outputs and combines them in registers (hk.map).";
   os << "\n\n";
   os << "Launch (recorded in hk.launch): grid (workgroups), block ("
-     << p.threads()
-     << ", 1, 1). Any rows per expert (0 included), N, K >= 1: the copies "
-        "and stores take `bounds partial` within the expert's views.";
+     << p.threads() << ", 1, 1).";
+  if (gathered)
+    os << " sorted_token_ids' length must be a multiple of " << *d.gemm.blockM
+       << " (hk.launch's divisible term). Any T, N, K >= 1.";
+  else
+    os << " Any rows per expert (0 included), N, K >= 1: the copies and "
+          "stores take `bounds partial` within the expert's views.";
   return text;
 }

@@ -160,21 +160,30 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
         waveUniform(rewriter, loc, adaptor.getCol()), elementBytes(destType),
         chip.rawBufferResourceFlags, /*regionRows=*/std::nullopt);
     // A scattering store's rows: each region row's destination row, loaded
-    // once per row.
-    DenseMap<Value, Value> scattered;
-    auto destRow = [&](Value r) {
+    // once per row (fragment row and the element's row offset in it).
+    DenseMap<std::pair<int64_t, Value>, Value> scattered;
+    int64_t perFragmentRow =
+        type.getNumFragmentCols() * elements.shape.elemsPerLane;
+    auto destRow = [&](int64_t index, Value r) {
       if (!op.getRowIds())
         return r;
-      Value &row = scattered[r];
+      int64_t e = index % elements.shape.elemsPerLane;
+      Value &row =
+          scattered[{index / perFragmentRow, elements.offsets[e].first}];
       if (!row)
         row = emitGatheredRow(rewriter, loc, adaptor.getRowIds(),
                               adaptor.getRowIdsAt(), adaptor.getRowIdsDivisor(),
                               r);
       return row;
     };
+    // The ids first, loaded together, then the stores.
+    if (op.getRowIds())
+      elements.forEach(
+          rewriter, loc, type, zero, zero,
+          [&](int64_t index, Value r, Value) { (void)destRow(index, r); });
     elements.forEach(rewriter, loc, type, zero, zero,
                      [&](int64_t index, Value r, Value c) {
-                       auto [dr, dc] = place(destRow(r), c);
+                       auto [dr, dc] = place(destRow(index, r), c);
                        ROCDL::RawPtrBufferStoreOp::create(
                            rewriter, loc,
                            vector::ExtractOp::create(rewriter, loc, values,

@@ -17,24 +17,24 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
     %zero = arith.constant 0.0 : f32
     %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK: hk.copy_to_shared %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] : memref<?x?xbf16>
-    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 0 : i32}>
+    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>}>
     hk.copy_to_shared %A[%i, %c0], %t[%c0] bounds inside
         : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK: hk.copy_to_shared %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] bounds partial_rows : memref<?x?xbf16>
-    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 1 : i32}>
+    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>}>
     hk.copy_to_shared %A[%i, %c0], %t[%c0] bounds partial_rows
         : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK: hk.copy_to_shared %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] direct bounds partial_rows : memref<?x?xbf16>
-    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 1 : i32, direct}>
+    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 1 : i32, direct, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>}>
     hk.copy_to_shared %A[%i, %c0], %t[%c0] direct bounds partial_rows
         : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK: hk.copy_to_shared %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] bounds partial : memref<?x?xbf16>
-    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 2 : i32}>
+    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>}>
     hk.copy_to_shared %B[%i, %i], %t[%c0] bounds partial
         : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
     %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
     // CHECK: hk.store_fragment %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] bounds partial : <acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
-    // GENERIC: "hk.store_fragment"(%{{.*}}) <{bounds = 2 : i32}>
+    // GENERIC: "hk.store_fragment"(%{{.*}}) <{bounds = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>}>
     hk.store_fragment %acc, %C[%i, %i] bounds partial
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
     gpu.return
@@ -53,6 +53,26 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
     %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
     hk.store_fragment %acc, %C[%c0, %c200] bounds partial
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<100x60xf32>
+    gpu.return
+  }
+
+  // Gathered rows and scattered rows (an MoE GEMM's routed slots).
+  // CHECK-LABEL: gpu.func @routed
+  gpu.func @routed(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>,
+                   %ids: memref<?xi32>, %m: index, %topk: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK: hk.copy_to_shared %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] gather %{{.*}}[%{{.*}}] div %{{.*}} direct bounds partial_rows : memref<?x?xbf16>, <128x64xbf16, #hk.swizzle<st_16x32>>, memref<?xi32>
+    // GENERIC: "hk.copy_to_shared"(%{{.*}}) <{bounds = 1 : i32, direct, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1>}>
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] gather %ids[%m] div %topk direct bounds partial_rows
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>, memref<?xi32>
+    %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+    // CHECK: hk.store_fragment %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] scatter %{{.*}}[%{{.*}}] div %{{.*}} bounds partial : <acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>, memref<?xi32>
+    hk.store_fragment %acc, %C[%c0, %c0] scatter %ids[%m] div %c1 bounds partial
+        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>, memref<?xi32>
     gpu.return
   }
 }

@@ -728,7 +728,7 @@ func.func @remainder_attr() {
 func.func @store_rank(%f: !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, %C: memref<?xbf16>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'hk.store_fragment' op stores an 'acc' fragment to a 2-D memref}}
-  "hk.store_fragment"(%f, %C, %c0, %c0) : (!hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?xbf16>, index, index) -> ()
+  "hk.store_fragment"(%f, %C, %c0, %c0) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0>}> : (!hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?xbf16>, index, index) -> ()
   return
 }
 
@@ -1206,5 +1206,26 @@ func.func @scales_one(%a: !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>,
                       %sa: !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>) attributes {hk.chip = #hk.chip<gfx950>} {
   // expected-error @+1 {{'hk.mma' op takes the scales of 'a' and 'b', got 1 scale fragment(s)}}
   %d = hk.mma %a, %b, %c scales(%sa) : !hk.fragment<a, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>, !hk.fragment<acc, 16x16xf32, mma = 16x16x128>, !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+func.func @gather_transposed(%A: memref<?x?xbf16>, %ids: memref<?xi32>, %d: index) {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>
+  // expected-error @+1 {{'hk.copy_to_shared' op a gathering copy is not transposed: drop 'transpose'}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] gather %ids[%c0] div %d transpose : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_8x64>>, memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_inside(%C: memref<?x?xbf16>, %ids: memref<?xi32>, %d: index) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+  // expected-error @+1 {{'hk.store_fragment' op a scattering store takes a 2-D destination with 'bounds partial' (padding rows fall past it), untransposed}}
+  hk.store_fragment %acc, %C[%c0, %c0] scatter %ids[%c0] div %d : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>, memref<?xi32>
   return
 }

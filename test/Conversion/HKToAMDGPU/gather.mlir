@@ -1,0 +1,57 @@
+// Gathering copies and scattering stores (an MoE GEMM's routed rows): each
+// lane loads its rows' ids and divides them; the resource runs to the
+// matrix's end, so rows past it (padding) read zero or are not written.
+// RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s
+
+gpu.module @gather [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @copy
+  // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[IDS:.*]]: memref<?xi32>, %[[AT:.*]]: index, %[[TOPK:.*]]: index)
+  gpu.func @copy(%A: memref<?x?xbf16>, %ids: memref<?xi32>, %at: index, %topk: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // Two chunks per lane: two ids, each divided by the top-k.
+    // CHECK: %[[ID0:.*]] = memref.load %[[IDS]]
+    // CHECK: arith.index_castui %[[ID0]]
+    // CHECK: arith.divui %{{.*}}, %[[TOPK]]
+    // CHECK: %[[ID1:.*]] = memref.load %[[IDS]]
+    // CHECK: arith.divui %{{.*}}, %[[TOPK]]
+    // CHECK-COUNT-2: rocdl.raw.ptr.buffer.load
+    // CHECK-NOT: memref.load
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] gather %ids[%at] div %topk bounds partial_rows
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>, memref<?xi32>
+    gpu.return
+  }
+
+  // A direct fill: each lane's voffset from its gathered row.
+  // CHECK-LABEL: gpu.func @direct
+  gpu.func @direct(%A: memref<?x?xbf16>, %ids: memref<?xi32>, %at: index, %topk: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK: memref.load %{{.*}} : memref<?xi32>
+    // CHECK: rocdl.raw.ptr.buffer.load.lds
+    // CHECK: memref.load %{{.*}} : memref<?xi32>
+    // CHECK: rocdl.raw.ptr.buffer.load.lds
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] gather %ids[%at] div %topk direct bounds partial_rows
+        : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>, memref<?xi32>
+    gpu.return
+  }
+
+  // A 64x32 accumulator of 16x16x32 MFMAs: a lane holds 16 rows, each id
+  // loaded once for its two columns' elements.
+  // CHECK-LABEL: gpu.func @store
+  gpu.func @store(%C: memref<?x?xbf16>, %ids: memref<?xi32>, %at: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+    // CHECK-COUNT-16: memref.load
+    // CHECK-NOT: memref.load
+    // CHECK-COUNT-32: rocdl.raw.ptr.buffer.store
+    hk.store_fragment %acc, %C[%c0, %c0] scatter %ids[%at] div %c1 bounds partial
+        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>, memref<?xi32>
+    gpu.return
+  }
+}
