@@ -33,13 +33,14 @@ struct GemmPlan {
   bool aKMajor, bKMajor;
   /// B's second half of tiles holds other columns than the first's (a
   /// gated MoE GEMM's up rows, GemmEmitter::upColumn): the workgroup's tile
-  /// of C is one half wide.
+  /// of C is one half wide. gfx1201 then holds two B tiles (gate, up) of
+  /// half the block each, and an accumulator for each.
   bool gated = false;
   int64_t waves() const { return *d.waveRows * *d.waveCols; }
   int64_t threads() const { return waves() * chip->waveSize; }
   /// Rows (of A) and columns (of B) of one shared tile.
   int64_t tileM() const { return halves ? *d.blockM / 2 : *d.blockM; }
-  int64_t tileN() const { return halves ? *d.blockN / 2 : *d.blockN; }
+  int64_t tileN() const { return halves || gated ? *d.blockN / 2 : *d.blockN; }
   /// One wave's block of C.
   int64_t waveM() const { return tileM() / *d.waveRows; }
   int64_t waveN() const { return tileN() / *d.waveCols; }

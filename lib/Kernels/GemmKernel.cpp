@@ -415,6 +415,8 @@ void GemmEmitter::allocTiles() {
   if (!p.halves) {
     as[0] = kb.create<AllocSharedOp>("As", aTile);
     bs[0] = kb.create<AllocSharedOp>("Bs", bTile);
+    if (p.gated)
+      bs[1] = kb.create<AllocSharedOp>("Bs_up", bTile);
     return;
   }
   as[0] = kb.create<AllocSharedOp>("As0", aTile);
@@ -426,8 +428,11 @@ void GemmEmitter::allocTiles() {
 void GemmEmitter::placeTile(Value mTile, Value nTile) {
   rowBase[0] = kb.mul("row0", mTile, kb.index(*p.d.blockM));
   colBase[0] = kb.mul("col0", nTile, kb.index(p.blockColumns()));
-  if (!p.halves)
+  if (!p.halves) {
+    if (p.gated)
+      colBase[1] = kb.add("col_up", upColumn, colBase[0]);
     return;
+  }
   rowBase[1] = kb.add("row1", rowBase[0], kb.index(p.tileM()));
   colBase[1] = p.gated ? kb.add("col1", upColumn, colBase[0])
                        : kb.add("col1", colBase[0], kb.index(p.tileN()));
@@ -445,9 +450,14 @@ void GemmEmitter::placeHalves() {
 }
 
 SmallVector<WaveBlock> GemmEmitter::placeBlocks(ArrayRef<Value> accs) {
-  if (!p.halves)
-    return {
-        {accs[0], kb.add("cm", rowBase[0], wm), kb.add("cn", colBase[0], wn)}};
+  if (!p.halves) {
+    Value row = kb.add("cm", rowBase[0], wm),
+          col = kb.add("cn", colBase[0], wn);
+    SmallVector<WaveBlock> blocks;
+    for (Value acc : accs)
+      blocks.push_back({acc, row, col});
+    return blocks;
+  }
   if (!p.d.blockScales)
     placeHalves();
   return {{accs[0], r[0], n[0]},
@@ -561,39 +571,51 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
 }
 
 SmallVector<Value> GemmEmitter::emitSingleLoop() {
+  // Gated: a second B tile (the up rows) and its accumulator.
+  int operands = p.gated ? 2 : 1;
   FragmentType acc = accType();
   Value init = kb.create<FillFragmentOp>("init", acc, zero);
   auto loop = kb.create<scf::ForOp>("acc", kb.index(0), k, kb.index(*p.d.kTile),
-                                    ValueRange{init});
+                                    SmallVector<Value>(operands, init));
   loop.getInductionVar().setLoc(kb.loc("k"));
-  loop.getRegionIterArgs()[0].setLoc(kb.loc("c_k"));
+  StringRef carried[] = {"c_k", "u_k"}, chunkCarried[] = {"c_kk", "u_kk"},
+            bNames[] = {"b", "b_up"}, outNames[] = {"c_out", "u_out"};
+  for (int j = 0; j < operands; ++j)
+    loop.getRegionIterArgs()[j].setLoc(kb.loc(carried[j]));
   {
     OpBuilder::InsertionGuard guard(kb.b);
     kb.b.setInsertionPointToStart(loop.getBody());
     Value kIv = loop.getInductionVar();
     copy(a, rowBase[0], kIv, as[0], p.aKMajor);
-    copy(bMat, colBase[0], kIv, bs[0], p.bKMajor);
+    for (int j = 0; j < operands; ++j)
+      copy(bMat, colBase[j], kIv, bs[j], p.bKMajor);
     kb.create<amdgpu::LDSBarrierOp>("");
     // The K tile in k-chunks of the WMMA's 16.
-    auto chunks = kb.create<scf::ForOp>(
-        "c_next", kb.index(0), kb.index(*p.d.kTile), kb.index(p.mma.k),
-        ValueRange{loop.getRegionIterArgs()[0]});
+    auto chunks = kb.create<scf::ForOp>("c_next", kb.index(0),
+                                        kb.index(*p.d.kTile), kb.index(p.mma.k),
+                                        ValueRange(loop.getRegionIterArgs()));
     chunks.getInductionVar().setLoc(kb.loc("kk"));
-    chunks.getRegionIterArgs()[0].setLoc(kb.loc("c_kk"));
+    for (int j = 0; j < operands; ++j)
+      chunks.getRegionIterArgs()[j].setLoc(kb.loc(chunkCarried[j]));
     {
       OpBuilder::InsertionGuard inner(kb.b);
       kb.b.setInsertionPointToStart(chunks.getBody());
       Value kk = chunks.getInductionVar();
       Value aFrag = load("a", as[0], false, wm, kk, FragmentRole::a, p.waveM());
-      Value bFrag = load("b", bs[0], false, wn, kk, FragmentRole::b, p.waveN());
-      Value out = kb.create<MmaOp>("c_out", acc, aFrag, bFrag,
-                                   chunks.getRegionIterArgs()[0], ValueRange{});
-      kb.create<scf::YieldOp>("", out);
+      SmallVector<Value> outs;
+      for (int j = 0; j < operands; ++j) {
+        Value bFrag =
+            load(bNames[j], bs[j], false, wn, kk, FragmentRole::b, p.waveN());
+        outs.push_back(kb.create<MmaOp>(outNames[j], acc, aFrag, bFrag,
+                                        chunks.getRegionIterArgs()[j],
+                                        ValueRange{}));
+      }
+      kb.create<scf::YieldOp>("", outs);
     }
     kb.create<amdgpu::LDSBarrierOp>("");
-    kb.create<scf::YieldOp>("", chunks.getResult(0));
+    kb.create<scf::YieldOp>("", chunks.getResults());
   }
-  return {loop.getResult(0)};
+  return SmallVector<Value>(loop.getResults());
 }
 
 void GemmEmitter::store(Value value, const WaveBlock &block) {

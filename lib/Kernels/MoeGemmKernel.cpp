@@ -86,14 +86,29 @@ mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
   if (d.gemm.epilogue.any())
     return refuse("the alpha/beta and bias epilogues are the dense GEMM's; "
                   "an MoE GEMM's epilogue is none or gated");
-  if (d.epilogue == MoeEpilogue::gated && d.gemm.chip != Chip::gfx950)
-    return refuse("the gated epilogue pairs the gate and up halves of "
-                  "gfx950's tiling; gfx1201's is not built yet");
   llvm::Expected<GemmDescription> gemm = resolveGemm(d.gemm);
   if (!gemm)
     return refuse(llvm::StringRef(llvm::toString(gemm.takeError()))
                       .drop_front(StringRef("no GEMM kernel: ").size()));
   d.gemm = *gemm;
+  // gfx1201's gated tiling splits the block's columns between a gate and
+  // an up tile, each whole MMA tiles per wave and whole chunks per lane.
+  if (d.epilogue == MoeEpilogue::gated && d.gemm.chip != Chip::gfx950) {
+    const ChipInfo &chip = getChipInfo(d.gemm.chip);
+    int64_t mmaN = 16, waves = *d.gemm.waveRows * *d.gemm.waveCols;
+    int64_t half = *d.gemm.blockN / 2;
+    int64_t bytes = isFp8(d.gemm.operands) ? 1 : 2;
+    if (half % (*d.gemm.waveCols * mmaN) ||
+        (half * *d.gemm.kTile * bytes / 16) % (waves * chip.waveSize))
+      return refuse(llvm::formatv("a gated {0}x{1} block splits into gate "
+                                  "and up tiles of {2} columns, which its "
+                                  "{3} wave columns do not divide in whole "
+                                  "MMAs of {4}, or whose 16-byte chunks do "
+                                  "not split over the workgroup",
+                                  *d.gemm.blockM, *d.gemm.blockN, half,
+                                  *d.gemm.waveCols, mmaN)
+                        .str());
+  }
   return d;
 }
 
@@ -324,7 +339,8 @@ void MoeEmitter::emitItem(Value w, Value e, Value base) {
 void MoeEmitter::emitTile(Value mTile, Value nTile) {
   g.placeTile(mTile, nTile);
   SmallVector<Value> accs = g.emitLoop();
-  g.scaleSingleBlock(accs);
+  if (!p.gated) // the gated epilogue scales g and u itself
+    g.scaleSingleBlock(accs);
   SmallVector<WaveBlock> blocks = g.placeBlocks(accs);
   if (p.gated)
     emitGatedEpilogue(blocks);
@@ -374,12 +390,12 @@ void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
 }
 
 void MoeEmitter::emitGatedEpilogue(ArrayRef<WaveBlock> blocks) {
-  // gfx950's blocks: (gate, up) pairs C00, C01 and C10, C11; each pair's
-  // output lies where its gate block does.
+  // (gate, up) pairs: gfx950's C00, C01 and C10, C11, gfx1201's two
+  // accumulators; each pair's output lies where its gate block does.
   FragmentType acc = g.accType();
   Value log2e = kb.f32("log2e", 1.4426950408889634);
   Value one = kb.f32("one", 1.0);
-  for (int i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < blocks.size() / 2; ++i) {
     const WaveBlock &gate = blocks[2 * i], &up = blocks[2 * i + 1];
     Value out = kb.map(i ? "h1" : "h0", acc, {gate.acc, up.acc}, {"x", "u"},
                        [&](ValueRange x) -> Value {
