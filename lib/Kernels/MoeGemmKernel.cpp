@@ -71,8 +71,23 @@ mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
   // Not built yet: refused rather than served by a kernel that is not there.
   if (d.epilogue == MoeEpilogue::combine)
     return refuse("--epilogue=combine is not built yet; give none or gated");
-  if (d.smallM)
-    return refuse("--small-m is not built yet");
+  if (d.smallM) {
+    // Decode: a tile 32 rows high (an expert's few tokens), 4 waves side by
+    // side along N, and a long K tile, so that each workgroup streams a
+    // 128-column slice of its expert's weights with few barriers.
+    GemmDescription &g = d.gemm;
+    bool fp8 = isFp8(g.operands);
+    if (!g.blockM)
+      g.blockM = 32;
+    if (!g.blockN)
+      g.blockN = 128;
+    if (!g.waveRows && !g.waveCols) {
+      g.waveRows = 1;
+      g.waveCols = 4;
+    }
+    if (!g.kTile)
+      g.kTile = g.chip == Chip::gfx950 ? 256 : fp8 ? 128 : 64;
+  }
   if (d.gemm.blockScales)
     return refuse("MXFP8 (--block-scales) is not built yet: its scale reads "
                   "take the peeled main loop only when the expert's first "
@@ -118,6 +133,8 @@ mlir::hk::kernels::getMoeGemmKernelName(const MoeGemmDescription &d) {
                      stringifyMoeGroups(d.groups).str();
   if (d.epilogue != MoeEpilogue::none)
     name += "_" + stringifyMoeEpilogue(d.epilogue).str();
+  if (d.smallM)
+    name += "_small_m";
   return name;
 }
 
@@ -511,6 +528,12 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
        << ") n-tiles each, from group_offsets on the device), so an empty "
           "expert has none; each workgroup walks the experts on from the "
           "last it reached. ";
+  if (d.smallM)
+    os << "Small M (decode): the tile is " << *d.gemm.blockM
+       << " rows high, for experts with few tokens, its " << p.waves()
+       << " waves side by side along N, so that each workgroup streams a "
+       << *d.gemm.blockN << "-column slice of its expert's weights, "
+       << *d.gemm.kTile << " k per barrier. ";
   os << "An item is the dense GEMM's tile (hk-gen gemm --chip=" << p.chip->name
      << "): " << p.waves() << " waves, a " << *d.gemm.blockM << "x"
      << *d.gemm.blockN << " block of products, " << *d.gemm.kTile

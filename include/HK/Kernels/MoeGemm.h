@@ -56,7 +56,7 @@ StringRef stringifyMoeEpilogue(MoeEpilogue epilogue);
 llvm::Expected<MoeGemmDescription>
 resolveMoeGemm(const MoeGemmDescription &description);
 
-/// moe_gemm_<bf16|fp8|mxfp8>[_<W>wave][_c<type>]_<groups>[_<epilogue>]: the
+/// moe_gemm_<bf16|fp8>[_<W>wave][_c<type>]_<groups>[_<epilogue>][_small_m]: the
 /// name tokens hk-run reads what the kernel takes from.
 std::string getMoeGemmKernelName(const MoeGemmDescription &resolved);
 
