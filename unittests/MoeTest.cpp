@@ -6,8 +6,11 @@
 //
 // The MoE GEMM workload's parts a run cannot show: the contiguous order
 // derived from the tokens' choices (sorted by expert, stable by token then
-// choice; the offsets, empty experts), the routings' properties, the kernel
-// name's tokens, and the workload called as a library.
+// choice; the offsets, empty experts), the gathered form's index (padding
+// entries, whole tiles, expert_ids per tile, empty experts without tiles),
+// the routings' properties, the kernel name's tokens and argument lists, the
+// tile height a gathered kernel declares, and the workload called as a
+// library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -47,6 +51,86 @@ TEST(MoeRouting, ContiguousOrderIsStableByTokenThenChoice) {
   for (int64_t row = 0; row < routing.rows(); ++row)
     experts.push_back(routing.expertOf(row));
   EXPECT_EQ(experts, (std::vector<int64_t>{0, 0, 2, 2, 2, 3}));
+}
+
+TEST(MoeAlignment, PadsEachExpertToWholeTiles) {
+  MoeRouting routing;
+  routing.experts = 4;
+  routing.tokens = 3;
+  routing.topk = 2;
+  // Slots 0..5: experts 2, 0, 0, 2, 3, 2; expert 1 has none.
+  routing.choices = {2, 0, 0, 2, 3, 2};
+  sortSlotsByExpert(routing);
+  // Padding entries are T topk = 6; expert 1 gets no entries.
+  MoeAlignment four = alignMoeRouting(routing, 4);
+  EXPECT_EQ(four.blockM, 4);
+  EXPECT_EQ(four.sortedTokenIds,
+            (std::vector<int32_t>{1, 2, 6, 6, 0, 3, 5, 6, 4, 6, 6, 6}));
+  EXPECT_EQ(four.expertIds, (std::vector<int32_t>{0, 2, 3}));
+  EXPECT_EQ(four.entries(), 12);
+  EXPECT_EQ(four.tiles(), 3);
+  // Expert 2's three slots take two tiles of 2.
+  MoeAlignment two = alignMoeRouting(routing, 2);
+  EXPECT_EQ(two.sortedTokenIds, (std::vector<int32_t>{1, 2, 0, 3, 5, 6, 4, 6}));
+  EXPECT_EQ(two.expertIds, (std::vector<int32_t>{0, 2, 2, 3}));
+  // Tiles of one entry: the slots sorted by expert, no padding.
+  MoeAlignment one = alignMoeRouting(routing, 1);
+  EXPECT_EQ(one.sortedTokenIds, (std::vector<int32_t>{1, 2, 0, 3, 5, 4}));
+  EXPECT_EQ(one.expertIds, (std::vector<int32_t>{0, 0, 2, 2, 2, 3}));
+}
+
+TEST(MoeAlignment, EverySlotOnceInItsExpertsTiles) {
+  MoeSizes sizes{/*experts=*/32, 8, 8, /*tokens=*/100, /*topk=*/3};
+  llvm::Expected<MoeRouting> routing =
+      makeMoeRouting(MoeRoutingKind::skewed, "", sizes, 7);
+  ASSERT_TRUE(static_cast<bool>(routing))
+      << llvm::toString(routing.takeError());
+  const int64_t blockM = 16, padding = sizes.rows();
+  MoeAlignment a = alignMoeRouting(*routing, blockM);
+  ASSERT_EQ(a.entries() % blockM, 0);
+  ASSERT_EQ(a.tiles(), a.entries() / blockM);
+  std::vector<int> seen(sizes.rows(), 0);
+  std::vector<int64_t> tilesOf(sizes.experts, 0);
+  // The last slot of the expert being read, and whether its padding began.
+  int32_t previous = -1;
+  bool padded = false;
+  for (int64_t tile = 0; tile < a.tiles(); ++tile) {
+    int32_t expert = a.expertIds[tile];
+    ASSERT_GE(expert, 0);
+    ASSERT_LT(expert, sizes.experts);
+    // Experts in order, each with its tiles together.
+    if (tile == 0 || a.expertIds[tile - 1] != expert) {
+      if (tile > 0) {
+        EXPECT_LT(a.expertIds[tile - 1], expert);
+      }
+      previous = -1;
+      padded = false;
+    }
+    ++tilesOf[expert];
+    for (int64_t i = tile * blockM; i < (tile + 1) * blockM; ++i) {
+      int32_t slot = a.sortedTokenIds[i];
+      if (slot == padding) {
+        padded = true;
+        continue;
+      }
+      // Ascending slots, then padding to the end of the expert's tiles.
+      EXPECT_FALSE(padded) << "slot " << slot << " after padding at " << i;
+      ASSERT_GE(slot, 0);
+      ASSERT_LT(slot, padding);
+      EXPECT_EQ(routing->choices[slot], expert) << "entry " << i;
+      EXPECT_LT(previous, slot) << "entry " << i;
+      previous = slot;
+      ++seen[slot];
+    }
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), sizes.rows());
+  // ceil(rows / BM) tiles per expert: none for an empty one.
+  int64_t empty = 0;
+  for (int64_t e = 0; e < sizes.experts; ++e) {
+    EXPECT_EQ(tilesOf[e], (routing->rowsOf(e) + blockM - 1) / blockM);
+    empty += routing->rowsOf(e) == 0;
+  }
+  EXPECT_GT(empty, 0) << "the skewed routing leaves late experts empty";
 }
 
 /// The rows each expert gets, checking that every token's choices are
@@ -138,8 +222,76 @@ TEST(MoeSignature, NameTokensSayWhatTheKernelTakes) {
       readMoeSignature("moe_gemm_mxfp8_gathered", mx, Fp8Format::source);
   ASSERT_FALSE(static_cast<bool>(gathered));
   EXPECT_EQ(llvm::toString(gathered.takeError()),
-            "hk-run --moe does not run gathered kernels yet "
+            "hk-run --moe does not run MXFP8 gathered kernels yet "
             "('moe_gemm_mxfp8_gathered')");
+}
+
+TEST(MoeSignature, GatheredArguments) {
+  MLIRContext context;
+  Builder b(&context);
+  Type f8 = b.getType<Float8E4M3FNType>(), i32 = b.getI32Type();
+  auto memref = [&](int64_t rank, Type element) -> Type {
+    return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                           element);
+  };
+  // A, B, C, sorted_token_ids, expert_ids, topk, scale_a, scale_b,
+  // workgroups.
+  SmallVector<Type> fp8 = {memref(2, f8),
+                           memref(3, f8),
+                           memref(2, b.getBF16Type()),
+                           memref(1, i32),
+                           memref(1, i32),
+                           i32,
+                           b.getF32Type(),
+                           memref(1, b.getF32Type()),
+                           i32};
+  llvm::Expected<MoeSignature> s =
+      readMoeSignature("moe_gemm_fp8_gathered", fp8, Fp8Format::source);
+  ASSERT_TRUE(static_cast<bool>(s)) << llvm::toString(s.takeError());
+  EXPECT_TRUE(s->gathered);
+  EXPECT_EQ(s->scaleAArg(), 6u);
+  EXPECT_EQ(s->scaleBArg(), 7u);
+  EXPECT_EQ(s->workgroupsArg(), 8u);
+
+  // bf16: no scales; the topk scalar must be there.
+  SmallVector<Type> bf16 = {memref(2, b.getBF16Type()),
+                            memref(3, b.getBF16Type()),
+                            memref(2, b.getBF16Type()),
+                            memref(1, i32),
+                            memref(1, i32),
+                            i32,
+                            i32};
+  s = readMoeSignature("moe_gemm_bf16_gathered_gated", bf16, Fp8Format::source);
+  ASSERT_TRUE(static_cast<bool>(s)) << llvm::toString(s.takeError());
+  EXPECT_EQ(s->workgroupsArg(), 6u);
+  EXPECT_TRUE(s->gated());
+  bf16.erase(bf16.begin() + 5);
+  s = readMoeSignature("moe_gemm_bf16_gathered", bf16, Fp8Format::source);
+  ASSERT_FALSE(static_cast<bool>(s));
+  EXPECT_EQ(llvm::toString(s.takeError()),
+            "'moe_gemm_bf16_gathered' does not take what its name says (A "
+            "memref<?x?xbf16>, B memref<?x?x?xbf16>, C memref<?x?xbf16>, "
+            "sorted_token_ids memref<?xi32>, expert_ids memref<?xi32>, topk "
+            "i32, workgroups i32): it takes 6 arguments, not 7");
+}
+
+TEST(MoeSignature, GatheredTileHeightFromTheLaunch) {
+  // arg3[0] by 256 among other terms; a round-up term or one on another
+  // argument does not count.
+  SizeTerm ids{/*arg=*/3, /*dim=*/0, /*factor=*/256, /*roundUp=*/false};
+  SizeTerm other{/*arg=*/0, /*dim=*/1, /*factor=*/64, /*roundUp=*/false};
+  SizeTerm up{/*arg=*/3, /*dim=*/0, /*factor=*/128, /*roundUp=*/true};
+  llvm::Expected<int64_t> blockM =
+      readMoeBlockM("moe_gemm_bf16_gathered", {other, ids, up});
+  ASSERT_TRUE(static_cast<bool>(blockM)) << llvm::toString(blockM.takeError());
+  EXPECT_EQ(*blockM, 256);
+  blockM = readMoeBlockM("moe_gemm_bf16_gathered", {other, up});
+  ASSERT_FALSE(static_cast<bool>(blockM));
+  EXPECT_EQ(llvm::toString(blockM.takeError()),
+            "'moe_gemm_bf16_gathered' is gathered but does not declare its "
+            "tile height: hk-run needs a divisibility term on "
+            "sorted_token_ids in its hk.launch (`divisible = [arg3[0] by "
+            "BM]`) to pad each expert's entries to whole tiles");
 }
 
 TEST(MoeWorkload, RunsAsALibrary) {

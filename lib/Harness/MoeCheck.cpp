@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file implements the check of the MoE GEMM kernels' C against an
-// fp64 reference of the same inputs, per element, within a bound derived
+// This file implements the check of the MoE GEMM kernels' C (in either
+// form: the rows in the contiguous order, or by slot) against an fp64
+// reference of the same inputs, per element, within a bound derived
 // from the kernel's roundings (README, "Tolerances"), or bit for bit against
 // another version of the kernel.
 //
@@ -56,7 +57,23 @@ private:
   double sigma;
   int64_t blocks;
 };
+
+/// The routed slot a row of C holds.
+struct Slot {
+  int64_t token = 0, choice = 0, expert = 0;
+};
 } // namespace
+
+/// Row `row` of C's slot: in the contiguous form the contiguous order's
+/// `row`, in the gathered form slot `row` itself (token row / topk's choice
+/// row % topk).
+static Slot slotOfRow(const MoeProblem &p, const MoeRouting &routing,
+                      int64_t row) {
+  if (p.signature.gathered)
+    return {row / routing.topk, row % routing.topk, routing.choices[row]};
+  return {routing.slotToken[row], routing.slotChoice[row],
+          routing.expertOf(row)};
+}
 
 // The f32 accumulation of a product, as the dense GEMM bounds it: for
 // bf16's N(0, sigma^2) inputs 2^-12 sqrt(K) sigma^2 (it grows like sqrt(K)),
@@ -149,13 +166,13 @@ MoeCheck checkMoe(const RunConfig &config, const MoeProblem &p,
   auto checkElement = [&](int64_t row, int64_t j) {
     int64_t offset = (row * columns + j) * bytes;
     double value = decodeResult(cKind, c.data() + offset), ref;
-    int64_t token = routing.slotToken[row], expert = routing.expertOf(row);
+    Slot slot = slotOfRow(p, routing, row);
     bool ok;
     if (other) {
       ref = decodeResult(cKind, other->data() + offset);
       ok = std::memcmp(c.data() + offset, other->data() + offset, bytes) == 0;
     } else {
-      double bound = reference.element(token, expert, j, ref);
+      double bound = reference.element(slot.token, slot.expert, j, ref);
       ok = std::fabs(value - ref) <= bound;
     }
     double err = std::isnan(value) ? INFINITY : std::fabs(value - ref);
@@ -168,7 +185,7 @@ MoeCheck checkMoe(const RunConfig &config, const MoeProblem &p,
       check.mismatches.push_back(llvm::formatv(
           "mismatch at C[{0}][{1}] (token {2}, choice {3}, expert {4}): got "
           "{5}, expected {6}",
-          row, j, token, routing.slotChoice[row], expert, value, ref));
+          row, j, slot.token, slot.choice, slot.expert, value, ref));
   };
   // All of C, or a sample of distinct elements (more than half of C costs
   // about as much as all of it).

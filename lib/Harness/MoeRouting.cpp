@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements the MoE workload's routing: each token's topk
-// distinct experts (drawn, fixed, or read from a .npy), and the contiguous
-// order derived from them (the slots sorted by expert, the group offsets).
+// distinct experts (drawn, fixed, or read from a .npy), and the forms
+// derived from them: the contiguous order (the slots sorted by expert, the
+// group offsets) and the gathered index (sorted_token_ids, expert_ids).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,6 +69,26 @@ void sortSlotsByExpert(MoeRouting &routing) {
       routing.slotToken[slot] = t;
       routing.slotChoice[slot] = c;
     }
+}
+
+MoeAlignment alignMoeRouting(const MoeRouting &routing, int64_t blockM) {
+  MoeAlignment alignment;
+  alignment.blockM = blockM;
+  const int32_t padding = int32_t(routing.rows());
+  for (int64_t e = 0; e < routing.experts; ++e) {
+    if (routing.rowsOf(e) == 0)
+      continue;
+    // The contiguous order is stable by token, then by choice: its slots of
+    // expert e are in ascending slot order.
+    for (int64_t r = routing.offsets[e]; r < routing.offsets[e + 1]; ++r)
+      alignment.sortedTokenIds.push_back(
+          int32_t(routing.slotToken[r] * routing.topk + routing.slotChoice[r]));
+    int64_t tiles = llvm::divideCeil(routing.rowsOf(e), blockM);
+    alignment.sortedTokenIds.resize(
+        alignment.expertIds.size() * blockM + tiles * blockM, padding);
+    alignment.expertIds.insert(alignment.expertIds.end(), tiles, int32_t(e));
+  }
+  return alignment;
 }
 
 /// Draws each token's topk distinct experts, expert e with weight

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <numeric>
 #include <random>
 
 using namespace mlir;
@@ -107,9 +108,9 @@ readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format) {
   StringRef dtype;
   if (llvm::Error e = parseMoeName(name, s, dtype))
     return std::move(e);
-  if (s.gathered)
-    return badInput("hk-run --moe does not run gathered kernels yet ('" + name +
-                    "')");
+  if (s.gathered && s.blockScales)
+    return badInput("hk-run --moe does not run MXFP8 gathered kernels yet ('" +
+                    name + "')");
   if (s.epilogue == MoeEpilogue::combine)
     return badInput("hk-run --moe does not run combine kernels yet ('" + name +
                     "')");
@@ -135,8 +136,14 @@ readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format) {
   std::vector<Spec> specs = {
       {"A", 2, ab.str(), isAB},
       {"B", 3, ab.str(), [&](Type t) { return isAB(t) && (!a || t == a); }},
-      {"C", 2, c, isC},
-      {"group_offsets", 1, "i32", isI32}};
+      {"C", 2, c, isC}};
+  if (s.gathered) {
+    specs.push_back({"sorted_token_ids", 1, "i32", isI32});
+    specs.push_back({"expert_ids", 1, "i32", isI32});
+    specs.push_back({"topk", -1, "i32", isI32});
+  } else {
+    specs.push_back({"group_offsets", 1, "i32", isI32});
+  }
   if (s.blockScales) {
     specs.push_back({"SA", 2, "f8E8M0FNU", isE8M0});
     specs.push_back({"SB", 3, "f8E8M0FNU", isE8M0});
@@ -186,29 +193,32 @@ readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format) {
 
 std::vector<int64_t> MoeProblem::shape(unsigned arg) const {
   const MoeSizes &z = sizes;
+  const MoeSignature &s = signature;
   int64_t blocks = llvm::divideCeil(z.k, kScaleBlockK);
   switch (arg) {
   case moeArgA:
-    return {z.rows(), z.k};
+    return {s.gathered ? z.tokens : z.rows(), z.k};
   case moeArgB:
     return {z.experts, z.n, z.k};
   case moeArgC:
     return {z.rows(), outColumns()};
-  case moeArgOffsets:
-    return {z.experts + 1};
-  case moeArgScaleA:
-    if (signature.blockScales)
-      return {z.rows(), blocks};
-    return {};
-  case moeArgScaleB:
-    if (signature.blockScales)
-      return {z.experts, z.n, blocks};
-    if (signature.scaled())
-      return {z.experts};
-    return {};
   default:
-    return {};
+    break;
   }
+  if (arg == s.scaleAArg() && s.blockScales)
+    return {z.rows(), blocks};
+  if (arg == s.scaleBArg() && s.blockScales)
+    return {z.experts, z.n, blocks};
+  if (arg == s.scaleBArg() && s.scaled())
+    return {z.experts};
+  if (!s.gathered)
+    return arg == moeArgOffsets ? std::vector<int64_t>{z.experts + 1}
+                                : std::vector<int64_t>{};
+  if (arg == moeArgSortedIds)
+    return {alignment.entries()};
+  if (arg == moeArgExpertIds)
+    return {alignment.tiles()};
+  return {};
 }
 
 int64_t MoeProblem::elements(unsigned arg) const {
@@ -241,7 +251,9 @@ std::optional<int64_t> MoeProblem::stride(unsigned arg, int64_t dim) const {
 std::optional<uint64_t> MoeProblem::scalarBits(unsigned arg) const {
   if (arg == signature.workgroupsArg())
     return uint64_t(workgroups);
-  if (arg != moeArgScaleA || !signature.scaled())
+  if (signature.gathered && arg == moeArgTopk)
+    return uint64_t(sizes.topk);
+  if (arg != signature.scaleAArg() || !signature.scaled())
     return std::nullopt;
   uint32_t bits;
   std::memcpy(&bits, &scaleA, 4);
@@ -294,8 +306,28 @@ llvm::Error checkMoeConfig(const MoeConfig &config) {
   return checkCompareSettings(config.run);
 }
 
-llvm::Error readMoeProblem(const MoeConfig &config, StringRef name,
-                           ArrayRef<Type> types, MoeProblem &problem) {
+llvm::Expected<int64_t> readMoeBlockM(StringRef name,
+                                      ArrayRef<SizeTerm> divisible) {
+  // The kernel takes sorted_token_ids in tiles of BM entries: P must be a
+  // multiple of BM, which its launch declares.
+  int64_t blockM = 0;
+  for (const SizeTerm &term : divisible)
+    if (term.arg == moeArgSortedIds && term.dim == 0 && !term.roundUp &&
+        term.factor >= 1)
+      blockM = blockM ? int64_t(std::lcm(blockM, term.factor)) : term.factor;
+  if (!blockM)
+    return badInput(llvm::formatv(
+        "'{0}' is gathered but does not declare its tile height: hk-run "
+        "needs a divisibility term on sorted_token_ids in its hk.launch "
+        "(`divisible = [arg{1}[0] by BM]`) to pad each expert's entries to "
+        "whole tiles",
+        name, unsigned(moeArgSortedIds)));
+  return blockM;
+}
+
+llvm::Error readMoeProblem(const MoeConfig &config, const MoeRouting &routing,
+                           StringRef name, ArrayRef<Type> types,
+                           ArrayRef<SizeTerm> divisible, MoeProblem &problem) {
   llvm::Expected<MoeSignature> signature =
       readMoeSignature(name, types, config.run.schedule.fp8Format);
   if (!signature)
@@ -328,6 +360,13 @@ llvm::Error readMoeProblem(const MoeConfig &config, StringRef name,
     std::uniform_real_distribution<float> draw(0.5f, 2.0f);
     for (int64_t e = 0; e < config.sizes.experts; ++e)
       problem.scaleB.push_back(config.scaleB ? *config.scaleB : draw(rng));
+  }
+  problem.alignment = {};
+  if (s.gathered) {
+    llvm::Expected<int64_t> blockM = readMoeBlockM(name, divisible);
+    if (!blockM)
+      return blockM.takeError();
+    problem.alignment = alignMoeRouting(routing, *blockM);
   }
   return llvm::Error::success();
 }
@@ -402,15 +441,19 @@ void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
         code = exponent(rng);
   }
 
-  // The kernel's arguments: A's rows gathered into the contiguous order.
+  // The kernel's arguments: A's rows gathered into the contiguous order, or
+  // the tokens as they are for a gathered kernel.
   int64_t abBytes = s.fp8() ? 1 : 2, rows = z.rows();
   in.buffers.assign(s.workgroupsArg(), {});
   std::vector<uint8_t> &a = in.buffers[moeArgA];
-  a.resize(rows * z.k * abBytes);
-  for (int64_t r = 0; r < rows; ++r)
+  int64_t aRows = p.shape(moeArgA)[0];
+  a.resize(aRows * z.k * abBytes);
+  for (int64_t r = 0; r < aRows; ++r) {
+    int64_t token = s.gathered ? r : routing.slotToken[r];
     for (int64_t k = 0; k < z.k; ++k) // little-endian
-      std::memcpy(&a[(r * z.k + k) * abBytes],
-                  &in.tokens[routing.slotToken[r] * z.k + k], abBytes);
+      std::memcpy(&a[(r * z.k + k) * abBytes], &in.tokens[token * z.k + k],
+                  abBytes);
+  }
   std::vector<uint8_t> &b = in.buffers[moeArgB];
   b.resize(in.weights.size() * abBytes);
   for (size_t i = 0; i < in.weights.size(); ++i)
@@ -418,22 +461,35 @@ void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
   // C: NaN, so that an element the kernel does not write fails.
   in.buffers[moeArgC].assign(p.elements(moeArgC) * resultBytes(s.cElement),
                              0xff);
-  std::vector<uint8_t> &offsets = in.buffers[moeArgOffsets];
-  offsets.resize(routing.offsets.size() * 4);
-  std::memcpy(offsets.data(), routing.offsets.data(), offsets.size());
+  writeMoeIndices(p, routing, in.buffers);
   if (s.scaled()) {
-    std::vector<uint8_t> &scaleB = in.buffers[moeArgScaleB];
+    std::vector<uint8_t> &scaleB = in.buffers[s.scaleBArg()];
     scaleB.resize(p.scaleB.size() * 4);
     std::memcpy(scaleB.data(), p.scaleB.data(), scaleB.size());
   }
   if (s.blockScales) {
-    std::vector<uint8_t> &sa = in.buffers[moeArgScaleA];
+    std::vector<uint8_t> &sa = in.buffers[s.scaleAArg()];
     sa.resize(rows * blocks);
     for (int64_t r = 0; r < rows; ++r)
       std::memcpy(&sa[r * blocks],
                   &in.tokenScales[routing.slotToken[r] * blocks], blocks);
-    in.buffers[moeArgScaleB] = in.weightScales;
+    in.buffers[s.scaleBArg()] = in.weightScales;
   }
+}
+
+void writeMoeIndices(const MoeProblem &p, const MoeRouting &routing,
+                     std::vector<std::vector<uint8_t>> &buffers) {
+  auto write = [&](unsigned arg, const std::vector<int32_t> &values) {
+    std::vector<uint8_t> &buffer = buffers[arg];
+    buffer.resize(values.size() * 4);
+    std::memcpy(buffer.data(), values.data(), buffer.size());
+  };
+  if (!p.signature.gathered) {
+    write(moeArgOffsets, routing.offsets);
+    return;
+  }
+  write(moeArgSortedIds, p.alignment.sortedTokenIds);
+  write(moeArgExpertIds, p.alignment.expertIds);
 }
 
 //===----------------------------------------------------------------------===//
@@ -448,17 +504,32 @@ struct MoeRun {
   LaunchStats stats;
 };
 
-/// Prepares the kernel of `config.inputFile` for the problem `moe` poses.
+/// Prepares the kernel of `config.inputFile` for the problem `moe` and
+/// `routing` pose.
 static llvm::Error prepare(MLIRContext &context, const MoeConfig &moe,
-                           const RunConfig &config, Version version,
-                           MoeRun &run) {
+                           const MoeRouting &routing, const RunConfig &config,
+                           Version version, MoeRun &run) {
+  // The launch's divisibility terms, from the source or the description: a
+  // gathered kernel's tile height.
+  std::vector<SizeTerm> divisible;
+  auto readSource = [&](gpu::GPUFuncOp kernel) {
+    if (auto launch =
+            kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName()))
+      divisible.assign(launch.getDivisible().begin(),
+                       launch.getDivisible().end());
+  };
+  auto readDescription = [&](const LaunchDescription::Kernel &kernel) {
+    if (kernel.launch)
+      divisible = kernel.launch->divisible;
+  };
   auto read = [&](StringRef name, ArrayRef<Type> types,
                   const KernelArguments *&arguments) {
     arguments = &run.problem;
-    return readMoeProblem(moe, name, types, run.problem);
+    return readMoeProblem(moe, routing, name, types, divisible, run.problem);
   };
   llvm::Expected<PreparedKernel> kernel =
-      prepareKernel(context, config, config.inputFile, read, version);
+      prepareKernel(context, config, config.inputFile, read, version,
+                    readSource, readDescription);
   if (!kernel)
     return kernel.takeError();
   run.kernel = std::move(*kernel);
@@ -466,9 +537,12 @@ static llvm::Error prepare(MLIRContext &context, const MoeConfig &moe,
 }
 
 /// Launches `run`'s kernel on `inputs`: its C and figures.
-static llvm::Error execute(const RunConfig &config, const MoeInputs &inputs,
-                           MoeRun &run) {
+static llvm::Error execute(const RunConfig &config, const MoeRouting &routing,
+                           const MoeInputs &inputs, MoeRun &run) {
   std::vector<std::vector<uint8_t>> buffers = inputs.buffers;
+  // The index follows the kernel's own tile height (a compared gathered
+  // kernel's may differ from the tested one's).
+  writeMoeIndices(run.problem, routing, buffers);
   std::vector<bool> outputs(buffers.size(), false);
   outputs[moeArgC] = true;
   llvm::Expected<LaunchStats> stats =
@@ -490,27 +564,29 @@ llvm::Expected<MoeResult> runMoeWorkload(MLIRContext &context,
   if (!routing)
     return routing.takeError();
   MoeRun tested;
-  if (llvm::Error e = prepare(context, config, rc, Version::tested, tested))
+  if (llvm::Error e =
+          prepare(context, config, *routing, rc, Version::tested, tested))
     return std::move(e);
   MoeInputs inputs;
   makeMoeInputs(config, *routing, tested.problem, inputs);
-  if (llvm::Error e = execute(rc, inputs, tested))
+  if (llvm::Error e = execute(rc, *routing, inputs, tested))
     return std::move(e);
   std::optional<MoeRun> other;
   if (rc.test == TestKind::compare) {
     RunConfig compared = getComparedRunConfig(rc);
     other.emplace();
-    if (llvm::Error e =
-            prepare(context, config, compared, Version::compared, *other))
+    if (llvm::Error e = prepare(context, config, *routing, compared,
+                                Version::compared, *other))
       return std::move(e);
     const MoeSignature &s1 = tested.problem.signature,
                        &s2 = other->problem.signature;
     if (s1.abElement != s2.abElement || s1.blockScales != s2.blockScales ||
-        s1.cElement != s2.cElement || s1.epilogue != s2.epilogue)
+        s1.cElement != s2.cElement || s1.epilogue != s2.epilogue ||
+        s1.gathered != s2.gathered)
       return badInput("'" + other->kernel.name +
                       "' does not take the arguments '" + tested.kernel.name +
                       "' takes: --test=compare needs the same signature");
-    if (llvm::Error e = execute(compared, inputs, *other))
+    if (llvm::Error e = execute(compared, *routing, inputs, *other))
       return std::move(e);
   }
   MoeResult result;

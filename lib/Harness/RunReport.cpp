@@ -464,6 +464,11 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   double peakTflops = getChipInfo(rc.chip).peakBf16Tflops * (fp8 ? 2 : 1);
   bool hip = rc.backend == Backend::hip, pass = result.passed();
   int64_t total = z.rows() * result.problem.outColumns();
+  bool gathered = result.problem.signature.gathered;
+  const MoeAlignment &alignment = result.problem.alignment;
+  auto ifGathered = [&](int64_t value) {
+    return gathered ? llvm::json::Value(value) : nullptr;
+  };
   for (const std::string &line : check.mismatches)
     errors << line << "\n";
   if (json) {
@@ -474,6 +479,11 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
         {"moe", llvm::json::Array{z.experts, z.n, z.k, z.tokens, z.topk}},
         {"routing", routing},
         {"gated", result.problem.signature.gated()},
+        {"form", gathered ? "gathered" : "contiguous"},
+        {"sorted_token_ids", ifGathered(alignment.entries())},
+        {"padding_entries", ifGathered(alignment.entries() - z.rows())},
+        {"tiles", ifGathered(alignment.tiles())},
+        {"block_m", ifGathered(alignment.blockM)},
         {"workgroups", result.problem.workgroups},
         {"rows", z.rows()},
         {"rows_per_expert", llvm::json::Object{{"min", load.min},
@@ -506,6 +516,14 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   out << llvm::formatv("  {0} rows; per expert: min {1}, max {2}, {3} of {4} "
                        "experts empty\n",
                        z.rows(), load.min, load.max, load.empty, z.experts);
+  if (gathered)
+    out << llvm::formatv("  gathered: {0} sorted_token_ids ({1} padding), {2} "
+                         "tile{3} of {4}\n",
+                         alignment.entries(), alignment.entries() - z.rows(),
+                         alignment.tiles(), alignment.tiles() == 1 ? "" : "s",
+                         alignment.blockM);
+  else
+    out << "  contiguous: A's rows sorted by expert, group_offsets\n";
   printCompared(rc, out);
   if (hip) {
     double ms = timing.median();

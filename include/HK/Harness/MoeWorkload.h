@@ -10,28 +10,36 @@
 //
 //   C[r, j] = sum_k A[r, k] B[e, j, k],  r in [offsets[e], offsets[e + 1])
 //
-// (times scale_a scale_b[e] for fp8, with E8M0 block scales for MXFP8), or
-// gated: C[r, j] = silu(g) u, g = (A B[e]^T)[r, j], u = (A B[e]^T)[r, N/2 + j].
-// The kernel's name says what it takes:
+// in the contiguous form, C[s, j] = sum_k A[s / topk, k] B[e(s), j, k] for
+// each slot s in the gathered one (times scale_a scale_b[e] for fp8, with E8M0
+// block scales for MXFP8), or gated: C[r, j] = silu(g) u, g = (A B[e]^T)[r, j],
+// u = (A B[e]^T)[r, N/2 + j]. The kernel's name says what it takes:
 //
 //   moe_gemm_<bf16|fp8|mxfp8>[_<W>wave][_c<f16|f32>]_<contiguous|gathered>
 //       [_gated|_combine]
 //
-// and its arguments (the contiguous form): A [rows, K] with the rows = T
+// and its arguments. The contiguous form: A [rows, K] with the rows = T
 // topk slots sorted by expert (stable: by token, then by choice), B [E, N,
 // K], C [rows, N or N/2], group_offsets [E + 1] i32, for fp8 scale_a (f32)
 // and scale_b [E] f32 or for MXFP8 SA [rows, ceil(K / 32)] and SB [E, N,
 // ceil(K / 32)] E8M0, and last the persistent grid's workgroup count
-// (i32). The per-token expert choices are the routing's primary data; the
-// contiguous order and offsets are derived from them. The check compares C
-// with an fp64 reference per element, within a bound derived from the
-// kernel's roundings (README, "Tolerances").
+// (i32). The gathered form: A [T, K] (the tokens themselves), B, C [T topk,
+// N or N/2] by slot (row t topk + c: token t's c-th choice),
+// sorted_token_ids [P] and expert_ids [P / BM] i32 (MoeAlignment), topk
+// (i32), for fp8 scale_a and scale_b, and last the workgroup count; the
+// kernel's hk.launch declares its tile height BM as a divisibility term on
+// sorted_token_ids. The per-token expert choices are the routing's primary
+// data; the contiguous order and offsets, and the gathered form's index,
+// are derived from them. The check compares C with an fp64 reference per
+// element, within a bound derived from the kernel's roundings (README,
+// "Tolerances").
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_HARNESS_MOEWORKLOAD_H
 #define HK_HARNESS_MOEWORKLOAD_H
 
+#include "HK/Dialect/HK/Utils/Enums.h"
 #include "HK/Harness/Launch.h"
 #include "HK/Harness/RunConfig.h"
 
@@ -101,6 +109,26 @@ llvm::Expected<MoeRouting> makeMoeRouting(MoeRoutingKind kind, StringRef file,
 /// choices.
 void sortSlotsByExpert(MoeRouting &routing);
 
+/// The gathered form's index of a routing, as vLLM's moe_align_block_size
+/// lays it out: for each expert in order, the slots routed to it (slot s =
+/// t topk + c, ascending), then padding entries of value T topk (one past
+/// the last slot) up to the next multiple of the kernel's tile height BM;
+/// an expert without slots gets no entries. Tile i (entries [i BM, (i + 1)
+/// BM)) is expert expertIds[i]'s.
+struct MoeAlignment {
+  int64_t blockM = 0;
+  /// P entries, a multiple of blockM.
+  std::vector<int32_t> sortedTokenIds;
+  /// P / blockM entries.
+  std::vector<int32_t> expertIds;
+
+  int64_t entries() const { return sortedTokenIds.size(); }
+  int64_t tiles() const { return expertIds.size(); }
+};
+
+/// The gathered index of `routing` for tiles of `blockM` (>= 1) entries.
+MoeAlignment alignMoeRouting(const MoeRouting &routing, int64_t blockM);
+
 /// What the kernel does after the product (the name's last token).
 enum class MoeEpilogue { none, gated, combine };
 
@@ -121,8 +149,12 @@ struct MoeSignature {
   bool gated() const { return epilogue == MoeEpilogue::gated; }
   /// fp8 with per-tensor and per-expert scales.
   bool scaled() const { return fp8() && !blockScales; }
+  /// fp8's scale_a (MXFP8's SA) and scale_b (SB): after the form's
+  /// arguments (MoeArg).
+  unsigned scaleAArg() const { return gathered ? 6 : 4; }
+  unsigned scaleBArg() const { return scaleAArg() + 1; }
   /// The workgroup count's argument: the last.
-  unsigned workgroupsArg() const { return fp8() ? 6 : 4; }
+  unsigned workgroupsArg() const { return scaleAArg() + (fp8() ? 2 : 0); }
 };
 
 /// The signature kernel `name` of argument types `types` has (its fp8
@@ -131,16 +163,18 @@ struct MoeSignature {
 llvm::Expected<MoeSignature>
 readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format);
 
-/// The kernel's arguments, in order (contiguous form).
+/// The kernel's arguments, in order: A, B, C, then the form's; then fp8's
+/// scales (MoeSignature::scaleAArg) and the workgroup count.
 enum MoeArg : unsigned {
   moeArgA,
   moeArgB,
   moeArgC,
-  moeArgOffsets,
-  /// fp8: scale_a (f32); MXFP8: SA.
-  moeArgScaleA,
-  /// fp8: scale_b [E] f32; MXFP8: SB.
-  moeArgScaleB,
+  /// Contiguous: group_offsets [E + 1].
+  moeArgOffsets = 3,
+  /// Gathered: sorted_token_ids [P], expert_ids [P / BM], topk (i32).
+  moeArgSortedIds = 3,
+  moeArgExpertIds,
+  moeArgTopk,
 };
 
 /// A MoE run: the sizes, the routing, the grid, the fp8 scales.
@@ -169,6 +203,8 @@ struct MoeProblem : KernelArguments {
   float scaleA = 1;
   /// fp8: scale_b per expert.
   std::vector<float> scaleB;
+  /// Gathered: the routing's index for the kernel's tile height.
+  MoeAlignment alignment;
 
   /// C's columns: N, or N / 2 gated.
   int64_t outColumns() const {
@@ -185,11 +221,20 @@ struct MoeProblem : KernelArguments {
   bool isBuffer(unsigned arg) const override;
 };
 
-/// The problem `config` poses to kernel `name` of argument types `types`
-/// (with fp8 scale_b drawn from the seed when not given), or why the kernel
-/// cannot serve it (bad input).
-llvm::Error readMoeProblem(const MoeConfig &config, StringRef name,
-                           ArrayRef<Type> types, MoeProblem &problem);
+/// The tile height BM a gathered kernel `name` declares: the divisibility
+/// term on sorted_token_ids among its hk.launch's `divisible` terms, or why
+/// it has none (bad input).
+llvm::Expected<int64_t> readMoeBlockM(StringRef name,
+                                      ArrayRef<SizeTerm> divisible);
+
+/// The problem `config` and `routing` pose to kernel `name` of argument
+/// types `types` and hk.launch divisibility terms `divisible` (with fp8
+/// scale_b drawn from the seed when not given, and a gathered kernel's
+/// index of the routing for its tile height), or why the kernel cannot
+/// serve it (bad input).
+llvm::Error readMoeProblem(const MoeConfig &config, const MoeRouting &routing,
+                           StringRef name, ArrayRef<Type> types,
+                           ArrayRef<SizeTerm> divisible, MoeProblem &problem);
 
 /// The spread of bf16 draws, N(0, sigma^2): 1, or the power of two below
 /// it that keeps a product within C's range (gated f16 at large K).
@@ -198,7 +243,8 @@ double moeInputSigma(const MoeProblem &problem);
 /// The inputs: the tokens' activations (T x K codes) and the experts'
 /// weights (E x N x K), with their E8M0 block scales for MXFP8 (T x KB and
 /// E x N x KB, KB = ceil(K / 32)), and the kernel's memory arguments as it
-/// takes them (A gathered into the contiguous order, C filled with NaN).
+/// takes them (A gathered into the contiguous order, or the tokens
+/// themselves for a gathered kernel; C filled with NaN).
 struct MoeInputs {
   std::vector<uint16_t> tokens, weights;
   std::vector<uint8_t> tokenScales, weightScales;
@@ -208,6 +254,12 @@ struct MoeInputs {
 /// Draws the inputs (from the run's seed) and lays them out for `routing`.
 void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
                    const MoeProblem &problem, MoeInputs &inputs);
+
+/// Writes the routing's index arguments as `problem`'s kernel takes them
+/// into `buffers` (the kernel's memory arguments): group_offsets, or
+/// sorted_token_ids and expert_ids.
+void writeMoeIndices(const MoeProblem &problem, const MoeRouting &routing,
+                     std::vector<std::vector<uint8_t>> &buffers);
 
 /// How C compares with the reference (or the other kernel's).
 struct MoeCheck {
