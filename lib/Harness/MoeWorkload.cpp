@@ -41,7 +41,7 @@ namespace mlir::hk::run {
 
 static constexpr const char *kMoeNameGrammar =
     "moe_gemm_<bf16|fp8|mxfp8>[_<W>wave][_c<f16|f32>]_<contiguous|gathered>"
-    "[_gated|_combine]";
+    "[_gated|_combine][_small_m]";
 
 /// Reads what kernel `name`'s tokens say it takes into `s`; `dtype` is the
 /// name's input type token.
@@ -80,6 +80,9 @@ static llvm::Error parseMoeName(StringRef name, MoeSignature &s,
     s.epilogue = next() == "gated" ? MoeEpilogue::gated : MoeEpilogue::combine;
     ++i;
   }
+  // The decode tiling computes the same: nothing to read from it.
+  if (next() == "small" && i + 1 < tokens.size() && tokens[i + 1] == "m")
+    i += 2;
   if (i < tokens.size())
     return wrong("'" + llvm::join(ArrayRef(tokens).drop_front(i), "_") +
                  "' after its last token");

@@ -16,7 +16,7 @@
 // u = (A B[e]^T)[r, N/2 + j]. The kernel's name says what it takes:
 //
 //   moe_gemm_<bf16|fp8|mxfp8>[_<W>wave][_c<f16|f32>]_<contiguous|gathered>
-//       [_gated|_combine]
+//       [_gated|_combine][_small_m]
 //
 // and its arguments. The contiguous form: A [rows, K] with the rows = T
 // topk slots sorted by expert (stable: by token, then by choice), B [E, N,

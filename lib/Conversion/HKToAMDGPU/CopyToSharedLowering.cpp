@@ -149,11 +149,17 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     // A gathering copy reads each chunk from its row's source row; the
     // LDS side keeps the tile row.
     SmallVector<std::pair<Value, Value>> sourceCoords = coords;
-    if (op.getRowIds())
-      for (auto &[row, col] : sourceCoords)
-        row = emitGatheredRow(rewriter, loc, adaptor.getRowIds(),
-                              adaptor.getRowIdsAt(), adaptor.getRowIdsDivisor(),
-                              row);
+    if (op.getRowIds()) {
+      SmallVector<Value> rows = emitGatheredChunkRows(
+          rewriter, op, adaptor, chunks / threads,
+          [&](OpBuilder &b, Value t, int64_t it) {
+            Value chunk = addIndex(b, loc, t, constIndex(b, loc, it * threads));
+            return b.createOrFold<arith::DivUIOp>(
+                loc, chunk, constIndex(b, loc, chunksPerRow));
+          });
+      for (auto [coord, row] : llvm::zip(sourceCoords, rows))
+        coord.first = row;
+    }
     auto data = std::make_shared<SmallVector<Value>>();
     auto load = [&rewriter, loc, source, sourceCoords, chunkType, bounds,
                  data] {
@@ -262,6 +268,25 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       }
     };
     return StagedCopy{load, finish};
+  }
+
+  /// The source rows of a gathering copy's `count` chunks per lane,
+  /// computed before the loops its ids do not depend on: `tileRow` gives
+  /// chunk `it`'s tile row from the thread id.
+  static SmallVector<Value> emitGatheredChunkRows(
+      ConversionPatternRewriter &rewriter, CopyToSharedOp op, OpAdaptor adaptor,
+      int64_t count, function_ref<Value(OpBuilder &, Value, int64_t)> tileRow) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    setInsertionPointOutsideLoops(rewriter, op,
+                                  {adaptor.getRowIds(), adaptor.getRowIdsAt(),
+                                   adaptor.getRowIdsDivisor()});
+    Value threadId = emitLinearThreadId(rewriter, op).first;
+    SmallVector<Value> rows;
+    for (int64_t it = 0; it < count; ++it)
+      rows.push_back(emitGatheredRow(
+          rewriter, op.getLoc(), adaptor.getRowIds(), adaptor.getRowIdsAt(),
+          adaptor.getRowIdsDivisor(), tileRow(rewriter, threadId, it)));
+    return rows;
   }
 
   /// The copy's source region as a raw buffer, masked (range clamped to
@@ -421,6 +446,16 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
                            elementBytes))));
     Value zero = constI32(rewriter, loc, 0);
     Value size = constI32(rewriter, loc, vec * elementBytes);
+    SmallVector<Value> gatheredRows;
+    if (op.getRowIds())
+      gatheredRows = emitGatheredChunkRows(
+          rewriter, op, adaptor, chunks / threads,
+          [&](OpBuilder &b, Value t, int64_t it) {
+            Value element = mulIndex(
+                b, loc, addIndex(b, loc, t, constIndex(b, loc, it * threads)),
+                vec);
+            return emitLogicalCoord(b, loc, layout, element).first;
+          });
     Value firstVoffset;
     for (int64_t it = 0; it < chunks / threads; ++it) {
       int64_t shift = it * threads * vec;
@@ -455,9 +490,7 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
         // source (padding) leave undefined data in rows whose results are
         // not stored.
         if (op.getRowIds())
-          row = emitGatheredRow(rewriter, loc, adaptor.getRowIds(),
-                                adaptor.getRowIdsAt(),
-                                adaptor.getRowIdsDivisor(), row);
+          row = gatheredRows[it];
         voffset = byteOffset(row, col);
         if (!firstVoffset)
           firstVoffset = voffset;

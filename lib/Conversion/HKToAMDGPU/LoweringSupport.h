@@ -20,6 +20,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::hk::detail {
@@ -154,6 +155,25 @@ inline Value emitGatheredRow(OpBuilder &b, Location loc, Value ids, Value at,
                                     ValueRange{addIndex(b, loc, at, row)});
   Value index = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), id);
   return b.createOrFold<arith::DivUIOp>(loc, index, divisor);
+}
+
+/// Moves `b`'s insertion point before the outermost loop around `op` that
+/// all of `values` are defined outside of (a loop-invariant gather's ids:
+/// LLVM does not hoist their loads past the loop's LDS fills).
+inline void setInsertionPointOutsideLoops(OpBuilder &b, Operation *op,
+                                          ValueRange values) {
+  Operation *outermost = nullptr;
+  for (Operation *loop = op->getParentOp(); loop; loop = loop->getParentOp()) {
+    if (!isa<LoopLikeOpInterface>(loop))
+      continue;
+    if (llvm::any_of(values, [&](Value v) {
+          return loop->isAncestor(v.getParentBlock()->getParentOp());
+        }))
+      break;
+    outermost = loop;
+  }
+  if (outermost)
+    b.setInsertionPoint(outermost);
 }
 
 /// Checks what the lowering of `op` needs beyond the verifier: the

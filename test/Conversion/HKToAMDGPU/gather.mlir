@@ -29,12 +29,30 @@ gpu.module @gather [#rocdl.target<chip = "gfx950">] {
       attributes {known_block_size = array<i32: 512, 1, 1>} {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
-    // CHECK: memref.load %{{.*}} : memref<?xi32>
-    // CHECK: rocdl.raw.ptr.buffer.load.lds
-    // CHECK: memref.load %{{.*}} : memref<?xi32>
-    // CHECK: rocdl.raw.ptr.buffer.load.lds
+    // CHECK-COUNT-2: memref.load %{{.*}} : memref<?xi32>
+    // CHECK-COUNT-2: rocdl.raw.ptr.buffer.load.lds
     hk.copy_to_shared %A[%c0, %c0], %t[%c0] gather %ids[%at] div %topk direct bounds partial_rows
         : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>, memref<?xi32>
+    gpu.return
+  }
+
+  // In a K loop, ids that do not depend on it are loaded before it: LLVM
+  // would not hoist the loads past the loop's LDS fills.
+  // CHECK-LABEL: gpu.func @hoisted
+  gpu.func @hoisted(%A: memref<?x?xbf16>, %ids: memref<?xi32>, %at: index, %topk: index, %K: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %t = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK-COUNT-2: memref.load %{{.*}} : memref<?xi32>
+    // CHECK: scf.for
+    // CHECK-NOT: memref.load
+    // CHECK: rocdl.raw.ptr.buffer.load.lds
+    scf.for %k = %c0 to %K step %c64 {
+      hk.copy_to_shared %A[%c0, %k], %t[%c0] gather %ids[%at] div %topk direct bounds partial_rows
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>, memref<?xi32>
+      amdgpu.lds_barrier
+    }
     gpu.return
   }
 
