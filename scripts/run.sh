@@ -231,8 +231,7 @@ for size in 512,512,512 300,200,333; do
 done
 # The MoE GEMMs (issue 55): the contiguous bf16 kernel per chip with the
 # main job's schedules, E = 8 experts, top-2 of 96 tokens, skewed routing
-# (empty experts), and gfx950's fp8 kernel. The gathered kernels are not
-# built yet.
+# (empty experts), and gfx950's fp8 kernel.
 for chip in gfx950 gfx1201; do
   if [ "$chip" = gfx950 ]; then flags=("${gfx950[@]}"); else flags=("${gfx1201[@]}"); fi
   check "$root/examples/moe_gemm_bf16_contiguous_$chip.mlir" --chip=$chip \
@@ -240,6 +239,12 @@ for chip in gfx950 gfx1201; do
 done
 check "$root/examples/moe_gemm_fp8_contiguous_gfx950.mlir" --chip=gfx950 \
   "${gfx950[@]}" --dtype=e4m3 --moe=8,384,384,96,2 --routing=random
+# The gathered fp8 kernel per chip (vLLM's sorted_token_ids form).
+for chip in gfx950 gfx1201; do
+  if [ "$chip" = gfx950 ]; then flags=("${gfx950[@]}"); else flags=("${gfx1201[@]}"); fi
+  check "$root/examples/moe_gemm_fp8_gathered_$chip.mlir" --chip=$chip \
+    "${flags[@]}" --dtype=e4m3 --moe=8,384,384,96,2 --routing=skewed
+done
 # gfx950's fp8 main loops in llvm-mca, at the fp8 MFMA rate and in the raw
 # model, next to HipKittens' fp8 loops (31 K tiles of 128 in each file).
 fp8_mca() { # label example reference-file (- for none) flags...

@@ -270,7 +270,11 @@ private:
           push(SyncEvent::use(read.region, read.generation, a.readEvent), op);
         }
       }
-    if (op->getNumRegions() != 0 && !memo.holdsSync.contains(op))
+    // A cluster is followed even without LDS work: its results may decide
+    // LDS work after it (hk-raise-mma-priority clusters a remainder
+    // loop's guard).
+    if (op->getNumRegions() != 0 && !memo.holdsSync.contains(op) &&
+        !isa<ClusterOp>(op))
       return success(); // results unknown; no LDS work inside
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case<scf::ForOp>([&](auto loop) { return runFor(loop); })
@@ -325,19 +329,21 @@ private:
         integerOf(loop.getStep(), loop, "the step of this loop");
     if (failed(lb) || failed(step))
       return failure();
-    // A bound read from memory (a persistent kernel's count of work): the
+    // A persistent loop's bound read from memory (its count of work): the
     // loop runs `unknownTrips` trips, its LDS work alike in each.
-    FailureOr<llvm::APInt> ub = get(loop.getUpperBound()).isInteger()
-                                    ? get(loop.getUpperBound()).integer
-                                : isReadFromMemory(loop.getUpperBound())
-                                    ? *lb + *step * uint64_t(input.unknownTrips)
-                                    : integerOf(loop.getUpperBound(), loop,
-                                                "the upper bound of this loop");
+    bool persistent = isPersistentStep(loop.getStep());
+    FailureOr<llvm::APInt> ub =
+        get(loop.getUpperBound()).isInteger()
+            ? get(loop.getUpperBound()).integer
+        : persistent && isReadFromMemory(loop.getUpperBound())
+            ? *lb + *step * uint64_t(input.unknownTrips)
+            : integerOf(loop.getUpperBound(), loop,
+                        "the upper bound of this loop");
     if (failed(ub))
       return failure();
     // A persistent loop (stepping by the grid's workgroup count) runs its
     // work items alike too: its first `unknownTrips` trips show them.
-    if (isPersistentStep(loop.getStep())) {
+    if (persistent) {
       llvm::APInt last = *lb + *step * uint64_t(input.unknownTrips);
       if (last.slt(*ub))
         ub = last;

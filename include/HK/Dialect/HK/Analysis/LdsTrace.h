@@ -10,7 +10,8 @@
 // followed exactly: loop bounds, branch conditions and slot indices are
 // evaluated from constants and the chosen sizes; anything the sizes do not
 // determine and that decides which LDS operations run is refused, but for
-// the trip count of a loop over work read from memory (unknownTrips).
+// the trip count of a persistent loop over work read from memory
+// (unknownTrips).
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,11 +68,11 @@ struct LdsTraceInput {
   std::map<unsigned, int64_t> blockIds, scalars;
   /// Wave groups: 2 if the kernel staggers its waves, else 1.
   int groups = 1;
-  /// Trips of a loop whose upper bound is read from memory (a persistent
-  /// kernel's count of work items), not given by the sizes, and at most the
-  /// trips of a loop stepping by the grid's workgroup count (a persistent
-  /// kernel's loop over work the sizes give): its LDS work must be alike in
-  /// every trip (what decides it is refused as unknown otherwise), so three
+  /// Trips of a persistent kernel's loop over work items (stepping by the
+  /// grid's workgroup count, an integer kernel argument): all of them but
+  /// at most this many, or this many when its upper bound is read from
+  /// memory (a count of work the sizes do not give): its LDS work must be alike
+  /// in every trip (what decides it is refused as unknown otherwise), so three
   /// trips show the first, a steady one and the last.
   int64_t unknownTrips = 3;
   /// Most ops interpreted, and events recorded, per wave group before
