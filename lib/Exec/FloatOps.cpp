@@ -323,6 +323,9 @@ void registerFloatOps(HandlerMap &map) {
   map["s_mul_f32"] = sop<mul>;
   map["s_fmac_f32"] = sop<fma>;
   map["s_max_num_f32"] = sop<maxNum>;
+  // gfx12's SALU float and pseudo-scalar transcendental ops (an SGPR result).
+  map["s_trunc_f32"] = sop<trunc>;
+  map["v_s_rcp_f32"] = sop<rcp>;
   map["s_min_num_f32"] = sop<minNum>;
   map["s_cvt_f32_u32"] = sconvert<f32FromU32>;
   map["s_cvt_f32_i32"] = sconvert<f32FromI32>;

@@ -122,6 +122,8 @@ uint32_t bfeU32(Wave &w, uint32_t a, uint32_t b) {
   return setNonzero(w, d);
 }
 uint32_t mov32(Wave &, uint32_t a, uint32_t) { return a; }
+/// s_not_b32: D = ~S0, SCC = D != 0 (CDNA4 ISA, SOP1).
+uint32_t notB32(Wave &w, uint32_t a, uint32_t) { return setNonzero(w, ~a); }
 
 uint64_t mov64(Wave &, uint64_t a, uint64_t) { return a; }
 uint64_t and64(Wave &w, uint64_t a, uint64_t b) {
@@ -170,6 +172,8 @@ bool sopc64(Machine &, Wave &w, const Op &op) {
   return true;
 }
 bool eq(uint32_t a, uint32_t b) { return a == b; }
+/// s_bitcmp1_b32: SCC = S0[S1[4:0]] (CDNA4 ISA, SOPC).
+bool bitSet(uint32_t a, uint32_t b) { return (a >> (b & 31)) & 1; }
 bool ne(uint32_t a, uint32_t b) { return a != b; }
 bool ltU(uint32_t a, uint32_t b) { return a < b; }
 bool gtU(uint32_t a, uint32_t b) { return a > b; }
@@ -311,6 +315,7 @@ bool sendmsg(Machine &m, Wave &w, const Op &op) {
 
 void registerScalarOps(HandlerMap &map) {
   map["s_mov_b32"] = sop2<mov32>;
+  map["s_not_b32"] = sop2<notB32>;
   map["s_movk_i32"] = movk;
   map["s_add_i32"] = map["s_add_co_i32"] = sop2<addI32>;
   map["s_sub_i32"] = map["s_sub_co_i32"] = sop2<subI32>;
@@ -350,6 +355,7 @@ void registerScalarOps(HandlerMap &map) {
   map["s_sub_nc_u64"] = sop2x64<subNc64>;
   map["s_mul_u64"] = sop2x64<mul64>;
   map["s_cmp_eq_u32"] = map["s_cmp_eq_i32"] = sopc<eq>;
+  map["s_bitcmp1_b32"] = sopc<bitSet>;
   map["s_cmp_lg_u32"] = map["s_cmp_lg_i32"] = sopc<ne>;
   map["s_cmp_lt_u32"] = sopc<ltU>;
   map["s_cmp_gt_u32"] = sopc<gtU>;

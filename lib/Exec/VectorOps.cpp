@@ -58,6 +58,9 @@ uint32_t ashrrev(uint32_t a, uint32_t b, uint32_t) {
   return uint32_t(int32_t(b) >> (a & 31));
 }
 uint32_t mulLo(uint32_t a, uint32_t b, uint32_t) { return a * b; }
+uint32_t mulHi(uint32_t a, uint32_t b, uint32_t) {
+  return uint32_t((uint64_t(a) * b) >> 32);
+}
 uint32_t mulU24(uint32_t a, uint32_t b, uint32_t) {
   return (a & 0xffffff) * (b & 0xffffff);
 }
@@ -307,6 +310,7 @@ void registerVectorOps(HandlerMap &map) {
   map["v_lshrrev_b32"] = vop<lshrrev>;
   map["v_ashrrev_i32"] = vop<ashrrev>;
   map["v_mul_lo_u32"] = vop<mulLo>;
+  map["v_mul_hi_u32"] = vop<mulHi>;
   map["v_mul_u32_u24"] = vop<mulU24>;
   map["v_min_u32"] = vop<minU>;
   map["v_max_u32"] = vop<maxU>;
