@@ -41,7 +41,7 @@ struct AccessSize {
 AccessSize accessSize(StringRef mnemonic) {
   StringRef last = mnemonic.rsplit('_').second;
   return StringSwitch<AccessSize>(last)
-      .Cases({"dword", "b32"}, AccessSize{4})
+      .Cases({"dword", "b32", "f32"}, AccessSize{4})
       .Cases({"dwordx2", "b64"}, AccessSize{8})
       .Cases({"dwordx3", "b96"}, AccessSize{12})
       .Cases({"dwordx4", "b128"}, AccessSize{16})
@@ -101,6 +101,8 @@ struct BufferAccess {
   const Operand *data = nullptr, *vaddr = nullptr, *rsrc = nullptr,
                 *soffset = nullptr;
   bool toLds = false, isStore = false;
+  /// buffer_atomic_add_f32 without return: a store that adds.
+  bool addF32 = false;
   AccessSize size;
 };
 
@@ -109,7 +111,13 @@ bool bufferAccess(Machine &m, Wave &w, const Op &op) {
   StringRef opcode = op.instr->opcodeName;
   BufferAccess a;
   a.size = accessSize(op.instr->mnemonic);
-  a.isStore = StringRef(op.instr->mnemonic).starts_with("buffer_store");
+  a.addF32 = StringRef(op.instr->mnemonic) == "buffer_atomic_add_f32";
+  if (a.addF32 && !op.dst.empty())
+    return m.fail(ExecError::Kind::badInput, w, index,
+                  "a buffer atomic that returns the old value is not "
+                  "modelled");
+  a.isStore =
+      StringRef(op.instr->mnemonic).starts_with("buffer_store") || a.addF32;
   a.toLds = opcode.contains("_LDS_");
   bool offen = opcode.contains("_OFFEN");
   if (!offen && !opcode.contains("_OFFSET"))
@@ -191,13 +199,24 @@ bool bufferAccess(Machine &m, Wave &w, const Op &op) {
   pending.index = index;
   pending.counters = op.instr->counters;
   if (a.isStore) {
+    // An atomic add adds each lane's f32 in lane order (CDNA4 ISA,
+    // BUFFER_ATOMIC_ADD_F32: MEM = MEM + DATA, round to nearest even).
     pending.complete = [bytes = std::move(bytes), targets = std::move(targets),
-                        size, words, lanes = m.lanes] {
+                        size, words, lanes = m.lanes, add = a.addF32] {
       for (unsigned lane = 0; lane < lanes; ++lane)
         for (unsigned i = 0; i < words; ++i)
-          if (uint8_t *p = targets[size_t(lane) * words + i])
-            std::memcpy(p, bytes.data() + size_t(lane) * size + 4 * i,
-                        std::min(4u, size - 4 * i));
+          if (uint8_t *p = targets[size_t(lane) * words + i]) {
+            const uint8_t *from = bytes.data() + size_t(lane) * size + 4 * i;
+            if (add) {
+              float old, value;
+              std::memcpy(&old, p, 4);
+              std::memcpy(&value, from, 4);
+              float sum = old + value;
+              std::memcpy(p, &sum, 4);
+              continue;
+            }
+            std::memcpy(p, from, std::min(4u, size - 4 * i));
+          }
       return true;
     };
     return m.issue(w, std::move(pending));
@@ -566,7 +585,7 @@ void registerMemoryOps(HandlerMap &map) {
         "buffer_load_u16",      "buffer_load_i16",      "buffer_load_u8",
         "buffer_load_i8",       "buffer_store_b32",     "buffer_store_b64",
         "buffer_store_b96",     "buffer_store_b128",    "buffer_store_b16",
-        "buffer_store_b8"})
+        "buffer_store_b8",      "buffer_atomic_add_f32"})
     map[name] = bufferAccess;
   for (StringRef name : {"ds_read_b32",
                          "ds_read_b64",

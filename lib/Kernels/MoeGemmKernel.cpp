@@ -69,8 +69,14 @@ llvm::Expected<MoeGemmDescription>
 mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
   MoeGemmDescription d = description;
   // Not built yet: refused rather than served by a kernel that is not there.
-  if (d.epilogue == MoeEpilogue::combine)
-    return refuse("--epilogue=combine is not built yet; give none or gated");
+  if (d.epilogue == MoeEpilogue::combine) {
+    if (d.groups != MoeGroups::gathered)
+      return refuse("the combine epilogue adds each routed row into its "
+                    "token's row, which the gathered form's slot ids give; "
+                    "give --groups=gathered");
+    // The rows are added with fp32 atomics: C is f32.
+    d.gemm.result = ElementKind::f32;
+  }
   if (d.smallM) {
     // Decode: a tile 32 rows high (an expert's few tokens), 4 waves side by
     // side along N, and a long K tile, so that each workgroup streams a
@@ -171,6 +177,7 @@ private:
   /// The K loop and epilogue of an item, over `g`'s operands.
   void emitTile(Value mTile, Value nTile);
   void emitGatedEpilogue(ArrayRef<WaveBlock> blocks);
+  void emitCombineEpilogue(ArrayRef<WaveBlock> blocks);
 
   Value experts, nTiles, n, nOut;
 };
@@ -191,6 +198,8 @@ SmallVector<std::pair<StringRef, Type>> MoeEmitter::arguments() {
   } else {
     args.push_back({"sorted_token_ids", ids});
     args.push_back({"expert_ids", ids});
+    if (d.epilogue == MoeEpilogue::combine)
+      args.push_back({"sorted_weights", MemRefType::get({dyn}, f32)});
     args.push_back({"topk", IntegerType::get(ctx, 32)});
   }
   if (d.gemm.blockScales) {
@@ -356,13 +365,45 @@ void MoeEmitter::emitItem(Value w, Value e, Value base) {
 void MoeEmitter::emitTile(Value mTile, Value nTile) {
   g.placeTile(mTile, nTile);
   SmallVector<Value> accs = g.emitLoop();
-  if (!p.gated) // the gated epilogue scales g and u itself
+  bool combine = d.epilogue == MoeEpilogue::combine;
+  if (!p.gated && !combine) // the others scale in their own epilogue
     g.scaleSingleBlock(accs);
   SmallVector<WaveBlock> blocks = g.placeBlocks(accs);
   if (p.gated)
     emitGatedEpilogue(blocks);
+  else if (combine)
+    emitCombineEpilogue(blocks);
   else
     g.emitEpilogue(blocks);
+}
+
+void MoeEmitter::emitCombineEpilogue(ArrayRef<WaveBlock> blocks) {
+  // Each row times its routing weight (sorted_weights, in the order of
+  // sorted_token_ids), added into its token's row of C with fp32 atomics:
+  // slot s is token s / topk's.
+  FragmentType acc = g.accType();
+  FragmentType weights = kb.fragment(FragmentRole::row, p.waveM(), 1,
+                                     Float32Type::get(kb.getContext()), p.mma);
+  DenseMap<Value, Value> rowWeights; // blocks of the same rows share them
+  for (auto [i, block] : llvm::enumerate(blocks)) {
+    std::string suffix = blocks.size() == 1 ? "" : std::to_string(i);
+    Value &w = rowWeights[block.row];
+    if (!w)
+      w = kb.create<ReadFragmentOp>(
+          "w" + suffix, weights, kb.arg("sorted_weights"),
+          ValueRange{block.row}, /*transpose=*/false, BoundsMode::partial);
+    Value out = kb.map("wc" + suffix, acc, {block.acc, w}, {"x", "w"},
+                       [&](ValueRange x) -> Value {
+                         Value v = x[0];
+                         if (g.scale)
+                           v = kb.create<arith::MulFOp>("xs", g.scale, v);
+                         return kb.create<arith::MulFOp>("y", v, x[1]);
+                       });
+    kb.create<StoreFragmentOp>("", out, g.c, kb.index(0), block.col,
+                               /*transpose=*/false, BoundsMode::partial,
+                               g.rowIds, block.row, g.rowIdsDivisor,
+                               /*atomic=*/true);
+  }
 }
 
 void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
@@ -468,6 +509,27 @@ static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
     os << "  for each expert e and row r in [group_offsets[e], "
           "group_offsets[e + 1]):\n";
   std::string c = gathered ? "C[s, j]" : "C[r, j]";
+  if (d.epilogue == MoeEpilogue::combine) {
+    os << "  C[t, j] += w(s) * " << product << ",  t = s / topk\n\n"
+       << "A (tokens x K) and B (experts x N x K) "
+       << stringifyElementKind(d.gemm.operands)
+       << ", C (f32, tokens x N, added into: zero it first). "
+          "sorted_token_ids (i32) lists each expert's slots in turn, padded "
+          "to a multiple of "
+       << *d.gemm.blockM
+       << " with entries past the last slot; expert_ids (i32) gives each "
+          "tile's expert; sorted_weights (f32) the routing weight w of each "
+          "sorted entry (0 for padding); topk (i32) maps a slot to its "
+          "token. Each row is scaled by its weight and added into its "
+          "token's row of C with fp32 atomic adds "
+          "(hk.store_fragment ... atomic): the order of the adds varies "
+          "from run to run.";
+    if (p.fp8)
+      os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
+            "expert's B.";
+    os << "\n\n";
+    return;
+  }
   if (p.gated)
     os << "  " << c << " = SiLU(g) * u,  g = " << product
        << ",  u = the same with j + N/2,  j < N/2\n\n";
@@ -519,8 +581,13 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
        << " slots, one expert) and n-tile w % n_tiles. Its copies of A "
           "gather the slots' token rows (hk.copy_to_shared gather: row "
           "sorted_token_ids[i] / topk; padding rows lie past A and are not "
-          "read), and its stores scatter the rows back to their slots "
-          "(hk.store_fragment scatter; padding rows are not written). ";
+          "read), and its stores "
+       << (d.epilogue == MoeEpilogue::combine
+               ? "add the weighted rows into their tokens' rows "
+                 "(hk.store_fragment scatter ... div topk atomic"
+               : "scatter the rows back to their slots "
+                 "(hk.store_fragment scatter")
+       << "; padding rows are not written). ";
   else
     os << "Items are numbered expert by expert (ceil(rows / " << *d.gemm.blockM
        << ") m-tiles times ceil(" << (p.gated ? "N/2" : "N") << " / "

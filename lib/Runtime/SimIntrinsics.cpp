@@ -91,6 +91,7 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
     return sim.executeMakeBufferResource(wave, call);
   case Intrinsic::amdgcn_raw_ptr_buffer_load:
   case Intrinsic::amdgcn_raw_ptr_buffer_store:
+  case Intrinsic::amdgcn_raw_ptr_buffer_atomic_fadd:
   case Intrinsic::amdgcn_raw_ptr_buffer_load_lds:
     return sim.executeBufferAccess(wave, call, id);
   case Intrinsic::amdgcn_load_to_lds:

@@ -333,9 +333,10 @@ Error LaneOpVisitor::visitFenceInst(FenceInst &fence) {
 // Buffer accesses and loads to LDS
 //===----------------------------------------------------------------------===//
 
-/// Raw buffer loads and stores (and loads to LDS) through a resource made
-/// by make.buffer.rsrc. The range check follows the raw-buffer rule: a
-/// 4-byte word of the access is in range if voffset + offset + its position
+/// Raw buffer loads, stores and f32 atomic adds (and loads to LDS) through a
+/// resource made by make.buffer.rsrc. The range check follows the raw-buffer
+/// rule: a 4-byte word of the access is in range if voffset + offset + its
+/// position
 /// + 4 <= num_records; out-of-range words read as 0 and are not written.
 /// That is CDNA's rule; RDNA's (OOB_SELECT = 3) checks the whole access, so
 /// on a chip without ChipInfo::perWordBufferRangeCheck an access partly in
@@ -348,8 +349,13 @@ Error LaneOpVisitor::visitFenceInst(FenceInst &fence) {
 /// results relying on either are wrong here.
 Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
                                        Intrinsic::ID id) {
-  bool isStore = id == Intrinsic::amdgcn_raw_ptr_buffer_store;
+  // An atomic add reads, adds and writes each lane's f32 in lane order,
+  // and returns the value it read.
+  bool isAtomicAdd = id == Intrinsic::amdgcn_raw_ptr_buffer_atomic_fadd;
+  bool isStore = id == Intrinsic::amdgcn_raw_ptr_buffer_store || isAtomicAdd;
   bool toLds = id == Intrinsic::amdgcn_raw_ptr_buffer_load_lds;
+  if (isAtomicAdd && !call.getArgOperand(0)->getType()->isFloatTy())
+    return error(wave, call, "only f32 buffer atomic adds are modelled");
   unsigned first = isStore ? 1 : 0; // the resource operand
   const Value *rsrc = call.getArgOperand(first);
   unsigned next = first + (toLds ? 3 : 1);
@@ -405,16 +411,30 @@ Error Interpreter::executeBufferAccess(Wave &wave, const CallInst &call,
       if (!inRange) {
         if (toLds)
           std::memset(data.data() + word, 0xff, bytes);
+        if (isAtomicAdd)
+          std::memset(data.data() + word, 0, bytes);
         continue; // out of range: reads 0, writes nothing
       }
       auto mem =
           this->address(wave, call, 1, address + word, bytes, lane, isStore);
       if (!mem)
         return mem.takeError();
-      if (isStore)
+      if (isAtomicAdd) {
+        float old, add;
+        std::memcpy(&old, *mem, 4);
+        std::memcpy(&add, data.data(), 4);
+        float sum = old + add;
+        std::memcpy(*mem, &sum, 4);
+        std::memcpy(data.data(), &old, 4);
+      } else if (isStore) {
         std::memcpy(*mem, data.data() + word, bytes);
-      else
+      } else {
         std::memcpy(data.data() + word, *mem, bytes);
+      }
+    }
+    if (isAtomicAdd && !call.getType()->isVoidTy()) {
+      std::memcpy(result(wave, &call, lane), data.data(), size);
+      continue;
     }
     if (isStore)
       continue;

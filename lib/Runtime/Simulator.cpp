@@ -110,6 +110,8 @@ static std::string classify(const Instruction &inst) {
         return "buffer_load";
       case Intrinsic::amdgcn_raw_ptr_buffer_store:
         return "buffer_store";
+      case Intrinsic::amdgcn_raw_ptr_buffer_atomic_fadd:
+        return "buffer_atomic";
       case Intrinsic::amdgcn_raw_ptr_buffer_load_lds:
       case Intrinsic::amdgcn_load_to_lds:
       case Intrinsic::amdgcn_global_load_lds:

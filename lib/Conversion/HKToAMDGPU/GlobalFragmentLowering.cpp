@@ -181,19 +181,32 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
       elements.forEach(
           rewriter, loc, type, zero, zero,
           [&](int64_t index, Value r, Value) { (void)destRow(index, r); });
-    elements.forEach(rewriter, loc, type, zero, zero,
-                     [&](int64_t index, Value r, Value c) {
-                       auto [dr, dc] = place(destRow(index, r), c);
-                       ROCDL::RawPtrBufferStoreOp::create(
-                           rewriter, loc,
-                           vector::ExtractOp::create(rewriter, loc, values,
-                                                     ArrayRef<int64_t>{index}),
-                           region.resource,
-                           region.maskedByteOffset(rewriter, loc, dr, dc, 1),
-                           region.origin, /*aux=*/constI32(rewriter, loc, 0),
-                           /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
-                           /*tbaa=*/nullptr);
-                     });
+    elements.forEach(
+        rewriter, loc, type, zero, zero, [&](int64_t index, Value r, Value c) {
+          auto [dr, dc] = place(destRow(index, r), c);
+          if (op.getAtomic()) {
+            ROCDL::RawPtrBufferAtomicFaddOp::create(
+                rewriter, loc,
+                vector::ExtractOp::create(rewriter, loc, values,
+                                          ArrayRef<int64_t>{index}),
+                region.resource,
+                region.maskedByteOffset(rewriter, loc, dr, dc, 1),
+                region.origin,
+                /*aux=*/constI32(rewriter, loc, 0),
+                /*alias_scopes=*/nullptr,
+                /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr);
+            return;
+          }
+          ROCDL::RawPtrBufferStoreOp::create(
+              rewriter, loc,
+              vector::ExtractOp::create(rewriter, loc, values,
+                                        ArrayRef<int64_t>{index}),
+              region.resource,
+              region.maskedByteOffset(rewriter, loc, dr, dc, 1), region.origin,
+              /*aux=*/constI32(rewriter, loc, 0),
+              /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+              /*tbaa=*/nullptr);
+        });
     rewriter.eraseOp(op);
     return success();
   }

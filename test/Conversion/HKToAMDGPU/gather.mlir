@@ -72,4 +72,20 @@ gpu.module @gather [#rocdl.target<chip = "gfx950">] {
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>, memref<?xi32>
     gpu.return
   }
+
+  // An atomic scattering store: fp32 atomic adds into the rows, the ids
+  // divided by the top-k (an MoE combine's token rows).
+  // CHECK-LABEL: gpu.func @atomic
+  gpu.func @atomic(%C: memref<?x?xf32>, %ids: memref<?xi32>, %at: index, %topk: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+    // CHECK-COUNT-16: arith.divui
+    // CHECK-NOT: rocdl.raw.ptr.buffer.store
+    // CHECK-COUNT-32: rocdl.raw.ptr.buffer.atomic.fadd
+    hk.store_fragment %acc, %C[%c0, %c0] scatter %ids[%at] div %topk atomic bounds partial
+        : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xf32>, memref<?xi32>
+    gpu.return
+  }
 }

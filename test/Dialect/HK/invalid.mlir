@@ -1229,3 +1229,14 @@ func.func @scatter_inside(%C: memref<?x?xbf16>, %ids: memref<?xi32>, %d: index) 
   hk.store_fragment %acc, %C[%c0, %c0] scatter %ids[%c0] div %d : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>, memref<?xi32>
   return
 }
+
+// -----
+
+func.func @atomic_bf16(%C: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+  // expected-error @+1 {{'hk.store_fragment' op an atomic store adds an f32 fragment into an f32 destination with 'bounds partial', untransposed}}
+  hk.store_fragment %acc, %C[%c0, %c0] atomic bounds partial : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
+  return
+}

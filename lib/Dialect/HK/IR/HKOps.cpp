@@ -426,6 +426,11 @@ LogicalResult FillFragmentOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult StoreFragmentOp::verify() {
+  if (getAtomic() && (getTranspose() || getBounds() != BoundsMode::partial ||
+                      !getDest().getType().getElementType().isF32() ||
+                      !getFragment().getType().getElementType().isF32()))
+    return emitOpError() << "an atomic store adds an f32 fragment into an f32 "
+                            "destination with 'bounds partial', untransposed";
   if (getRowIds() && (getTranspose() || getBounds() != BoundsMode::partial ||
                       getDest().getType().getRank() != 2))
     return emitOpError() << "a scattering store takes a 2-D destination with "

@@ -653,6 +653,12 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment", [AttrSizedOperandSegments]> {
     d`: an MoE GEMM's routed rows back to their slots. Rows past `dest`'s
     last (padding) are not written.
 
+    With `atomic` (an f32 fragment and `dest`, `bounds partial`, not
+    `transpose`) each element is added into `dest` with an fp32 atomic add
+    (`buffer_atomic_add_f32`) instead of stored: rows that several waves or
+    workgroups write, such as an MoE combine's token rows (`scatter` with
+    the top-k as divisor). The order of the adds is the hardware's.
+
     A `row` or `col` vector is stored to a 1-D `dest`: element i of a `row`
     vector at `dest[row + i]`, element j of a `col` vector at
     `dest[col + j]` (a log-sum-exp per query; give the unused index as 0).
@@ -676,11 +682,12 @@ def HK_StoreFragmentOp : HK_Op<"store_fragment", [AttrSizedOperandSegments]> {
     Index:$row, Index:$col, UnitAttr:$transpose,
     DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds,
     Arg<Optional<HK_RowIds>, "scattered rows", [MemRead]>:$rowIds,
-    Optional<Index>:$rowIdsAt, Optional<Index>:$rowIdsDivisor);
+    Optional<Index>:$rowIdsAt, Optional<Index>:$rowIdsDivisor,
+    UnitAttr:$atomic);
   let assemblyFormat = [{
     $fragment `,` $dest `[` $row `,` $col `]`
     (`scatter` $rowIds^ `[` $rowIdsAt `]` `div` $rowIdsDivisor)?
-    (`transpose` $transpose^)? (`bounds` $bounds^)? attr-dict
+    (`atomic` $atomic^)? (`transpose` $transpose^)? (`bounds` $bounds^)? attr-dict
     `:` type($fragment) `,` type($dest) (`,` type($rowIds)^)?
   }];
   let builders = [
