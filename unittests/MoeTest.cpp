@@ -9,8 +9,9 @@
 // choice; the offsets, empty experts), the gathered form's index (padding
 // entries, whole tiles, expert_ids per tile, empty experts without tiles),
 // the routings' properties, the kernel name's tokens and argument lists, the
-// tile height a gathered kernel declares, and the workload called as a
-// library.
+// tile height a gathered kernel declares, the combine form's routing
+// weights (a softmax per token, sorted_weights aligned with the entries)
+// and arguments, and the workload called as a library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -292,6 +293,125 @@ TEST(MoeSignature, GatheredTileHeightFromTheLaunch) {
             "tile height: hk-run needs a divisibility term on "
             "sorted_token_ids in its hk.launch (`divisible = [arg3[0] by "
             "BM]`) to pad each expert's entries to whole tiles");
+}
+
+TEST(MoeRouting, WeightsAreASoftmaxPerToken) {
+  MoeSizes sizes{/*experts=*/16, 8, 8, /*tokens=*/200, /*topk=*/4};
+  llvm::Expected<MoeRouting> routing =
+      makeMoeRouting(MoeRoutingKind::random, "", sizes, 5);
+  ASSERT_TRUE(static_cast<bool>(routing))
+      << llvm::toString(routing.takeError());
+  ASSERT_EQ(int64_t(routing->weights.size()), sizes.rows());
+  std::set<float> distinct;
+  for (int64_t t = 0; t < sizes.tokens; ++t) {
+    double sum = 0;
+    for (int64_t c = 0; c < sizes.topk; ++c) {
+      float w = routing->weights[t * sizes.topk + c];
+      EXPECT_GT(w, 0.0f);
+      sum += w;
+      distinct.insert(w);
+    }
+    // Each weight rounds once to f32.
+    EXPECT_NEAR(sum, 1.0, 4 * 0x1p-24);
+  }
+  // Drawn, not uniform.
+  EXPECT_GT(distinct.size(), size_t(sizes.rows() / 2));
+  // The seed decides them; topk = 1 gives weight 1.
+  llvm::Expected<MoeRouting> same =
+      makeMoeRouting(MoeRoutingKind::random, "", sizes, 5);
+  ASSERT_TRUE(static_cast<bool>(same));
+  EXPECT_EQ(same->weights, routing->weights);
+  MoeRouting one;
+  one.tokens = 3;
+  one.topk = 1;
+  drawMoeWeights(one, 1);
+  EXPECT_EQ(one.weights, (std::vector<float>{1.0f, 1.0f, 1.0f}));
+}
+
+TEST(MoeAlignment, SortedWeightsFollowTheEntries) {
+  MoeRouting routing;
+  routing.experts = 4;
+  routing.tokens = 3;
+  routing.topk = 2;
+  routing.choices = {2, 0, 0, 2, 3, 2};
+  // Slot s's weight: (s + 1) / 8.
+  routing.weights = {0.125f, 0.25f, 0.375f, 0.5f, 0.625f, 0.75f};
+  sortSlotsByExpert(routing);
+  // Entries {1, 2, pad, pad, 0, 3, 5, pad, 4, pad, pad, pad}.
+  MoeAlignment four = alignMoeRouting(routing, 4);
+  EXPECT_EQ(four.sortedWeights,
+            (std::vector<float>{0.25f, 0.375f, 0, 0, 0.125f, 0.5f, 0.75f, 0,
+                                0.625f, 0, 0, 0}));
+  // Without weights (a routing built by hand), none.
+  routing.weights.clear();
+  EXPECT_TRUE(alignMoeRouting(routing, 4).sortedWeights.empty());
+
+  // A drawn routing: entry i holds slot sorted_token_ids[i]'s weight.
+  MoeSizes sizes{/*experts=*/32, 8, 8, /*tokens=*/100, /*topk=*/3};
+  llvm::Expected<MoeRouting> drawn =
+      makeMoeRouting(MoeRoutingKind::skewed, "", sizes, 7);
+  ASSERT_TRUE(static_cast<bool>(drawn)) << llvm::toString(drawn.takeError());
+  MoeAlignment a = alignMoeRouting(*drawn, 16);
+  ASSERT_EQ(a.sortedWeights.size(), a.sortedTokenIds.size());
+  for (int64_t i = 0; i < a.entries(); ++i) {
+    int32_t slot = a.sortedTokenIds[i];
+    EXPECT_EQ(a.sortedWeights[i],
+              slot == sizes.rows() ? 0.0f : drawn->weights[slot])
+        << "entry " << i;
+  }
+}
+
+TEST(MoeSignature, CombineArguments) {
+  MLIRContext context;
+  Builder b(&context);
+  Type f8 = b.getType<Float8E4M3FNType>(), i32 = b.getI32Type(),
+       f32 = b.getF32Type();
+  auto memref = [&](int64_t rank, Type element) -> Type {
+    return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                           element);
+  };
+  // A, B, C (f32), sorted_token_ids, expert_ids, sorted_weights, topk,
+  // scale_a, scale_b, workgroups.
+  SmallVector<Type> fp8 = {memref(2, f8),
+                           memref(3, f8),
+                           memref(2, f32),
+                           memref(1, i32),
+                           memref(1, i32),
+                           memref(1, f32),
+                           i32,
+                           f32,
+                           memref(1, f32),
+                           i32};
+  llvm::Expected<MoeSignature> s =
+      readMoeSignature("moe_gemm_fp8_8wave_cf32_gathered_combine_small_m", fp8,
+                       Fp8Format::source);
+  ASSERT_TRUE(static_cast<bool>(s)) << llvm::toString(s.takeError());
+  EXPECT_TRUE(s->combine());
+  EXPECT_EQ(s->topkArg(), 6u);
+  EXPECT_EQ(s->scaleAArg(), 7u);
+  EXPECT_EQ(s->scaleBArg(), 8u);
+  EXPECT_EQ(s->workgroupsArg(), 9u);
+
+  // C is [T, N]; sorted_weights as long as sorted_token_ids.
+  MoeProblem p;
+  p.signature = *s;
+  p.sizes = {/*experts=*/4, /*n=*/10, /*k=*/8, /*tokens=*/3, /*topk=*/2};
+  p.alignment.sortedTokenIds.assign(8, 0);
+  p.alignment.expertIds.assign(2, 0);
+  EXPECT_EQ(p.shape(moeArgC), (std::vector<int64_t>{3, 10}));
+  EXPECT_EQ(p.shape(moeArgSortedWeights), (std::vector<int64_t>{8}));
+  EXPECT_EQ(p.scalarBits(6), std::optional<uint64_t>(2));
+
+  // Only gathered, only into an f32 C.
+  s = readMoeSignature("moe_gemm_fp8_cf32_contiguous_combine", fp8,
+                       Fp8Format::source);
+  ASSERT_FALSE(static_cast<bool>(s));
+  EXPECT_NE(llvm::toString(s.takeError()).find("combines a contiguous form"),
+            std::string::npos);
+  s = readMoeSignature("moe_gemm_fp8_gathered_combine", fp8, Fp8Format::source);
+  ASSERT_FALSE(static_cast<bool>(s));
+  EXPECT_NE(llvm::toString(s.takeError()).find("combines into a bf16 C"),
+            std::string::npos);
 }
 
 TEST(MoeWorkload, RunsAsALibrary) {

@@ -51,6 +51,11 @@ public:
   /// `ref`; its tolerance.
   double element(int64_t token, int64_t expert, int64_t j, double &ref) const;
 
+  /// C[token, j] of a combine kernel (its weighted products summed over
+  /// the token's choices), into `ref`; its tolerance.
+  double combined(const MoeRouting &routing, int64_t token, int64_t j,
+                  double &ref) const;
+
 private:
   const MoeProblem &p;
   const MoeInputs &in;
@@ -155,6 +160,32 @@ double Reference::element(int64_t token, int64_t expert, int64_t j,
          std::ldexp(1.0, -126);
 }
 
+// Combine, the kernel computes each of the token's topk products in f32
+// (p~ = p + dp, |dp| <= e: product() above), multiplies it by its f32
+// weight w (one rounding: 2^-24 |w p~|), and adds the topk terms into C's
+// zero in any order (atomics): each of those topk - 1 f32 additions rounds
+// within 2^-24 of a partial sum no larger than S = sum_c |w_c| (|p_c| +
+// e_c). So |C - sum_c w_c p_c| <= sum_c |w_c| e_c + (topk + 1) 2^-24 S
+// (the weighting, plus the adds' topk 2^-24 S, a safe bound whatever the
+// order: the first add onto 0 is exact), and 2^-126 in case a subnormal
+// sum flushes to zero. C is f32: no rounding to a narrower type. The
+// reference takes the weights as the kernel gets them (f32).
+double Reference::combined(const MoeRouting &routing, int64_t token, int64_t j,
+                           double &ref) const {
+  int64_t topk = routing.topk;
+  double products = 0, magnitude = 0;
+  ref = 0;
+  for (int64_t c = 0; c < topk; ++c) {
+    double w = routing.weights[token * topk + c];
+    Product term = product(token, routing.choices[token * topk + c], j);
+    ref += w * term.value;
+    products += std::fabs(w) * term.error;
+    magnitude += std::fabs(w) * (std::fabs(term.value) + term.error);
+  }
+  return products + std::ldexp(double(topk + 1) * magnitude, -24) +
+         std::ldexp(1.0, -126);
+}
+
 MoeCheck checkMoe(const RunConfig &config, const MoeProblem &p,
                   const MoeRouting &routing, const MoeInputs &in,
                   const std::vector<uint8_t> &c,
@@ -163,16 +194,25 @@ MoeCheck checkMoe(const RunConfig &config, const MoeProblem &p,
   ElementKind cKind = p.signature.cElement;
   int64_t bytes = resultBytes(cKind), columns = p.outColumns();
   Reference reference(p, in);
+  bool combine = p.signature.combine();
   auto checkElement = [&](int64_t row, int64_t j) {
     int64_t offset = (row * columns + j) * bytes;
     double value = decodeResult(cKind, c.data() + offset), ref;
-    Slot slot = slotOfRow(p, routing, row);
+    // Combine: row `row` is token `row`'s (its choices summed).
+    Slot slot = combine ? Slot{row, -1, -1} : slotOfRow(p, routing, row);
     bool ok;
-    if (other) {
+    if (other && combine) {
+      // The atomic adds' order varies between runs: within the tolerance.
+      double bound = reference.combined(routing, row, j, ref);
+      ref = decodeResult(cKind, other->data() + offset);
+      ok = std::fabs(value - ref) <= bound;
+    } else if (other) {
       ref = decodeResult(cKind, other->data() + offset);
       ok = std::memcmp(c.data() + offset, other->data() + offset, bytes) == 0;
     } else {
-      double bound = reference.element(slot.token, slot.expert, j, ref);
+      double bound = combine
+                         ? reference.combined(routing, row, j, ref)
+                         : reference.element(slot.token, slot.expert, j, ref);
       ok = std::fabs(value - ref) <= bound;
     }
     double err = std::isnan(value) ? INFINITY : std::fabs(value - ref);
@@ -181,7 +221,12 @@ MoeCheck checkMoe(const RunConfig &config, const MoeProblem &p,
     if (ok)
       return;
     ++check.bad;
-    if (check.mismatches.size() < MoeCheck::kShownMismatches)
+    if (check.mismatches.size() < MoeCheck::kShownMismatches && combine)
+      check.mismatches.push_back(
+          llvm::formatv("mismatch at C[{0}][{1}] (token {0}, the sum of its "
+                        "{2} weighted choices): got {3}, expected {4}",
+                        row, j, routing.topk, value, ref));
+    else if (check.mismatches.size() < MoeCheck::kShownMismatches)
       check.mismatches.push_back(llvm::formatv(
           "mismatch at C[{0}][{1}] (token {2}, choice {3}, expert {4}): got "
           "{5}, expected {6}",
@@ -189,10 +234,10 @@ MoeCheck checkMoe(const RunConfig &config, const MoeProblem &p,
   };
   // All of C, or a sample of distinct elements (more than half of C costs
   // about as much as all of it).
-  int64_t total = routing.rows() * columns;
+  int64_t rows = p.outRows(), total = rows * columns;
   const uint64_t sample = config.checkSample;
   if (sample == 0 || sample > uint64_t(total) / 2) {
-    for (int64_t row = 0; row < routing.rows(); ++row)
+    for (int64_t row = 0; row < rows; ++row)
       for (int64_t j = 0; j < columns; ++j)
         checkElement(row, j);
     return check;

@@ -88,7 +88,29 @@ MoeAlignment alignMoeRouting(const MoeRouting &routing, int64_t blockM) {
         alignment.expertIds.size() * blockM + tiles * blockM, padding);
     alignment.expertIds.insert(alignment.expertIds.end(), tiles, int32_t(e));
   }
+  if (int64_t(routing.weights.size()) == routing.rows())
+    for (int32_t slot : alignment.sortedTokenIds)
+      alignment.sortedWeights.push_back(slot < padding ? routing.weights[slot]
+                                                       : 0.0f);
   return alignment;
+}
+
+void drawMoeWeights(MoeRouting &routing, unsigned seed) {
+  std::mt19937_64 rng(seed + 4);
+  std::normal_distribution<double> logit(0.0, 1.0);
+  int64_t topk = routing.topk;
+  routing.weights.assign(routing.rows(), 0.0f);
+  std::vector<double> e(topk);
+  for (int64_t t = 0; t < routing.tokens; ++t) {
+    // exp(l - max) <= 1, the largest exactly 1: no overflow, sum >= 1.
+    double sum = 0, top = -INFINITY;
+    for (int64_t c = 0; c < topk; ++c)
+      top = std::max(top, e[c] = logit(rng));
+    for (int64_t c = 0; c < topk; ++c)
+      sum += e[c] = std::exp(e[c] - top);
+    for (int64_t c = 0; c < topk; ++c)
+      routing.weights[t * topk + c] = float(e[c] / sum);
+  }
 }
 
 /// Draws each token's topk distinct experts, expert e with weight
@@ -194,6 +216,7 @@ llvm::Expected<MoeRouting> makeMoeRouting(MoeRoutingKind kind, StringRef file,
     break;
   }
   sortSlotsByExpert(routing);
+  drawMoeWeights(routing, seed);
   return std::move(routing);
 }
 

@@ -114,9 +114,15 @@ readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format) {
   if (s.gathered && s.blockScales)
     return badInput("hk-run --moe does not run MXFP8 gathered kernels yet ('" +
                     name + "')");
-  if (s.epilogue == MoeEpilogue::combine)
-    return badInput("hk-run --moe does not run combine kernels yet ('" + name +
-                    "')");
+  if (s.combine() && !s.gathered)
+    return badInput("'" + name +
+                    "' combines a contiguous form: a combine kernel adds each "
+                    "slot's weighted product into its token's row, which "
+                    "only the gathered form (_gathered_combine) tells it");
+  if (s.combine() && s.cElement != ElementKind::f32)
+    return badInput("'" + name + "' combines into a " +
+                    stringifyElementKind(s.cElement) +
+                    " C: a combine kernel adds into an f32 C (_cf32)");
   bool fp8 = dtype != "bf16";
   // The arguments the name promises: (name, rank or -1 for a scalar, the
   // element type as it is spelled, whether a type is it).
@@ -143,6 +149,8 @@ readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format) {
   if (s.gathered) {
     specs.push_back({"sorted_token_ids", 1, "i32", isI32});
     specs.push_back({"expert_ids", 1, "i32", isI32});
+    if (s.combine())
+      specs.push_back({"sorted_weights", 1, "f32", isF32});
     specs.push_back({"topk", -1, "i32", isI32});
   } else {
     specs.push_back({"group_offsets", 1, "i32", isI32});
@@ -204,7 +212,7 @@ std::vector<int64_t> MoeProblem::shape(unsigned arg) const {
   case moeArgB:
     return {z.experts, z.n, z.k};
   case moeArgC:
-    return {z.rows(), outColumns()};
+    return {outRows(), outColumns()};
   default:
     break;
   }
@@ -221,6 +229,8 @@ std::vector<int64_t> MoeProblem::shape(unsigned arg) const {
     return {alignment.entries()};
   if (arg == moeArgExpertIds)
     return {alignment.tiles()};
+  if (s.combine() && arg == moeArgSortedWeights)
+    return {alignment.entries()};
   return {};
 }
 
@@ -254,7 +264,7 @@ std::optional<int64_t> MoeProblem::stride(unsigned arg, int64_t dim) const {
 std::optional<uint64_t> MoeProblem::scalarBits(unsigned arg) const {
   if (arg == signature.workgroupsArg())
     return uint64_t(workgroups);
-  if (signature.gathered && arg == moeArgTopk)
+  if (signature.gathered && arg == signature.topkArg())
     return uint64_t(sizes.topk);
   if (arg != signature.scaleAArg() || !signature.scaled())
     return std::nullopt;
@@ -461,9 +471,10 @@ void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
   b.resize(in.weights.size() * abBytes);
   for (size_t i = 0; i < in.weights.size(); ++i)
     std::memcpy(&b[i * abBytes], &in.weights[i], abBytes);
-  // C: NaN, so that an element the kernel does not write fails.
+  // C: NaN, so that an element the kernel does not write fails; zeros for a
+  // combine kernel, which adds into it.
   in.buffers[moeArgC].assign(p.elements(moeArgC) * resultBytes(s.cElement),
-                             0xff);
+                             s.combine() ? 0 : 0xff);
   writeMoeIndices(p, routing, in.buffers);
   if (s.scaled()) {
     std::vector<uint8_t> &scaleB = in.buffers[s.scaleBArg()];
@@ -493,6 +504,11 @@ void writeMoeIndices(const MoeProblem &p, const MoeRouting &routing,
   }
   write(moeArgSortedIds, p.alignment.sortedTokenIds);
   write(moeArgExpertIds, p.alignment.expertIds);
+  if (p.signature.combine()) {
+    std::vector<uint8_t> &buffer = buffers[moeArgSortedWeights];
+    buffer.resize(p.alignment.sortedWeights.size() * 4);
+    std::memcpy(buffer.data(), p.alignment.sortedWeights.data(), buffer.size());
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -463,8 +463,9 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   bool fp8 = result.problem.signature.fp8();
   double peakTflops = getChipInfo(rc.chip).peakBf16Tflops * (fp8 ? 2 : 1);
   bool hip = rc.backend == Backend::hip, pass = result.passed();
-  int64_t total = z.rows() * result.problem.outColumns();
+  int64_t total = result.problem.outRows() * result.problem.outColumns();
   bool gathered = result.problem.signature.gathered;
+  bool combine = result.problem.signature.combine();
   const MoeAlignment &alignment = result.problem.alignment;
   auto ifGathered = [&](int64_t value) {
     return gathered ? llvm::json::Value(value) : nullptr;
@@ -479,6 +480,7 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
         {"moe", llvm::json::Array{z.experts, z.n, z.k, z.tokens, z.topk}},
         {"routing", routing},
         {"gated", result.problem.signature.gated()},
+        {"combine", combine},
         {"form", gathered ? "gathered" : "contiguous"},
         {"sorted_token_ids", ifGathered(alignment.entries())},
         {"padding_entries", ifGathered(alignment.entries() - z.rows())},
@@ -524,7 +526,17 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
                          alignment.blockM);
   else
     out << "  contiguous: A's rows sorted by expert, group_offsets\n";
-  printCompared(rc, out);
+  if (combine)
+    out << llvm::formatv(
+        "  combine: C [{0}, {1}] f32 from zeros, each slot's product times "
+        "its weight (per token the softmax of {2} N(0, 1) logits, seed {3}) "
+        "added into its token's row\n",
+        z.tokens, result.problem.outColumns(), z.topk, rc.seed);
+  if (combine && rc.test == TestKind::compare)
+    out << "  compared within the tolerance with " << describeCompared(rc)
+        << " (a combine kernel's atomic adds come in any order)\n";
+  else
+    printCompared(rc, out);
   if (hip) {
     double ms = timing.median();
     double tflops = result.flops / (ms * 1e-3) / 1e12;

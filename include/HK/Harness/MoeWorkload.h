@@ -28,9 +28,13 @@
 // sorted_token_ids [P] and expert_ids [P / BM] i32 (MoeAlignment), topk
 // (i32), for fp8 scale_a and scale_b, and last the workgroup count; the
 // kernel's hk.launch declares its tile height BM as a divisibility term on
-// sorted_token_ids. The per-token expert choices are the routing's primary
-// data; the contiguous order and offsets, and the gathered form's index,
-// are derived from them. The check compares C with an fp64 reference per
+// sorted_token_ids. A combine kernel (gathered, `_cf32`) adds each slot's
+// product times the slot's routing weight into its token's row of C [T, N]
+// (f32, zero before the launch: C[t, j] = sum_c w(t, c) (A B[e(t, c)]^T)[t,
+// j]) and takes sorted_weights [P] f32 (each entry's slot's weight, 0 for
+// padding) after expert_ids. The per-token expert choices are the routing's
+// primary data; the contiguous order and offsets, and the gathered form's
+// index, are derived from them. The check compares C with an fp64 reference per
 // element, within a bound derived from the kernel's roundings (README,
 // "Tolerances").
 //
@@ -85,6 +89,9 @@ struct MoeRouting {
   /// The primary data: the expert of token t's c-th choice is
   /// choices[t topk + c]; a token's choices are distinct.
   std::vector<int32_t> choices;
+  /// The routing weight of slot t topk + c: positive, a token's sum to 1 (a
+  /// softmax of N(0, 1) logits over its choices, drawn from the seed).
+  std::vector<float> weights;
   /// The contiguous order: the slots sorted by expert, stable (by token,
   /// then by choice). Slot r comes from token slotToken[r]'s choice
   /// slotChoice[r]; expert e's slots are [offsets[e], offsets[e + 1]).
@@ -109,6 +116,10 @@ llvm::Expected<MoeRouting> makeMoeRouting(MoeRoutingKind kind, StringRef file,
 /// choices.
 void sortSlotsByExpert(MoeRouting &routing);
 
+/// Draws the routing weights of `routing`'s slots from `seed`: per token,
+/// the softmax of topk N(0, 1) logits.
+void drawMoeWeights(MoeRouting &routing, unsigned seed);
+
 /// The gathered form's index of a routing, as vLLM's moe_align_block_size
 /// lays it out: for each expert in order, the slots routed to it (slot s =
 /// t topk + c, ascending), then padding entries of value T topk (one past
@@ -121,6 +132,9 @@ struct MoeAlignment {
   std::vector<int32_t> sortedTokenIds;
   /// P / blockM entries.
   std::vector<int32_t> expertIds;
+  /// P entries (when the routing has weights): the weight of entry i's
+  /// slot, 0 for a padding entry; a combine kernel's sorted_weights.
+  std::vector<float> sortedWeights;
 
   int64_t entries() const { return sortedTokenIds.size(); }
   int64_t tiles() const { return expertIds.size(); }
@@ -147,11 +161,15 @@ struct MoeSignature {
 
   bool fp8() const { return isFp8(abElement); }
   bool gated() const { return epilogue == MoeEpilogue::gated; }
+  /// Gathered with the weighted combine: C [T, N] f32, sorted_weights.
+  bool combine() const { return epilogue == MoeEpilogue::combine; }
   /// fp8 with per-tensor and per-expert scales.
   bool scaled() const { return fp8() && !blockScales; }
+  /// Gathered: topk, after sorted_weights when combine.
+  unsigned topkArg() const { return combine() ? 6 : 5; }
   /// fp8's scale_a (MXFP8's SA) and scale_b (SB): after the form's
   /// arguments (MoeArg).
-  unsigned scaleAArg() const { return gathered ? 6 : 4; }
+  unsigned scaleAArg() const { return gathered ? topkArg() + 1 : 4; }
   unsigned scaleBArg() const { return scaleAArg() + 1; }
   /// The workgroup count's argument: the last.
   unsigned workgroupsArg() const { return scaleAArg() + (fp8() ? 2 : 0); }
@@ -171,10 +189,11 @@ enum MoeArg : unsigned {
   moeArgC,
   /// Contiguous: group_offsets [E + 1].
   moeArgOffsets = 3,
-  /// Gathered: sorted_token_ids [P], expert_ids [P / BM], topk (i32).
+  /// Gathered: sorted_token_ids [P], expert_ids [P / BM], then combine's
+  /// sorted_weights [P] f32, then topk (i32: MoeSignature::topkArg).
   moeArgSortedIds = 3,
   moeArgExpertIds,
-  moeArgTopk,
+  moeArgSortedWeights,
 };
 
 /// A MoE run: the sizes, the routing, the grid, the fp8 scales.
@@ -210,6 +229,10 @@ struct MoeProblem : KernelArguments {
   int64_t outColumns() const {
     return signature.gated() ? sizes.n / 2 : sizes.n;
   }
+  /// C's rows: T combine, the slots T topk otherwise.
+  int64_t outRows() const {
+    return signature.combine() ? sizes.tokens : sizes.rows();
+  }
   /// The sizes of memory argument `arg` (none for a scalar).
   std::vector<int64_t> shape(unsigned arg) const;
   /// Elements of memory argument `arg`.
@@ -244,7 +267,8 @@ double moeInputSigma(const MoeProblem &problem);
 /// weights (E x N x K), with their E8M0 block scales for MXFP8 (T x KB and
 /// E x N x KB, KB = ceil(K / 32)), and the kernel's memory arguments as it
 /// takes them (A gathered into the contiguous order, or the tokens
-/// themselves for a gathered kernel; C filled with NaN).
+/// themselves for a gathered kernel; C filled with NaN, or zeros for a
+/// combine kernel, which adds into it).
 struct MoeInputs {
   std::vector<uint16_t> tokens, weights;
   std::vector<uint8_t> tokenScales, weightScales;
@@ -257,7 +281,7 @@ void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
 
 /// Writes the routing's index arguments as `problem`'s kernel takes them
 /// into `buffers` (the kernel's memory arguments): group_offsets, or
-/// sorted_token_ids and expert_ids.
+/// sorted_token_ids and expert_ids (and combine's sorted_weights).
 void writeMoeIndices(const MoeProblem &problem, const MoeRouting &routing,
                      std::vector<std::vector<uint8_t>> &buffers);
 
@@ -271,7 +295,9 @@ struct MoeCheck {
 };
 
 /// Checks the kernel's C against the fp64 reference (all of C, or the
-/// check sample), or bit for bit against `other`'s C (TestKind::compare).
+/// check sample), or against `other`'s C (TestKind::compare): bit for bit,
+/// or for a combine kernel (whose atomic adds come in any order) within the
+/// reference's tolerance.
 MoeCheck checkMoe(const RunConfig &config, const MoeProblem &problem,
                   const MoeRouting &routing, const MoeInputs &inputs,
                   const std::vector<uint8_t> &c,
