@@ -114,6 +114,11 @@ uint32_t minI32(Wave &w, uint32_t a, uint32_t b) {
   w.scc = int32_t(a) < int32_t(b);
   return w.scc ? a : b;
 }
+/// s_max_u32: D = max(S0, S1) unsigned, SCC = S0 > S1 (CDNA4 ISA, SOP2).
+uint32_t maxU32(Wave &w, uint32_t a, uint32_t b) {
+  w.scc = a > b;
+  return w.scc ? a : b;
+}
 /// s_bfe_u32: offset in b[4:0], width in b[22:16].
 uint32_t bfeU32(Wave &w, uint32_t a, uint32_t b) {
   unsigned offset = b & 31, width = (b >> 16) & 127;
@@ -336,6 +341,7 @@ void registerScalarOps(HandlerMap &map) {
   map["s_lshl1_add_u32"] = sop2<lshl1Add>;
   map["s_cselect_b32"] = sop2<cselect>;
   map["s_min_i32"] = sop2<minI32>;
+  map["s_max_u32"] = sop2<maxU32>;
   map["s_bfe_u32"] = sop2<bfeU32>;
   map["s_mov_b64"] = sop2x64<mov64>;
   map["s_and_b64"] = sop2x64<and64>;
