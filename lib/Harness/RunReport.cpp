@@ -142,6 +142,17 @@ static void addComparedJson(llvm::json::Object &report, const RunConfig &rc) {
   report["compare_backend"] = stringifyBackend(compared.backend);
 }
 
+/// A workload's FLOPs, the chip's peak and, when timed (hip), the median
+/// time and the rate, as JSON fields.
+static void addTimingJson(llvm::json::Object &report, double flops,
+                          double peakTflops, std::optional<double> ms) {
+  report["flops"] = flops;
+  report["peak_tflops"] = peakTflops;
+  report["median_milliseconds"] = ms ? llvm::json::Value(*ms) : nullptr;
+  report["tflops"] =
+      ms ? llvm::json::Value(flops / (*ms * 1e-3) / 1e12) : nullptr;
+}
+
 /// The first wrong elements and the padding writes of a GEMM check.
 static void printGemmMismatches(const GemmCheck &check,
                                 llvm::raw_ostream &errors) {
@@ -309,13 +320,9 @@ void printAttentionReport(const AttentionConfig &config,
         {"checked_elements", check.checked},
         {"max_abs_error_o", check.maxAbsO},
         {"max_abs_error_lse", check.maxAbsLse},
-        {"flops", result.flops},
-        {"peak_tflops", peakTflops},
-        {"median_milliseconds",
-         hip ? llvm::json::Value(timing.median()) : nullptr},
-        {"tflops",
-         hip ? llvm::json::Value(result.flops / (timing.median() * 1e-3) / 1e12)
-             : nullptr}};
+    };
+    addTimingJson(report, result.flops, peakTflops,
+                  hip ? std::optional(timing.median()) : std::nullopt);
     addComparedJson(report, rc);
     addCountersJson(report, counters, compileSeconds, runSeconds);
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
@@ -379,15 +386,12 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
         {"causal", p.causal},
         {"test", stringifyTestKind(rc.test)},
         {"pass", pass},
-        {"flops", result.flops},
-        {"peak_tflops", peakTflops},
-        {"median_milliseconds", hip ? llvm::json::Value(ms) : nullptr},
-        {"tflops",
-         hip ? llvm::json::Value(result.flops / (ms * 1e-3) / 1e12) : nullptr},
         {"compile_seconds",
          result.dqKernel.compileSeconds + result.dkdvKernel.compileSeconds},
         {"run_seconds",
          result.dqStats.runSeconds + result.dkdvStats.runSeconds}};
+    addTimingJson(report, result.flops, peakTflops,
+                  hip ? std::optional(ms) : std::nullopt);
     for (const Named &g : gradients) {
       report[std::string("wrong_") + g.name] = g.check.bad;
       report[std::string("max_abs_error_") + g.name] = g.check.maxAbs;
@@ -496,13 +500,9 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
         {"wrong_elements", check.bad},
         {"checked_elements", check.checked},
         {"max_abs_error", check.maxAbs},
-        {"flops", result.flops},
-        {"peak_tflops", peakTflops},
-        {"median_milliseconds",
-         hip ? llvm::json::Value(timing.median()) : nullptr},
-        {"tflops",
-         hip ? llvm::json::Value(result.flops / (timing.median() * 1e-3) / 1e12)
-             : nullptr}};
+    };
+    addTimingJson(report, result.flops, peakTflops,
+                  hip ? std::optional(timing.median()) : std::nullopt);
     addComparedJson(report, rc);
     addCountersJson(report, counters, compileSeconds, runSeconds);
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
