@@ -161,6 +161,12 @@ private:
 
   SmallVector<std::pair<StringRef, Type>> arguments();
   Type index() { return kb.b.getIndexType(); }
+  /// scale_a * scale_b[e]: an fp8 item's scale.
+  Value expertScale(Value e) {
+    Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
+                                             ValueRange{e});
+    return kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), scaleB);
+  }
   /// group_offsets[e] as an index.
   Value offset(StringRef name, Value e);
   /// The work items of expert e: its m-tiles times the n-tiles.
@@ -355,9 +361,7 @@ void MoeEmitter::emitItem(Value w, Value e, Value base) {
     g.sa = view("SAe", kb.arg("SA"), start, rows, kBlocks);
     g.sb = view("SBe", kb.arg("SB"), e, Value(), kBlocks);
   } else if (p.fp8) {
-    Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
-                                             ValueRange{e});
-    g.scale = kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), scaleB);
+    g.scale = expertScale(e);
   }
   emitTile(mTile, nTile);
 }
@@ -440,9 +444,7 @@ void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
       "e", expert, kb.create<arith::SubIOp>("e_last", experts, kb.index(1)));
   g.bMat = view("Be", kb.arg("B"), e, Value(), g.k);
   if (p.fp8) {
-    Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
-                                             ValueRange{e});
-    g.scale = kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), scaleB);
+    g.scale = expertScale(e);
   }
   emitTile(mTile, nTile);
 }
