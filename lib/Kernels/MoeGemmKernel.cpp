@@ -74,8 +74,12 @@ mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
       return refuse("the combine epilogue adds each routed row into its "
                     "token's row, which the gathered form's slot ids give; "
                     "give --groups=gathered");
-    // The rows are added with fp32 atomics: C is f32.
+    // The rows are added with fp32 atomics, or summed from f32 slot rows:
+    // C is f32.
     d.gemm.result = ElementKind::f32;
+  } else if (d.deterministic) {
+    return refuse("--deterministic is the combine epilogue's variant without "
+                  "atomics; give --epilogue=combine");
   }
   if (d.smallM) {
     // Decode: a tile 32 rows high (an expert's few tokens), 4 waves side by
@@ -139,6 +143,8 @@ mlir::hk::kernels::getMoeGemmKernelName(const MoeGemmDescription &d) {
                      stringifyMoeGroups(d.groups).str();
   if (d.epilogue != MoeEpilogue::none)
     name += "_" + stringifyMoeEpilogue(d.epilogue).str();
+  if (d.deterministic)
+    name += "_deterministic";
   if (d.smallM)
     name += "_small_m";
   return name;
@@ -184,6 +190,8 @@ private:
   void emitTile(Value mTile, Value nTile);
   void emitGatedEpilogue(ArrayRef<WaveBlock> blocks);
   void emitCombineEpilogue(ArrayRef<WaveBlock> blocks);
+  /// The deterministic combine's second kernel (kMoeCombineSumKernelName).
+  void emitCombineSum();
 
   Value experts, nTiles, n, nOut;
 };
@@ -304,6 +312,10 @@ gpu::GPUModuleOp MoeEmitter::emit() {
                                          kb.index(p.blockColumns()));
   if (d.groups == MoeGroups::gathered) {
     emitGathered(func, workgroupsArg);
+    if (!d.deterministic)
+      return kb.finishKernel();
+    kb.finishKernel();
+    emitCombineSum();
     return kb.finishKernel();
   }
 
@@ -403,11 +415,68 @@ void MoeEmitter::emitCombineEpilogue(ArrayRef<WaveBlock> blocks) {
                            v = kb.create<arith::MulFOp>("xs", g.scale, v);
                          return kb.create<arith::MulFOp>("y", v, x[1]);
                        });
+    if (d.deterministic) { // to its slot's row of Y
+      g.store(out, block);
+      continue;
+    }
     kb.create<StoreFragmentOp>("", out, g.c, kb.index(0), block.col,
                                /*transpose=*/false, BoundsMode::partial,
                                g.rowIds, block.row, g.rowIdsDivisor,
                                /*atomic=*/true);
   }
+}
+
+void MoeEmitter::emitCombineSum() {
+  // C[t, j] = Y[t topk, j] + Y[t topk + 1, j] + ...: workgroups of 4 waves
+  // side by side, each an accumulator-layout fragment of C read from the
+  // choices' strided views of Y (rows i, i + topk, ...) and added in order.
+  MLIRContext *ctx = kb.getContext();
+  int64_t dyn = ShapedType::kDynamic;
+  Type f32 = Float32Type::get(ctx);
+  Type matrix = MemRefType::get({dyn, dyn}, f32);
+  int64_t waves = 4, waveM = p.mma.m, waveN = 64;
+  int64_t blockM = waveM, blockN = waves * waveN;
+  kb.startNextKernel(
+      kMoeCombineSumKernelName,
+      {{"Y", matrix}, {"C", matrix}, {"topk", kb.b.getI32Type()}},
+      waves * kb.chip.waveSize, {{1, 1, blockN, true}, {1, 0, blockM, true}});
+  Value c = kb.arg("C");
+  Value tokens = kb.dim("T", c, 0), cols = kb.dim("N", c, 1);
+  Value topk =
+      kb.create<arith::IndexCastUIOp>("top_k", index(), kb.arg("topk"));
+  Value row =
+      kb.mul("row", kb.create<gpu::BlockIdOp>("wg_y", gpu::Dimension::y),
+             kb.index(blockM));
+  Value col = kb.add(
+      "col",
+      kb.mul("col_wg", kb.create<gpu::BlockIdOp>("wg_x", gpu::Dimension::x),
+             kb.index(blockN)),
+      kb.mul("col_wave", kb.waveIndex("wave"), kb.index(waveN)));
+  FragmentType acc = kb.fragment(FragmentRole::acc, waveM, waveN, f32, p.mma);
+  Value init = kb.create<FillFragmentOp>("init", acc, kb.f32("zero", 0.0));
+  auto choices = kb.create<scf::ForOp>("sum", kb.index(0), topk, kb.index(1),
+                                       ValueRange{init});
+  choices.getInductionVar().setLoc(kb.loc("i"));
+  choices.getRegionIterArgs()[0].setLoc(kb.loc("partial"));
+  OpBuilder::InsertionGuard guard(kb.b);
+  kb.b.setInsertionPointToStart(choices.getBody());
+  auto strided = MemRefType::get({dyn, dyn}, f32,
+                                 StridedLayoutAttr::get(ctx, dyn, {dyn, 1}));
+  OpFoldResult zero = kb.b.getIndexAttr(0), one = kb.b.getIndexAttr(1);
+  Value choice = kb.create<memref::SubViewOp>(
+      "Yi", strided, kb.arg("Y"),
+      ArrayRef<OpFoldResult>{choices.getInductionVar(), zero},
+      ArrayRef<OpFoldResult>{tokens, cols}, ArrayRef<OpFoldResult>{topk, one});
+  Value y = kb.create<ReadFragmentOp>("y", acc, choice, ValueRange{row, col},
+                                      /*transpose=*/false, BoundsMode::partial);
+  Value sum = kb.map("next", acc, {choices.getRegionIterArgs()[0], y},
+                     {"s", "x"}, [&](ValueRange x) -> Value {
+                       return kb.create<arith::AddFOp>("s_x", x[0], x[1]);
+                     });
+  kb.create<scf::YieldOp>("", sum);
+  kb.b.setInsertionPointAfter(choices);
+  kb.create<StoreFragmentOp>("", choices.getResult(0), c, row, col,
+                             /*transpose=*/false, BoundsMode::partial);
 }
 
 void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
@@ -511,6 +580,28 @@ static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
     os << "  for each expert e and row r in [group_offsets[e], "
           "group_offsets[e + 1]):\n";
   std::string c = gathered ? "C[s, j]" : "C[r, j]";
+  if (d.epilogue == MoeEpilogue::combine && d.deterministic) {
+    os << "  Y[s, j] = w(s) * " << product
+       << "\n  C[t, j] = Y[t * topk, j] + ... + Y[t * topk + topk - 1, j]\n\n"
+       << "Two kernels, run in turn. " << getMoeGemmKernelName(d)
+       << ": A (tokens x K) and B (experts x N x K) "
+       << stringifyElementKind(d.gemm.operands)
+       << ", Y (its C argument: f32, T * topk slots x N, each slot's row "
+          "written once). sorted_token_ids (i32) lists each expert's slots "
+          "in turn, padded to a multiple of "
+       << *d.gemm.blockM
+       << " with entries past the last slot; expert_ids (i32) gives each "
+          "tile's expert; sorted_weights (f32) the routing weight w of each "
+          "sorted entry; topk (i32) maps a slot to its token.";
+    if (p.fp8)
+      os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
+            "expert's B.";
+    os << " Then " << kMoeCombineSumKernelName
+       << " (Y, C f32 tokens x N, topk) adds each token's topk rows in "
+          "order, 4 waves side by side per workgroup (grid in hk.launch): "
+          "no atomics, the same bits on every run.\n\n";
+    return;
+  }
   if (d.epilogue == MoeEpilogue::combine) {
     os << "  C[t, j] += w(s) * " << product << ",  t = s / topk\n\n"
        << "A (tokens x K) and B (experts x N x K) "
@@ -584,7 +675,9 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
           "gather the slots' token rows (hk.copy_to_shared gather: row "
           "sorted_token_ids[i] / topk; padding rows lie past A and are not "
           "read), and its stores "
-       << (d.epilogue == MoeEpilogue::combine
+       << (d.deterministic ? "write the weighted rows to their slots' rows "
+                             "of Y (hk.store_fragment scatter"
+           : d.epilogue == MoeEpilogue::combine
                ? "add the weighted rows into their tokens' rows "
                  "(hk.store_fragment scatter ... div topk atomic"
                : "scatter the rows back to their slots "

@@ -123,6 +123,10 @@ static cl::opt<std::string> moeEpilogue(
 static cl::opt<bool>
     smallM("small-m", cl::cat(toolOptions), cl::sub(moeGemmCommand),
            cl::desc("decode: at most 32 rows per expert, a shorter tile"));
+static cl::opt<bool> moeDeterministic(
+    "deterministic", cl::cat(toolOptions), cl::sub(moeGemmCommand),
+    cl::desc("the combine without atomics: per-slot rows, then a second "
+             "kernel sums each token's rows in order"));
 
 static cl::opt<int64_t> headDim("head-dim", cl::init(128), cl::cat(toolOptions),
                                 cl::sub(attentionCommand),
@@ -225,6 +229,7 @@ static Expected<MoeGemmDescription> moeGemmFromOptions() {
         "--epilogue must be none, gated or combine, not '" + moeEpilogue + "'");
   d.epilogue = *epilogue;
   d.smallM = smallM;
+  d.deterministic = moeDeterministic;
   return d;
 }
 

@@ -45,7 +45,15 @@ struct MoeGemmDescription {
   MoeEpilogue epilogue = MoeEpilogue::none;
   /// Decode: at most 32 rows per expert, a shorter tile.
   bool smallM = false;
+  /// Combine without atomics: the GEMM writes each slot's weighted row to
+  /// Y [T topk, N] f32, and a second kernel (kMoeCombineSumKernelName) sums
+  /// each token's topk rows in order.
+  bool deterministic = false;
 };
+
+/// The deterministic combine's second kernel: (Y, C, topk), C[t, j] = the
+/// sum over i < topk, in order, of Y[t topk + i, j].
+inline constexpr StringLiteral kMoeCombineSumKernelName = "moe_combine_sum_f32";
 
 std::optional<MoeGroups> parseMoeGroups(StringRef text);
 StringRef stringifyMoeGroups(MoeGroups groups);
@@ -56,12 +64,14 @@ StringRef stringifyMoeEpilogue(MoeEpilogue epilogue);
 llvm::Expected<MoeGemmDescription>
 resolveMoeGemm(const MoeGemmDescription &description);
 
-/// moe_gemm_<bf16|fp8>[_<W>wave][_c<type>]_<groups>[_<epilogue>][_small_m]: the
-/// name tokens hk-run reads what the kernel takes from.
+/// moe_gemm_<bf16|fp8>[_<W>wave][_c<type>]_<groups>[_<epilogue>]
+/// [_deterministic][_small_m]: the name tokens hk-run reads what the kernel
+/// takes from.
 std::string getMoeGemmKernelName(const MoeGemmDescription &resolved);
 
 /// Builds the kernel of `description` (resolved first) at `builder`'s
-/// insertion point, which must lie in a module.
+/// insertion point, which must lie in a module; the deterministic combine's
+/// module holds the summing kernel too.
 llvm::Expected<gpu::GPUModuleOp>
 buildMoeGemmKernel(OpBuilder &builder, const MoeGemmDescription &description);
 
