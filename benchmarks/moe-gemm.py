@@ -7,7 +7,14 @@
    same type and schedule under hk-perf (the timing model of one CU, kernel
    mode): cycles per MFMA cycle of the steady loop (the loop with the
    highest MFMA utilisation), whose ratio is the ratio of cycles per MAC
-   (same MFMA), and the MFMA share. Target: at most 1.02x.
+   (same MFMA), and the MFMA share. Target: at most 1.02x. The same
+   ratio under llvm-mca (one wave, gfx950 only: its gfx1201 model is no
+   use), on the K loop (the innermost loop with the most matrix
+   instructions), fp8 at the fp8 MFMA rate (quality-report.py's mca).
+   Beside them the address work (the K loop's SALU and VALU instructions
+   per MMA, MoE and dense) and the per-item cost (the persistent loop's own
+   instructions, its nested loops taken out: the scheduler, the views and
+   the epilogue of an item, counted statically).
 3. Decode: the weight bytes the gathered kernel reads per token against the
    minimum (each needed expert's weights once), for T = 1..64 tokens, E =
    128, top-8, uniform routing, from the kernel's tiling: an item streams
@@ -19,15 +26,21 @@
 """
 
 import argparse
+import importlib.util
 import json
+import os
 import random
 import re
-import subprocess
-import sys
 import tempfile
 
 import hkbench
 from hkbench import ROOT, fail, run, tool
+
+spec = importlib.util.spec_from_file_location(
+    "quality_report", os.path.join(os.path.dirname(__file__),
+                                   "quality-report.py"))
+quality = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(quality)
 
 EX = ROOT + "/examples/"
 # (label, MoE example, dense example, chip, schedule flags, run flags)
@@ -47,30 +60,88 @@ LARGE_M = [
 ]
 
 
-def steady_loop(source, chip, flags):
-    """hk-perf's figures of the kernel's steady main loop, and the
-    compile's warnings (spills)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        launch = tmp + "/k.json"
-        p = run([tool("hk-compile"), source, f"--chip={chip}", *flags,
-                 "-o", tmp + "/k.hsaco", f"--launch={launch}"])
-        warnings = [l for l in p.stderr.splitlines() if "spills" in l]
-        listing = run([tool("hk-perf"), launch]).stdout
-        loops = re.findall(r"0x[0-9a-f]+", listing.split("loops:")[1]
-                           .splitlines()[0])
-        best = None
-        for loop in loops:
-            figures = json.loads(run([tool("hk-perf"), launch, "--json",
-                                      f"--loop={loop}"]).stdout)
-            if figures["mfma_cycles_per_wave_iteration"] == 0:
-                continue
-            if not best or figures["mfma_utilization"] > \
-                    best["mfma_utilization"]:
-                best = dict(figures, loop=loop)
-        if not best:
-            fail(f"{source}: no loop with matrix instructions")
-        best["spill_warnings"] = warnings
-        return best
+def perf_steady_loop(launch):
+    """hk-perf's figures of the kernel's steady main loop: of its loops with
+    matrix instructions, the one with the highest MFMA utilisation."""
+    listing = run([tool("hk-perf"), launch]).stdout
+    loops = re.findall(r"0x[0-9a-f]+", listing.split("loops:")[1]
+                       .splitlines()[0])
+    best = None
+    for loop in loops:
+        figures = json.loads(run([tool("hk-perf"), launch, "--json",
+                                  f"--loop={loop}"]).stdout)
+        if figures["mfma_cycles_per_wave_iteration"] == 0:
+            continue
+        if not best or figures["mfma_utilization"] > best["mfma_utilization"]:
+            best = dict(figures, loop=loop)
+    return best
+
+
+def nested(inner, outer):
+    return (inner is not outer and outer["first_line"] <= inner["first_line"]
+            and inner["last_line"] <= outer["last_line"])
+
+
+def class_totals(loop):
+    return {c: e["total"] for c, e in loop["mix"].items()}
+
+
+def k_loop(loops):
+    """The K loop: of the innermost loops with matrix instructions, the one
+    with the most (hk-report's main loop is the persistent loop around it)."""
+    innermost = [l for l in loops if not any(nested(o, l) for o in loops)]
+    with_mma = [l for l in innermost if "mma" in l["mix"]]
+    return max(with_mma, key=lambda l: l["mix"]["mma"]["total"])
+
+
+def per_item(loops):
+    """The persistent loop's own instructions by class (those of the loops
+    nested in it taken out, once each): an item's work outside its K loops,
+    the scheduler's among it; None for a kernel without one."""
+    outer = [l for l in loops if not any(nested(l, o) for o in loops)]
+    outer = [l for l in outer if any(nested(i, l) for i in loops)]
+    if not outer:
+        return None
+    items = max(outer, key=lambda l: l["instructions"])
+    own = class_totals(items)
+    for inner in loops:
+        if nested(inner, items) and not any(
+                nested(inner, mid) and nested(mid, items) for mid in loops):
+            for c, n in class_totals(inner).items():
+                own[c] = own.get(c, 0) - n
+            own = {c: n for c, n in own.items() if n}
+    own["total"] = sum(own.values())
+    return own
+
+
+def measure(source, chip, flags, tmp, name):
+    """One compile: hk-perf's steady loop, llvm-mca on the K loop (gfx950:
+    llvm-mca has no usable gfx1201 model), the K loop's and the per-item
+    mixes, and the compile's spill warnings."""
+    base = os.path.join(tmp, name)
+    p = run([tool("hk-compile"), source, f"--chip={chip}", *flags,
+             "-o", base + ".hsaco", "--asm=" + base + ".s",
+             "--launch=" + base + ".json"])
+    perf = perf_steady_loop(base + ".json")
+    if not perf:
+        fail(f"{source}: no loop with matrix instructions")
+    loops = json.loads(run([tool("hk-report"), base + ".hsaco",
+                            "--asm=" + base + ".s", "--json"]).stdout)["loops"]
+    kl = k_loop(loops)
+    body = base + ".loop.s"
+    run([tool("hk-report"), base + ".hsaco", "--asm=" + base + ".s",
+         "--loop=" + kl["header"], "--loop-body=" + body])
+    mix = class_totals(kl)
+    figures = {"perf": perf, "k_loop": kl["header"], "k_loop_mix": mix,
+               "per_item": per_item(loops),
+               "spill_warnings": [l for l in p.stderr.splitlines()
+                                  if "spills" in l]}
+    if chip == "gfx950":
+        fp8 = "f8f6f4" in open(body).read()
+        m = quality.mca(chip, body, 1, fp8_rate=fp8)
+        figures["mca"] = dict(m, cycles_per_mma=m["cycles_per_k_tile"] /
+                              mix["mma"], fp8_rate=fp8)
+    return figures
 
 
 def check(example, chip, flags, run_flags):
@@ -100,48 +171,86 @@ def decode_bytes(tokens, experts=128, topk=8, n=4096, k=7168, bm=32, bn=128,
     return read, minimum
 
 
+def address_work(mix):
+    """Scalar and vector ALU instructions per matrix instruction of a loop:
+    the address and loop work around its MMAs."""
+    return (mix.get("salu", 0) + mix.get("valu", 0)) / mix["mma"]
+
+
+def large_m_row(label, moe, dense, chip, flags, run_flags, tmp, i):
+    m = measure(EX + moe + ".mlir", chip, flags, tmp, f"moe{i}")
+    d = measure(EX + dense + ".mlir", chip, flags, tmp, f"dense{i}")
+    pm, pd = m["perf"], d["perf"]
+    per_m = pm["cycles_per_iteration"] / pm["mfma_cycles_per_wave_iteration"]
+    per_d = pd["cycles_per_iteration"] / pd["mfma_cycles_per_wave_iteration"]
+    row = {
+        "label": label, "moe": moe, "dense": dense, "flags": flags,
+        "moe_loop": pm["loop"], "dense_loop": pd["loop"],
+        "moe_cycles_per_mfma_cycle": per_m,
+        "dense_cycles_per_mfma_cycle": per_d,
+        "ratio": per_m / per_d,
+        "moe_mfma_share": pm["mfma_utilization"],
+        "dense_mfma_share": pd["mfma_utilization"],
+        "moe_spills": m["spill_warnings"],
+        "meets_1_02": per_m / per_d <= 1.02,
+        "k_loop_alu_per_mma": {"moe": address_work(m["k_loop_mix"]),
+                               "dense": address_work(d["k_loop_mix"])},
+        "k_loop_mix": {"moe": m["k_loop_mix"], "dense": d["k_loop_mix"]},
+        "per_item_outside_k_loop": m["per_item"],
+    }
+    if "mca" in m:
+        ratio = m["mca"]["cycles_per_mma"] / d["mca"]["cycles_per_mma"]
+        row["llvm_mca"] = {
+            "moe": m["mca"], "dense": d["mca"], "ratio": ratio,
+            "meets_1_02": ratio <= 1.02,
+            "moe_mfma_share_meets_0_90": m["mca"]["mma_share"] >= 0.90}
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     hkbench.setup()
     large = []
-    for label, moe, dense, chip, flags, run_flags in LARGE_M:
-        check(moe, chip, flags, run_flags)
-        m = steady_loop(EX + moe + ".mlir", chip, flags)
-        d = steady_loop(EX + dense + ".mlir", chip, flags)
-        per_m = m["cycles_per_iteration"] / m["mfma_cycles_per_wave_iteration"]
-        per_d = d["cycles_per_iteration"] / d["mfma_cycles_per_wave_iteration"]
-        large.append({
-            "label": label, "moe": moe, "dense": dense, "flags": flags,
-            "moe_loop": m["loop"], "dense_loop": d["loop"],
-            "moe_cycles_per_mfma_cycle": per_m,
-            "dense_cycles_per_mfma_cycle": per_d,
-            "ratio": per_m / per_d,
-            "moe_mfma_share": m["mfma_utilization"],
-            "dense_mfma_share": d["mfma_utilization"],
-            "moe_spills": m["spill_warnings"],
-            "meets_1_02": per_m / per_d <= 1.02,
-        })
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, entry in enumerate(LARGE_M):
+            check(*entry[1:2], *entry[3:])
+            large.append(large_m_row(*entry, tmp, i))
     decode = []
     for tokens in (1, 2, 4, 8, 16, 32, 64):
         read, minimum = decode_bytes(tokens)
         decode.append({"tokens": tokens, "weight_bytes_ratio": read / minimum,
                        "meets_1_10": read / minimum <= 1.10})
     path = hkbench.write_json("moe-gemm.json", {
-        "model": "hk-perf kernel mode (steady main loop)",
+        "model": "hk-perf kernel mode (steady main loop); llvm-mca one "
+                 "wave (gfx950, K loop, fp8 at the fp8 rate)",
+        "llvm_mca_iterations": quality.MCA_ITERATIONS,
         "large_m": large, "decode": decode})
     if args.json:
         print(json.dumps({"large_m": large, "decode": decode}, indent=1))
         return
     print("large M: the MoE main loop / the dense GEMM's (hk-perf, cycles "
-          "per MAC)")
+          "per MAC; llvm-mca, one wave, gfx950, fp8 at the fp8 rate)")
     for r in large:
         print(f"  {r['label']:26s} {r['ratio']:.3f}x  MFMA "
               f"{100 * r['moe_mfma_share']:.1f}% (dense "
               f"{100 * r['dense_mfma_share']:.1f}%)"
               f"{'' if r['meets_1_02'] else '  MISSES 1.02x'}"
               f"{'  [' + r['moe_spills'][0].split(': ', 1)[-1] + ']' if r['moe_spills'] else ''}")
+        if "llvm_mca" in r:
+            c = r["llvm_mca"]
+            print(f"  {'':26s} llvm-mca {c['ratio']:.3f}x  MFMA "
+                  f"{100 * c['moe']['mma_share']:.1f}% (dense "
+                  f"{100 * c['dense']['mma_share']:.1f}%)"
+                  f"{'' if c['meets_1_02'] else '  MISSES 1.02x'}")
+    print("address and scheduler work: K loop SALU+VALU per MMA (MoE / "
+          "dense); per item outside the K loop (static instructions)")
+    for r in large:
+        w, item = r["k_loop_alu_per_mma"], r["per_item_outside_k_loop"]
+        print(f"  {r['label']:26s} {w['moe']:.2f} / {w['dense']:.2f}; "
+              f"per item {item['total'] if item else '-'} "
+              f"({', '.join(f'{c} {n}' for c, n in sorted(item.items()) if c != 'total') if item else ''})")
     print("decode (E = 128, top-8, --small-m tiles 32x128): weight bytes "
           "read / minimum")
     for r in decode:
