@@ -98,6 +98,9 @@ public:
   // The operands as the loop sees them (2-D views when batched or
   // grouped), K, and the block scales of MXFP8.
   Value a, bMat, c, k, sa, sb;
+  /// When set, the rows of sa and sb where the tile's rows of A and of B
+  /// start (an MoE item's expert within the whole scale arrays).
+  Value saFirstRow, sbFirstRow;
   Value zero;
   // scale_a * scale_b (fp8 with per-tensor scales).
   Value scale;

@@ -480,8 +480,17 @@ void GemmEmitter::placeWaves() {
 SmallVector<Value> GemmEmitter::emitHalvesLoop() {
   // The blocks' places in C, before the loop when the loop reads their
   // scales (after it otherwise, see placeBlocks).
-  if (p.d.blockScales)
+  // Their rows in the scale arrays, offset when these are whole.
+  Value scaleRowsA[2], scaleRowsB[2];
+  if (p.d.blockScales) {
     placeHalves();
+    for (int h = 0; h < 2; ++h) {
+      scaleRowsA[h] =
+          saFirstRow ? kb.add(h ? "sar1" : "sar0", saFirstRow, r[h]) : r[h];
+      scaleRowsB[h] =
+          sbFirstRow ? kb.add(h ? "sbr1" : "sbr0", sbFirstRow, n[h]) : n[h];
+    }
+  }
 
   FragmentType acc = accType();
   Value init = kb.create<FillFragmentOp>("init", acc, zero);
@@ -514,12 +523,12 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
       for (int h = 0; h < 2; ++h)
         scalesA.push_back(kb.create<ReadFragmentOp>(
             h ? "sa1" : "sa0", scaleType(p.waveM()), sa,
-            ValueRange{r[h], kBlock}, /*transpose=*/false,
+            ValueRange{scaleRowsA[h], kBlock}, /*transpose=*/false,
             BoundsMode::partial));
       for (int h = 0; h < 2; ++h)
         scalesB.push_back(kb.create<ReadFragmentOp>(
             h ? "sb1" : "sb0", scaleType(p.waveN()), sb,
-            ValueRange{n[h], kBlock}, /*transpose=*/false,
+            ValueRange{scaleRowsB[h], kBlock}, /*transpose=*/false,
             BoundsMode::partial));
     }
 

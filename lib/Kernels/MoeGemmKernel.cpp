@@ -98,11 +98,9 @@ mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
     if (!g.kTile)
       g.kTile = g.chip == Chip::gfx950 ? 256 : fp8 ? 128 : 64;
   }
-  if (d.gemm.blockScales)
-    return refuse("MXFP8 (--block-scales) is not built yet: its scale reads "
-                  "take the peeled main loop only when the expert's first "
-                  "row is aligned, a test hk-verify-lds cannot follow; give "
-                  "per-expert scales (fp8 without --block-scales)");
+  if (d.gemm.blockScales && d.groups == MoeGroups::gathered)
+    return refuse("gathered MXFP8 is not built yet: its scale rows would be "
+                  "gathered with A's; give --groups=contiguous");
   if (d.gemm.layout != GemmLayout::nt)
     return refuse("A and B must be K-minor (layout nt): B is experts x N x "
                   "K, A routed rows x K");
@@ -194,6 +192,8 @@ private:
   void emitCombineSum();
 
   Value experts, nTiles, n, nOut;
+  /// MXFP8: SB as (E N) x K / 32, an expert's rows at e N.
+  Value sbRows;
 };
 } // namespace
 
@@ -310,6 +310,9 @@ gpu::GPUModuleOp MoeEmitter::emit() {
     g.upColumn = nOut;
   nTiles = kb.create<arith::CeilDivUIOp>("n_tiles", nOut,
                                          kb.index(p.blockColumns()));
+  if (d.gemm.blockScales)
+    sbRows = kb.create<memref::CollapseShapeOp>(
+        "SB_rows", kb.arg("SB"), ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   if (d.groups == MoeGroups::gathered) {
     emitGathered(func, workgroupsArg);
     if (!d.deterministic)
@@ -369,9 +372,14 @@ void MoeEmitter::emitItem(Value w, Value e, Value base) {
   g.bMat = view("Be", kb.arg("B"), e, Value(), g.k);
   g.c = view("Ce", kb.arg("C"), start, rows, nOut);
   if (d.gemm.blockScales) {
-    Value kBlocks = kb.dim("K_blocks", kb.arg("SA"), 1);
-    g.sa = view("SAe", kb.arg("SA"), start, rows, kBlocks);
-    g.sb = view("SBe", kb.arg("SB"), e, Value(), kBlocks);
+    // The scales are read from the whole arrays at the expert's first row:
+    // a view's offset (start K / 32, e N K / 32) would make the peeled
+    // loop's word alignment depend on the routing, which the scale reads'
+    // rows past the expert (masked out of C) do not need.
+    g.sa = kb.arg("SA");
+    g.saFirstRow = start;
+    g.sb = sbRows;
+    g.sbFirstRow = kb.mul("sb_row", e, n);
   } else if (p.fp8) {
     g.scale = expertScale(e);
   }
@@ -572,8 +580,11 @@ static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
                              const GemmPlan &p) {
   bool gathered = d.groups == MoeGroups::gathered;
   std::string a = gathered ? "A[s / topk, :]" : "A[r, :]";
-  std::string product = p.fp8 ? "scale_a * scale_b[e] * " + a + " . B[e, j, :]"
-                              : a + " . B[e, j, :]";
+  std::string product =
+      d.gemm.blockScales
+          ? "sum over k of SA[r, k / 32] SB[e, j, k / 32] A[r, k] B[e, j, k]"
+      : p.fp8 ? "scale_a * scale_b[e] * " + a + " . B[e, j, :]"
+              : a + " . B[e, j, :]";
   if (gathered)
     os << "  for each slot s = t * topk + i (token t's i-th expert e):\n";
   else
@@ -645,7 +656,10 @@ static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
        << (p.gated ? "N/2" : "N")
        << "), fp32 accumulation, row-major; group_offsets (i32, E + 1) "
           "gives each expert's rows.";
-  if (p.fp8)
+  if (d.gemm.blockScales)
+    os << " SA (E8M0, rows x ceil(K / 32)) scales each 32 k of a row of A, "
+          "SB (E8M0, experts x N x ceil(K / 32)) each 32 k of a row of B.";
+  else if (p.fp8)
     os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
           "expert's B; a per-tensor scale is E equal values.";
   if (p.gated)
@@ -661,8 +675,12 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
   bool gathered = d.groups == MoeGroups::gathered;
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "The " << (p.fp8 ? "fp8" : "bf16") << " mixture-of-experts GEMM for "
-     << p.chip->name << " (" << p.chip->family << "), rows "
+  os << "The "
+     << (d.gemm.blockScales ? "MXFP8"
+         : p.fp8            ? "fp8"
+                            : "bf16")
+     << " mixture-of-experts GEMM for " << p.chip->name << " ("
+     << p.chip->family << "), rows "
      << (gathered ? "gathered through sorted_token_ids"
                   : "grouped contiguously by expert")
      << (p.gated ? ", gated epilogue" : "") << ".\n\n";
@@ -703,6 +721,11 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
      << (gathered ? "a memref.subview view of its expert's B."
                   : "memref.subview views of the expert's rows of A and C "
                     "and of its B.");
+  if (d.gemm.blockScales)
+    os << " Its block scales are read from SA and SB whole, at the expert's "
+          "first row (SB as (E N) x ceil(K / 32) rows, memref.collapse_shape), "
+          "so that the peeled K loop's word alignment does not depend on the "
+          "routing; rows past the expert's are read but not stored.";
   if (p.gated)
     os << " B's two halves of tiles are the gate rows and the up rows of "
           "the same output columns, so each wave holds the gate and up "

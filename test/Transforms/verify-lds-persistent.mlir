@@ -77,3 +77,35 @@ gpu.module @thread_bound [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// A loop bound read through a memref.collapse_shape of an argument: its
+// dimension is the product of the argument's sizes it groups (an MoE
+// MXFP8 kernel's SB as (E N) x K / 32 rows), which the verifier chooses;
+// the loop is followed and its race found.
+gpu.module @collapsed_size [#rocdl.target<chip = "gfx950">] {
+  // expected-note @below {{found with the kernel's sizes}}
+  gpu.func @k(%A: memref<?x?xbf16>, %S: memref<?x?x?xi8>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>,
+                  hk.launch = #hk.launch<grid = [arg0[0] / 128]>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-note @below {{the shared tile}}
+    %T = hk.alloc_shared : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+    %rows = memref.collapse_shape %S [[0, 1], [2]] : memref<?x?x?xi8> into memref<?x?xi8>
+    %n = memref.dim %rows, %c0 : memref<?x?xi8>
+    scf.for %k = %c0 to %n step %c1 {
+      // expected-error @below {{LDS race: this fill of slot 0 of a shared tile may overwrite it while other waves' read of the data it replaces is still running: no barrier orders the read before this fill}}
+      hk.copy_to_shared %A[%c0, %c0], %T[%c0]
+          : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+      // expected-note @below {{the last barrier before it}}
+      amdgpu.lds_barrier
+      // expected-note @below {{the read of slot 0 it races with}}
+      %b = hk.load_fragment %T[%c0][%c0, %c0]
+          : !hk.shared_tile<128x64xbf16, #hk.swizzle<st_16x32>>
+          -> !hk.fragment<b, 32x64xbf16, mma = 16x16x32>
+    }
+    gpu.return
+  }
+}

@@ -68,10 +68,20 @@ chooseExtents(gpu::GPUFuncOp kernel, unsigned multiples) {
       kernel->getAttrOfType<LaunchAttr>(HKDialect::getLaunchAttrName());
   std::map<std::pair<unsigned, int64_t>, int64_t> factor;
   kernel.walk([&](memref::DimOp dim) {
-    auto arg = dyn_cast<BlockArgument>(dim.getSource());
     std::optional<int64_t> index = dim.getConstantIndex();
-    if (arg && index && arg.getOwner() == &kernel.getBody().front())
-      factor[{arg.getArgNumber(), *index}] = 1;
+    if (!index)
+      return;
+    // An argument's dimension, or those a memref.collapse_shape of it groups.
+    Value source = dim.getSource();
+    SmallVector<int64_t> dims = {*index};
+    if (auto collapse = source.getDefiningOp<memref::CollapseShapeOp>()) {
+      dims = llvm::to_vector(collapse.getReassociationIndices()[*index]);
+      source = collapse.getSrc();
+    }
+    auto arg = dyn_cast<BlockArgument>(source);
+    if (arg && arg.getOwner() == &kernel.getBody().front())
+      for (int64_t d : dims)
+        factor[{arg.getArgNumber(), d}] = 1;
   });
   // A strided argument's modelled strides are products of its sizes.
   kernel.walk([&](memref::ExtractStridedMetadataOp metadata) {

@@ -520,6 +520,17 @@ private:
         return std::nullopt;
       return it->second;
     }
+    if (auto collapse = memref.getDefiningOp<memref::CollapseShapeOp>()) {
+      // The product of the source dimensions it groups.
+      int64_t product = 1;
+      for (int64_t d : collapse.getReassociationIndices()[dim]) {
+        std::optional<int64_t> size = extentOf(collapse.getSrc(), d);
+        if (!size)
+          return std::nullopt;
+        product *= *size;
+      }
+      return product;
+    }
     auto view = memref.getDefiningOp<memref::SubViewOp>();
     if (!view)
       return std::nullopt;
