@@ -384,6 +384,8 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
              std::vector<std::vector<uint8_t>> &buffers,
              const std::vector<bool> &outputs) {
   LaunchStats stats;
+  if (llvm::Error e = checkShuffleSettings(config))
+    return std::move(e);
   auto runStart = std::chrono::steady_clock::now();
   if (config.backend == Backend::isa) {
     if (llvm::Error e = launchOnIsa(config, kernel, buffers, stats))
@@ -410,6 +412,7 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
     launch.grid = kernel.grid;
     launch.block = kernel.block;
     launch.stepLimit = config.stepLimit;
+    launch.shuffleSeed = config.shuffleWorkgroups;
     for (const AbiArgument &arg : kernel.abi)
       launch.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
                                                  : arg.value);

@@ -303,6 +303,14 @@ struct RunCLOptions {
   llvm::cl::opt<unsigned> seed{"seed", llvm::cl::init(1),
                                llvm::cl::cat(toolOptions),
                                llvm::cl::desc("random seed")};
+  llvm::cl::opt<uint64_t> shuffleWorkgroups{
+      "shuffle-workgroups", llvm::cl::init(0), llvm::cl::cat(toolOptions),
+      llvm::cl::desc(
+          "sim: run the grid's workgroups in a pseudo-random order "
+          "drawn from this seed (0, the default: x, then y, then z), "
+          "e.g. to measure the run-to-run spread of a kernel with "
+          "atomic adds; at most 2^24 workgroups"),
+      llvm::cl::value_desc("seed")};
   llvm::cl::opt<uint64_t> stepLimit{
       "step-limit", llvm::cl::init(uint64_t(1) << 28),
       llvm::cl::cat(toolOptions),
@@ -350,6 +358,7 @@ static RunConfig createRunConfig(const RunCLOptions &o) {
   run.checkSample = o.checkSample;
   run.seed = o.seed;
   run.stepLimit = o.stepLimit;
+  run.shuffleWorkgroups = o.shuffleWorkgroups;
   run.isaCompletion = o.isaCompletion;
   return run;
 }
@@ -632,6 +641,9 @@ llvm::Expected<RunCommand> createFromCLOptions() {
   if (llvm::Error why = checkScheduleSettings(o.schedule.settings(), given))
     return llvm::make_error<RunError>(RunError::Kind::badInput,
                                       llvm::toString(std::move(why)));
+  // Refused before any kernel is compiled, for every workload.
+  if (llvm::Error e = checkShuffleSettings(createRunConfig(o)))
+    return std::move(e);
   RunCommand command;
   command.json = o.emitJson;
   if (!o.genericArgs.empty()) {

@@ -28,6 +28,9 @@ void printSimulatorCounters(llvm::raw_ostream &out,
       compileSeconds, runSeconds, counters.waveInstructions,
       counters.laneInstructions, counters.laneInstructions / runSeconds / 1e6,
       counters.mmas, counters.barriers);
+  if (counters.workgroupShuffle)
+    out << "  workgroups run in the order drawn from --shuffle-workgroups="
+        << counters.workgroupShuffle << "\n";
   if (!counters.isaCompletion.empty()) {
     // The executor counts instructions, not bytes or classes.
     out << "  isa executor: counted memory operations completed "
@@ -98,6 +101,7 @@ void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
   report["mmas"] = counters.mmas;
   report["mmas_per_second"] = counters.mmas / runSeconds;
   report["barriers"] = counters.barriers;
+  report["shuffle_workgroups"] = counters.workgroupShuffle;
   if (!counters.isaCompletion.empty()) {
     // The ISA executor counts instructions, MMAs and barriers only: the
     // simulator's byte and class counters would read as zeros.

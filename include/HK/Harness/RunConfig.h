@@ -68,6 +68,9 @@ struct RunConfig {
   unsigned seed = 1;
   /// sim: wave instructions one wave may execute.
   uint64_t stepLimit = uint64_t(1) << 28;
+  /// sim: run the workgroups in an order drawn from this seed
+  /// (sim::LaunchConfig::shuffleSeed); 0: in x, y, z order.
+  uint64_t shuffleWorkgroups = 0;
   /// isa: when counted memory operations complete (exec::Completion).
   IsaCompletion isaCompletion = IsaCompletion::latest;
   /// Where the diagnostics of parsing and compiling the kernel are written
@@ -102,6 +105,10 @@ llvm::Error badInput(const llvm::Twine &message);
 /// With the hip backend (the compared version's included): at least one
 /// timed launch and no negative warm-up.
 llvm::Error checkTimingSettings(const RunConfig &config);
+
+/// RunConfig::shuffleWorkgroups: refused unless every run (the compared
+/// version's included) is on the simulator, whose order it sets.
+llvm::Error checkShuffleSettings(const RunConfig &config);
 
 /// TestKind::compare: refuses a compare without another version (no
 /// RunConfig::compareWith and no other backend: the same run twice), and a
