@@ -16,6 +16,7 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Harness/ElementCodes.h"
 #include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/Npy.h"
 #include "HK/Target/Chip.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -573,6 +574,30 @@ static llvm::Error execute(const RunConfig &config, const MoeRouting &routing,
   return llvm::Error::success();
 }
 
+/// Writes C as checked (float32 [rows, columns]) to MoeConfig::saveFiles;
+/// a line per file into `saved`.
+static llvm::Error saveC(const MoeConfig &config, const MoeProblem &p,
+                         const std::vector<uint8_t> &c,
+                         std::vector<std::string> &saved) {
+  int64_t rows = p.outRows(), columns = p.outColumns();
+  ElementKind kind = p.signature.cElement;
+  NpyArray array{"<f4",
+                 {rows, columns},
+                 std::vector<uint8_t>(c.size() / resultBytes(kind) * 4)};
+  for (int64_t i = 0; i < rows * columns; ++i) {
+    float f = decodeResult(kind, c.data() + i * resultBytes(kind));
+    std::memcpy(array.data.data() + 4 * i, &f, 4);
+  }
+  for (const std::string &path : config.saveFiles) {
+    if (llvm::Error e = writeNpy(path, array))
+      return e;
+    saved.push_back(llvm::formatv("wrote C ({0}x{1} {2}, as float32) to {3}",
+                                  rows, columns, stringifyElementKind(kind),
+                                  path));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<MoeResult> runMoeWorkload(MLIRContext &context,
                                          const MoeConfig &config) {
   if (llvm::Error e = checkMoeConfig(config))
@@ -616,6 +641,8 @@ llvm::Expected<MoeResult> runMoeWorkload(MLIRContext &context,
   result.problem = std::move(tested.problem);
   result.routing = std::move(*routing);
   result.flops = 2.0 * config.sizes.rows() * config.sizes.n * config.sizes.k;
+  if (llvm::Error e = saveC(config, result.problem, tested.c, result.saved))
+    return std::move(e);
   return std::move(result);
 }
 

@@ -62,7 +62,7 @@ struct RunCLOptions {
   llvm::cl::list<std::string> saves{
       "save", llvm::cl::cat(toolOptions),
       llvm::cl::desc("any kernel: write memref argument I after the run (with "
-                     "or without a check)"),
+                     "or without a check); MoE: C (I = 2) as float32"),
       llvm::cl::value_desc("I:file.npy")};
   llvm::cl::opt<TestKind> testKind{
       "test", llvm::cl::init(TestKind::random), llvm::cl::cat(toolOptions),
@@ -579,12 +579,20 @@ static llvm::Expected<MoeConfig> createMoeConfig(const RunCLOptions &o) {
       &o.oFile,
       &o.lseFile,
       &static_cast<const llvm::cl::Option &>(o.gridOption),
-      &static_cast<const llvm::cl::Option &>(o.expectations),
-      &static_cast<const llvm::cl::Option &>(o.saves)};
+      &static_cast<const llvm::cl::Option &>(o.expectations)};
   for (const llvm::cl::Option *option : otherOptions)
     if (option->getNumOccurrences())
       return badInput("--" + option->ArgStr +
                       " is not an option of the MoE workload (--moe)");
+  // C is the one result: its argument, #2.
+  for (StringRef spec : o.saves) {
+    auto [index, path] = spec.split(':');
+    if (index.trim() != "2" || path.empty())
+      return badInput("--moe saves C, the kernel's argument #2 "
+                      "(--save=2:file.npy), got '" +
+                      spec + "'");
+    config.saveFiles.push_back(path.str());
+  }
   if (llvm::Error e = checkMoeConfig(config))
     return std::move(e);
   return std::move(config);

@@ -481,10 +481,14 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   for (const std::string &line : check.mismatches)
     errors << line << "\n";
   if (json) {
+    llvm::json::Array saved;
+    for (const std::string &path : config.saveFiles)
+      saved.push_back(path);
     llvm::json::Object report{
         {"kernel", result.kernel.name},
         {"chip", stringifyChip(rc.chip)},
         {"backend", stringifyBackend(rc.backend)},
+        {"saved", std::move(saved)},
         {"moe", llvm::json::Array{z.experts, z.n, z.k, z.tokens, z.topk}},
         {"routing", routing},
         {"gated", result.problem.signature.gated()},
@@ -512,6 +516,8 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
     return;
   }
+  for (const std::string &line : result.saved)
+    out << "hk-run: " << line << "\n";
   const std::array<int64_t, 3> &grid = result.kernel.grid;
   out << llvm::formatv(
       "hk-run: {0} on {1} ({2}), E={3} N={4} K={5} T={6} topk={7}, routing "

@@ -208,6 +208,9 @@ struct MoeConfig {
   /// fp8 kernels: scale_a, and scale_b for every expert; when scale_b is
   /// not given, each expert's is drawn from [0.5, 2).
   std::optional<float> scaleA, scaleB;
+  /// Files to write C to after the run (--save=2:file.npy), float32 [rows,
+  /// columns] as checked.
+  std::vector<std::string> saveFiles;
 };
 
 /// Fails with why `config` poses no problem the workload runs (sizes,
@@ -312,6 +315,8 @@ struct MoeResult {
   MoeCheck check;
   /// The product's FLOPs: 2 rows N K.
   double flops = 0;
+  /// What MoeConfig::saveFiles got, one line each.
+  std::vector<std::string> saved;
   bool passed() const { return check.bad == 0; }
 };
 
