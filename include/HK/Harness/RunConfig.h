@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::hk::run {
 
@@ -50,8 +51,13 @@ struct RunConfig {
   std::string inputFile;
   Chip chip = Chip::gfx950;
   Backend backend = Backend::sim;
-  /// The kernel to run when the source has several; empty: its only one.
+  /// The kernel to run when the source has several; empty: its only one
+  /// besides companionKernels.
   std::string kernelName;
+  /// Kernels of the source a workload runs after the tested one, by name
+  /// (the deterministic MoE combine's sum): without kernelName, the tested
+  /// kernel is the only other one.
+  std::vector<std::string> companionKernels;
   TestKind test = TestKind::random;
   /// TestKind::compare: the other version of the kernel (empty: the same
   /// input, for a run on another backend), the stages it is compiled with
