@@ -453,6 +453,38 @@ static ExpertLoad getExpertLoad(const MoeRouting &routing) {
   return load;
 }
 
+/// A deterministic combine's sum kernel as a JSON object: its name, grid,
+/// median time (hip) and counters.
+static llvm::json::Value moeSumKernelJson(const PreparedKernel &sum,
+                                          const LaunchStats &stats, bool hip) {
+  llvm::json::Object o{
+      {"kernel", sum.name},
+      {"grid", llvm::json::Array{sum.grid[0], sum.grid[1], sum.grid[2]}},
+      {"median_milliseconds",
+       hip ? llvm::json::Value(stats.timing.median()) : nullptr}};
+  if (!hip)
+    addCountersJson(o, stats.counters, sum.compileSeconds, stats.runSeconds);
+  return std::move(o);
+}
+
+/// The sum kernel's lines of a text report: its grid and median time with
+/// both kernels' (hip, `mainMs` the first's), or its counters.
+static void printMoeSumKernel(const PreparedKernel &sum,
+                              const LaunchStats &stats, bool hip, double mainMs,
+                              llvm::raw_ostream &out) {
+  out << llvm::formatv("  then {0}, grid {1}x{2}x{3}", sum.name, sum.grid[0],
+                       sum.grid[1], sum.grid[2]);
+  if (hip) {
+    double ms = stats.timing.median();
+    out << llvm::formatv(": median {0:F3} ms, both kernels {1:F3} ms\n", ms,
+                         mainMs + ms);
+    return;
+  }
+  out << ":\n";
+  printSimulatorCounters(out, stats.counters, sum.compileSeconds,
+                         stats.runSeconds);
+}
+
 void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
                     llvm::raw_ostream &out, llvm::raw_ostream &errors) {
   const RunConfig &rc = config.run;
@@ -474,6 +506,8 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   int64_t total = result.problem.outRows() * result.problem.outColumns();
   bool gathered = result.problem.signature.gathered;
   bool combine = result.problem.signature.combine();
+  bool deterministic = result.problem.signature.deterministic;
+  const std::optional<PreparedKernel> &sum = result.sumKernel;
   const MoeAlignment &alignment = result.problem.alignment;
   auto ifGathered = [&](int64_t value) {
     return gathered ? llvm::json::Value(value) : nullptr;
@@ -493,6 +527,9 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
         {"routing", routing},
         {"gated", result.problem.signature.gated()},
         {"combine", combine},
+        {"deterministic", deterministic},
+        {"sum_kernel", sum ? moeSumKernelJson(*sum, result.sumStats, hip)
+                           : llvm::json::Value(nullptr)},
         {"form", gathered ? "gathered" : "contiguous"},
         {"sorted_token_ids", ifGathered(alignment.entries())},
         {"padding_entries", ifGathered(alignment.entries() - z.rows())},
@@ -536,13 +573,21 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
                          alignment.blockM);
   else
     out << "  contiguous: A's rows sorted by expert, group_offsets\n";
-  if (combine)
+  if (combine && !deterministic)
     out << llvm::formatv(
         "  combine: C [{0}, {1}] f32 from zeros, each slot's product times "
         "its weight (per token the softmax of {2} N(0, 1) logits, seed {3}) "
         "added into its token's row\n",
         z.tokens, result.problem.outColumns(), z.topk, rc.seed);
-  if (combine && rc.test == TestKind::compare)
+  if (deterministic)
+    out << llvm::formatv(
+        "  combine, deterministic: per-slot rows Y [{0}, {1}] f32 (each "
+        "slot's product times its weight: per token the softmax of {2} N(0, "
+        "1) logits, seed {3}), then {4} sums each token's {2} rows in order "
+        "into C [{5}, {1}] f32 (both from NaN)\n",
+        z.rows(), result.problem.outColumns(), z.topk, rc.seed,
+        kMoeCombineSumKernel, z.tokens);
+  if (rc.test == TestKind::compare && !result.compareExact)
     out << "  compared within the tolerance with " << describeCompared(rc)
         << " (a combine kernel's atomic adds come in any order)\n";
   else
@@ -559,6 +604,9 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   } else {
     printSimulatorCounters(out, counters, compileSeconds, runSeconds);
   }
+  if (sum)
+    printMoeSumKernel(*sum, result.sumStats, hip, hip ? timing.median() : 0,
+                      out);
   out << llvm::formatv("  max abs error {0:E3}, {1} of {2} elements wrong{3}\n",
                        check.maxAbs, check.bad, check.checked,
                        check.checked == total ? "" : " (a random sample)");
