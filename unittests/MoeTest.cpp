@@ -414,6 +414,91 @@ TEST(MoeSignature, CombineArguments) {
             std::string::npos);
 }
 
+TEST(MoeSignature, DeterministicCombineArguments) {
+  MLIRContext context;
+  Builder b(&context);
+  Type bf16 = b.getBF16Type(), i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto memref = [&](int64_t rank, Type element) -> Type {
+    return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                           element);
+  };
+  // The atomic combine's arguments; C is Y [T topk, N].
+  SmallVector<Type> types = {memref(2, bf16),
+                             memref(3, bf16),
+                             memref(2, f32),
+                             memref(1, i32),
+                             memref(1, i32),
+                             memref(1, f32),
+                             i32,
+                             i32};
+  llvm::Expected<MoeSignature> s = readMoeSignature(
+      "moe_gemm_bf16_cf32_gathered_combine_deterministic_small_m", types,
+      Fp8Format::source);
+  ASSERT_TRUE(static_cast<bool>(s)) << llvm::toString(s.takeError());
+  EXPECT_TRUE(s->combine());
+  EXPECT_TRUE(s->deterministic);
+  EXPECT_EQ(s->topkArg(), 6u);
+  EXPECT_EQ(s->workgroupsArg(), 7u);
+  MoeProblem p;
+  p.signature = *s;
+  p.sizes = {/*experts=*/4, /*n=*/10, /*k=*/8, /*tokens=*/3, /*topk=*/2};
+  EXPECT_EQ(p.shape(moeArgC), (std::vector<int64_t>{6, 10}));
+  EXPECT_EQ(p.outRows(), 3);
+
+  // Y is named in the diagnostics; deterministic only after combine.
+  types[moeArgC] = memref(2, bf16);
+  s = readMoeSignature("moe_gemm_bf16_cf32_gathered_combine_deterministic",
+                       types, Fp8Format::source);
+  ASSERT_FALSE(static_cast<bool>(s));
+  EXPECT_NE(llvm::toString(s.takeError())
+                .find("argument #2 (Y) is memref<?x?xbf16>, not "
+                      "memref<?x?xf32>"),
+            std::string::npos);
+  s = readMoeSignature("moe_gemm_bf16_gathered_gated_deterministic", types,
+                       Fp8Format::source);
+  ASSERT_FALSE(static_cast<bool>(s));
+  EXPECT_NE(llvm::toString(s.takeError())
+                .find("'deterministic' after its last token"),
+            std::string::npos);
+}
+
+TEST(MoeSignature, CombineSumKernel) {
+  MLIRContext context;
+  Builder b(&context);
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto memref = [&](int64_t rank, Type element) -> Type {
+    return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                           element);
+  };
+  SmallVector<Type> types = {memref(2, f32), memref(2, f32), i32};
+  EXPECT_FALSE(
+      static_cast<bool>(checkMoeSumSignature(kMoeCombineSumKernel, types)));
+  types[moeSumArgC] = memref(1, f32);
+  llvm::Error e = checkMoeSumSignature(kMoeCombineSumKernel, types);
+  EXPECT_NE(llvm::toString(std::move(e))
+                .find("argument #1 (C) is memref<?xf32>, not memref<?x?xf32>"),
+            std::string::npos);
+
+  // Y [T topk, N], C [T, N], topk.
+  MoeSumProblem p;
+  p.sizes = {/*experts=*/4, /*n=*/10, /*k=*/8, /*tokens=*/3, /*topk=*/2};
+  EXPECT_EQ(p.extent(moeSumArgY, 0), std::optional<int64_t>(6));
+  EXPECT_EQ(p.extent(moeSumArgC, 0), std::optional<int64_t>(3));
+  EXPECT_EQ(p.stride(moeSumArgC, 0), std::optional<int64_t>(10));
+  EXPECT_EQ(p.scalarBits(moeSumArgTopk), std::optional<uint64_t>(2));
+  EXPECT_FALSE(p.isBuffer(moeSumArgTopk));
+
+  // Bit for bit unless an atomic combine takes part.
+  MoeSignature atomic, deterministic, plain;
+  atomic.epilogue = deterministic.epilogue = MoeEpilogue::combine;
+  deterministic.deterministic = true;
+  EXPECT_TRUE(isMoeCompareExact(deterministic, deterministic));
+  EXPECT_TRUE(isMoeCompareExact(plain, plain));
+  EXPECT_FALSE(isMoeCompareExact(deterministic, atomic));
+  EXPECT_FALSE(isMoeCompareExact(atomic, deterministic));
+  EXPECT_FALSE(isMoeCompareExact(atomic, atomic));
+}
+
 TEST(MoeWorkload, RunsAsALibrary) {
   DialectRegistry registry;
   registerAllDialects(registry);

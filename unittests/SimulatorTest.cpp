@@ -6,8 +6,9 @@
 //
 // Small LLVM IR kernels that pin each modelled behaviour of the simulator:
 // divergence with execution masks, barriers across waves (both barrier
-// forms), MFMA and WMMA lane layouts, private memory, bf16 rounding, and
-// the errors for what is outside the model.
+// forms), MFMA and WMMA lane layouts, private memory, bf16 rounding, the
+// workgroups' order (shuffled from a seed), and the errors for what is
+// outside the model.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace mlir::hk;
@@ -43,7 +45,9 @@ struct KernelRun {
 
 KernelRun run(const std::string &ir, Chip chip, int64_t blockSize,
               uint64_t outBytes,
-              const std::vector<std::vector<uint8_t>> &inputs = {}) {
+              const std::vector<std::vector<uint8_t>> &inputs = {},
+              std::array<int64_t, 3> grid = {1, 1, 1},
+              uint64_t shuffleSeed = 0) {
   llvm::LLVMContext context;
   llvm::SMDiagnostic diag;
   auto module = llvm::parseAssemblyString(kDataLayout + ir, diag, context);
@@ -55,8 +59,10 @@ KernelRun run(const std::string &ir, Chip chip, int64_t blockSize,
   sim::GlobalMemory memory;
   uint64_t out = memory.allocate("out", outBytes);
   sim::LaunchConfig config;
+  config.grid = grid;
   config.block = {blockSize, 1, 1};
   config.stepLimit = 100000;
+  config.shuffleSeed = shuffleSeed;
   config.arguments.push_back(out);
   for (auto [i, input] : llvm::enumerate(inputs)) {
     uint64_t address = memory.allocate("in" + std::to_string(i), input.size());
@@ -661,6 +667,76 @@ loop:
 )",
                     Chip::gfx950, 64, 4);
   expectError(r, "step limit of 100000 wave instructions reached");
+}
+
+/// Each workgroup of a 4x3x2 grid appends its linear id (x + 4 (y + 3 z))
+/// to out[1..24] through the counter out[0] (plain loads and stores: the
+/// simulator runs one workgroup at a time).
+const char *kRecordOrder = R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %first = icmp eq i32 %tid, 0
+  br i1 %first, label %record, label %done
+record:
+  %x = call i32 @llvm.amdgcn.workgroup.id.x()
+  %y = call i32 @llvm.amdgcn.workgroup.id.y()
+  %z = call i32 @llvm.amdgcn.workgroup.id.z()
+  %z3 = mul i32 %z, 3
+  %yz = add i32 %y, %z3
+  %yz4 = mul i32 %yz, 4
+  %id = add i32 %x, %yz4
+  %n = load i32, ptr addrspace(1) %out
+  %slot = add i32 %n, 1
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %slot
+  store i32 %id, ptr addrspace(1) %p
+  store i32 %slot, ptr addrspace(1) %out
+  br label %done
+done:
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.y()
+declare i32 @llvm.amdgcn.workgroup.id.z()
+)";
+
+/// The order kRecordOrder's workgroups ran in, for shuffle seed `seed`.
+std::vector<int32_t> workgroupOrder(uint64_t seed) {
+  KernelRun r =
+      run(kRecordOrder, Chip::gfx950, 64, 25 * 4, {}, {4, 3, 2}, seed);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.counters.workgroupShuffle, seed);
+  std::vector<int32_t> order;
+  for (int i = 1; i <= 24; ++i)
+    order.push_back(at<int32_t>(r.out, i));
+  return order;
+}
+
+TEST(SimulatorTest, WorkgroupsRunInOrderOrShuffledFromASeed) {
+  std::vector<int32_t> identity(24);
+  for (int i = 0; i < 24; ++i)
+    identity[i] = i;
+  EXPECT_EQ(workgroupOrder(0), identity);
+  std::vector<int32_t> seven = workgroupOrder(7);
+  EXPECT_NE(seven, identity);
+  EXPECT_EQ(workgroupOrder(7), seven);
+  EXPECT_NE(workgroupOrder(8), seven);
+  std::vector<int32_t> sorted = seven;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, identity);
+}
+
+TEST(SimulatorTest, TooLargeAShuffledGridIsAnError) {
+  KernelRun r = run(R"(
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  ret void
+}
+)",
+                    Chip::gfx950, 64, 4, {}, {1 << 13, 1 << 12, 1},
+                    /*shuffleSeed=*/1);
+  expectError(r, "a shuffled launch permutes at most 2^24 workgroups; grid "
+                 "8192x4096x1 holds more");
 }
 
 } // namespace

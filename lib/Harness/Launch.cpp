@@ -116,24 +116,42 @@ static llvm::Error buildAbi(StringRef kernel, ArrayRef<KernelAbiEntry> entries,
   return llvm::Error::success();
 }
 
-/// The kernel of `module` named `name`, or its only kernel when `name` is
-/// empty.
+/// Whether kernel `kernel` is the one `config` selects: the one named
+/// RunConfig::kernelName, or without a name any but the companions.
+static bool isSelected(const RunConfig &config, StringRef kernel) {
+  return config.kernelName.empty()
+             ? !llvm::is_contained(config.companionKernels, kernel)
+             : kernel == config.kernelName;
+}
+
+/// " besides <companions>" when `config` has companion kernels, for the
+/// messages that count a source's kernels.
+static std::string besidesCompanions(const RunConfig &config) {
+  if (config.companionKernels.empty())
+    return "";
+  return " besides " + llvm::join(config.companionKernels, ", ");
+}
+
+/// The kernel of `module` RunConfig::kernelName names, or its only kernel
+/// (besides the companions) when it names none.
 static llvm::Expected<gpu::GPUFuncOp>
-selectKernel(ModuleOp module, StringRef path, StringRef name) {
+selectKernel(ModuleOp module, StringRef path, const RunConfig &config) {
   SmallVector<gpu::GPUFuncOp> kernels;
   module.walk([&](gpu::GPUFuncOp f) {
-    if (f.isKernel() && (name.empty() || f.getName() == name))
+    if (f.isKernel() && isSelected(config, f.getName()))
       kernels.push_back(f);
   });
   if (kernels.size() == 1)
     return kernels.front();
-  if (name.empty())
-    return badInput(llvm::formatv("'{0}' must hold exactly one kernel, found "
-                                  "{1}; choose one with --kernel",
-                                  path, kernels.size()));
+  if (config.kernelName.empty())
+    return badInput(llvm::formatv("'{0}' must hold exactly one kernel{1}, "
+                                  "found {2}; choose one with --kernel",
+                                  path, besidesCompanions(config),
+                                  kernels.size()));
   return badInput(llvm::formatv("'{0}' has no kernel named '{1}' (its "
                                 "kernels: {2})",
-                                path, name, listKernelNames(module)));
+                                path, config.kernelName,
+                                listKernelNames(module)));
 }
 
 llvm::Error ParsedKernel::diagnosedError() const {
@@ -160,7 +178,7 @@ parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
   if (!parsed.module)
     return parsed.diagnosedError();
   llvm::Expected<gpu::GPUFuncOp> kernel =
-      selectKernel(*parsed.module, path, config.kernelName);
+      selectKernel(*parsed.module, path, config);
   if (!kernel)
     return kernel.takeError();
   parsed.kernel = *kernel;
@@ -301,23 +319,22 @@ prepareFromLaunch(MLIRContext &context, const RunConfig &config, StringRef path,
 
   const LaunchDescription::Kernel *kernel = nullptr;
   std::string names;
+  size_t selected = 0;
   for (const LaunchDescription::Kernel &k : description.kernels) {
     names += (names.empty() ? "" : ", ") + k.name;
-    if (kernelName.empty() ? description.kernels.size() == 1
-                           : k.name == kernelName)
+    if (isSelected(config, k.name)) {
       kernel = &k;
+      ++selected;
+    }
   }
+  if (kernelName.empty() && selected != 1)
+    return badInput(llvm::formatv("'{0}' describes {1} kernels{2}; choose "
+                                  "one with --kernel",
+                                  path, selected, besidesCompanions(config)));
   if (!kernel)
-    return badInput(
-        kernelName.empty()
-            ? llvm::formatv("'{0}' describes {1} kernels; choose one "
-                            "with --kernel",
-                            path, description.kernels.size())
-                  .str()
-            : llvm::formatv("'{0}' has no kernel named '{1}' (its "
-                            "kernels: {2})",
-                            path, kernelName, names)
-                  .str());
+    return badInput(llvm::formatv("'{0}' has no kernel named '{1}' (its "
+                                  "kernels: {2})",
+                                  path, kernelName, names));
   if (readDescription)
     readDescription(*kernel);
   run.name = kernel->name;
@@ -384,6 +401,8 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
              std::vector<std::vector<uint8_t>> &buffers,
              const std::vector<bool> &outputs) {
   LaunchStats stats;
+  if (llvm::Error e = checkShuffleSettings(config))
+    return std::move(e);
   auto runStart = std::chrono::steady_clock::now();
   if (config.backend == Backend::isa) {
     if (llvm::Error e = launchOnIsa(config, kernel, buffers, stats))
@@ -410,6 +429,7 @@ launchKernel(const RunConfig &config, const PreparedKernel &kernel,
     launch.grid = kernel.grid;
     launch.block = kernel.block;
     launch.stepLimit = config.stepLimit;
+    launch.shuffleSeed = config.shuffleWorkgroups;
     for (const AbiArgument &arg : kernel.abi)
       launch.arguments.push_back(arg.buffer >= 0 ? addresses[arg.buffer]
                                                  : arg.value);

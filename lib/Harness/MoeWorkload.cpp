@@ -16,6 +16,7 @@
 #include "HK/Dialect/HK/IR/HKDialect.h"
 #include "HK/Harness/ElementCodes.h"
 #include "HK/Runtime/BFloat16.h"
+#include "HK/Runtime/Npy.h"
 #include "HK/Target/Chip.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -41,7 +42,7 @@ namespace mlir::hk::run {
 
 static constexpr const char *kMoeNameGrammar =
     "moe_gemm_<bf16|fp8|mxfp8>[_<W>wave][_c<f16|f32>]_<contiguous|gathered>"
-    "[_gated|_combine][_small_m]";
+    "[_gated|_combine[_deterministic]][_small_m]";
 
 /// Reads what kernel `name`'s tokens say it takes into `s`; `dtype` is the
 /// name's input type token.
@@ -51,6 +52,13 @@ static llvm::Error parseMoeName(StringRef name, MoeSignature &s,
     return badInput("'" + name + "' is not a MoE GEMM kernel name (" +
                     kMoeNameGrammar + "): " + why);
   };
+  if (name == kMoeCombineSumKernel)
+    return badInput(llvm::formatv(
+        "'{0}' is the deterministic combine's second kernel, which hk-run "
+        "--moe runs after the first "
+        "(moe_gemm_<bf16|fp8>[_<W>wave]_cf32_gathered_combine_deterministic): "
+        "select that one",
+        name));
   StringRef rest = name;
   if (!rest.consume_front("moe_gemm_"))
     return wrong("it does not start with moe_gemm_");
@@ -78,6 +86,10 @@ static llvm::Error parseMoeName(StringRef name, MoeSignature &s,
   ++i;
   if (next() == "gated" || next() == "combine") {
     s.epilogue = next() == "gated" ? MoeEpilogue::gated : MoeEpilogue::combine;
+    ++i;
+  }
+  if (s.combine() && next() == "deterministic") {
+    s.deterministic = true;
     ++i;
   }
   // The decode tiling computes the same: nothing to read from it.
@@ -142,10 +154,11 @@ readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format) {
     std::string element;
     std::function<bool(Type)> accepts;
   };
+  // A deterministic combine's C is Y, the per-slot rows.
   std::vector<Spec> specs = {
       {"A", 2, ab.str(), isAB},
       {"B", 3, ab.str(), [&](Type t) { return isAB(t) && (!a || t == a); }},
-      {"C", 2, c, isC}};
+      {s.deterministic ? "Y" : "C", 2, c, isC}};
   if (s.gathered) {
     specs.push_back({"sorted_token_ids", 1, "i32", isI32});
     specs.push_back({"expert_ids", 1, "i32", isI32});
@@ -212,7 +225,7 @@ std::vector<int64_t> MoeProblem::shape(unsigned arg) const {
   case moeArgB:
     return {z.experts, z.n, z.k};
   case moeArgC:
-    return {outRows(), outColumns()};
+    return {cArgRows(), outColumns()};
   default:
     break;
   }
@@ -275,6 +288,76 @@ std::optional<uint64_t> MoeProblem::scalarBits(unsigned arg) const {
 
 bool MoeProblem::isBuffer(unsigned arg) const {
   return arg < signature.workgroupsArg() && !shape(arg).empty();
+}
+
+//===----------------------------------------------------------------------===//
+// The deterministic combine's sum kernel
+//===----------------------------------------------------------------------===//
+
+llvm::Error checkMoeSumSignature(StringRef name, ArrayRef<Type> types) {
+  auto wrong = [&](const Twine &why) {
+    return badInput("'" + name +
+                    "' is not the deterministic combine's sum kernel (Y "
+                    "memref<?x?xf32> [T topk, N], C memref<?x?xf32> [T, N], "
+                    "topk i32): " +
+                    why);
+  };
+  if (types.size() != 3)
+    return wrong(
+        llvm::formatv("it takes {0} arguments, not 3", types.size()).str());
+  for (unsigned i : {moeSumArgY, moeSumArgC}) {
+    Type element = memrefElement(types[i], 2);
+    if (!element || !element.isF32())
+      return wrong(llvm::formatv("argument #{0} ({1}) is {2}, not "
+                                 "memref<?x?xf32>",
+                                 i, i == moeSumArgY ? "Y" : "C",
+                                 printType(types[i]))
+                       .str());
+  }
+  if (!types[moeSumArgTopk].isInteger(32))
+    return wrong(llvm::formatv("argument #2 (topk) is {0}, not i32",
+                               printType(types[moeSumArgTopk]))
+                     .str());
+  return llvm::Error::success();
+}
+
+std::vector<int64_t> MoeSumProblem::shape(unsigned arg) const {
+  if (arg == moeSumArgY)
+    return {sizes.rows(), sizes.n};
+  if (arg == moeSumArgC)
+    return {sizes.tokens, sizes.n};
+  return {};
+}
+
+int64_t MoeSumProblem::elements(unsigned arg) const {
+  int64_t n = 1;
+  for (int64_t s : shape(arg))
+    n *= s;
+  return n;
+}
+
+std::optional<int64_t> MoeSumProblem::extent(unsigned arg, int64_t dim) const {
+  std::vector<int64_t> sizes = shape(arg);
+  if (dim < 0 || dim >= int64_t(sizes.size()))
+    return std::nullopt;
+  return sizes[dim];
+}
+
+std::optional<int64_t> MoeSumProblem::stride(unsigned arg, int64_t dim) const {
+  std::vector<int64_t> sizes = shape(arg);
+  if (dim < 0 || dim >= int64_t(sizes.size()))
+    return std::nullopt;
+  return dim == 0 ? sizes[1] : 1;
+}
+
+std::optional<uint64_t> MoeSumProblem::scalarBits(unsigned arg) const {
+  if (arg == moeSumArgTopk)
+    return uint64_t(sizes.topk);
+  return std::nullopt;
+}
+
+bool MoeSumProblem::isBuffer(unsigned arg) const {
+  return arg == moeSumArgY || arg == moeSumArgC;
 }
 
 llvm::Error checkMoeConfig(const MoeConfig &config) {
@@ -417,6 +500,15 @@ double moeInputSigma(const MoeProblem &p) {
   return sigma;
 }
 
+/// The kernel's C argument before the launch: NaN, so that an element the
+/// kernel does not write fails (a deterministic combine's Y: a slot row it
+/// misses); zeros for an atomic combine kernel, which adds into it.
+static void fillMoeC(const MoeProblem &p, std::vector<uint8_t> &c) {
+  const MoeSignature &s = p.signature;
+  c.assign(p.elements(moeArgC) * resultBytes(s.cElement),
+           s.combine() && !s.deterministic ? 0 : 0xff);
+}
+
 void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
                    const MoeProblem &p, MoeInputs &in) {
   const MoeSignature &s = p.signature;
@@ -471,10 +563,7 @@ void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
   b.resize(in.weights.size() * abBytes);
   for (size_t i = 0; i < in.weights.size(); ++i)
     std::memcpy(&b[i * abBytes], &in.weights[i], abBytes);
-  // C: NaN, so that an element the kernel does not write fails; zeros for a
-  // combine kernel, which adds into it.
-  in.buffers[moeArgC].assign(p.elements(moeArgC) * resultBytes(s.cElement),
-                             s.combine() ? 0 : 0xff);
+  fillMoeC(p, in.buffers[moeArgC]);
   writeMoeIndices(p, routing, in.buffers);
   if (s.scaled()) {
     std::vector<uint8_t> &scaleB = in.buffers[s.scaleBArg()];
@@ -519,12 +608,31 @@ void writeMoeIndices(const MoeProblem &p, const MoeRouting &routing,
 struct MoeRun {
   PreparedKernel kernel;
   MoeProblem problem;
+  /// A deterministic combine's sum kernel and its problem.
+  std::optional<PreparedKernel> sum;
+  MoeSumProblem sumProblem;
+  /// C as checked: the kernel's, or the sum kernel's.
   std::vector<uint8_t> c;
-  LaunchStats stats;
+  LaunchStats stats, sumStats;
 };
 
+/// `error`, a failure to prepare the sum kernel, saying which kernel needs
+/// it.
+static llvm::Error explainSumError(StringRef kernel, llvm::Error error) {
+  return llvm::handleErrors(
+      std::move(error), [&](std::unique_ptr<RunError> e) -> llvm::Error {
+        if (e->reported || e->message.empty())
+          return llvm::Error(std::move(e));
+        e->message = llvm::formatv("'{0}' is a deterministic combine, which "
+                                   "hk-run runs with {1} from the same "
+                                   "source: {2}",
+                                   kernel, kMoeCombineSumKernel, e->message);
+        return llvm::Error(std::move(e));
+      });
+}
+
 /// Prepares the kernel of `config.inputFile` for the problem `moe` and
-/// `routing` pose.
+/// `routing` pose, and for a deterministic combine the source's sum kernel.
 static llvm::Error prepare(MLIRContext &context, const MoeConfig &moe,
                            const MoeRouting &routing, const RunConfig &config,
                            Version version, MoeRun &run) {
@@ -552,16 +660,33 @@ static llvm::Error prepare(MLIRContext &context, const MoeConfig &moe,
   if (!kernel)
     return kernel.takeError();
   run.kernel = std::move(*kernel);
+  if (!run.problem.signature.deterministic)
+    return llvm::Error::success();
+  RunConfig sumConfig = config;
+  sumConfig.kernelName = kMoeCombineSumKernel;
+  run.sumProblem.sizes = moe.sizes;
+  auto readSum = [&](StringRef name, ArrayRef<Type> types,
+                     const KernelArguments *&arguments) {
+    arguments = &run.sumProblem;
+    return checkMoeSumSignature(name, types);
+  };
+  llvm::Expected<PreparedKernel> sum =
+      prepareKernel(context, sumConfig, sumConfig.inputFile, readSum, version);
+  if (!sum)
+    return explainSumError(run.kernel.name, sum.takeError());
+  run.sum = std::move(*sum);
   return llvm::Error::success();
 }
 
-/// Launches `run`'s kernel on `inputs`: its C and figures.
+/// Launches `run`'s kernel on `inputs`, then a deterministic combine's sum
+/// kernel on its Y: C and the figures.
 static llvm::Error execute(const RunConfig &config, const MoeRouting &routing,
                            const MoeInputs &inputs, MoeRun &run) {
   std::vector<std::vector<uint8_t>> buffers = inputs.buffers;
-  // The index follows the kernel's own tile height (a compared gathered
-  // kernel's may differ from the tested one's).
+  // The index follows the kernel's own tile height, C its own form (a
+  // compared kernel's may differ from the tested one's).
   writeMoeIndices(run.problem, routing, buffers);
+  fillMoeC(run.problem, buffers[moeArgC]);
   std::vector<bool> outputs(buffers.size(), false);
   outputs[moeArgC] = true;
   llvm::Expected<LaunchStats> stats =
@@ -569,7 +694,52 @@ static llvm::Error execute(const RunConfig &config, const MoeRouting &routing,
   if (!stats)
     return stats.takeError();
   run.stats = std::move(*stats);
-  run.c = std::move(buffers[moeArgC]);
+  if (!run.sum) {
+    run.c = std::move(buffers[moeArgC]);
+    return llvm::Error::success();
+  }
+  // Y as the first kernel left it; C NaN, so that an element the sum does
+  // not write fails.
+  std::vector<std::vector<uint8_t>> sumBuffers(2);
+  sumBuffers[moeSumArgY] = std::move(buffers[moeArgC]);
+  sumBuffers[moeSumArgC].assign(run.sumProblem.elements(moeSumArgC) * 4, 0xff);
+  llvm::Expected<LaunchStats> sumStats =
+      launchKernel(config, *run.sum, sumBuffers, {false, true});
+  if (!sumStats)
+    return sumStats.takeError();
+  run.sumStats = std::move(*sumStats);
+  run.c = std::move(sumBuffers[moeSumArgC]);
+  return llvm::Error::success();
+}
+
+bool isMoeCompareExact(const MoeSignature &a, const MoeSignature &b) {
+  auto atomic = [](const MoeSignature &s) {
+    return s.combine() && !s.deterministic;
+  };
+  return !atomic(a) && !atomic(b);
+}
+
+/// Writes C as checked (float32 [rows, columns]) to MoeConfig::saveFiles;
+/// a line per file into `saved`.
+static llvm::Error saveC(const MoeConfig &config, const MoeProblem &p,
+                         const std::vector<uint8_t> &c,
+                         std::vector<std::string> &saved) {
+  int64_t rows = p.outRows(), columns = p.outColumns();
+  ElementKind kind = p.signature.cElement;
+  NpyArray array{"<f4",
+                 {rows, columns},
+                 std::vector<uint8_t>(c.size() / resultBytes(kind) * 4)};
+  for (int64_t i = 0; i < rows * columns; ++i) {
+    float f = decodeResult(kind, c.data() + i * resultBytes(kind));
+    std::memcpy(array.data.data() + 4 * i, &f, 4);
+  }
+  for (const std::string &path : config.saveFiles) {
+    if (llvm::Error e = writeNpy(path, array))
+      return e;
+    saved.push_back(llvm::formatv("wrote C ({0}x{1} {2}, as float32) to {3}",
+                                  rows, columns, stringifyElementKind(kind),
+                                  path));
+  }
   return llvm::Error::success();
 }
 
@@ -577,7 +747,10 @@ llvm::Expected<MoeResult> runMoeWorkload(MLIRContext &context,
                                          const MoeConfig &config) {
   if (llvm::Error e = checkMoeConfig(config))
     return std::move(e);
-  const RunConfig &rc = config.run;
+  // A source holding a deterministic combine holds the sum kernel too: the
+  // tested kernel is the other one.
+  RunConfig rc = config.run;
+  rc.companionKernels.push_back(kMoeCombineSumKernel);
   llvm::Expected<MoeRouting> routing =
       makeMoeRouting(config.routing, config.routingFile, config.sizes, rc.seed);
   if (!routing)
@@ -605,17 +778,24 @@ llvm::Expected<MoeResult> runMoeWorkload(MLIRContext &context,
       return badInput("'" + other->kernel.name +
                       "' does not take the arguments '" + tested.kernel.name +
                       "' takes: --test=compare needs the same signature");
+    // (A deterministic and an atomic combine compute the same C: allowed.)
     if (llvm::Error e = execute(compared, *routing, inputs, *other))
       return std::move(e);
   }
   MoeResult result;
+  result.compareExact = !other || isMoeCompareExact(tested.problem.signature,
+                                                    other->problem.signature);
   result.check = checkMoe(rc, tested.problem, *routing, inputs, tested.c,
-                          other ? &other->c : nullptr);
+                          other ? &other->c : nullptr, result.compareExact);
   result.kernel = std::move(tested.kernel);
   result.stats = std::move(tested.stats);
+  result.sumKernel = std::move(tested.sum);
+  result.sumStats = std::move(tested.sumStats);
   result.problem = std::move(tested.problem);
   result.routing = std::move(*routing);
   result.flops = 2.0 * config.sizes.rows() * config.sizes.n * config.sizes.k;
+  if (llvm::Error e = saveC(config, result.problem, tested.c, result.saved))
+    return std::move(e);
   return std::move(result);
 }
 

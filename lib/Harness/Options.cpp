@@ -62,7 +62,7 @@ struct RunCLOptions {
   llvm::cl::list<std::string> saves{
       "save", llvm::cl::cat(toolOptions),
       llvm::cl::desc("any kernel: write memref argument I after the run (with "
-                     "or without a check)"),
+                     "or without a check); MoE: C (I = 2) as float32"),
       llvm::cl::value_desc("I:file.npy")};
   llvm::cl::opt<TestKind> testKind{
       "test", llvm::cl::init(TestKind::random), llvm::cl::cat(toolOptions),
@@ -303,6 +303,14 @@ struct RunCLOptions {
   llvm::cl::opt<unsigned> seed{"seed", llvm::cl::init(1),
                                llvm::cl::cat(toolOptions),
                                llvm::cl::desc("random seed")};
+  llvm::cl::opt<uint64_t> shuffleWorkgroups{
+      "shuffle-workgroups", llvm::cl::init(0), llvm::cl::cat(toolOptions),
+      llvm::cl::desc(
+          "sim: run the grid's workgroups in a pseudo-random order "
+          "drawn from this seed (0, the default: x, then y, then z), "
+          "e.g. to measure the run-to-run spread of a kernel with "
+          "atomic adds; at most 2^24 workgroups"),
+      llvm::cl::value_desc("seed")};
   llvm::cl::opt<uint64_t> stepLimit{
       "step-limit", llvm::cl::init(uint64_t(1) << 28),
       llvm::cl::cat(toolOptions),
@@ -350,6 +358,7 @@ static RunConfig createRunConfig(const RunCLOptions &o) {
   run.checkSample = o.checkSample;
   run.seed = o.seed;
   run.stepLimit = o.stepLimit;
+  run.shuffleWorkgroups = o.shuffleWorkgroups;
   run.isaCompletion = o.isaCompletion;
   return run;
 }
@@ -570,12 +579,20 @@ static llvm::Expected<MoeConfig> createMoeConfig(const RunCLOptions &o) {
       &o.oFile,
       &o.lseFile,
       &static_cast<const llvm::cl::Option &>(o.gridOption),
-      &static_cast<const llvm::cl::Option &>(o.expectations),
-      &static_cast<const llvm::cl::Option &>(o.saves)};
+      &static_cast<const llvm::cl::Option &>(o.expectations)};
   for (const llvm::cl::Option *option : otherOptions)
     if (option->getNumOccurrences())
       return badInput("--" + option->ArgStr +
                       " is not an option of the MoE workload (--moe)");
+  // C is the one result: its argument, #2.
+  for (StringRef spec : o.saves) {
+    auto [index, path] = spec.split(':');
+    if (index.trim() != "2" || path.empty())
+      return badInput("--moe saves C, the kernel's argument #2 "
+                      "(--save=2:file.npy), got '" +
+                      spec + "'");
+    config.saveFiles.push_back(path.str());
+  }
   if (llvm::Error e = checkMoeConfig(config))
     return std::move(e);
   return std::move(config);
@@ -632,6 +649,9 @@ llvm::Expected<RunCommand> createFromCLOptions() {
   if (llvm::Error why = checkScheduleSettings(o.schedule.settings(), given))
     return llvm::make_error<RunError>(RunError::Kind::badInput,
                                       llvm::toString(std::move(why)));
+  // Refused before any kernel is compiled, for every workload.
+  if (llvm::Error e = checkShuffleSettings(createRunConfig(o)))
+    return std::move(e);
   RunCommand command;
   command.json = o.emitJson;
   if (!o.genericArgs.empty()) {

@@ -53,6 +53,22 @@ llvm::Error mlir::hk::run::checkTimingSettings(const RunConfig &config) {
   return llvm::Error::success();
 }
 
+llvm::Error mlir::hk::run::checkShuffleSettings(const RunConfig &config) {
+  if (!config.shuffleWorkgroups)
+    return llvm::Error::success();
+  for (Backend backend :
+       {config.backend, config.test == TestKind::compare
+                            ? config.compareBackend.value_or(config.backend)
+                            : config.backend})
+    if (backend != Backend::sim)
+      return badInput(llvm::formatv(
+          "--shuffle-workgroups orders the simulator's workgroups; the {0} "
+          "backend does not run them in an order hk-run sets (use "
+          "--backend=sim)",
+          stringifyBackend(backend)));
+  return llvm::Error::success();
+}
+
 llvm::Error mlir::hk::run::checkCompareSettings(const RunConfig &config) {
   if (config.test != TestKind::compare) {
     if (config.compareBackend)

@@ -28,6 +28,9 @@ void printSimulatorCounters(llvm::raw_ostream &out,
       compileSeconds, runSeconds, counters.waveInstructions,
       counters.laneInstructions, counters.laneInstructions / runSeconds / 1e6,
       counters.mmas, counters.barriers);
+  if (counters.workgroupShuffle)
+    out << "  workgroups run in the order drawn from --shuffle-workgroups="
+        << counters.workgroupShuffle << "\n";
   if (!counters.isaCompletion.empty()) {
     // The executor counts instructions, not bytes or classes.
     out << "  isa executor: counted memory operations completed "
@@ -98,6 +101,7 @@ void addCountersJson(llvm::json::Object &report, const sim::Counters &counters,
   report["mmas"] = counters.mmas;
   report["mmas_per_second"] = counters.mmas / runSeconds;
   report["barriers"] = counters.barriers;
+  report["shuffle_workgroups"] = counters.workgroupShuffle;
   if (!counters.isaCompletion.empty()) {
     // The ISA executor counts instructions, MMAs and barriers only: the
     // simulator's byte and class counters would read as zeros.
@@ -449,6 +453,38 @@ static ExpertLoad getExpertLoad(const MoeRouting &routing) {
   return load;
 }
 
+/// A deterministic combine's sum kernel as a JSON object: its name, grid,
+/// median time (hip) and counters.
+static llvm::json::Value moeSumKernelJson(const PreparedKernel &sum,
+                                          const LaunchStats &stats, bool hip) {
+  llvm::json::Object o{
+      {"kernel", sum.name},
+      {"grid", llvm::json::Array{sum.grid[0], sum.grid[1], sum.grid[2]}},
+      {"median_milliseconds",
+       hip ? llvm::json::Value(stats.timing.median()) : nullptr}};
+  if (!hip)
+    addCountersJson(o, stats.counters, sum.compileSeconds, stats.runSeconds);
+  return std::move(o);
+}
+
+/// The sum kernel's lines of a text report: its grid and median time with
+/// both kernels' (hip, `mainMs` the first's), or its counters.
+static void printMoeSumKernel(const PreparedKernel &sum,
+                              const LaunchStats &stats, bool hip, double mainMs,
+                              llvm::raw_ostream &out) {
+  out << llvm::formatv("  then {0}, grid {1}x{2}x{3}", sum.name, sum.grid[0],
+                       sum.grid[1], sum.grid[2]);
+  if (hip) {
+    double ms = stats.timing.median();
+    out << llvm::formatv(": median {0:F3} ms, both kernels {1:F3} ms\n", ms,
+                         mainMs + ms);
+    return;
+  }
+  out << ":\n";
+  printSimulatorCounters(out, stats.counters, sum.compileSeconds,
+                         stats.runSeconds);
+}
+
 void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
                     llvm::raw_ostream &out, llvm::raw_ostream &errors) {
   const RunConfig &rc = config.run;
@@ -470,6 +506,8 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   int64_t total = result.problem.outRows() * result.problem.outColumns();
   bool gathered = result.problem.signature.gathered;
   bool combine = result.problem.signature.combine();
+  bool deterministic = result.problem.signature.deterministic;
+  const std::optional<PreparedKernel> &sum = result.sumKernel;
   const MoeAlignment &alignment = result.problem.alignment;
   auto ifGathered = [&](int64_t value) {
     return gathered ? llvm::json::Value(value) : nullptr;
@@ -477,14 +515,21 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   for (const std::string &line : check.mismatches)
     errors << line << "\n";
   if (json) {
+    llvm::json::Array saved;
+    for (const std::string &path : config.saveFiles)
+      saved.push_back(path);
     llvm::json::Object report{
         {"kernel", result.kernel.name},
         {"chip", stringifyChip(rc.chip)},
         {"backend", stringifyBackend(rc.backend)},
+        {"saved", std::move(saved)},
         {"moe", llvm::json::Array{z.experts, z.n, z.k, z.tokens, z.topk}},
         {"routing", routing},
         {"gated", result.problem.signature.gated()},
         {"combine", combine},
+        {"deterministic", deterministic},
+        {"sum_kernel", sum ? moeSumKernelJson(*sum, result.sumStats, hip)
+                           : llvm::json::Value(nullptr)},
         {"form", gathered ? "gathered" : "contiguous"},
         {"sorted_token_ids", ifGathered(alignment.entries())},
         {"padding_entries", ifGathered(alignment.entries() - z.rows())},
@@ -508,6 +553,8 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
     return;
   }
+  for (const std::string &line : result.saved)
+    out << "hk-run: " << line << "\n";
   const std::array<int64_t, 3> &grid = result.kernel.grid;
   out << llvm::formatv(
       "hk-run: {0} on {1} ({2}), E={3} N={4} K={5} T={6} topk={7}, routing "
@@ -526,13 +573,21 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
                          alignment.blockM);
   else
     out << "  contiguous: A's rows sorted by expert, group_offsets\n";
-  if (combine)
+  if (combine && !deterministic)
     out << llvm::formatv(
         "  combine: C [{0}, {1}] f32 from zeros, each slot's product times "
         "its weight (per token the softmax of {2} N(0, 1) logits, seed {3}) "
         "added into its token's row\n",
         z.tokens, result.problem.outColumns(), z.topk, rc.seed);
-  if (combine && rc.test == TestKind::compare)
+  if (deterministic)
+    out << llvm::formatv(
+        "  combine, deterministic: per-slot rows Y [{0}, {1}] f32 (each "
+        "slot's product times its weight: per token the softmax of {2} N(0, "
+        "1) logits, seed {3}), then {4} sums each token's {2} rows in order "
+        "into C [{5}, {1}] f32 (both from NaN)\n",
+        z.rows(), result.problem.outColumns(), z.topk, rc.seed,
+        kMoeCombineSumKernel, z.tokens);
+  if (rc.test == TestKind::compare && !result.compareExact)
     out << "  compared within the tolerance with " << describeCompared(rc)
         << " (a combine kernel's atomic adds come in any order)\n";
   else
@@ -549,6 +604,9 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
   } else {
     printSimulatorCounters(out, counters, compileSeconds, runSeconds);
   }
+  if (sum)
+    printMoeSumKernel(*sum, result.sumStats, hip, hip ? timing.median() : 0,
+                      out);
   out << llvm::formatv("  max abs error {0:E3}, {1} of {2} elements wrong{3}\n",
                        check.maxAbs, check.bad, check.checked,
                        check.checked == total ? "" : " (a random sample)");

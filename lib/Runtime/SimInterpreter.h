@@ -297,6 +297,9 @@ public:
 
 private:
   Error runWorkgroup(std::array<int64_t, 3> id);
+  /// The linearised workgroup ids (x + gx (y + gy z)) in the order
+  /// LaunchConfig::shuffleSeed draws, or why the grid is too large.
+  Expected<std::vector<uint32_t>> shuffledWorkgroups() const;
   Error step(Wave &wave);
 
   // Intrinsic families, from LaneOpVisitor::visitIntrinsicInst.

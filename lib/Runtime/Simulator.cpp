@@ -26,6 +26,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <random>
+
 using namespace llvm;
 using namespace mlir::hk;
 using namespace mlir::hk::sim;
@@ -286,14 +288,50 @@ Error Interpreter::run(AsyncOrder asyncOrder) {
   }
   lds.assign(ldsBytes, 0);
   Error result = Error::success();
-  for (int64_t z = 0; z < config.grid[2] && !result; ++z)
-    for (int64_t y = 0; y < config.grid[1] && !result; ++y)
-      for (int64_t x = 0; x < config.grid[0] && !result; ++x)
-        result = runWorkgroup({x, y, z});
+  if (config.shuffleSeed) {
+    Expected<std::vector<uint32_t>> order = shuffledWorkgroups();
+    if (!order)
+      return order.takeError();
+    const std::array<int64_t, 3> &grid = config.grid;
+    for (size_t i = 0; i < order->size() && !result; ++i) {
+      int64_t id = (*order)[i];
+      result = runWorkgroup(
+          {id % grid[0], id / grid[0] % grid[1], id / (grid[0] * grid[1])});
+    }
+    counters.workgroupShuffle = config.shuffleSeed;
+  } else {
+    for (int64_t z = 0; z < config.grid[2] && !result; ++z)
+      for (int64_t y = 0; y < config.grid[1] && !result; ++y)
+        for (int64_t x = 0; x < config.grid[0] && !result; ++x)
+          result = runWorkgroup({x, y, z});
+  }
   for (auto [name, count] : llvm::zip(classNames, classCounts))
     if (count)
       counters.instructionClasses[name] += count;
   return result;
+}
+
+Expected<std::vector<uint32_t>> Interpreter::shuffledWorkgroups() const {
+  const std::array<int64_t, 3> &grid = config.grid;
+  // (Each dimension is at most 2^31: run checked it; the products fit.)
+  int64_t count = grid[0] * grid[1];
+  count = count > kMaxShuffledWorkgroups ? count : count * grid[2];
+  if (count > kMaxShuffledWorkgroups)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("a shuffled launch permutes at most 2^24 workgroups; grid "
+                "{0}x{1}x{2} holds more",
+                grid[0], grid[1], grid[2]));
+  // Fisher-Yates with the generator's raw output (std::shuffle's and the
+  // distributions' algorithms differ between standard libraries): a seed
+  // gives the same order everywhere. The modulo's bias is below 2^-40.
+  std::vector<uint32_t> order(count);
+  for (int64_t i = 0; i < count; ++i)
+    order[i] = i;
+  std::mt19937_64 rng(config.shuffleSeed);
+  for (int64_t i = count - 1; i > 0; --i)
+    std::swap(order[i], order[rng() % uint64_t(i + 1)]);
+  return order;
 }
 
 Error Interpreter::runWorkgroup(std::array<int64_t, 3> id) {

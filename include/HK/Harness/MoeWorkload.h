@@ -16,7 +16,7 @@
 // u = (A B[e]^T)[r, N/2 + j]. The kernel's name says what it takes:
 //
 //   moe_gemm_<bf16|fp8|mxfp8>[_<W>wave][_c<f16|f32>]_<contiguous|gathered>
-//       [_gated|_combine][_small_m]
+//       [_gated|_combine[_deterministic]][_small_m]
 //
 // and its arguments. The contiguous form: A [rows, K] with the rows = T
 // topk slots sorted by expert (stable: by token, then by choice), B [E, N,
@@ -32,7 +32,13 @@
 // product times the slot's routing weight into its token's row of C [T, N]
 // (f32, zero before the launch: C[t, j] = sum_c w(t, c) (A B[e(t, c)]^T)[t,
 // j]) and takes sorted_weights [P] f32 (each entry's slot's weight, 0 for
-// padding) after expert_ids. The per-token expert choices are the routing's
+// padding) after expert_ids. A deterministic combine kernel
+// (`_combine_deterministic`) takes the same arguments but adds nothing: its
+// C is Y [T topk, N] f32, where it stores each slot s's weighted product
+// (row s, once); the source's second kernel, moe_combine_sum_f32 (Y, C [T,
+// N], topk), then writes C[t, j] = sum over c < topk, in that order, of Y[t
+// topk + c, j], so C's bits do not depend on the order the workgroups ran
+// in. The per-token expert choices are the routing's
 // primary data; the contiguous order and offsets, and the gathered form's
 // index, are derived from them. The check compares C with an fp64 reference per
 // element, within a bound derived from the kernel's roundings (README,
@@ -158,6 +164,9 @@ struct MoeSignature {
   int64_t waves = 0;
   bool gathered = false;
   MoeEpilogue epilogue = MoeEpilogue::none;
+  /// A combine in a fixed order (`_combine_deterministic`): C is Y [T topk,
+  /// N], each slot's weighted product, which kMoeCombineSumKernel sums.
+  bool deterministic = false;
 
   bool fp8() const { return isFp8(abElement); }
   bool gated() const { return epilogue == MoeEpilogue::gated; }
@@ -174,6 +183,19 @@ struct MoeSignature {
   /// The workgroup count's argument: the last.
   unsigned workgroupsArg() const { return scaleAArg() + (fp8() ? 2 : 0); }
 };
+
+/// The deterministic combine's second kernel, in the same source as the
+/// first: (Y memref<?x?xf32> [T topk, N], C memref<?x?xf32> [T, N], topk
+/// i32), writing C[t, j] = sum over c < topk, in that order, of Y[t topk +
+/// c, j] in f32; its grid comes from its own hk.launch.
+inline constexpr const char *kMoeCombineSumKernel = "moe_combine_sum_f32";
+
+/// The sum kernel's arguments.
+enum MoeSumArg : unsigned { moeSumArgY, moeSumArgC, moeSumArgTopk };
+
+/// Fails with why kernel `name` of argument types `types` is not the sum
+/// kernel kMoeCombineSumKernel names (bad input).
+llvm::Error checkMoeSumSignature(StringRef name, ArrayRef<Type> types);
 
 /// The signature kernel `name` of argument types `types` has (its fp8
 /// types read as `fp8Format` unless that is `source`: --dtype), or why it
@@ -208,6 +230,9 @@ struct MoeConfig {
   /// fp8 kernels: scale_a, and scale_b for every expert; when scale_b is
   /// not given, each expert's is drawn from [0.5, 2).
   std::optional<float> scaleA, scaleB;
+  /// Files to write C to after the run (--save=2:file.npy), float32 [rows,
+  /// columns] as checked.
+  std::vector<std::string> saveFiles;
 };
 
 /// Fails with why `config` poses no problem the workload runs (sizes,
@@ -229,13 +254,33 @@ struct MoeProblem : KernelArguments {
   int64_t outColumns() const {
     return signature.gated() ? sizes.n / 2 : sizes.n;
   }
-  /// C's rows: T combine, the slots T topk otherwise.
+  /// The checked C's rows: T combine, the slots T topk otherwise.
   int64_t outRows() const {
     return signature.combine() ? sizes.tokens : sizes.rows();
+  }
+  /// The rows of the kernel's C argument: outRows(), or a deterministic
+  /// combine's Y: the slots.
+  int64_t cArgRows() const {
+    return signature.deterministic ? sizes.rows() : outRows();
   }
   /// The sizes of memory argument `arg` (none for a scalar).
   std::vector<int64_t> shape(unsigned arg) const;
   /// Elements of memory argument `arg`.
+  int64_t elements(unsigned arg) const;
+
+  std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
+  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override;
+  std::optional<uint64_t> scalarBits(unsigned arg) const override;
+  bool isBuffer(unsigned arg) const override;
+};
+
+/// The sum kernel's problem (kMoeCombineSumKernel): Y [T topk, N], C [T,
+/// N] and topk.
+struct MoeSumProblem : KernelArguments {
+  MoeSizes sizes;
+
+  /// The sizes of memory argument `arg` (none for topk).
+  std::vector<int64_t> shape(unsigned arg) const;
   int64_t elements(unsigned arg) const;
 
   std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
@@ -267,8 +312,9 @@ double moeInputSigma(const MoeProblem &problem);
 /// weights (E x N x K), with their E8M0 block scales for MXFP8 (T x KB and
 /// E x N x KB, KB = ceil(K / 32)), and the kernel's memory arguments as it
 /// takes them (A gathered into the contiguous order, or the tokens
-/// themselves for a gathered kernel; C filled with NaN, or zeros for a
-/// combine kernel, which adds into it).
+/// themselves for a gathered kernel; C filled with NaN, or zeros for an
+/// atomic combine kernel, which adds into it; a deterministic one's Y
+/// with NaN).
 struct MoeInputs {
   std::vector<uint16_t> tokens, weights;
   std::vector<uint8_t> tokenScales, weightScales;
@@ -295,23 +341,36 @@ struct MoeCheck {
 };
 
 /// Checks the kernel's C against the fp64 reference (all of C, or the
-/// check sample), or against `other`'s C (TestKind::compare): bit for bit,
-/// or for a combine kernel (whose atomic adds come in any order) within the
-/// reference's tolerance.
+/// check sample), or against `other`'s C (TestKind::compare): bit for bit
+/// when `exact`, else (isMoeCompareExact) within the reference's
+/// tolerance.
 MoeCheck checkMoe(const RunConfig &config, const MoeProblem &problem,
                   const MoeRouting &routing, const MoeInputs &inputs,
                   const std::vector<uint8_t> &c,
-                  const std::vector<uint8_t> *other);
+                  const std::vector<uint8_t> *other, bool exact);
+
+/// Whether TestKind::compare of kernels of signatures `a` and `b` (the same
+/// but for a combine's form) is bit for bit: unless either is an atomic
+/// combine, whose adds come in any order.
+bool isMoeCompareExact(const MoeSignature &a, const MoeSignature &b);
 
 /// What the MoE workload found.
 struct MoeResult {
   PreparedKernel kernel;
   LaunchStats stats;
+  /// A deterministic combine's kMoeCombineSumKernel, run after the kernel.
+  std::optional<PreparedKernel> sumKernel;
+  LaunchStats sumStats;
+  /// TestKind::compare: bit for bit (isMoeCompareExact), else within the
+  /// tolerance.
+  bool compareExact = true;
   MoeProblem problem;
   MoeRouting routing;
   MoeCheck check;
   /// The product's FLOPs: 2 rows N K.
   double flops = 0;
+  /// What MoeConfig::saveFiles got, one line each.
+  std::vector<std::string> saved;
   bool passed() const { return check.bad == 0; }
 };
 

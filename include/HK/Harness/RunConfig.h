@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::hk::run {
 
@@ -50,8 +51,13 @@ struct RunConfig {
   std::string inputFile;
   Chip chip = Chip::gfx950;
   Backend backend = Backend::sim;
-  /// The kernel to run when the source has several; empty: its only one.
+  /// The kernel to run when the source has several; empty: its only one
+  /// besides companionKernels.
   std::string kernelName;
+  /// Kernels of the source a workload runs after the tested one, by name
+  /// (the deterministic MoE combine's sum): without kernelName, the tested
+  /// kernel is the only other one.
+  std::vector<std::string> companionKernels;
   TestKind test = TestKind::random;
   /// TestKind::compare: the other version of the kernel (empty: the same
   /// input, for a run on another backend), the stages it is compiled with
@@ -68,6 +74,9 @@ struct RunConfig {
   unsigned seed = 1;
   /// sim: wave instructions one wave may execute.
   uint64_t stepLimit = uint64_t(1) << 28;
+  /// sim: run the workgroups in an order drawn from this seed
+  /// (sim::LaunchConfig::shuffleSeed); 0: in x, y, z order.
+  uint64_t shuffleWorkgroups = 0;
   /// isa: when counted memory operations complete (exec::Completion).
   IsaCompletion isaCompletion = IsaCompletion::latest;
   /// Where the diagnostics of parsing and compiling the kernel are written
@@ -102,6 +111,10 @@ llvm::Error badInput(const llvm::Twine &message);
 /// With the hip backend (the compared version's included): at least one
 /// timed launch and no negative warm-up.
 llvm::Error checkTimingSettings(const RunConfig &config);
+
+/// RunConfig::shuffleWorkgroups: refused unless every run (the compared
+/// version's included) is on the simulator, whose order it sets.
+llvm::Error checkShuffleSettings(const RunConfig &config);
 
 /// TestKind::compare: refuses a compare without another version (no
 /// RunConfig::compareWith and no other backend: the same run twice), and a

@@ -5,11 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // The `sim` backend: executes a kernel, lane by lane, from the LLVM IR the hk
-// pipeline hands to the AMDGPU backend. Workgroups run one after another;
-// the waves of a workgroup run until they block at a barrier; each
-// instruction runs for every lane of a wave, so wave-level operations (MFMA,
-// WMMA) see the whole wave. Global memory is a set of host buffers at
-// simulated addresses; every access outside them is an error.
+// pipeline hands to the AMDGPU backend. Workgroups run one after another
+// (in x, y, z order, or shuffled: LaunchConfig::shuffleSeed); the waves of a
+// workgroup run until they block at a barrier; each instruction runs for every
+// lane of a wave, so wave-level operations (MFMA, WMMA) see the whole wave.
+// Global memory is a set of host buffers at simulated addresses; every access
+// outside them is an error.
 //
 // What is modelled: the instructions and AMDGPU intrinsics of hk's kernels,
 // plus the buffer and load-to-LDS intrinsics of direct-to-LDS fills (see
@@ -87,6 +88,9 @@ struct Counters {
   /// Set when the ISA executor ran the code object: how its counted memory
   /// operations completed ("latest", "random", "eager").
   std::string isaCompletion;
+  /// LaunchConfig::shuffleSeed of the run: 0 when the workgroups ran in x,
+  /// y, z order.
+  uint64_t workgroupShuffle = 0;
 };
 
 /// When asynchronous LDS traffic completes. Both are legal hardware
@@ -127,7 +131,16 @@ struct LaunchConfig {
   std::vector<uint64_t> arguments;
   /// Wave instructions one wave may execute before the run is stopped.
   uint64_t stepLimit = uint64_t(1) << 32;
+  /// 0: the workgroups run in x, then y, then z order. Otherwise they run
+  /// in a permutation of the grid drawn from this seed (the same for a
+  /// seed on every host), so that the run-to-run spread of a kernel whose
+  /// results depend on the order (atomic adds) can be measured; a grid of
+  /// more than kMaxShuffledWorkgroups is refused.
+  uint64_t shuffleSeed = 0;
 };
+
+/// The most workgroups a shuffled launch permutes (a table of 4 bytes each).
+constexpr int64_t kMaxShuffledWorkgroups = int64_t(1) << 24;
 
 /// Rewrites buffer fat pointers (address space 7) into buffer resources and
 /// raw buffer intrinsics with the AMDGPU backend's own pass, as instruction
