@@ -111,7 +111,7 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx1201">] {
       %cn = arith.addi %col0, %wn : index
       hk.store_fragment %acc, %Ce[%cm, %cn] bounds partial : <acc, 64x32xf32, mma = 16x16x16>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
       scf.yield %at#0, %at#1 : index, index
-    }
+    } {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
     gpu.return
   }
 }

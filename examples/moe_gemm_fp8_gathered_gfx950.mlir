@@ -117,7 +117,7 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx950">] {
         hk.yield %y : f32
       }
       hk.store_fragment %d3, %C[%c0, %n1w] scatter %sorted_token_ids[%r1] div %c1 bounds partial : <acc, 64x32xf32, mma = 16x16x128>, memref<?x?xbf16>, memref<?xi32>
-    }
+    } {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
     gpu.return
   }
 }

@@ -141,7 +141,7 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx950">] {
       hk.store_fragment %acc#2, %Ce[%r1, %n0w] bounds partial : <acc, 64x32xf32, mma = 16x16x128>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
       hk.store_fragment %acc#3, %Ce[%r1, %n1w] bounds partial : <acc, 64x32xf32, mma = 16x16x128>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
       scf.yield %at#0, %at#1 : index, index
-    }
+    } {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
     gpu.return
   }
 }

@@ -19,6 +19,7 @@
 #include "GemmEmitter.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -184,6 +185,11 @@ private:
   /// The gathered kernel's loop: item w is tile w / n_tiles of
   /// sorted_token_ids (whose expert expert_ids gives), n-tile w % n_tiles.
   void emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg);
+  /// Keeps LLVM from hoisting work out of the persistent loop: an item's
+  /// loop-invariant lane work (its epilogue's addresses) hoisted would be
+  /// live across every K loop, where the dense GEMM computes it after its
+  /// loop (hk-rematerialize-after-loops); those registers spilled.
+  void keepItemWork(scf::ForOp loop);
   /// The K loop and epilogue of an item, over `g`'s operands.
   void emitTile(Value mTile, Value nTile);
   void emitGatedEpilogue(ArrayRef<WaveBlock> blocks);
@@ -346,6 +352,7 @@ gpu::GPUModuleOp MoeEmitter::emit() {
   auto items = kb.create<scf::ForOp>("walk", first, count.getResult(0), step,
                                      ValueRange{kb.index(0), kb.index(0)});
   items.getInductionVar().setLoc(kb.loc("w"));
+  keepItemWork(items);
   items.getRegionIterArgs()[0].setLoc(kb.loc("e_from"));
   items.getRegionIterArgs()[1].setLoc(kb.loc("base_from"));
   {
@@ -358,6 +365,14 @@ gpu::GPUModuleOp MoeEmitter::emit() {
     kb.create<scf::YieldOp>("", ValueRange{e, base});
   }
   return kb.finishKernel();
+}
+
+void MoeEmitter::keepItemWork(scf::ForOp loop) {
+  MLIRContext *ctx = kb.getContext();
+  auto licm = LLVM::LoopLICMAttr::get(ctx, BoolAttr::get(ctx, true), {});
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      ctx, {}, {}, {}, {}, {}, licm, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  loop->setAttr("llvm.loop_annotation", annotation);
 }
 
 void MoeEmitter::emitItem(Value w, Value e, Value base) {
@@ -507,6 +522,7 @@ void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
       kb.create<arith::IndexCastOp>("step", index(), kb.arg("workgroups"));
   auto loop = kb.create<scf::ForOp>("", first, items, step);
   loop.getInductionVar().setLoc(kb.loc("w"));
+  keepItemWork(loop);
   OpBuilder::InsertionGuard guard(kb.b);
   kb.b.setInsertionPointToStart(loop.getBody());
   Value w = loop.getInductionVar();
@@ -561,8 +577,9 @@ mlir::hk::kernels::buildMoeGemmKernel(OpBuilder &builder,
     return resolved.takeError();
   MLIRContext *ctx = builder.getContext();
   ctx->loadDialect<HKDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
-                   gpu::GPUDialect, math::MathDialect, memref::MemRefDialect,
-                   ROCDL::ROCDLDialect, scf::SCFDialect>();
+                   gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
+                   memref::MemRefDialect, ROCDL::ROCDLDialect,
+                   scf::SCFDialect>();
   OpBuilder::InsertionGuard guard(builder);
   GemmPlan plan = planGemm(resolved->gemm);
   plan.gated = resolved->epilogue == MoeEpilogue::gated;

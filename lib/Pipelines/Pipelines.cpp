@@ -11,6 +11,7 @@
 
 #include "HK/Pipelines/Pipelines.h"
 
+#include "LoopAnnotations.h"
 #include "MathLowering.h"
 
 #include "HK/Conversion/Passes.h"
@@ -309,6 +310,7 @@ void mlir::hk::buildHKToROCDLPipeline(OpPassManager &pm,
   gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   gpu.addPass(createCheckDeviceLibraryCalls(chip.str()));
   gpu.addPass(createReconcileUnrealizedCastsPass());
+  gpu.addPass(createApplyLoopAnnotations());
   if (options.tidyLlvm) {
     gpu.addPass(createCanonicalizerPass());
     gpu.addPass(createCSEPass());
