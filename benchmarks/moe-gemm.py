@@ -22,10 +22,18 @@
    per m-tile it has. Padding rows lie past A: the copies' buffer loads
    fetch nothing for them. Target: at most 1.10x.
 
+4. Combine: the atomic and the deterministic combine (gfx950, bf16) run
+   on the simulator in shuffled workgroup orders (--shuffle-workgroups):
+   how many elements of C differ between runs and by how much, and each
+   form's simulated instructions and global bytes (the deterministic one's
+   two kernels together).
+
     benchmarks/moe-gemm.py [--json]     -> benchmarks/results/moe-gemm.json
 """
 
 import argparse
+import array
+import ast
 import importlib.util
 import json
 import os
@@ -55,6 +63,11 @@ LARGE_M = [
     ("fp8 gathered ping-pong", "moe_gemm_fp8_gathered_gfx950",
      "gemm_fp8_gfx950", "gfx950",
      ["--stages=2", "--direct-lds", "--schedule=ping-pong"], ["--dtype=e4m3"]),
+    ("mxfp8 stages2+direct", "moe_gemm_mxfp8_contiguous_gfx950",
+     "gemm_mxfp8_gfx950", "gfx950", ["--stages=2", "--direct-lds"], []),
+    ("mxfp8 ping-pong", "moe_gemm_mxfp8_contiguous_gfx950",
+     "gemm_mxfp8_gfx950", "gfx950",
+     ["--stages=2", "--direct-lds", "--schedule=ping-pong"], []),
     ("bf16 gfx1201 stages2", "moe_gemm_bf16_contiguous_gfx1201",
      "gemm_bf16_gfx1201", "gfx1201", ["--stages=2", "--unroll=2"], []),
 ]
@@ -207,6 +220,86 @@ def large_m_row(label, moe, dense, chip, flags, run_flags, tmp, i):
     return row
 
 
+# The combine's spread: one problem, the atomic and the deterministic kernel
+# run with the workgroups in shuffled orders (simulator).
+COMBINE = ("6,256,256,64,4", 8, range(1, 6))
+
+
+def load_f32(path):
+    """The values of a float32 .npy file (hk-run --save), stdlib only."""
+    with open(path, "rb") as f:
+        data = f.read()
+    header_len = int.from_bytes(data[8:10], "little")
+    header = ast.literal_eval(data[10:10 + header_len].decode())
+    if header["descr"] != "<f4":
+        fail(f"{path}: {header['descr']}, not float32")
+    values = array.array("f")
+    values.frombytes(data[10 + header_len:])
+    return values
+
+
+def combine_runs(source, chip, tmp, label):
+    """C of each shuffled run, and the kernels' simulated instructions."""
+    moe, workgroups, seeds = COMBINE
+    runs, report = [], None
+    for seed in seeds:
+        path = os.path.join(tmp, f"{label}-{seed}.npy")
+        out = run([tool("hk-run"), source, f"--chip={chip}", f"--moe={moe}",
+                   f"--moe-workgroups={workgroups}",
+                   f"--shuffle-workgroups={seed}", f"--save=2:{path}",
+                   "--json"])
+        report = json.loads(out.stdout)
+        if not report.get("pass"):
+            fail(f"{label}: seed {seed} failed its check: {out.stdout}")
+        runs.append(load_f32(path))
+    return runs, report
+
+
+def spread(runs):
+    """Elements that differ between any two runs, and the largest
+    difference relative to the element's magnitude."""
+    differing, worst = 0, 0.0
+    for values in zip(*runs):
+        lo, hi = min(values), max(values)
+        if lo != hi:
+            differing += 1
+            worst = max(worst, (hi - lo) / max(abs(hi), abs(lo)))
+    return differing, worst
+
+
+def costs(report):
+    """The simulated wave instructions and global bytes of a run, its
+    kernels together (the deterministic form's sum kernel included)."""
+    keys = ("wave_instructions", "global_bytes_read", "global_bytes_written")
+    total = {k: report[k] for k in keys}
+    if report.get("sum_kernel"):
+        total["sum_kernel"] = {k: report["sum_kernel"][k] for k in keys}
+        for k in keys:
+            total[k] += report["sum_kernel"][k]
+    return total
+
+
+def combine_section(tmp):
+    """The atomic and the deterministic combine (gfx950, bf16), each run in
+    shuffled workgroup orders: the atomic one's run-to-run spread, the
+    deterministic one's (none), and what each costs on the simulator."""
+    rows = []
+    for label, flags in (("atomic", []), ("deterministic",
+                                           ["--deterministic"])):
+        source = os.path.join(tmp, f"combine-{label}.mlir")
+        run([tool("hk-gen"), "moe-gemm", "--chip=gfx950", "--groups=gathered",
+             "--epilogue=combine", *flags, "-o", source])
+        runs, report = combine_runs(source, "gfx950", tmp, label)
+        differing, worst = spread(runs)
+        rows.append({"kernel": label, "problem": COMBINE[0],
+                     "workgroups": COMBINE[1], "orders": len(runs),
+                     "elements": len(runs[0]),
+                     "elements_differing": differing,
+                     "max_relative_spread": worst,
+                     "simulated": costs(report)})
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
@@ -222,13 +315,16 @@ def main():
         read, minimum = decode_bytes(tokens)
         decode.append({"tokens": tokens, "weight_bytes_ratio": read / minimum,
                        "meets_1_10": read / minimum <= 1.10})
+    with tempfile.TemporaryDirectory() as tmp:
+        combine = combine_section(tmp)
     path = hkbench.write_json("moe-gemm.json", {
         "model": "hk-perf kernel mode (steady main loop); llvm-mca one "
                  "wave (gfx950, K loop, fp8 at the fp8 rate)",
         "llvm_mca_iterations": quality.MCA_ITERATIONS,
-        "large_m": large, "decode": decode})
+        "large_m": large, "decode": decode, "combine": combine})
     if args.json:
-        print(json.dumps({"large_m": large, "decode": decode}, indent=1))
+        print(json.dumps({"large_m": large, "decode": decode,
+                          "combine": combine}, indent=1))
         return
     print("large M: the MoE main loop / the dense GEMM's (hk-perf, cycles "
           "per MAC; llvm-mca, one wave, gfx950, fp8 at the fp8 rate)")
@@ -255,6 +351,15 @@ def main():
           "read / minimum")
     for r in decode:
         print(f"  T = {r['tokens']:2d}: {r['weight_bytes_ratio']:.3f}")
+    print(f"combine (gfx950 bf16, --moe={COMBINE[0]}, {COMBINE[1]} "
+          f"workgroups, {len(COMBINE[2])} shuffled orders on the simulator)")
+    for r in combine:
+        c = r["simulated"]
+        print(f"  {r['kernel']:14s} {r['elements_differing']} of "
+              f"{r['elements']} elements differ between runs (max relative "
+              f"{r['max_relative_spread']:.2e}); {c['wave_instructions']} "
+              f"wave instructions, {c['global_bytes_read']} B read, "
+              f"{c['global_bytes_written']} B written")
     print(f"results: {path}")
 
 
