@@ -232,16 +232,53 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     return lengths;
   }
 
+  /// The row of word row `q` of a scale fragment of `rows` rows that
+  /// `lane` holds: 64 q + lane, or lane % rows of a smaller fragment.
+  static Value scaleRow(OpBuilder &b, Location loc, Value lane, int64_t q,
+                        int64_t rows) {
+    int64_t inWord = std::min(kScaleRowsPerWord, rows - q * kScaleRowsPerWord);
+    Value row = inWord == kScaleRowsPerWord
+                    ? lane
+                    : b.createOrFold<arith::RemUIOp>(
+                          loc, lane, constIndex(b, loc, inWord));
+    return addIndex(b, loc, row, constIndex(b, loc, q * kScaleRowsPerWord));
+  }
+
+  /// A gathering read's source rows (from its row index) of the lane's word
+  /// rows: ids[first + row] / d, computed before the loops the ids do not
+  /// depend on, as the gathering copy's (LLVM does not hoist the loads).
+  FailureOr<SmallVector<Value>>
+  gatheredScaleRows(ConversionPatternRewriter &rewriter, ReadFragmentOp op,
+                    OpAdaptor adaptor) const {
+    OpBuilder::InsertionGuard guard(rewriter);
+    setInsertionPointOutsideLoops(rewriter, op,
+                                  {adaptor.getRowIds(), adaptor.getRowIdsAt(),
+                                   adaptor.getRowIdsDivisor()});
+    FailureOr<Value> lane = emitLaneId(rewriter, op);
+    if (failed(lane))
+      return failure();
+    int64_t rows = op.getResult().getType().getRows();
+    SmallVector<Value> sourceRows;
+    for (int64_t q = 0; q * kScaleRowsPerWord < rows; ++q)
+      sourceRows.push_back(
+          emitGatheredRow(rewriter, op.getLoc(), adaptor.getRowIds(),
+                          adaptor.getRowIdsAt(), adaptor.getRowIdsDivisor(),
+                          scaleRow(rewriter, op.getLoc(), *lane, q, rows)));
+    return sourceRows;
+  }
+
   /// A scale fragment as words of row scales (getScaleWordsPerLane): word
   /// (q, c) of lane l holds row 64 q + l's (l % rows of a smaller fragment:
   /// scales no MFMA picks) blocks 4 c to 4 c + 3. With `partial_rows` one
   /// 4-byte load (the rows are whole words: hk-peel-partial-tiles requires
   /// it), whose lane offset does not depend on the column (soffset), so a
   /// loop over the columns computes it once; else 4 byte loads (masked as
-  /// the elements of other fragments with `partial`).
-  Value readScales(ConversionPatternRewriter &rewriter, ReadFragmentOp op,
-                   OpAdaptor adaptor, Value lane, VectorType laneType,
-                   MmaLayout layout) const {
+  /// the elements of other fragments with `partial`). Gathered rows lie
+  /// anywhere: the range runs to the source's end and rows past it get the
+  /// masked offset, in both modes.
+  FailureOr<Value> readScales(ConversionPatternRewriter &rewriter,
+                              ReadFragmentOp op, OpAdaptor adaptor, Value lane,
+                              VectorType laneType, MmaLayout layout) const {
     Location loc = op.getLoc();
     FragmentType type = op.getResult().getType();
     BoundsMode bounds = op.getBounds();
@@ -249,15 +286,24 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
     int64_t blocksPerWord = getMmaShape(layout).k / kScaleBlock;
     int64_t chunks = type.getCols() / blocksPerWord;
+    SmallVector<Value> gathered;
+    if (op.getRowIds()) {
+      FailureOr<SmallVector<Value>> rows =
+          gatheredScaleRows(rewriter, op, adaptor);
+      if (failed(rows))
+        return failure();
+      gathered = std::move(*rows);
+    }
     std::optional<BufferRegion> region;
     Value rowsLeft;
     if (bounds != BoundsMode::inside) {
-      bool rowsOnly = bounds == BoundsMode::partial_rows;
+      bool wholeWords = bounds == BoundsMode::partial_rows;
+      bool rowsOnly = wholeWords && gathered.empty();
       Value row0 =
-          waveUniform(rewriter, loc, adaptor.getIndices()[0], rowsOnly);
+          waveUniform(rewriter, loc, adaptor.getIndices()[0], wholeWords);
       region = makeBufferRegion(
           rewriter, loc, source, row0,
-          waveUniform(rewriter, loc, adaptor.getIndices()[1], rowsOnly),
+          waveUniform(rewriter, loc, adaptor.getIndices()[1], wholeWords),
           /*elementBytes=*/1, chip.rawBufferResourceFlags,
           rowsOnly ? std::optional(RegionRows{type.getRows(), /*mayEnd=*/true})
                    : std::nullopt);
@@ -294,21 +340,21 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     };
     SmallVector<Value> words;
     for (int64_t q = 0; q * kScaleRowsPerWord < type.getRows(); ++q) {
-      int64_t rows =
-          std::min(kScaleRowsPerWord, type.getRows() - q * kScaleRowsPerWord);
-      Value row =
-          addIndex(rewriter, loc,
-                   rows == kScaleRowsPerWord
-                       ? lane
-                       : rewriter.createOrFold<arith::RemUIOp>(
-                             loc, lane, constIndex(rewriter, loc, rows)),
-                   constIndex(rewriter, loc, q * kScaleRowsPerWord));
+      Value row = gathered.empty()
+                      ? scaleRow(rewriter, loc, lane, q, type.getRows())
+                      : gathered[q];
       for (int64_t c = 0; c < chunks; ++c) {
         Value col = constIndex(rewriter, loc, c * blocksPerWord);
         if (bounds == BoundsMode::partial_rows) {
+          Value offset = region->byteOffset(rewriter, loc, row, col);
+          if (!gathered.empty())
+            offset = arith::SelectOp::create(
+                rewriter, loc,
+                arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                      row, rowsLeft),
+                offset, constI32(rewriter, loc, kMaskedByteOffset));
           words.push_back(ROCDL::RawPtrBufferLoadOp::create(
-              rewriter, loc, i32, region->resource,
-              region->byteOffset(rewriter, loc, row, col), region->origin,
+              rewriter, loc, i32, region->resource, offset, region->origin,
               /*aux=*/constI32(rewriter, loc, 0), /*alias_scopes=*/nullptr,
               /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr));
           continue;
@@ -325,7 +371,8 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
         words.push_back(word);
       }
     }
-    return vector::FromElementsOp::create(rewriter, loc, laneType, words);
+    return Value(
+        vector::FromElementsOp::create(rewriter, loc, laneType, words));
   }
 
   LogicalResult
@@ -343,8 +390,11 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
     if (failed(lane))
       return failure();
     if (type.getRole() == FragmentRole::scale) {
-      rewriter.replaceOp(op, readScales(rewriter, op, adaptor, *lane, laneType,
-                                        instr->layout));
+      FailureOr<Value> scales =
+          readScales(rewriter, op, adaptor, *lane, laneType, instr->layout);
+      if (failed(scales))
+        return failure();
+      rewriter.replaceOp(op, *scales);
       return success();
     }
     AccElements elements =

@@ -88,4 +88,76 @@ gpu.module @gather [#rocdl.target<chip = "gfx950">] {
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xf32>, memref<?xi32>
     gpu.return
   }
+
+  // Gathered block scales (an MoE GEMM's per-token SA): a lane's rows l and
+  // 64 + l of a 128-row fragment take their ids before the K loop. With
+  // `partial_rows` a word per row, rows past SA's (padding) masked.
+  // CHECK-LABEL: gpu.func @scales_whole_words
+  // CHECK-SAME: (%[[SA:[^:]*]]: memref<?x?xf8E8M0FNU>, %[[IDS:[^:]*]]: memref<?xi32>, %[[AT:[^:]*]]: index, %[[TOPK:[^:]*]]: index
+  gpu.func @scales_whole_words(%SA: memref<?x?xf8E8M0FNU>, %ids: memref<?xi32>, %at: index, %topk: index,
+                               %K: index, %a: !hk.fragment<a, 128x128xf8E4M3FN, mma = 16x16x128>,
+                               %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                               %acc: !hk.fragment<acc, 128x16xf32, mma = 16x16x128>,
+                               %sb: !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>,
+                               %out: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    // CHECK: memref.load %[[IDS]]
+    // CHECK: arith.divui %{{.*}}, %[[TOPK]]
+    // CHECK: memref.load %[[IDS]]
+    // CHECK: arith.divui %{{.*}}, %[[TOPK]]
+    // CHECK: scf.for
+    // CHECK-NOT: memref.load %[[IDS]]
+    // CHECK: arith.select
+    // CHECK-NEXT: rocdl.raw.ptr.buffer.load %{{.*}} : i32
+    // CHECK: arith.select
+    // CHECK-NEXT: rocdl.raw.ptr.buffer.load %{{.*}} : i32
+    // CHECK-NOT: rocdl.raw.ptr.buffer.load
+    // CHECK: scf.yield
+    %d = scf.for %k = %c0 to %K step %c128 iter_args(%c = %acc) -> (!hk.fragment<acc, 128x16xf32, mma = 16x16x128>) {
+      %kb = arith.divui %k, %c128 : index
+      %sa = hk.read_fragment %SA[%c0, %kb] gather %ids[%at] div %topk bounds partial_rows
+          : memref<?x?xf8E8M0FNU>, memref<?xi32> -> !hk.fragment<scale, 128x4xf8E8M0FNU, mma = 16x16x128>
+      %n = hk.mma %a, %b, %c scales(%sa, %sb)
+          : !hk.fragment<a, 128x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<acc, 128x16xf32, mma = 16x16x128>,
+            !hk.fragment<scale, 128x4xf8E8M0FNU, mma = 16x16x128>,
+            !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+      scf.yield %n : !hk.fragment<acc, 128x16xf32, mma = 16x16x128>
+    }
+    hk.store_fragment %d, %out[%c0, %c0]
+        : !hk.fragment<acc, 128x16xf32, mma = 16x16x128>, memref<?x?xf32>
+    gpu.return
+  }
+
+  // With `partial` 4 byte loads per row, each masked past SA's rows (the
+  // gathered row against the rows left) and columns.
+  // CHECK-LABEL: gpu.func @scales_bytes
+  gpu.func @scales_bytes(%SA: memref<?x?xf8E8M0FNU>, %ids: memref<?xi32>, %at: index, %topk: index, %kb: index,
+                         %a: !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+                         %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                         %acc: !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+                         %sb: !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>,
+                         %out: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // CHECK: memref.load
+    // CHECK: %[[ROW:.*]] = arith.divui
+    // CHECK-NOT: memref.load
+    // CHECK: arith.cmpi slt, %[[ROW]]
+    // CHECK-COUNT-4: rocdl.raw.ptr.buffer.load %{{.*}} : i8
+    %sa = hk.read_fragment %SA[%c0, %kb] gather %ids[%at] div %topk bounds partial
+        : memref<?x?xf8E8M0FNU>, memref<?xi32> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+    %d = hk.mma %a, %b, %acc scales(%sa, %sb)
+        : !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+          !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+          !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+          !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+          !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+    hk.store_fragment %d, %out[%c0, %c0]
+        : !hk.fragment<acc, 64x16xf32, mma = 16x16x128>, memref<?x?xf32>
+    gpu.return
+  }
 }

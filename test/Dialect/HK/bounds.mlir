@@ -75,4 +75,24 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
         : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>, memref<?xi32>
     gpu.return
   }
+
+  // Gathered block scales (an MoE GEMM's per-token SA), in both modes.
+  // CHECK-LABEL: gpu.func @gathered_scales
+  gpu.func @gathered_scales(%SA: memref<?x?xf8E8M0FNU>, %ids: memref<?xi32>,
+                            %m: index, %kb: index, %topk: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // CHECK: hk.read_fragment %{{.*}}[%{{.*}}, %{{.*}}] gather %{{.*}}[%{{.*}}] div %{{.*}} bounds partial : memref<?x?xf8E8M0FNU>, memref<?xi32> -> <scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+    // GENERIC: "hk.read_fragment"(%{{.*}}) <{bounds = 2 : i32, operandSegmentSizes = array<i32: 1, 2, 1, 1, 1>}>
+    %s = hk.read_fragment %SA[%c0, %kb] gather %ids[%m] div %topk bounds partial
+        : memref<?x?xf8E8M0FNU>, memref<?xi32> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+    // CHECK: hk.read_fragment %{{.*}}[%{{.*}}, %{{.*}}] gather %{{.*}}[%{{.*}}] div %{{.*}} bounds partial_rows : memref<?x?xf8E8M0FNU>, memref<?xi32> -> <scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+    %w = hk.read_fragment %SA[%c0, %kb] gather %ids[%m] div %topk bounds partial_rows
+        : memref<?x?xf8E8M0FNU>, memref<?xi32> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+    // An ungathered read keeps its segments empty.
+    // GENERIC: "hk.read_fragment"(%{{.*}}) <{bounds = 2 : i32, operandSegmentSizes = array<i32: 1, 2, 0, 0, 0>}>
+    %u = hk.read_fragment %SA[%m, %kb] bounds partial
+        : memref<?x?xf8E8M0FNU> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+    gpu.return
+  }
 }

@@ -1221,6 +1221,33 @@ func.func @gather_transposed(%A: memref<?x?xbf16>, %ids: memref<?xi32>, %d: inde
 
 // -----
 
+func.func @gather_read_acc(%C: memref<?x?xf32>, %ids: memref<?xi32>, %d: index) attributes {hk.chip = #hk.chip<gfx950>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.read_fragment' op a gathering read reads a 'scale' fragment from a 2-D source, untransposed}}
+  %r = hk.read_fragment %C[%c0, %c0] gather %ids[%c0] div %d bounds partial : memref<?x?xf32>, memref<?xi32> -> !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
+  return
+}
+
+// -----
+
+func.func @gather_read_inside(%s: memref<?x?xf8E8M0FNU>, %ids: memref<?xi32>, %d: index) attributes {hk.chip = #hk.chip<gfx950>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.read_fragment' op a gathering read takes bounds 'partial' or 'partial_rows' (padding ids point past the source's rows), not 'inside'}}
+  %r = hk.read_fragment %s[%c0, %c0] gather %ids[%c0] div %d : memref<?x?xf8E8M0FNU>, memref<?xi32> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
+func.func @gather_read_incomplete(%s: memref<?x?xf8E8M0FNU>, %ids: memref<?xi32>) attributes {hk.chip = #hk.chip<gfx950>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.read_fragment' op a gathering read needs the ids, the first id's position and the divisor}}
+  %r = "hk.read_fragment"(%s, %c0, %c0, %ids) <{bounds = 2 : i32, operandSegmentSizes = array<i32: 1, 2, 1, 0, 0>}> : (memref<?x?xf8E8M0FNU>, index, index, memref<?xi32>) -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+  return
+}
+
+// -----
+
 func.func @scatter_inside(%C: memref<?x?xbf16>, %ids: memref<?xi32>, %d: index) {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32

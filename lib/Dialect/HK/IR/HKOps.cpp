@@ -762,6 +762,27 @@ LogicalResult MaskOp::verifyRegions() {
 // ReadFragmentOp
 //===----------------------------------------------------------------------===//
 
+/// A gathering read: scale rows picked by ids, zero past the source.
+LogicalResult ReadFragmentOp::verifyGather() {
+  bool any = getRowIds() || getRowIdsAt() || getRowIdsDivisor();
+  if (!any)
+    return success();
+  if (!getRowIds() || !getRowIdsAt() || !getRowIdsDivisor())
+    return emitOpError() << "a gathering read needs the ids, the first id's "
+                            "position and the divisor";
+  if (getResult().getType().getRole() != FragmentRole::scale ||
+      getSource().getType().getRank() != 2 || getTranspose())
+    return emitOpError() << "a gathering read reads a 'scale' fragment from "
+                            "a 2-D source, untransposed";
+  if (getBounds() != BoundsMode::partial &&
+      getBounds() != BoundsMode::partial_rows)
+    return emitOpError() << "a gathering read takes bounds 'partial' or "
+                            "'partial_rows' (padding ids point past the "
+                            "source's rows), not '"
+                         << stringifyBoundsMode(getBounds()) << "'";
+  return success();
+}
+
 LogicalResult ReadFragmentOp::verify() {
   FragmentType frag = getResult().getType();
   MemRefType source = getSource().getType();
@@ -792,6 +813,8 @@ LogicalResult ReadFragmentOp::verify() {
   if (getBounds() == BoundsMode::partial_chunks)
     return emitOpError() << "reads take bounds 'inside', 'partial_rows' or "
                             "'partial', not 'partial_chunks'";
+  if (failed(verifyGather()))
+    return failure();
   if (getBounds() == BoundsMode::partial_rows &&
       (source.getRank() != 2 || getTranspose()))
     return emitOpError() << "bounds 'partial_rows' reads rows of a 2-D "

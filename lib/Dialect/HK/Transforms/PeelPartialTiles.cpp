@@ -105,8 +105,9 @@ static SmallVector<PeeledCopy> peelableCopies(scf::ForOp loop, int64_t step) {
 
 /// A partial read of block scales whose column is the loop's K index
 /// divided by `divisor` (a column per 32 k), at rows the loop does not
-/// change: in the main loop its columns lie inside and only its rows may
-/// end (`partial_rows`, a word of 4 scales per load).
+/// change (gathered rows included): in the main loop its columns lie
+/// inside and only its rows may end (`partial_rows`, a word of 4 scales per
+/// load).
 struct PeeledRead {
   ReadFragmentOp read;
   int64_t divisor;
@@ -117,10 +118,15 @@ static SmallVector<PeeledRead> peelableReads(scf::ForOp loop, int64_t step) {
   SmallVector<PeeledRead> reads;
   Value iv = loop.getInductionVar();
   for (auto read : loop.getBody()->getOps<ReadFragmentOp>()) {
+    Value gather[] = {read.getRowIds(), read.getRowIdsAt(),
+                      read.getRowIdsDivisor()};
     if (read.getBounds() != BoundsMode::partial ||
         read.getResult().getType().getRole() != FragmentRole::scale ||
         !loop.isDefinedOutsideOfLoop(read.getSource()) ||
-        !loop.isDefinedOutsideOfLoop(read.getIndices()[0]))
+        !loop.isDefinedOutsideOfLoop(read.getIndices()[0]) ||
+        llvm::any_of(gather, [&](Value v) {
+          return v && !loop.isDefinedOutsideOfLoop(v);
+        }))
       continue;
     Value col = read.getIndices()[1];
     int64_t divisor = 1;

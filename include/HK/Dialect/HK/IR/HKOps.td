@@ -565,7 +565,7 @@ def HK_MaskOp : HK_Op<"mask", [RecursiveMemoryEffects, SingleBlock,
 // read_fragment
 //===----------------------------------------------------------------------===//
 
-def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
+def HK_ReadFragmentOp : HK_Op<"read_fragment", [AttrSizedOperandSegments]> {
   let summary = "read a wave's accumulator-layout fragment from global memory";
   let description = [{
     The mirror of `hk.store_fragment`: each lane reads the elements the
@@ -599,6 +599,15 @@ def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
     `hk-peel-partial-tiles` makes them in a loop of whole K tiles. A lane
     then loads a word of 4 block scales at once (docs/Fp8.md#scales).
 
+    With `gather %ids[%first] div %d` (a `scale` fragment, `bounds partial`
+    or `partial_rows`, not `transpose`) the fragment's rows are gathered as
+    `hk.copy_to_shared ... gather` gathers a tile's: row i reads source row
+    `row + ids[first + i] / d` (an MoE GEMM's per-token scales of its routed
+    slots, `d` its top-k). Rows past the source's last read as zero
+    (padding entries of the ids point past it), in both bounds modes; the
+    columns are handled as without `gather`. Each lane loads the ids of its
+    rows once, before the loops they do not depend on.
+
     Example:
 
     ```mlir
@@ -611,16 +620,35 @@ def HK_ReadFragmentOp : HK_Op<"read_fragment"> {
         : memref<?x?xbf16> -> !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
     %lse = hk.read_fragment %L[%q] bounds partial
         : memref<?xf32> -> !hk.fragment<row, 64x1xf32, mma = 32x32x16>
+    %sa = hk.read_fragment %SA[%c0, %kb] gather %ids[%m] div %topk
+        bounds partial : memref<?x?xf8E8M0FNU>, memref<?xi32>
+        -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
     ```
   }];
   let arguments = (ins
     Arg<HK_GlobalMatrixOrRow, "global source", [MemRead]>:$source,
     Variadic<Index>:$indices, UnitAttr:$transpose,
-    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds);
+    DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds,
+    Arg<Optional<HK_RowIds>, "gathered rows", [MemRead]>:$rowIds,
+    Optional<Index>:$rowIdsAt, Optional<Index>:$rowIdsDivisor);
   let results = (outs HK_Fragment:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`transpose` $transpose^)? (`bounds` $bounds^)?
-    attr-dict `:` type($source) `->` type($result)
+    $source `[` $indices `]`
+    (`gather` $rowIds^ `[` $rowIdsAt `]` `div` $rowIdsDivisor)?
+    (`transpose` $transpose^)? (`bounds` $bounds^)?
+    attr-dict `:` type($source) (`,` type($rowIds)^)? `->` type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$source,
+      "::mlir::ValueRange":$indices, "bool":$transpose,
+      "::mlir::hk::BoundsMode":$bounds), [{
+      build($_builder, $_state, result, source, indices, transpose, bounds,
+            /*rowIds=*/nullptr, /*rowIdsAt=*/nullptr,
+            /*rowIdsDivisor=*/nullptr);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::LogicalResult verifyGather();
   }];
   let hasVerifier = 1;
 }
