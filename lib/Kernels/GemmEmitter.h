@@ -99,7 +99,8 @@ public:
   // grouped), K, and the block scales of MXFP8.
   Value a, bMat, c, k, sa, sb;
   /// When set, the rows of sa and sb where the tile's rows of A and of B
-  /// start (an MoE item's expert within the whole scale arrays).
+  /// start (an MoE item's expert within the whole scale arrays). With
+  /// rowIds, sa's rows are gathered as A's (per-token scales).
   Value saFirstRow, sbFirstRow;
   Value zero;
   // scale_a * scale_b (fp8 with per-tensor scales).

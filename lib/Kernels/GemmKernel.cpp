@@ -520,11 +520,19 @@ SmallVector<Value> GemmEmitter::emitHalvesLoop() {
       auto scaleType = [&](int64_t rows) {
         return kb.fragment(FragmentRole::scale, rows, perRow, e8m0, p.mma);
       };
-      for (int h = 0; h < 2; ++h)
-        scalesA.push_back(kb.create<ReadFragmentOp>(
-            h ? "sa1" : "sa0", scaleType(p.waveM()), sa,
-            ValueRange{scaleRowsA[h], kBlock}, /*transpose=*/false,
-            BoundsMode::partial));
+      for (int h = 0; h < 2; ++h) {
+        StringRef name = h ? "sa1" : "sa0";
+        // Gathered rows: SA is per token, its rows gathered as A's are.
+        if (rowIds)
+          scalesA.push_back(kb.create<ReadFragmentOp>(
+              name, scaleType(p.waveM()), sa, ValueRange{kb.index(0), kBlock},
+              /*transpose=*/false, BoundsMode::partial, rowIds, scaleRowsA[h],
+              rowIdsDivisor));
+        else
+          scalesA.push_back(kb.create<ReadFragmentOp>(
+              name, scaleType(p.waveM()), sa, ValueRange{scaleRowsA[h], kBlock},
+              /*transpose=*/false, BoundsMode::partial));
+      }
       for (int h = 0; h < 2; ++h)
         scalesB.push_back(kb.create<ReadFragmentOp>(
             h ? "sb1" : "sb0", scaleType(p.waveN()), sb,

@@ -99,9 +99,6 @@ mlir::hk::kernels::resolveMoeGemm(const MoeGemmDescription &description) {
     if (!g.kTile)
       g.kTile = g.chip == Chip::gfx950 ? 256 : fp8 ? 128 : 64;
   }
-  if (d.gemm.blockScales && d.groups == MoeGroups::gathered)
-    return refuse("gathered MXFP8 is not built yet: its scale rows would be "
-                  "gathered with A's; give --groups=contiguous");
   if (d.gemm.layout != GemmLayout::nt)
     return refuse("A and B must be K-minor (layout nt): B is experts x N x "
                   "K, A routed rows x K");
@@ -536,7 +533,13 @@ void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
   Value e = kb.create<arith::MinUIOp>(
       "e", expert, kb.create<arith::SubIOp>("e_last", experts, kb.index(1)));
   g.bMat = view("Be", kb.arg("B"), e, Value(), g.k);
-  if (p.fp8) {
+  if (d.gemm.blockScales) {
+    // SA per token, its rows gathered with A's (g.rowIds); SB whole, at
+    // the expert's first row, as the contiguous form reads it.
+    g.sa = kb.arg("SA");
+    g.sb = sbRows;
+    g.sbFirstRow = kb.mul("sb_row", e, n);
+  } else if (p.fp8) {
     g.scale = expertScale(e);
   }
   emitTile(mTile, nTile);
@@ -597,9 +600,11 @@ static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
                              const GemmPlan &p) {
   bool gathered = d.groups == MoeGroups::gathered;
   std::string a = gathered ? "A[s / topk, :]" : "A[r, :]";
+  std::string row = gathered ? "s / topk" : "r";
   std::string product =
       d.gemm.blockScales
-          ? "sum over k of SA[r, k / 32] SB[e, j, k / 32] A[r, k] B[e, j, k]"
+          ? "sum over k of SA[" + row + ", k / 32] SB[e, j, k / 32] A[" + row +
+                ", k] B[e, j, k]"
       : p.fp8 ? "scale_a * scale_b[e] * " + a + " . B[e, j, :]"
               : a + " . B[e, j, :]";
   if (gathered)
@@ -674,8 +679,9 @@ static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
        << "), fp32 accumulation, row-major; group_offsets (i32, E + 1) "
           "gives each expert's rows.";
   if (d.gemm.blockScales)
-    os << " SA (E8M0, rows x ceil(K / 32)) scales each 32 k of a row of A, "
-          "SB (E8M0, experts x N x ceil(K / 32)) each 32 k of a row of B.";
+    os << " SA (E8M0, " << (gathered ? "tokens" : "rows")
+       << " x ceil(K / 32)) scales each 32 k of a row of A, SB (E8M0, "
+          "experts x N x ceil(K / 32)) each 32 k of a row of B.";
   else if (p.fp8)
     os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
           "expert's B; a per-tensor scale is E equal values.";
@@ -738,7 +744,12 @@ mlir::hk::kernels::describeMoeGemmKernel(const MoeGemmDescription &d) {
      << (gathered ? "a memref.subview view of its expert's B."
                   : "memref.subview views of the expert's rows of A and C "
                     "and of its B.");
-  if (d.gemm.blockScales)
+  if (d.gemm.blockScales && gathered)
+    os << " Its block scales: SA's rows gathered as A's (hk.read_fragment "
+          "gather: token sorted_token_ids[i] / topk's scales; padding rows "
+          "read zero), SB read whole at the expert's first row (SB as (E N) "
+          "x ceil(K / 32) rows, memref.collapse_shape).";
+  else if (d.gemm.blockScales)
     os << " Its block scales are read from SA and SB whole, at the expert's "
           "first row (SB as (E N) x ceil(K / 32) rows, memref.collapse_shape), "
           "so that the peeled K loop's word alignment does not depend on the "
