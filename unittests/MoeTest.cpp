@@ -219,12 +219,30 @@ TEST(MoeSignature, NameTokensSayWhatTheKernelTakes) {
   EXPECT_EQ(s->abElement, ElementKind::f8e5m2);
   EXPECT_EQ(s->workgroupsArg(), 6u);
 
-  llvm::Expected<MoeSignature> gathered =
+  // The gathered form: the ids and topk, then SA (per token) and SB.
+  SmallVector<Type> mxGathered = {memref(2, f8),
+                                  memref(3, f8),
+                                  memref(2, b.getBF16Type()),
+                                  memref(1, b.getI32Type()),
+                                  memref(1, b.getI32Type()),
+                                  b.getI32Type(),
+                                  memref(2, e8m0),
+                                  memref(3, e8m0),
+                                  b.getI32Type()};
+  llvm::Expected<MoeSignature> gathered = readMoeSignature(
+      "moe_gemm_mxfp8_gathered", mxGathered, Fp8Format::source);
+  ASSERT_TRUE(static_cast<bool>(gathered))
+      << llvm::toString(gathered.takeError());
+  EXPECT_TRUE(gathered->blockScales && gathered->gathered);
+  EXPECT_EQ(gathered->scaleAArg(), 6u);
+  EXPECT_EQ(gathered->workgroupsArg(), 8u);
+  // The contiguous form's arguments do not serve it.
+  llvm::Expected<MoeSignature> wrong =
       readMoeSignature("moe_gemm_mxfp8_gathered", mx, Fp8Format::source);
-  ASSERT_FALSE(static_cast<bool>(gathered));
-  EXPECT_EQ(llvm::toString(gathered.takeError()),
-            "hk-run --moe does not run MXFP8 gathered kernels yet "
-            "('moe_gemm_mxfp8_gathered')");
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  EXPECT_NE(
+      llvm::toString(wrong.takeError()).find("it takes 7 arguments, not 9"),
+      std::string::npos);
 }
 
 TEST(MoeSignature, GatheredArguments) {

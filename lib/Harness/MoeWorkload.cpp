@@ -123,9 +123,6 @@ readMoeSignature(StringRef name, ArrayRef<Type> types, Fp8Format fp8Format) {
   StringRef dtype;
   if (llvm::Error e = parseMoeName(name, s, dtype))
     return std::move(e);
-  if (s.gathered && s.blockScales)
-    return badInput("hk-run --moe does not run MXFP8 gathered kernels yet ('" +
-                    name + "')");
   if (s.combine() && !s.gathered)
     return badInput("'" + name +
                     "' combines a contiguous form: a combine kernel adds each "
@@ -229,8 +226,9 @@ std::vector<int64_t> MoeProblem::shape(unsigned arg) const {
   default:
     break;
   }
+  // SA: per token for the gathered form, per contiguous row otherwise.
   if (arg == s.scaleAArg() && s.blockScales)
-    return {z.rows(), blocks};
+    return {s.gathered ? z.tokens : z.rows(), blocks};
   if (arg == s.scaleBArg() && s.blockScales)
     return {z.experts, z.n, blocks};
   if (arg == s.scaleBArg() && s.scaled())
@@ -571,11 +569,16 @@ void makeMoeInputs(const MoeConfig &config, const MoeRouting &routing,
     std::memcpy(scaleB.data(), p.scaleB.data(), scaleB.size());
   }
   if (s.blockScales) {
+    // SA follows A: the tokens' own scales, or gathered as A's rows.
     std::vector<uint8_t> &sa = in.buffers[s.scaleAArg()];
-    sa.resize(rows * blocks);
-    for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(&sa[r * blocks],
-                  &in.tokenScales[routing.slotToken[r] * blocks], blocks);
+    if (s.gathered) {
+      sa = in.tokenScales;
+    } else {
+      sa.resize(rows * blocks);
+      for (int64_t r = 0; r < rows; ++r)
+        std::memcpy(&sa[r * blocks],
+                    &in.tokenScales[routing.slotToken[r] * blocks], blocks);
+    }
     in.buffers[s.scaleBArg()] = in.weightScales;
   }
 }

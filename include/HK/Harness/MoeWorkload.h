@@ -26,7 +26,9 @@
 // (i32). The gathered form: A [T, K] (the tokens themselves), B, C [T topk,
 // N or N/2] by slot (row t topk + c: token t's c-th choice),
 // sorted_token_ids [P] and expert_ids [P / BM] i32 (MoeAlignment), topk
-// (i32), for fp8 scale_a and scale_b, and last the workgroup count; the
+// (i32), for fp8 scale_a and scale_b or for MXFP8 SA [T, ceil(K / 32)]
+// (per token: slot s takes token s / topk's scales) and SB [E, N, ceil(K /
+// 32)], and last the workgroup count; the
 // kernel's hk.launch declares its tile height BM as a divisibility term on
 // sorted_token_ids. A combine kernel (gathered, `_cf32`) adds each slot's
 // product times the slot's routing weight into its token's row of C [T, N]
@@ -311,10 +313,10 @@ double moeInputSigma(const MoeProblem &problem);
 /// The inputs: the tokens' activations (T x K codes) and the experts'
 /// weights (E x N x K), with their E8M0 block scales for MXFP8 (T x KB and
 /// E x N x KB, KB = ceil(K / 32)), and the kernel's memory arguments as it
-/// takes them (A gathered into the contiguous order, or the tokens
-/// themselves for a gathered kernel; C filled with NaN, or zeros for an
-/// atomic combine kernel, which adds into it; a deterministic one's Y
-/// with NaN).
+/// takes them (A and SA gathered into the contiguous order, or the tokens
+/// and their scales themselves for a gathered kernel; C filled with NaN, or
+/// zeros for an atomic combine kernel, which adds into it; a deterministic
+/// one's Y with NaN).
 struct MoeInputs {
   std::vector<uint16_t> tokens, weights;
   std::vector<uint8_t> tokenScales, weightScales;
