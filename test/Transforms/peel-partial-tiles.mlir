@@ -312,3 +312,73 @@ gpu.module @scales [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 }
+
+// -----
+
+// Gathered scales (an MoE GEMM's per-token SA): the ids, first row and
+// divisor do not change in the loop, so the read is peeled as any other;
+// one whose first id moves with k keeps partial in the loop it stays in.
+gpu.module @gathered_scales [#rocdl.target<chip = "gfx950">] {
+  // CHECK-LABEL: gpu.func @gathered_scales
+  gpu.func @gathered_scales(%A: memref<?x?xf8E4M3FN>, %S: memref<?x?xf8E8M0FNU>,
+                            %ids: memref<?xi32>, %at: index, %topk: index,
+                            %a: !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+                            %b: !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+                            %sb: !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>,
+                            %init: !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+                            %out: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %K = memref.dim %A, %c1 : memref<?x?xf8E4M3FN>
+    %ta = hk.alloc_shared : !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>
+    // CHECK: scf.for
+    // CHECK: hk.read_fragment %{{.*}} gather %{{.*}} bounds partial_rows
+    // CHECK: scf.for
+    // CHECK: hk.read_fragment %{{.*}} gather %{{.*}} bounds partial :
+    // CHECK: } {hk.remainder}
+    %acc = scf.for %k = %c0 to %K step %c128 iter_args(%c = %init)
+        -> (!hk.fragment<acc, 64x16xf32, mma = 16x16x128>) {
+      hk.copy_to_shared %A[%c0, %k], %ta[%c0] gather %ids[%at] div %topk bounds partial
+          : memref<?x?xf8E4M3FN>, !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>, memref<?xi32>
+      %kb = arith.divui %k, %c32 : index
+      %sa = hk.read_fragment %S[%c0, %kb] gather %ids[%at] div %topk bounds partial
+          : memref<?x?xf8E8M0FNU>, memref<?xi32> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+      %d = hk.mma %a, %b, %c scales(%sa, %sb)
+          : !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+            !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+            !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+      amdgpu.lds_barrier
+      scf.yield %d : !hk.fragment<acc, 64x16xf32, mma = 16x16x128>
+    }
+    // CHECK: scf.for
+    // CHECK-NOT: read_fragment{{.*}}partial_rows
+    // CHECK: hk.read_fragment %{{.*}} gather %{{.*}} bounds partial :
+    // CHECK-NOT: read_fragment{{.*}}partial_rows
+    // CHECK: gpu.return
+    %acc2 = scf.for %k = %c0 to %K step %c128 iter_args(%c = %acc)
+        -> (!hk.fragment<acc, 64x16xf32, mma = 16x16x128>) {
+      hk.copy_to_shared %A[%c0, %k], %ta[%c0] gather %ids[%at] div %topk bounds partial
+          : memref<?x?xf8E4M3FN>, !hk.shared_tile<128x128xf8E4M3FN, #hk.swizzle<st_16x128>>, memref<?xi32>
+      %kb = arith.divui %k, %c32 : index
+      %first = arith.addi %at, %kb : index
+      %sa = hk.read_fragment %S[%c0, %kb] gather %ids[%first] div %topk bounds partial
+          : memref<?x?xf8E8M0FNU>, memref<?xi32> -> !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>
+      %d = hk.mma %a, %b, %c scales(%sa, %sb)
+          : !hk.fragment<a, 64x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<b, 16x128xf8E4M3FN, mma = 16x16x128>,
+            !hk.fragment<acc, 64x16xf32, mma = 16x16x128>,
+            !hk.fragment<scale, 64x4xf8E8M0FNU, mma = 16x16x128>,
+            !hk.fragment<scale, 16x4xf8E8M0FNU, mma = 16x16x128>
+      amdgpu.lds_barrier
+      scf.yield %d : !hk.fragment<acc, 64x16xf32, mma = 16x16x128>
+    }
+    hk.store_fragment %acc2, %out[%c0, %c0]
+        : !hk.fragment<acc, 64x16xf32, mma = 16x16x128>, memref<?x?xf32>
+    gpu.return
+  }
+}
