@@ -27,9 +27,7 @@ struct ApplyLoopAnnotations
     : PassWrapper<ApplyLoopAnnotations, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApplyLoopAnnotations)
 
-  StringRef getArgument() const override {
-    return "hk-apply-loop-annotations";
-  }
+  StringRef getArgument() const override { return "hk-apply-loop-annotations"; }
   StringRef getDescription() const override {
     return "give a back edge's llvm.loop_annotation to its LLVM branch";
   }
