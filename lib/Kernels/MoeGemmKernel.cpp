@@ -595,6 +595,61 @@ mlir::hk::kernels::buildMoeGemmKernel(OpBuilder &builder,
   return kernel;
 }
 
+/// The gathered kernels' index arguments.
+static void describeGatheredIndices(llvm::raw_ostream &os,
+                                    const MoeGemmDescription &d) {
+  os << " sorted_token_ids (i32) lists each expert's slots in turn, padded "
+        "to a multiple of "
+     << *d.gemm.blockM
+     << " with entries past the last slot (vLLM's moe_align_block_size); "
+        "expert_ids (i32) gives each tile's expert;";
+  if (d.epilogue == MoeEpilogue::combine)
+    os << " sorted_weights (f32) the routing weight w of each sorted entry "
+          "(0 for padding);";
+  os << " topk (i32) maps a slot to its token.";
+}
+
+/// MXFP8's block scales, or fp8's per-tensor and per-expert scales.
+static void describeScales(llvm::raw_ostream &os, const MoeGemmDescription &d,
+                           const GemmPlan &p) {
+  if (d.gemm.blockScales)
+    os << " SA (E8M0, " << (d.groups == MoeGroups::gathered ? "tokens" : "rows")
+       << " x ceil(K / 32)) scales each 32 k of a row of A, SB (E8M0, "
+          "experts x N x ceil(K / 32)) each 32 k of a row of B.";
+  else if (p.fp8)
+    os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
+          "expert's B; a per-tensor scale is E equal values.";
+}
+
+/// The combine's operands: C added into with atomics, or the deterministic
+/// form's slot rows Y and its summing kernel.
+static void describeCombine(llvm::raw_ostream &os, const MoeGemmDescription &d,
+                            const GemmPlan &p, StringRef product) {
+  StringRef ab = stringifyElementKind(d.gemm.operands);
+  if (d.deterministic)
+    os << "  Y[s, j] = w(s) * " << product
+       << "\n  C[t, j] = Y[t * topk, j] + ... + Y[t * topk + topk - 1, j]\n\n"
+       << "Two kernels, run in turn. " << getMoeGemmKernelName(d)
+       << ": A (tokens x K) and B (experts x N x K) " << ab
+       << ", Y (its C argument: f32, T * topk slots x N, each slot's row "
+          "written once).";
+  else
+    os << "  C[t, j] += w(s) * " << product << ",  t = s / topk\n\n"
+       << "A (tokens x K) and B (experts x N x K) " << ab
+       << ", C (f32, tokens x N, added into: zero it first).";
+  describeGatheredIndices(os, d);
+  describeScales(os, d, p);
+  if (d.deterministic)
+    os << " Then " << kMoeCombineSumKernelName
+       << " (Y, C f32 tokens x N, topk) adds each token's topk rows in "
+          "order, 4 waves side by side per workgroup (grid in hk.launch): "
+          "no atomics, the same bits on every run.\n\n";
+  else
+    os << " Each row is scaled by its weight and added into its token's row "
+          "of C with fp32 atomic adds (hk.store_fragment ... atomic): the "
+          "order of the adds varies from run to run.\n\n";
+}
+
 /// The formula and the operands of the description's comment.
 static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
                              const GemmPlan &p) {
@@ -612,79 +667,29 @@ static void describeOperands(llvm::raw_ostream &os, const MoeGemmDescription &d,
   else
     os << "  for each expert e and row r in [group_offsets[e], "
           "group_offsets[e + 1]):\n";
+  if (d.epilogue == MoeEpilogue::combine)
+    return describeCombine(os, d, p, product);
   std::string c = gathered ? "C[s, j]" : "C[r, j]";
-  if (d.epilogue == MoeEpilogue::combine && d.deterministic) {
-    os << "  Y[s, j] = w(s) * " << product
-       << "\n  C[t, j] = Y[t * topk, j] + ... + Y[t * topk + topk - 1, j]\n\n"
-       << "Two kernels, run in turn. " << getMoeGemmKernelName(d)
-       << ": A (tokens x K) and B (experts x N x K) "
-       << stringifyElementKind(d.gemm.operands)
-       << ", Y (its C argument: f32, T * topk slots x N, each slot's row "
-          "written once). sorted_token_ids (i32) lists each expert's slots "
-          "in turn, padded to a multiple of "
-       << *d.gemm.blockM
-       << " with entries past the last slot; expert_ids (i32) gives each "
-          "tile's expert; sorted_weights (f32) the routing weight w of each "
-          "sorted entry; topk (i32) maps a slot to its token.";
-    if (p.fp8)
-      os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
-            "expert's B.";
-    os << " Then " << kMoeCombineSumKernelName
-       << " (Y, C f32 tokens x N, topk) adds each token's topk rows in "
-          "order, 4 waves side by side per workgroup (grid in hk.launch): "
-          "no atomics, the same bits on every run.\n\n";
-    return;
-  }
-  if (d.epilogue == MoeEpilogue::combine) {
-    os << "  C[t, j] += w(s) * " << product << ",  t = s / topk\n\n"
-       << "A (tokens x K) and B (experts x N x K) "
-       << stringifyElementKind(d.gemm.operands)
-       << ", C (f32, tokens x N, added into: zero it first). "
-          "sorted_token_ids (i32) lists each expert's slots in turn, padded "
-          "to a multiple of "
-       << *d.gemm.blockM
-       << " with entries past the last slot; expert_ids (i32) gives each "
-          "tile's expert; sorted_weights (f32) the routing weight w of each "
-          "sorted entry (0 for padding); topk (i32) maps a slot to its "
-          "token. Each row is scaled by its weight and added into its "
-          "token's row of C with fp32 atomic adds "
-          "(hk.store_fragment ... atomic): the order of the adds varies "
-          "from run to run.";
-    if (p.fp8)
-      os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
-            "expert's B.";
-    os << "\n\n";
-    return;
-  }
   if (p.gated)
     os << "  " << c << " = SiLU(g) * u,  g = " << product
        << ",  u = the same with j + N/2,  j < N/2\n\n";
   else
     os << "  " << c << " = " << product << "\n\n";
   StringRef ab = stringifyElementKind(d.gemm.operands);
-  if (gathered)
+  if (gathered) {
     os << "A (tokens x K, as they are) and B (experts x N x K) " << ab
        << ", C (" << stringifyElementKind(d.gemm.result)
        << ", T * topk slots x " << (p.gated ? "N/2" : "N")
-       << "), fp32 accumulation, row-major. sorted_token_ids (i32) lists "
-          "each expert's slots in turn, padded to a multiple of "
-       << *d.gemm.blockM
-       << " with entries past the last slot (vLLM's moe_align_block_size); "
-          "expert_ids (i32) gives each tile's expert; topk (i32) maps a "
-          "slot to its token.";
-  else
+       << "), fp32 accumulation, row-major.";
+    describeGatheredIndices(os, d);
+  } else {
     os << "A (routed rows x K, sorted by expert) and B (experts x N x K) " << ab
        << ", C (" << stringifyElementKind(d.gemm.result) << ", rows x "
        << (p.gated ? "N/2" : "N")
        << "), fp32 accumulation, row-major; group_offsets (i32, E + 1) "
           "gives each expert's rows.";
-  if (d.gemm.blockScales)
-    os << " SA (E8M0, " << (gathered ? "tokens" : "rows")
-       << " x ceil(K / 32)) scales each 32 k of a row of A, SB (E8M0, "
-          "experts x N x ceil(K / 32)) each 32 k of a row of B.";
-  else if (p.fp8)
-    os << " scale_a (f32) scales A, scale_b (f32, one per expert) each "
-          "expert's B; a per-tensor scale is E equal values.";
+  }
+  describeScales(os, d, p);
   if (p.gated)
     os << " B's rows [0, N/2) are the gate weights, [N/2, N) the up "
           "weights; SiLU(g) = g / (1 + 2^(-g log2 e)).";
