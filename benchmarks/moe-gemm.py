@@ -29,6 +29,7 @@
    two kernels together).
 
     benchmarks/moe-gemm.py [--json]     -> benchmarks/results/moe-gemm.json
+    benchmarks/quality-report.py --moe-only   (the large-M table alone)
 """
 
 import argparse
@@ -300,16 +301,47 @@ def combine_section(tmp):
     return rows
 
 
+def large_m_rows():
+    """Each LARGE_M kernel checked on the simulator, then measured beside
+    its dense GEMM (large_m_row)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, entry in enumerate(LARGE_M):
+            check(*entry[1:2], *entry[3:])
+            rows.append(large_m_row(*entry, tmp, i))
+    return rows
+
+
+def markdown(rows):
+    """The large-M rows as the quality report's MoE table."""
+    lines = ["| MoE kernel | hk-perf / dense | MFMA (hk-perf) | llvm-mca / "
+             "dense | MMA share (llvm-mca) | K loop SALU+VALU per MMA (MoE "
+             "/ dense) | per item outside K loops | spills |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        mca_ratio = mca_share = "-"
+        if "llvm_mca" in r:
+            mca_ratio = f"{r['llvm_mca']['ratio']:.3f}x"
+            mca_share = f"{100 * r['llvm_mca']['moe']['mma_share']:.1f}%"
+        item = r["per_item_outside_k_loop"]
+        work = r["k_loop_alu_per_mma"]
+        spills = "none"
+        if r["moe_spills"]:
+            spills = r["moe_spills"][0].split("spills ", 1)[-1].split(" (")[0]
+        lines.append(
+            f"| {r['label']} | {r['ratio']:.3f}x | "
+            f"{100 * r['moe_mfma_share']:.1f}% | {mca_ratio} | {mca_share} | "
+            f"{work['moe']:.2f} / {work['dense']:.2f} | "
+            f"{item['total'] if item else '-'} | {spills} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     hkbench.setup()
-    large = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i, entry in enumerate(LARGE_M):
-            check(*entry[1:2], *entry[3:])
-            large.append(large_m_row(*entry, tmp, i))
+    large = large_m_rows()
     decode = []
     for tokens in (1, 2, 4, 8, 16, 32, 64):
         read, minimum = decode_bytes(tokens)

@@ -43,6 +43,7 @@ compiled kernel as JSON.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -326,6 +327,18 @@ def spills(resources):
     lanes, not to scratch, but they are spills all the same)."""
     return (f"{resources['vgpr_spills']} VGPR + {resources['sgpr_spills']} "
             "SGPR spills")
+
+
+def moe_section():
+    """The MoE GEMMs' large-M kernels beside their dense GEMMs, from
+    benchmarks/moe-gemm.py: both models' ratios, the K loop's address work
+    and the per-item work outside it (the scheduler's among it)."""
+    spec = importlib.util.spec_from_file_location(
+        "moe_gemm", os.path.join(os.path.dirname(__file__), "moe-gemm.py"))
+    moe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(moe)
+    rows = moe.large_m_rows()
+    return moe, rows
 
 
 def attention_section():
@@ -746,6 +759,10 @@ def main():
                         help="report gfx950's fp8 GEMMs only, at the fp8 "
                         "MFMA rate and raw (printed, the full report left "
                         "alone)")
+    parser.add_argument("--moe-only", action="store_true",
+                        help="report the MoE GEMMs only (benchmarks/"
+                        "moe-gemm.py's large-M kernels; printed, the full "
+                        "report left alone)")
     parser.add_argument("--k-tiles-per-iteration", type=int, default=1,
                         metavar="U", help="with --kernel: K tiles one "
                         "iteration of its main loop does (its unroll factor)")
@@ -757,6 +774,11 @@ def main():
             parser.error("--k-tiles-per-iteration must be at least 1")
         hkbench.setup()
         report_kernel(*args.kernel, args.k_tiles_per_iteration)
+        return
+    if args.moe_only:
+        hkbench.setup()
+        moe, rows = moe_section()
+        print(moe.markdown(rows), end="")
         return
     for only, section, markdown_of in (
             (args.fp8_only, fp8_section, fp8_markdown),
@@ -803,13 +825,14 @@ def main():
         return
     fp8_references, fp8 = fp8_section()
     attention_references, attention = attention_section()
+    moe, moe_rows = moe_section()
     path = hkbench.write_json("quality-report.json", {
         "command": "benchmarks/quality-report.py",
         "llvm_mca_iterations": MCA_ITERATIONS,
         "hipkittens_reference": reference, "variants": rows,
         "hipkittens_fp8": fp8_references, "fp8": fp8,
         "hipkittens_attention": attention_references,
-        "attention": attention})
+        "attention": attention, "moe": moe_rows})
     md = os.path.join(hkbench.RESULTS, "quality-report.md")
     with open(md, "w") as f:
         f.write(markdown(rows, reference))
@@ -820,6 +843,10 @@ def main():
         f.write("\nFlashAttention forward kernels (simulator: "
                 "B,Hq,Hkv,N = %d,%d,%d,%d, not causal):\n\n" % ATTENTION_SIM)
         f.write(attention_markdown(attention, attention_references))
+        f.write("\nMoE GEMMs (gfx950 large M, gfx1201 bf16; "
+                "benchmarks/moe-gemm.py), each beside the dense GEMM of the "
+                "same type and schedule:\n\n")
+        f.write(moe.markdown(moe_rows))
     with open(os.path.join(hkbench.RESULTS, "variants.svg"), "w") as f:
         f.write(svg(rows))
     print(f"results: {path}, {md}, "
