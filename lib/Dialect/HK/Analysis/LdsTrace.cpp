@@ -523,7 +523,9 @@ private:
     if (auto collapse = memref.getDefiningOp<memref::CollapseShapeOp>()) {
       // The product of the source dimensions it groups.
       int64_t product = 1;
-      for (int64_t d : collapse.getReassociationIndices()[dim]) {
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      for (int64_t d : groups[dim]) {
         std::optional<int64_t> size = extentOf(collapse.getSrc(), d);
         if (!size)
           return std::nullopt;
