@@ -37,32 +37,6 @@ std::vector<int64_t> AttentionProblem::shape(unsigned arg) const {
   }
 }
 
-int64_t AttentionProblem::elements(unsigned arg) const {
-  int64_t n = 1;
-  for (int64_t s : shape(arg))
-    n *= s;
-  return n;
-}
-
-std::optional<int64_t> AttentionProblem::extent(unsigned arg,
-                                                int64_t dim) const {
-  std::vector<int64_t> sizes = shape(arg);
-  if (dim < 0 || dim >= int64_t(sizes.size()))
-    return std::nullopt;
-  return sizes[dim];
-}
-
-std::optional<int64_t> AttentionProblem::stride(unsigned arg,
-                                                int64_t dim) const {
-  std::vector<int64_t> sizes = shape(arg);
-  if (dim < 0 || dim >= int64_t(sizes.size()))
-    return std::nullopt;
-  int64_t stride = 1;
-  for (int64_t d = sizes.size() - 1; d > dim; --d)
-    stride *= sizes[d];
-  return stride;
-}
-
 std::optional<uint64_t> AttentionProblem::scalarBits(unsigned arg) const {
   if (arg != argCausal)
     return std::nullopt;

@@ -37,6 +37,32 @@ using namespace mlir::hk;
 
 namespace mlir::hk::run {
 
+int64_t RowMajorArguments::elements(unsigned arg) const {
+  int64_t n = 1;
+  for (int64_t s : shape(arg))
+    n *= s;
+  return n;
+}
+
+std::optional<int64_t> RowMajorArguments::extent(unsigned arg,
+                                                 int64_t dim) const {
+  std::vector<int64_t> sizes = shape(arg);
+  if (dim < 0 || dim >= int64_t(sizes.size()))
+    return std::nullopt;
+  return sizes[dim];
+}
+
+std::optional<int64_t> RowMajorArguments::stride(unsigned arg,
+                                                 int64_t dim) const {
+  std::vector<int64_t> sizes = shape(arg);
+  if (dim < 0 || dim >= int64_t(sizes.size()))
+    return std::nullopt;
+  int64_t stride = 1;
+  for (int64_t d = sizes.size() - 1; d > dim; --d)
+    stride *= sizes[d];
+  return stride;
+}
+
 /// Checks the problem's argument sizes against the kernel's launch terms
 /// and computes the grid.
 static llvm::Error applyLaunchTerms(StringRef kernel, ArrayRef<SizeTerm> grid,

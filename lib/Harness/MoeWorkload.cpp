@@ -245,31 +245,11 @@ std::vector<int64_t> MoeProblem::shape(unsigned arg) const {
   return {};
 }
 
-int64_t MoeProblem::elements(unsigned arg) const {
-  int64_t n = 1;
-  for (int64_t s : shape(arg))
-    n *= s;
-  return n;
-}
-
 std::optional<int64_t> MoeProblem::extent(unsigned arg, int64_t dim) const {
   // The workgroup count is its own size 0: the persistent grid's term.
   if (arg == signature.workgroupsArg())
     return dim == 0 ? std::optional<int64_t>(workgroups) : std::nullopt;
-  std::vector<int64_t> sizes = shape(arg);
-  if (dim < 0 || dim >= int64_t(sizes.size()))
-    return std::nullopt;
-  return sizes[dim];
-}
-
-std::optional<int64_t> MoeProblem::stride(unsigned arg, int64_t dim) const {
-  std::vector<int64_t> sizes = shape(arg);
-  if (dim < 0 || dim >= int64_t(sizes.size()))
-    return std::nullopt;
-  int64_t stride = 1;
-  for (int64_t d = sizes.size() - 1; d > dim; --d)
-    stride *= sizes[d];
-  return stride;
+  return RowMajorArguments::extent(arg, dim);
 }
 
 std::optional<uint64_t> MoeProblem::scalarBits(unsigned arg) const {
@@ -325,27 +305,6 @@ std::vector<int64_t> MoeSumProblem::shape(unsigned arg) const {
   if (arg == moeSumArgC)
     return {sizes.tokens, sizes.n};
   return {};
-}
-
-int64_t MoeSumProblem::elements(unsigned arg) const {
-  int64_t n = 1;
-  for (int64_t s : shape(arg))
-    n *= s;
-  return n;
-}
-
-std::optional<int64_t> MoeSumProblem::extent(unsigned arg, int64_t dim) const {
-  std::vector<int64_t> sizes = shape(arg);
-  if (dim < 0 || dim >= int64_t(sizes.size()))
-    return std::nullopt;
-  return sizes[dim];
-}
-
-std::optional<int64_t> MoeSumProblem::stride(unsigned arg, int64_t dim) const {
-  std::vector<int64_t> sizes = shape(arg);
-  if (dim < 0 || dim >= int64_t(sizes.size()))
-    return std::nullopt;
-  return dim == 0 ? sizes[1] : 1;
 }
 
 std::optional<uint64_t> MoeSumProblem::scalarBits(unsigned arg) const {

@@ -31,20 +31,16 @@
 namespace mlir::hk::run {
 
 /// An attention problem: the sizes (--attention) and the mask (--causal).
-struct AttentionProblem : KernelArguments {
+struct AttentionProblem : RowMajorArguments {
   int64_t batch = 1, qHeads = 1, kvHeads = 1, queries = 1, keys = 1,
           headDim = 64;
   bool causal = false;
 
-  std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
-  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override;
   std::optional<uint64_t> scalarBits(unsigned arg) const override;
   bool isBuffer(unsigned arg) const override { return arg < 5; }
 
   /// The sizes of argument `arg` (Q, K, V, O or LSE).
-  std::vector<int64_t> shape(unsigned arg) const;
-  /// Elements of argument `arg`.
-  int64_t elements(unsigned arg) const;
+  std::vector<int64_t> shape(unsigned arg) const override;
 };
 
 /// The kernel's arguments, in order.

@@ -72,6 +72,19 @@ public:
   virtual bool isBuffer(unsigned arg) const = 0;
 };
 
+/// A problem whose memory arguments are dense and row-major: their extents,
+/// strides and element counts follow from their shapes.
+class RowMajorArguments : public KernelArguments {
+public:
+  /// The sizes of memory argument `arg` (none for a scalar).
+  virtual std::vector<int64_t> shape(unsigned arg) const = 0;
+  /// Elements of memory argument `arg`.
+  int64_t elements(unsigned arg) const;
+
+  std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
+  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override;
+};
+
 /// Reads the problem a workload poses to kernel `name` of argument types
 /// `types` and points `arguments` at it, or fails with why the kernel
 /// cannot serve it.

@@ -242,7 +242,7 @@ struct MoeConfig {
 llvm::Error checkMoeConfig(const MoeConfig &config);
 
 /// A run's problem: the sizes, the routing's slots, the kernel's signature.
-struct MoeProblem : KernelArguments {
+struct MoeProblem : RowMajorArguments {
   MoeSizes sizes;
   MoeSignature signature;
   int64_t workgroups = 1;
@@ -265,28 +265,20 @@ struct MoeProblem : KernelArguments {
   int64_t cArgRows() const {
     return signature.deterministic ? sizes.rows() : outRows();
   }
-  /// The sizes of memory argument `arg` (none for a scalar).
-  std::vector<int64_t> shape(unsigned arg) const;
-  /// Elements of memory argument `arg`.
-  int64_t elements(unsigned arg) const;
-
+  std::vector<int64_t> shape(unsigned arg) const override;
+  /// Also the workgroup count, as its own size 0.
   std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
-  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override;
   std::optional<uint64_t> scalarBits(unsigned arg) const override;
   bool isBuffer(unsigned arg) const override;
 };
 
 /// The sum kernel's problem (kMoeCombineSumKernel): Y [T topk, N], C [T,
 /// N] and topk.
-struct MoeSumProblem : KernelArguments {
+struct MoeSumProblem : RowMajorArguments {
   MoeSizes sizes;
 
   /// The sizes of memory argument `arg` (none for topk).
-  std::vector<int64_t> shape(unsigned arg) const;
-  int64_t elements(unsigned arg) const;
-
-  std::optional<int64_t> extent(unsigned arg, int64_t dim) const override;
-  std::optional<int64_t> stride(unsigned arg, int64_t dim) const override;
+  std::vector<int64_t> shape(unsigned arg) const override;
   std::optional<uint64_t> scalarBits(unsigned arg) const override;
   bool isBuffer(unsigned arg) const override;
 };
