@@ -712,7 +712,7 @@ llvm::Expected<MoeResult> runMoeWorkload(MLIRContext &context,
   // A source holding a deterministic combine holds the sum kernel too: the
   // tested kernel is the other one.
   RunConfig rc = config.run;
-  rc.companionKernels.push_back(kMoeCombineSumKernel);
+  rc.companionKernels.push_back(kMoeCombineSumKernel.str());
   llvm::Expected<MoeRouting> routing =
       makeMoeRouting(config.routing, config.routingFile, config.sizes, rc.seed);
   if (!routing)

@@ -54,6 +54,7 @@
 #include "HK/Dialect/HK/Utils/Enums.h"
 #include "HK/Harness/Launch.h"
 #include "HK/Harness/RunConfig.h"
+#include "HK/Kernels/MoeGemm.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Types.h"
@@ -189,8 +190,10 @@ struct MoeSignature {
 /// The deterministic combine's second kernel, in the same source as the
 /// first: (Y memref<?x?xf32> [T topk, N], C memref<?x?xf32> [T, N], topk
 /// i32), writing C[t, j] = sum over c < topk, in that order, of Y[t topk +
-/// c, j] in f32; its grid comes from its own hk.launch.
-inline constexpr const char *kMoeCombineSumKernel = "moe_combine_sum_f32";
+/// c, j] in f32; its grid comes from its own hk.launch. The kernel library
+/// builds it under this name.
+inline constexpr StringLiteral kMoeCombineSumKernel =
+    kernels::kMoeCombineSumKernelName;
 
 /// The sum kernel's arguments.
 enum MoeSumArg : unsigned { moeSumArgY, moeSumArgC, moeSumArgTopk };
