@@ -57,7 +57,8 @@ LogicalResult mlir::hk::detail::checkLowerable(Operation *op, bool emitErrors) {
       (op->emitOpError() << ... << parts);
     return failure();
   };
-  if (!isa<CopyToSharedOp, LoadFragmentOp, ReadFragmentOp, StoreFragmentOp>(op))
+  if (!isa<CopyToSharedOp, LoadFragmentOp, ReadFragmentOp, StoreFragmentOp,
+           StoreSharedOp>(op))
     return success();
   DenseI32ArrayAttr block = getKnownBlockSize(op);
   if (!block)
@@ -412,6 +413,65 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
   }
 };
 
+/// hk.store_shared: the non-transposed load_fragment path run backwards,
+/// one LDS write per run of a lane's elements the tile keeps consecutive.
+struct StoreSharedLowering : ChipLowering<StoreSharedOp> {
+  using ChipLowering::ChipLowering;
+
+  LogicalResult
+  matchAndRewrite(StoreSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FragmentType type = op.getFragment().getType();
+    const MmaInstr *instr = getInstr(op, type);
+    if (!instr)
+      return failure();
+    SharedTileType tileType = op.getTile().getType();
+    TileLayout layout = tileType.getLayout();
+    FragmentShape shape = getFragmentShape(instr->layout, type.getLaneLayout());
+    FailureOr<Value> lane = emitLaneId(rewriter, op);
+    if (failed(lane))
+      return failure();
+    Value values = adaptor.getFragment();
+    Type element = tileType.getElementType();
+    if (element != type.getElementType())
+      values = arith::TruncFOp::create(
+          rewriter, loc, cast<VectorType>(values.getType()).clone(element),
+          values);
+    Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
+    std::vector<Run> runs =
+        planFragmentWrites(instr->layout, type.getLaneLayout(), layout);
+    SmallVector<std::pair<Value, Value>> runStarts;
+    for (Run run : runs)
+      runStarts.push_back(emitFragmentElement(rewriter, loc, instr->layout,
+                                              type.getLaneLayout(), *lane,
+                                              run.first));
+    for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
+      for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
+        int64_t index = fi * type.getNumFragmentCols() + fj;
+        Value fragment =
+            extractFragment(rewriter, loc, values, index, shape.elemsPerLane);
+        auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
+                                           adaptor.getCol(), shape, fi, fj);
+        for (auto [run, start] : llvm::zip(runs, runStarts)) {
+          Value offset = addIndex(
+              rewriter, loc, base,
+              emitPhysicalOffset(rewriter, loc, layout,
+                                 addIndex(rewriter, loc, row0, start.first),
+                                 addIndex(rewriter, loc, col0, start.second)));
+          vector::StoreOp::create(
+              rewriter, loc,
+              sliceVector(rewriter, loc, fragment, run.first, run.length),
+              adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
+              llvm::MaybeAlign(run.length * layout.elementBytes));
+        }
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// A scale register as amdgpu.scaled_mfma takes it: 4 E8M0 bytes.
 static Value scaleBytes(OpBuilder &b, Location loc, Value word) {
   return arith::BitcastOp::create(
@@ -596,7 +656,8 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocSharedLowering, FillFragmentLowering, GpuReturnLowering>(
       converter, ctx);
-  patterns.add<LoadFragmentLowering, MmaLowering>(converter, ctx, chip);
+  patterns.add<LoadFragmentLowering, MmaLowering, StoreSharedLowering>(
+      converter, ctx, chip);
   populateCopyToSharedLowering(converter, patterns, chip);
   populateGlobalFragmentLowering(converter, patterns, chip);
   populateRegisterTileLowering(converter, patterns, chip);

@@ -112,8 +112,8 @@ bool isUnmodelledSync(Operation *op) {
 bool isModelledSync(Operation *op) {
   if (isa<ReadFragmentOp>(op))
     return op->getParentOfType<ClusterOp>() != nullptr;
-  return isa<CopyToSharedOp, LoadFragmentOp, MmaOp, amdgpu::MemoryCounterWaitOp,
-             StaggerOp>(op) ||
+  return isa<CopyToSharedOp, LoadFragmentOp, StoreSharedOp, MmaOp,
+             amdgpu::MemoryCounterWaitOp, StaggerOp>(op) ||
          isBarrier(op);
 }
 
@@ -294,6 +294,7 @@ private:
         .Case<StaggerOp>([&](StaggerOp stagger) { return runStagger(stagger); })
         .Case<CopyToSharedOp>([&](auto copy) { return runCopy(copy); })
         .Case<LoadFragmentOp>([&](auto load) { return runLoad(load); })
+        .Case<StoreSharedOp>([&](auto store) { return runStore(store); })
         .Case<ReadFragmentOp>([&](auto read) { return runRegisterRead(read); })
         .Case<amdgpu::MemoryCounterWaitOp>([&](auto wait) {
           WaitCounts counts;
@@ -417,6 +418,23 @@ private:
                          copy.getDirect() ? SyncEvent::Counter::vm
                                           : SyncEvent::Counter::lgkm),
          copy);
+    return success();
+  }
+
+  /// A wave's write of its accumulator into a region: a fill from
+  /// registers, which every wave must finish (lgkmcnt) and meet the others
+  /// at a barrier before any reads it.
+  LogicalResult runStore(StoreSharedOp store) {
+    FailureOr<int> region = regionOf(store, store.getTile(), store.getSlot());
+    if (failed(region))
+      return failure();
+    int64_t generation = fillsIssued[*region]++;
+    FailureOr<int64_t> ops = opsOf(
+        store, [&] { return countFragmentWritesPerLane(store, *input.chip); });
+    if (failed(ops))
+      return failure();
+    push(SyncEvent::fill(*region, generation, *ops, SyncEvent::Counter::lgkm),
+         store);
     return success();
   }
 

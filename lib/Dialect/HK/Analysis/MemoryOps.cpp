@@ -35,6 +35,18 @@ FailureOr<int64_t> mlir::hk::countFragmentReadsPerLane(LoadFragmentOp load,
   return type.getNumFragmentRows() * type.getNumFragmentCols() * runs;
 }
 
+FailureOr<int64_t> mlir::hk::countFragmentWritesPerLane(StoreSharedOp store,
+                                                        const ChipInfo &chip) {
+  FragmentType type = store.getFragment().getType();
+  const MmaInstr *instr = type.findInstr(chip);
+  if (!instr)
+    return store.emitOpError() << chip.name << " has no MMA for " << type;
+  int64_t runs = planFragmentWrites(instr->layout, type.getLaneLayout(),
+                                    store.getTile().getType().getLayout())
+                     .size();
+  return type.getNumFragmentRows() * type.getNumFragmentCols() * runs;
+}
+
 FailureOr<int64_t> mlir::hk::countFillOpsPerLane(CopyToSharedOp copy,
                                                  int64_t threads) {
   TileLayout layout = copy.getTile().getType().getLayout();

@@ -337,6 +337,41 @@ LogicalResult LoadFragmentOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// StoreSharedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StoreSharedOp::verify() {
+  FragmentType frag = getFragment().getType();
+  SharedTileType tile = getTile().getType();
+  if (frag.getRole() != FragmentRole::acc)
+    return emitOpError() << "writes 'acc' fragments, not '"
+                         << stringifyFragmentRole(frag.getRole()) << "'";
+  if (frag.getElementType() != tile.getElementType() &&
+      !(frag.getElementType().isF32() &&
+        tile.getElementType().getIntOrFloatBitWidth() == 16))
+    return emitOpError() << "writes f32 accumulators (rounded to the tile's "
+                            "16-bit type) or ones of the tile's type, got "
+                         << frag.getElementType() << " into "
+                         << tile.getElementType();
+  if (failed(verifySlot(*this, getSlot(), tile)) ||
+      failed(verifyRegionInBounds(*this, "tile", getRow(), getCol(),
+                                  frag.getRows(), frag.getCols(),
+                                  tile.getRows(), tile.getCols())))
+    return failure();
+  std::pair<StringRef, Value> dims[] = {{"row", getRow()},
+                                        {"column", getCol()}};
+  int64_t multiples[] = {frag.getFragmentRows(), frag.getFragmentCols()};
+  for (auto [dim, multiple] : llvm::zip(dims, multiples)) {
+    std::optional<int64_t> offset = getConstantIndex(dim.second);
+    if (offset && *offset % multiple != 0)
+      return emitOpError() << dim.first << " offset " << *offset
+                           << " is not a multiple of the fragment's "
+                           << multiple << " " << dim.first << "s";
+  }
+  return verifyChipHasMma(*this, frag);
+}
+
+//===----------------------------------------------------------------------===//
 // MmaOp
 //===----------------------------------------------------------------------===//
 

@@ -86,6 +86,25 @@ std::vector<Run> mlir::hk::planFragmentAccess(MmaLayout layout,
   });
 }
 
+/// `runs` cut into runs of at most `maxLength` elements.
+static std::vector<Run> cutRuns(const std::vector<Run> &runs,
+                                int64_t maxLength) {
+  std::vector<Run> cut;
+  for (Run run : runs)
+    for (int64_t first = run.first; first < run.first + run.length;
+         first += maxLength)
+      cut.push_back(
+          {first, std::min(maxLength, run.first + run.length - first)});
+  return cut;
+}
+
+std::vector<Run> mlir::hk::planFragmentWrites(MmaLayout layout,
+                                              FragmentLayout fragment,
+                                              const TileLayout &tile) {
+  return cutRuns(planFragmentAccess(layout, fragment, tile),
+                 kCopyChunkBytes / tile.elementBytes);
+}
+
 std::vector<Run> mlir::hk::planRowVectorAccess(MmaLayout layout,
                                                int64_t maxLength) {
   FragmentShape shape = getFragmentShape(layout, FragmentRole::row);
@@ -97,13 +116,7 @@ std::vector<Run> mlir::hk::planRowVectorAccess(MmaLayout layout,
       visit(rows);
     }
   });
-  std::vector<Run> capped;
-  for (Run run : runs)
-    for (int64_t first = run.first; first < run.first + run.length;
-         first += maxLength)
-      capped.push_back(
-          {first, std::min(maxLength, run.first + run.length - first)});
-  return capped;
+  return cutRuns(runs, maxLength);
 }
 
 std::vector<Run> mlir::hk::planChunkAccess(const TileLayout &tile,

@@ -22,6 +22,10 @@ namespace mlir::hk {
 FailureOr<int64_t> countFragmentReadsPerLane(LoadFragmentOp load,
                                              const ChipInfo &chip);
 
+/// The LDS writes a lane issues for `store` (lgkmcnt).
+FailureOr<int64_t> countFragmentWritesPerLane(StoreSharedOp store,
+                                              const ChipInfo &chip);
+
 /// Memory operations one lane issues for `copy` in a workgroup of
 /// `threads`, on the counter that completes its LDS writes: direct-to-LDS
 /// loads (vmcnt) for a direct copy, LDS stores (lgkmcnt) otherwise.

@@ -239,6 +239,49 @@ def HK_LoadFragmentOp : HK_Op<"load_fragment"> {
 }
 
 //===----------------------------------------------------------------------===//
+// store_shared
+//===----------------------------------------------------------------------===//
+
+def HK_StoreSharedOp : HK_Op<"store_shared"> {
+  let summary = "write a wave's accumulator fragment into a shared tile";
+  let description = [{
+    Each lane converts its accumulator elements to the tile's element type
+    (f32 to bf16 or f16, round to nearest even) and writes them to slot
+    `slot` of the shared tile at the region whose top-left element is
+    (`row`, `col`), following the chip's accumulator lane layout: the
+    mirror of `hk.load_fragment`. A wave-level op: each wave passes its own
+    offsets, and the waves that later read the region with
+    `hk.load_fragment` (in another fragment layout, or transposed) wait
+    for the writes and meet the writers at a barrier, as after a fill.
+    Row and column offsets must be multiples of the fragment shape; the
+    region must lie inside the tile.
+
+    This is how an accumulator reaches an operand whose k runs along the
+    accumulator's columns (an attention backward's dS, the A operand of
+    dQ = dS K): `hk.to_operand` serves only k along the rows, in
+    registers. Each run of elements a lane holds consecutively in the
+    tile's layout is one LDS write (`ds_write_b16` for a column of a
+    row-major tile).
+
+    Example:
+
+    ```mlir
+    hk.store_shared %ds, %dS[%c0][%c0, %wk]
+        : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>,
+          !hk.shared_tile<64x128xbf16, #hk.swizzle<st_16x32>>
+    ```
+  }];
+  let arguments = (ins HK_Fragment:$fragment,
+    Arg<HK_SharedTile, "destination tile", [MemWrite<HK_SharedMemory>]>:$tile,
+    Index:$slot, Index:$row, Index:$col);
+  let assemblyFormat = [{
+    $fragment `,` $tile `[` $slot `]` `[` $row `,` $col `]`
+    attr-dict `:` type($fragment) `,` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // mma
 //===----------------------------------------------------------------------===//
 

@@ -43,6 +43,11 @@ struct Run {
 std::vector<Run> planFragmentAccess(MmaLayout layout, FragmentLayout fragment,
                                     const TileLayout &tile);
 
+/// planFragmentAccess's runs cut at 16 bytes of `tile`'s elements: the LDS
+/// writes of hk.store_shared, one per run.
+std::vector<Run> planFragmentWrites(MmaLayout layout, FragmentLayout fragment,
+                                    const TileLayout &tile);
+
 /// Runs of a lane's part of a `row` vector fragment (an N x 1 column of
 /// consecutive elements) whose rows follow each other for every lane, each
 /// at most `maxLength` elements: one vector global load each.
