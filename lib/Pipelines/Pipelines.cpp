@@ -442,7 +442,13 @@ FailureOr<std::string>
 mlir::hk::compileGpuModule(ModuleOp module, const HKPipelineOptions &options,
                            StringRef format) {
   PassManager pm(module.getContext());
-  buildHKToROCDLPipeline(pm, options);
+  // As hk-compile and hk-to-binary-pipeline: LLVM's pipeline tidies the
+  // code object's IR. Tidied here too, some modules (the fused attention
+  // backward's) came out as other bytes than hk-compile's.
+  HKPipelineOptions toLlvm;
+  toLlvm.copyOptionValuesFrom(options);
+  toLlvm.tidyLlvm = false;
+  buildHKToROCDLPipeline(pm, toLlvm);
   if (failed(pm.run(module)))
     return failure();
   return serializeGpuModule(module, format);
