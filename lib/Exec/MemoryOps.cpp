@@ -276,6 +276,8 @@ struct DsForm {
   bool pair = false, stride64 = false;
   /// gfx950's ds_read_b64_tr_b16.
   bool transposed = false;
+  /// ds_write_b16_d16_hi and the like: the data register's high half.
+  bool highHalf = false;
   AccessSize element;
 };
 DsForm dsForm(StringRef mnemonic) {
@@ -286,7 +288,9 @@ DsForm dsForm(StringRef mnemonic) {
            mnemonic.starts_with("ds_write2");
   f.stride64 = mnemonic.contains("stride64") || mnemonic.contains("2st64");
   f.transposed = mnemonic.ends_with("_tr_b16");
-  f.element = accessSize(f.transposed ? StringRef("ds_read_b64") : mnemonic);
+  StringRef sized = mnemonic;
+  f.highHalf = f.isWrite && sized.consume_back("_d16_hi");
+  f.element = accessSize(f.transposed ? StringRef("ds_read_b64") : sized);
   return f;
 }
 
@@ -363,6 +367,9 @@ bool dsAccess(Machine &m, Wave &w, const Op &op) {
       unsigned first = form.pair ? 0 : p.regByte;
       for (unsigned i = 0; i < p.bytes; i += 4) {
         uint32_t v = vectorSource(m, w, data, (first + i) / 4)[p.lane];
+        // CDNA4 / RDNA4 ISA, DS_WRITE_B16_D16_HI: data bits [31:16].
+        if (form.highHalf)
+          v >>= 16;
         bytes.insert(bytes.end(), (uint8_t *)&v,
                      (uint8_t *)&v + std::min<unsigned>(4, p.bytes - i));
       }
@@ -601,6 +608,8 @@ void registerMemoryOps(HandlerMap &map) {
                          "ds_write_b128",
                          "ds_write_b16",
                          "ds_write_b8",
+                         "ds_write_b16_d16_hi",
+                         "ds_write_b8_d16_hi",
                          "ds_load_b32",
                          "ds_load_b64",
                          "ds_load_b96",
@@ -615,6 +624,8 @@ void registerMemoryOps(HandlerMap &map) {
                          "ds_store_b128",
                          "ds_store_b16",
                          "ds_store_b8",
+                         "ds_store_b16_d16_hi",
+                         "ds_store_b8_d16_hi",
                          "ds_read2_b32",
                          "ds_read2_b64",
                          "ds_read2st64_b32",
