@@ -123,7 +123,7 @@ def kernels():
                "attention_fwd_bf16_d128_gfx1201.mlir", ["--stages=2"],
                [f"--attention={ATTENTION}", "--test=random"], "latest"),
         Kernel("attention-bwd-d64", "gfx950",
-               "attention_bwd_bf16_d64_gfx950.mlir", [],
+               "attention_bwd_bf16_d64_gfx950_deterministic.mlir", [],
                [f"--attention-bwd={ATTENTION_BWD}"], "latest"),
     ]
 

@@ -54,6 +54,8 @@ mca_cycles() {
     awk -v tiles="${3:-2}" '/^Total Cycles:/ {print $3 / (100 * tiles)}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+# Cycles $1 per 1000 of $2 MACs.
+per() { awk -v c="$1" -v m="$2" 'BEGIN {printf "%.3f", 1000 * c / m}'; }
 # hk-perf (docs/hardware/TimingModel.md: every wave of a CU at the kernel's
 # occupancy) on a kernel's launch description ($1, its main loop covering
 # $2 tiles; more flags after): "cycles-per-tile MFMA-utilisation-%". On a
@@ -359,26 +361,52 @@ for chip in gfx950 gfx1201; do
     check "$example" --chip=$chip "${aflags[@]}" --attention=1,2,2,77,77,$d --causal --test=random
   done
 done
-# The attention backward: both kernels of each module compiled and
-# reported, then checked against fp64 gradients (GQA, causal, tails).
+# The attention backward, fused (one pass, five GEMMs per tile, dQ by fp32
+# atomics) and deterministic (a dQ and a dK/dV kernel): every kernel of each
+# module compiled and reported, the main loops measured, then checked
+# against fp64 gradients (GQA, causal, tails). On gfx950 d = 128 the fused
+# loop stands beside AITER's fused backward loop, per 1000 MACs of backward
+# work (the five GEMMs: 64 x 32 x d x 5 MACs a trip for hk, 2621440 for
+# AITER's; the deterministic pair does 7/5 of the work).
+aiter_bwd="$reference_dir/aiter-gfx950-attn-bwd-d128-loop.s"
 for chip in gfx950 gfx1201; do
   for d in 64 128; do
-    example="$root/examples/attention_bwd_bf16_d${d}_$chip.mlir"
-    name="$build/attention/bwd-d${d}-$chip"
-    "$build/bin/hk-compile" "$example" --chip=$chip \
-      -o "$name.hsaco" --asm="$name.s" --launch="$name.json" || status=1
-    echo "hk: $chip attention backward d=$d -> $name.hsaco"
-    for kernel in dq dkdv; do
-      "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
-        --kernel="attention_bwd_${kernel}_bf16_d$d" \
-        --loop-body="$name.$kernel.loop.s" || status=1
-      # hk-perf per trip of the kernel's main loop (no HipKittens loop).
-      read -r b_perf b_util <<<"$(perf_kernel "$name.json" 1 --kernel="attention_bwd_${kernel}_bf16_d$d")" || status=1
-      echo "hk: $chip attention backward d=$d $kernel main loop: hk-perf $b_perf cycles per trip (MFMA/WMMA ${b_util}%)"
-      record "$chip attention bwd d=$d $kernel" "" "" "per trip" "$b_perf" "" "$b_util" ""
+    for variant in fused deterministic; do
+      suffix="" kernels="fused"
+      [ $variant = deterministic ] && suffix=_deterministic kernels="dq dkdv"
+      example="$root/examples/attention_bwd_bf16_d${d}_${chip}$suffix.mlir"
+      name="$build/attention/bwd-d${d}-$chip$suffix"
+      "$build/bin/hk-compile" "$example" --chip=$chip \
+        -o "$name.hsaco" --asm="$name.s" --launch="$name.json" || status=1
+      echo "hk: $chip attention backward ($variant) d=$d -> $name.hsaco"
+      "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" || status=1
+      for kernel in $kernels; do
+        "$build/bin/hk-report" "$name.hsaco" --asm="$name.s" \
+          --kernel="attention_bwd_${kernel}_bf16_d$d" \
+          --loop-body="$name.$kernel.loop.s" >/dev/null || status=1
+        read -r b_perf b_util <<<"$(perf_kernel "$name.json" 1 --kernel="attention_bwd_${kernel}_bf16_d$d")" || status=1
+        echo "hk: $chip attention backward d=$d $kernel main loop: hk-perf $b_perf cycles per trip (MFMA/WMMA ${b_util}%)"
+        if [ $chip = gfx950 ] && [ $kernel = fused ] && [ $d = 128 ]; then
+          macs=$((64 * 32 * d * 5))
+          b_mca=$(mca_cycles "$name.$kernel.loop.s" gfx950 1)
+          ours=$(per "$b_mca" $macs) ours_perf=$(per "$b_perf" $macs)
+          theirs="" theirs_perf="" theirs_util=""
+          if [ -f "$aiter_bwd" ]; then
+            theirs=$(per "$(mca_cycles "$aiter_bwd" gfx950 1)" 2621440)
+            read -r a_perf theirs_util <<<"$(perf_loop "$aiter_bwd" 4 1 1)"
+            theirs_perf=$(per "$a_perf" 2621440)
+            echo "hk: gfx950 attention backward d=128 fused loop per 1000 MACs of backward work: llvm-mca $ours cycles, hk-perf $ours_perf (MFMA ${b_util}%); AITER's fused loop $theirs / $theirs_perf (${theirs_util}%), ratio $(ratio "$ours" "$theirs") / $(ratio "$ours_perf" "$theirs_perf")"
+          else
+            echo "hk: no AITER backward loop $aiter_bwd (set HK_REFERENCE_DIR): backward comparison skipped"
+          fi
+          record "gfx950 attention bwd d=128 fused vs AITER" "$ours" "$theirs" "per 1000 bwd MACs" "$ours_perf" "$theirs_perf" "$b_util" "$theirs_util"
+        else
+          record "$chip attention bwd d=$d $kernel" "" "" "per trip" "$b_perf" "" "$b_util" ""
+        fi
+      done
+      check "$example" --chip=$chip --attention-bwd=1,4,2,200,333,$d --causal
+      check "$example" --chip=$chip --attention-bwd=2,2,2,77,65,$d
     done
-    check "$example" --chip=$chip --attention-bwd=1,4,2,200,333,$d --causal
-    check "$example" --chip=$chip --attention-bwd=2,2,2,77,65,$d
   done
 done
 # The summary: every ratio measured above, then the checks.

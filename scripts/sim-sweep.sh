@@ -180,9 +180,13 @@ backward_sweep() {
     local sizes="$((RANDOM % 2 + 1)),$((hkv * group)),$hkv,$((RANDOM % 300 + 1)),$((RANDOM % 300 + 1)),$d"
     local flags=""
     [ $((i % 2)) -eq 1 ] && flags="--causal"
-    # shellcheck disable=SC2086
-    run "$root/examples/attention_bwd_bf16_d${d}_$chip.mlir" --chip=$chip \
-      --attention-bwd=$sizes --seed=$i $flags
+    # Every size on the fused kernels and the deterministic pair.
+    local form
+    for form in "" _deterministic; do
+      # shellcheck disable=SC2086
+      run "$root/examples/attention_bwd_bf16_d${d}_${chip}$form.mlir" --chip=$chip \
+        --attention-bwd=$sizes --seed=$i $flags
+    done
   done
 }
 

@@ -3,6 +3,13 @@
 // Part of the hk project, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
+//
+// This file implements the attention backward workload: its problem, the
+// forward run (or the files) that give O and LSE, the choice between the
+// source's fused and deterministic kernels, and their runs in order over
+// one set of buffers (the check is AttentionBackwardCheck.cpp's).
+//
+//===----------------------------------------------------------------------===//
 
 #include "HK/Harness/AttentionBackwardWorkload.h"
 
@@ -32,6 +39,7 @@ unsigned AttentionBackwardProblem::shapeOf(unsigned arg) {
   case bwdO:
   case bwdDO:
   case bwdDQ:
+  case bwdDQAcc:
     return argQ;
   case bwdK:
   case bwdV:
@@ -48,14 +56,14 @@ unsigned AttentionBackwardProblem::shapeOf(unsigned arg) {
 
 std::optional<int64_t> AttentionBackwardProblem::extent(unsigned arg,
                                                         int64_t dim) const {
-  if (arg >= bwdBuffers)
+  if (!isBuffer(arg))
     return std::nullopt;
   return forward.extent(shapeOf(arg), dim);
 }
 
 std::optional<int64_t> AttentionBackwardProblem::stride(unsigned arg,
                                                         int64_t dim) const {
-  if (arg >= bwdBuffers)
+  if (!isBuffer(arg))
     return std::nullopt;
   return forward.stride(shapeOf(arg), dim);
 }
@@ -93,29 +101,45 @@ checkAttentionBackwardConfig(const AttentionBackwardConfig &config) {
   if (config.run.checkSample)
     return badInput("--check-sample does not apply to --attention-bwd: dK "
                     "and dV sum over every query, so every row is checked");
+  for (const auto &[arg, path] : config.saves)
+    if (!llvm::is_contained({bwdD, bwdDQ, bwdDK, bwdDV, bwdDQAcc}, arg) ||
+        path.empty())
+      return badInput(llvm::formatv(
+          "--attention-bwd saves what the backward kernels write: "
+          "--save=I:file.npy with I {0} (D), {1} (dQ), {2} (dK), {3} (dV) or "
+          "{4} (dQacc, fused only), got '{5}:{6}'",
+          unsigned(bwdD), unsigned(bwdDQ), unsigned(bwdDK), unsigned(bwdDV),
+          unsigned(bwdDQAcc), arg, path));
   return llvm::Error::success();
 }
 
-static llvm::Error checkBackwardKernel(StringRef name, ArrayRef<Type> types,
-                                       const AttentionProblem &problem) {
+llvm::Error checkAttentionBackwardKernel(StringRef name, ArrayRef<Type> types,
+                                         const AttentionProblem &problem,
+                                         unsigned arguments) {
+  bool fused = arguments == bwdFusedArgs;
   auto wrong = [&](const Twine &why) {
-    return badInput("'" + name +
-                    "' is not an attention backward kernel: " + why +
-                    " (it takes Q, K, V, O, dO: memref<?x?x?xDxbf16>, LSE, "
-                    "D: memref<?x?x?xf32>, dQ, dK, dV: memref<?x?x?xDxbf16>, "
-                    "causal: i32)");
+    return badInput(
+        "'" + name + "' is not an attention backward kernel: " + why +
+        " (it takes Q, K, V, O, dO: memref<?x?x?xDxbf16>, LSE, D: "
+        "memref<?x?x?xf32>, dQ, dK, dV: memref<?x?x?xDxbf16>, causal: i32" +
+        (fused ? ", dQacc: memref<?x?x?xDxf32>" : "") + ")");
   };
-  if (types.size() != bwdBuffers + 1)
+  if (types.size() != arguments)
     return wrong("it takes " + Twine(types.size()) + " arguments, not " +
-                 Twine(bwdBuffers + 1));
-  for (unsigned arg = 0; arg < bwdBuffers; ++arg) {
+                 Twine(arguments));
+  for (unsigned arg = 0; arg < arguments; ++arg) {
+    if (arg == bwdCausal) {
+      if (!types[arg].isInteger(32))
+        return wrong("argument #" + Twine(arg) + " is not an i32");
+      continue;
+    }
     auto type = dyn_cast<MemRefType>(types[arg]);
     bool vector = arg == bwdLse || arg == bwdD;
+    bool f32 = vector || arg == bwdDQAcc;
     if (!type || type.getRank() != (vector ? 3 : 4) ||
-        !(vector ? type.getElementType().isF32()
-                 : type.getElementType().isBF16()))
+        !(f32 ? type.getElementType().isF32() : type.getElementType().isBF16()))
       return wrong("argument #" + Twine(arg) + " is not a rank-" +
-                   Twine(vector ? 3 : 4) + " " + (vector ? "f32" : "bf16") +
+                   Twine(vector ? 3 : 4) + " " + (f32 ? "f32" : "bf16") +
                    " memref");
     if (!vector && !ShapedType::isDynamic(type.getDimSize(3)) &&
         type.getDimSize(3) != problem.headDim)
@@ -123,9 +147,47 @@ static llvm::Error checkBackwardKernel(StringRef name, ArrayRef<Type> types,
                                     "--attention-bwd asks for d = {2}",
                                     name, type.getDimSize(3), problem.headDim));
   }
-  if (!types[bwdCausal].isInteger(32))
-    return wrong("argument #" + Twine(bwdCausal) + " is not an i32");
   return llvm::Error::success();
+}
+
+const char *stringifyAttentionBackwardVariant(AttentionBackwardVariant v) {
+  return v == AttentionBackwardVariant::fused ? "fused" : "deterministic";
+}
+
+std::vector<std::string>
+getAttentionBackwardKernels(AttentionBackwardVariant variant, int64_t headDim) {
+  return kernels::getAttentionBackwardKernelNames(
+      headDim, variant == AttentionBackwardVariant::deterministic);
+}
+
+llvm::Expected<AttentionBackwardVariant>
+selectAttentionBackwardVariant(ArrayRef<std::string> names, int64_t headDim,
+                               StringRef path) {
+  using Variant = AttentionBackwardVariant;
+  std::vector<std::string> fused =
+      getAttentionBackwardKernels(Variant::fused, headDim);
+  std::vector<std::string> deterministic =
+      getAttentionBackwardKernels(Variant::deterministic, headDim);
+  bool isFused = llvm::is_contained(names, fused[1]);
+  const std::vector<std::string> &wanted = isFused ? fused : deterministic;
+  auto missing = llvm::find_if(wanted, [&](const std::string &kernel) {
+    return !llvm::is_contained(names, kernel);
+  });
+  if (missing == wanted.end())
+    return isFused ? Variant::fused : Variant::deterministic;
+  std::string message =
+      llvm::formatv("'{0}' has no kernel named '{1}' (its kernels: {2})", path,
+                    *missing, llvm::join(names, ", "));
+  if (isFused)
+    return badInput(message +
+                    llvm::formatv(": the fused backward runs {0}, then {1}, "
+                                  "then {2}, all from the same source",
+                                  fused[0], fused[1], fused[2]));
+  return badInput(message + llvm::formatv(": --attention-bwd at d = {0} runs "
+                                          "the fused backward ({1}, {2}, {3}) "
+                                          "or the deterministic one ({4}, {5})",
+                                          headDim, fused[0], fused[1], fused[2],
+                                          deterministic[0], deterministic[1]));
 }
 
 /// hk's forward kernel for the chip and head dim, written to a temporary
@@ -158,11 +220,6 @@ static float floatAt(const std::vector<uint8_t> &buffer, int64_t i) {
   float x;
   std::memcpy(&x, buffer.data() + i * 4, 4);
   return x;
-}
-static double bf16At(const std::vector<uint8_t> &buffer, int64_t i) {
-  uint16_t bits;
-  std::memcpy(&bits, buffer.data() + i * 2, 2);
-  return bf16ToFloat(bits);
 }
 
 /// Runs the forward kernel (--forward's, or hk's for the chip and d) for O
@@ -253,225 +310,116 @@ saveInputs(const AttentionBackwardConfig &config,
   return llvm::Error::success();
 }
 
+/// --save: the outputs `config.saves` names, from `buffers` as the kernels
+/// left them (bf16 as bits, f32 as float32); a line per file into `saved`.
+static llvm::Error saveOutputs(const AttentionBackwardConfig &config,
+                               AttentionBackwardVariant variant,
+                               const std::vector<std::vector<uint8_t>> &buffers,
+                               std::vector<std::string> &saved) {
+  static constexpr const char *names[] = {"",  "",   "",   "",   "", "",
+                                          "D", "dQ", "dK", "dV", "", "dQacc"};
+  const AttentionProblem &p = config.problem.forward;
+  for (const auto &[arg, path] : config.saves) {
+    if (arg == bwdDQAcc && variant != AttentionBackwardVariant::fused)
+      return badInput(llvm::formatv(
+          "--save={0}: dQacc is the fused backward's workspace; '{1}' holds "
+          "the deterministic kernels, which take no argument #{0}",
+          arg, config.run.inputFile));
+    bool f32 = arg == bwdD || arg == bwdDQAcc;
+    std::vector<int64_t> shape =
+        p.shape(AttentionBackwardProblem::shapeOf(arg));
+    NpyArray array{f32 ? "<f4" : "<u2", shape, buffers[arg]};
+    if (llvm::Error e = writeNpy(path, array))
+      return badInput("cannot write '" + path +
+                      "': " + llvm::toString(std::move(e)));
+    saved.push_back(llvm::formatv(
+        "wrote argument #{0} ({1}, {2} {3}) to {4}", arg, names[arg],
+        llvm::join(
+            llvm::map_range(shape, [](int64_t n) { return std::to_string(n); }),
+            "x"),
+        f32 ? "f32" : "bf16 bits", path));
+  }
+  return llvm::Error::success();
+}
+
 namespace {
-/// One backward version's buffers after both kernels ran.
+/// One backward version's kernels and its buffers after they ran.
 struct BackwardRun {
-  PreparedKernel dq, dkdv;
-  LaunchStats dqStats, dkdvStats;
+  AttentionBackwardVariant variant = AttentionBackwardVariant::deterministic;
+  std::vector<BackwardKernelRun> kernels;
   std::vector<std::vector<uint8_t>> buffers;
 };
 } // namespace
 
-/// Runs the dQ then the dK/dV kernel of `runConfig.inputFile` on its backend,
-/// on a copy of `buffers`.
+/// The arguments each kernel of `variant` writes, in the order they run
+/// (getAttentionBackwardKernels): on hip, what is copied back.
+static std::vector<std::vector<unsigned>>
+getBackwardOutputs(AttentionBackwardVariant variant) {
+  if (variant == AttentionBackwardVariant::fused)
+    return {{bwdD, bwdDQAcc}, {bwdDQAcc, bwdDK, bwdDV}, {bwdDQ}};
+  return {{bwdD, bwdDQ}, {bwdDK, bwdDV}};
+}
+
+/// Runs the backward kernels of `runConfig.inputFile` on its backend, in
+/// order, on a copy of `buffers`: the fused variant's if the source holds
+/// it, else the deterministic one's. The fused variant's dQacc starts as
+/// NaN, so that an element the first kernel does not zero fails.
 static llvm::Expected<BackwardRun>
 runBackward(MLIRContext &context, const AttentionBackwardConfig &config,
             const RunConfig &runConfig, Version version,
             const std::vector<std::vector<uint8_t>> &buffers) {
   const AttentionBackwardProblem &problem = config.problem;
+  const AttentionProblem &p = problem.forward;
+  llvm::Expected<std::vector<std::string>> names =
+      listKernels(context, runConfig, runConfig.inputFile);
+  if (!names)
+    return names.takeError();
+  llvm::Expected<AttentionBackwardVariant> variant =
+      selectAttentionBackwardVariant(*names, p.headDim, runConfig.inputFile);
+  if (!variant)
+    return variant.takeError();
   BackwardRun run;
-  run.buffers = buffers;
-  int64_t d = problem.forward.headDim;
-  struct Step {
-    std::string kernel;
-    PreparedKernel &prepared;
-    LaunchStats &stats;
-    std::vector<unsigned> outputs;
-  } steps[] = {{llvm::formatv("attention_bwd_dq_bf16_d{0}", d).str(),
-                run.dq,
-                run.dqStats,
-                {bwdD, bwdDQ}},
-               {llvm::formatv("attention_bwd_dkdv_bf16_d{0}", d).str(),
-                run.dkdv,
-                run.dkdvStats,
-                {bwdDK, bwdDV}}};
-  for (Step &step : steps) {
+  run.variant = *variant;
+  bool fused = run.variant == AttentionBackwardVariant::fused;
+  unsigned arguments = fused ? bwdFusedArgs : bwdDeterministicArgs;
+  // Every kernel compiled and its signature checked before any runs.
+  for (const std::string &name :
+       getAttentionBackwardKernels(run.variant, p.headDim)) {
     RunConfig rc = runConfig;
-    rc.kernelName = step.kernel;
+    rc.kernelName = name;
     auto read = [&](StringRef name, ArrayRef<Type> types,
-                    const KernelArguments *&arguments) {
-      arguments = &problem;
-      return checkBackwardKernel(name, types, problem.forward);
+                    const KernelArguments *&kernelArguments) {
+      kernelArguments = &problem;
+      return checkAttentionBackwardKernel(name, types, p, arguments);
     };
     llvm::Expected<PreparedKernel> kernel =
         prepareKernel(context, rc, rc.inputFile, read, version);
     if (!kernel)
       return kernel.takeError();
-    step.prepared = std::move(*kernel);
+    run.kernels.push_back({std::move(*kernel), LaunchStats()});
+  }
+  run.buffers = buffers;
+  if (fused) {
+    // (The causal flag, argument #10, is no buffer: left empty.)
+    run.buffers.resize(bwdFusedArgs);
+    std::vector<uint8_t> &acc = run.buffers[bwdDQAcc];
+    acc.resize(p.elements(argQ) * 4);
+    float nan = std::numeric_limits<float>::quiet_NaN();
+    for (size_t i = 0; i < acc.size(); i += 4)
+      std::memcpy(acc.data() + i, &nan, 4);
+  }
+  std::vector<std::vector<unsigned>> written = getBackwardOutputs(run.variant);
+  for (auto [step, kernel] : llvm::enumerate(run.kernels)) {
     std::vector<bool> outputs(run.buffers.size(), false);
-    for (unsigned arg : step.outputs)
+    for (unsigned arg : written[step])
       outputs[arg] = true;
     llvm::Expected<LaunchStats> stats =
-        launchKernel(rc, step.prepared, run.buffers, outputs);
+        launchKernel(runConfig, kernel.kernel, run.buffers, outputs);
     if (!stats)
       return stats.takeError();
-    step.stats = std::move(*stats);
+    kernel.stats = std::move(*stats);
   }
   return std::move(run);
-}
-
-static void count(GradientCheck &check, double got, double want, double bound) {
-  double err = std::fabs(got - want);
-  ++check.checked;
-  if (!(err <= bound))
-    ++check.bad;
-  if (std::isfinite(err))
-    check.maxAbs = std::max(check.maxAbs, err);
-}
-
-/// The fp64 dot product of two bf16 rows, and the sum of its terms'
-/// magnitudes (the f32 accumulation's error scale).
-struct Dot {
-  double sum = 0, abs = 0;
-};
-static Dot dot(const uint16_t *a, const uint16_t *b, int64_t n) {
-  Dot out;
-  for (int64_t i = 0; i < n; ++i) {
-    double x = double(bf16ToFloat(a[i])) * bf16ToFloat(b[i]);
-    out.sum += x;
-    out.abs += std::fabs(x);
-  }
-  return out;
-}
-
-/// The fp64 gradients of the bf16 inputs and the kernels' error bounds
-/// (docs/Attention.md#backward-tolerances).
-static AttentionBackwardCheck
-checkGradients(const AttentionProblem &p, const std::vector<uint16_t> &q,
-               const std::vector<uint16_t> &k, const std::vector<uint16_t> &v,
-               const std::vector<uint16_t> &dO,
-               const std::vector<std::vector<uint8_t>> &out) {
-  AttentionBackwardCheck check;
-  const int64_t d = p.headDim, group = p.qHeads / p.kvHeads;
-  const double scale = 1.0 / std::sqrt(double(d));
-  const double bf16Rounding = std::ldexp(1.0, -8); // 2^-9, margin 2
-  auto f = [](uint16_t x) { return double(bf16ToFloat(x)); };
-  int64_t kvRows = p.batch * p.kvHeads * p.keys;
-  // dK, dV and their bounds sum over the query heads of a kv head.
-  std::vector<double> dk(kvRows * d, 0), dv(kvRows * d, 0),
-      dkErr(kvRows * d, 0), dvErr(kvRows * d, 0);
-  std::vector<double> s(p.keys), sAbs(p.keys), prob(p.keys), o(d), oErr(d),
-      dq(d), dqErr(d), spread(d);
-  // f32 accumulations: at most this many addends per output element.
-  const double accumulate =
-      std::ldexp(double(d + p.keys + p.queries * group), -23);
-  for (int64_t b = 0; b < p.batch; ++b)
-    for (int64_t h = 0; h < p.qHeads; ++h) {
-      int64_t g = h / group;
-      const uint16_t *K = &k[(b * p.kvHeads + g) * p.keys * d];
-      const uint16_t *V = &v[(b * p.kvHeads + g) * p.keys * d];
-      int64_t kvBase = (b * p.kvHeads + g) * p.keys * d;
-      for (int64_t qi = 0; qi < p.queries; ++qi) {
-        int64_t row = (b * p.qHeads + h) * p.queries + qi;
-        const uint16_t *Q = &q[row * d];
-        const uint16_t *DO = &dO[row * d];
-        int64_t end = p.causal ? std::min(p.keys, qi + 1) : p.keys;
-        double m = -INFINITY, sAbsMax = 0;
-        for (int64_t kk = 0; kk < end; ++kk) {
-          Dot qk = dot(Q, &K[kk * d], d);
-          s[kk] = qk.sum * scale;
-          sAbs[kk] = qk.abs * scale;
-          sAbsMax = std::max(sAbsMax, sAbs[kk]);
-          m = std::max(m, s[kk]);
-        }
-        double l = 0;
-        for (int64_t kk = 0; kk < end; ++kk)
-          l += (prob[kk] = std::exp(s[kk] - m));
-        std::fill(o.begin(), o.end(), 0.0);
-        std::fill(spread.begin(), spread.end(), 0.0);
-        for (int64_t kk = 0; kk < end; ++kk) {
-          prob[kk] /= l;
-          for (int64_t j = 0; j < d; ++j) {
-            o[j] += prob[kk] * f(V[kk * d + j]);
-            spread[j] += prob[kk] * std::fabs(f(V[kk * d + j]));
-          }
-        }
-        double lse = m + std::log(l);
-        // The forward's O bound (AttentionWorkload.cpp) and its LSE error,
-        // which scales every P of the row.
-        double pError = bf16Rounding + std::ldexp(double(d) * sAbsMax, -22);
-        double lseError = std::ldexp(1.0 + std::fabs(lse), -20) +
-                          std::ldexp(double(end) + double(d) * sAbsMax, -22);
-        double D = 0, dError = 0, dAbs = 0, dStored = 0, dStoredAbs = 0;
-        for (int64_t j = 0; j < d; ++j) {
-          double g2 = f(DO[j]);
-          D += g2 * o[j];
-          oErr[j] = pError * spread[j] + bf16Rounding * std::fabs(o[j]);
-          dError += std::fabs(g2) * oErr[j];
-          dAbs += std::fabs(g2 * o[j]);
-          double stored = bf16At(out[bwdO], row * d + j);
-          dStored += g2 * stored;
-          dStoredAbs += std::fabs(g2 * stored);
-        }
-        dError += std::ldexp(dAbs, -22);
-        // The kernel's D is the f32 sum of dO times the forward's O.
-        count(check.d, floatAt(out[bwdD], row), dStored,
-              std::ldexp(dStoredAbs, -20) + std::ldexp(1.0, -30));
-        std::fill(dq.begin(), dq.end(), 0.0);
-        std::fill(dqErr.begin(), dqErr.end(), 0.0);
-        for (int64_t kk = 0; kk < end; ++kk) {
-          Dot dov = dot(DO, &V[kk * d], d);
-          double dp = dov.sum, dpAbs = dov.abs;
-          double P = prob[kk], dS = P * (dp - D);
-          // P in f32: the scores' and LSE's errors, relative; dS rounded
-          // to bf16 for the MMAs.
-          double pRelative =
-              2 * (lseError + std::ldexp(double(d) * sAbs[kk], -22)) +
-              std::ldexp(1.0, -21);
-          double dsError = P * (dError + std::ldexp(dpAbs, -22)) +
-                           pRelative * std::fabs(dS) +
-                           bf16Rounding * std::fabs(dS);
-          for (int64_t j = 0; j < d; ++j) {
-            double kj = f(K[kk * d + j]), qj = f(Q[j]), gj = f(DO[j]);
-            dq[j] += scale * dS * kj;
-            dqErr[j] +=
-                scale * (dsError + accumulate * std::fabs(dS)) * std::fabs(kj);
-            dk[kvBase + kk * d + j] += scale * dS * qj;
-            dkErr[kvBase + kk * d + j] +=
-                scale * (dsError + accumulate * std::fabs(dS)) * std::fabs(qj);
-            dv[kvBase + kk * d + j] += P * gj;
-            dvErr[kvBase + kk * d + j] +=
-                (bf16Rounding + pRelative + accumulate) * P * std::fabs(gj);
-          }
-        }
-        for (int64_t j = 0; j < d; ++j)
-          count(check.dq, bf16At(out[bwdDQ], row * d + j), dq[j],
-                dqErr[j] + bf16Rounding * std::fabs(dq[j]) +
-                    std::ldexp(1.0, -30));
-      }
-    }
-  for (int64_t i = 0; i < kvRows * d; ++i) {
-    count(check.dk, bf16At(out[bwdDK], i), dk[i],
-          dkErr[i] + bf16Rounding * std::fabs(dk[i]) + std::ldexp(1.0, -30));
-    count(check.dv, bf16At(out[bwdDV], i), dv[i],
-          dvErr[i] + bf16Rounding * std::fabs(dv[i]) + std::ldexp(1.0, -30));
-  }
-  return check;
-}
-
-/// Bit for bit: dQ, dK, dV and D of two versions.
-static AttentionBackwardCheck
-compareGradients(const std::vector<std::vector<uint8_t>> &a,
-                 const std::vector<std::vector<uint8_t>> &b) {
-  AttentionBackwardCheck check;
-  auto compare = [&](GradientCheck &c, unsigned arg, int64_t bytes) {
-    for (int64_t i = 0; (i + 1) * bytes <= int64_t(a[arg].size()); ++i) {
-      ++c.checked;
-      if (std::memcmp(a[arg].data() + i * bytes, b[arg].data() + i * bytes,
-                      bytes) == 0)
-        continue;
-      ++c.bad;
-      double x = bytes == 2 ? bf16At(a[arg], i) : floatAt(a[arg], i);
-      double y = bytes == 2 ? bf16At(b[arg], i) : floatAt(b[arg], i);
-      if (std::isfinite(x - y))
-        c.maxAbs = std::max(c.maxAbs, std::fabs(x - y));
-    }
-  };
-  compare(check.dq, bwdDQ, 2);
-  compare(check.dk, bwdDK, 2);
-  compare(check.dv, bwdDV, 2);
-  compare(check.d, bwdD, 4);
-  return check;
 }
 
 llvm::Expected<AttentionBackwardResult>
@@ -483,12 +431,13 @@ runAttentionBackwardWorkload(MLIRContext &context,
   AttentionConfig forward = forwardConfig(config);
   AttentionInputs inputs;
   makeAttentionInputs(forward, inputs);
+  AttentionBackwardInputs checked{inputs.q, inputs.k, inputs.v,
+                                  std::vector<uint16_t>(p.elements(argO))};
   // dO: unit normal bf16, drawn after Q, K and V.
-  std::vector<uint16_t> dO(p.elements(argO));
   {
     std::mt19937_64 rng(config.run.seed + 7);
     std::normal_distribution<double> normal(0.0, 1.0);
-    for (uint16_t &x : dO)
+    for (uint16_t &x : checked.dO)
       x = floatToBf16(float(normal(rng)));
   }
   llvm::Expected<std::vector<std::vector<uint8_t>>> fwd =
@@ -502,8 +451,8 @@ runAttentionBackwardWorkload(MLIRContext &context,
   std::vector<std::vector<uint8_t>> buffers = {
       inputs.buffers[argQ], inputs.buffers[argK], inputs.buffers[argV],
       (*fwd)[argO]};
-  std::vector<uint8_t> dOBytes(dO.size() * 2);
-  std::memcpy(dOBytes.data(), dO.data(), dOBytes.size());
+  std::vector<uint8_t> dOBytes(checked.dO.size() * 2);
+  std::memcpy(dOBytes.data(), checked.dO.data(), dOBytes.size());
   buffers.push_back(std::move(dOBytes));
   buffers.push_back((*fwd)[argLse]);
   std::vector<uint8_t> nanRows(p.elements(argLse) * 4);
@@ -529,20 +478,25 @@ runAttentionBackwardWorkload(MLIRContext &context,
   if (!run)
     return run.takeError();
   AttentionBackwardResult result;
+  result.variant = run->variant;
   if (rc.test == TestKind::compare) {
     llvm::Expected<BackwardRun> other = runBackward(
         context, config, getComparedRunConfig(rc), Version::compared, buffers);
     if (!other)
       return other.takeError();
-    result.check = compareGradients(run->buffers, other->buffers);
+    // A fused variant's dQ sums its atomic adds in the hardware's order.
+    result.compareExactDq = run->variant != AttentionBackwardVariant::fused &&
+                            other->variant != AttentionBackwardVariant::fused;
+    result.check = checkAttentionBackward(
+        p, checked, run->buffers, &other->buffers, result.compareExactDq);
   } else {
-    result.check =
-        checkGradients(p, inputs.q, inputs.k, inputs.v, dO, run->buffers);
+    result.check = checkAttentionBackward(p, checked, run->buffers, nullptr,
+                                          /*exactDq=*/true);
   }
-  result.dqKernel = std::move(run->dq);
-  result.dkdvKernel = std::move(run->dkdv);
-  result.dqStats = std::move(run->dqStats);
-  result.dkdvStats = std::move(run->dkdvStats);
+  if (llvm::Error e =
+          saveOutputs(config, run->variant, run->buffers, result.saved))
+    return std::move(e);
+  result.kernels = std::move(run->kernels);
   result.flops = 10.0 * p.batch * p.qHeads * p.queries * p.keys * p.headDim *
                  (p.causal ? 0.5 : 1.0);
   return std::move(result);

@@ -187,9 +187,10 @@ llvm::Error ParsedKernel::diagnosedError() const {
                                     /*reported=*/!captured);
 }
 
-llvm::Expected<ParsedKernel>
-parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
-  ParsedKernel parsed;
+/// Parses the hk source `path` into `parsed` (no kernel selected), its
+/// diagnostics going where `config` says.
+static llvm::Error parseSource(MLIRContext &context, const RunConfig &config,
+                               StringRef path, ParsedKernel &parsed) {
   parsed.sourceMgr = std::make_unique<llvm::SourceMgr>();
   if (!config.diagnostics) {
     parsed.captured = std::make_unique<std::string>();
@@ -203,6 +204,41 @@ parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
   parsed.module = parseCheckedSourceFile(path, *parsed.sourceMgr, &context, os);
   if (!parsed.module)
     return parsed.diagnosedError();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<std::string>>
+listKernels(MLIRContext &context, const RunConfig &config, StringRef path) {
+  std::vector<std::string> names;
+  if (path.ends_with(".json")) {
+    auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!text)
+      return badInput("cannot read '" + path +
+                      "': " + text.getError().message());
+    llvm::Expected<LaunchDescription> parsed =
+        parseLaunchDescription((*text)->getBuffer());
+    if (!parsed)
+      return badInput("'" + path + "' is not a launch description: " +
+                      llvm::toString(parsed.takeError()));
+    for (const LaunchDescription::Kernel &k : parsed->kernels)
+      names.push_back(k.name);
+    return std::move(names);
+  }
+  ParsedKernel parsed;
+  if (llvm::Error e = parseSource(context, config, path, parsed))
+    return std::move(e);
+  parsed.module->walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      names.push_back(f.getName().str());
+  });
+  return std::move(names);
+}
+
+llvm::Expected<ParsedKernel>
+parseKernel(MLIRContext &context, const RunConfig &config, StringRef path) {
+  ParsedKernel parsed;
+  if (llvm::Error e = parseSource(context, config, path, parsed))
+    return std::move(e);
   llvm::Expected<gpu::GPUFuncOp> kernel =
       selectKernel(*parsed.module, path, config);
   if (!kernel)

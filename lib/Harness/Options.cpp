@@ -62,7 +62,9 @@ struct RunCLOptions {
   llvm::cl::list<std::string> saves{
       "save", llvm::cl::cat(toolOptions),
       llvm::cl::desc("any kernel: write memref argument I after the run (with "
-                     "or without a check); MoE: C (I = 2) as float32"),
+                     "or without a check); MoE: C (I = 2) as float32; "
+                     "attention backward: D (6), dQ (7), dK (8), dV (9) or "
+                     "the fused dQacc (11) as the kernels wrote them"),
       llvm::cl::value_desc("I:file.npy")};
   llvm::cl::opt<TestKind> testKind{
       "test", llvm::cl::init(TestKind::random), llvm::cl::cat(toolOptions),
@@ -511,6 +513,13 @@ createAttentionBackwardConfig(const RunCLOptions &o) {
     return badInput("--attention-scores is a forward option; the backward "
                     "draws Q ~ N(0, 4), K, V, dO ~ N(0, 1)");
   config.saveInputsPrefix = o.saveInputsPrefix;
+  for (StringRef spec : o.saves) {
+    auto [index, path] = spec.split(':');
+    unsigned arg;
+    if (index.trim().getAsInteger(10, arg))
+      return badInput("--save takes I:file.npy, got '" + spec + "'");
+    config.saves.push_back({arg, path.str()});
+  }
   if (llvm::Error e = rejectGemmOptions(o, "attention", "--attention-bwd",
                                         /*savesInputs=*/true))
     return std::move(e);

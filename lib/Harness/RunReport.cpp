@@ -363,6 +363,38 @@ void printAttentionReport(const AttentionConfig &config,
   out << (pass ? "PASS\n" : "FAIL\n");
 }
 
+/// A kernel run as a JSON object: its name, grid, median time (hip) and
+/// counters (sim, isa).
+static llvm::json::Value kernelRunJson(const PreparedKernel &kernel,
+                                       const LaunchStats &stats, bool hip) {
+  llvm::json::Object o{
+      {"kernel", kernel.name},
+      {"grid",
+       llvm::json::Array{kernel.grid[0], kernel.grid[1], kernel.grid[2]}},
+      {"median_milliseconds",
+       hip ? llvm::json::Value(stats.timing.median()) : nullptr}};
+  if (!hip)
+    addCountersJson(o, stats.counters, kernel.compileSeconds, stats.runSeconds);
+  return std::move(o);
+}
+
+/// The backward variant's line of a text report: its kernels and what
+/// each computes.
+static void printBackwardVariant(const AttentionBackwardResult &result,
+                                 llvm::raw_ostream &out) {
+  const std::vector<BackwardKernelRun> &k = result.kernels;
+  if (result.variant == AttentionBackwardVariant::fused) {
+    out << llvm::formatv(
+        "  fused: {0} (D, dQacc zeroed), {1} (dK, dV, and dQ added into the "
+        "f32 workspace dQacc [B, Hq, Nq, d] with atomics; dQacc starts as "
+        "NaN), {2} (dQ from dQacc)\n",
+        k[0].kernel.name, k[1].kernel.name, k[2].kernel.name);
+    return;
+  }
+  out << llvm::formatv("  deterministic: {0} (dQ, D), then {1} (dK, dV)\n",
+                       k[0].kernel.name, k[1].kernel.name);
+}
+
 void printAttentionBackwardReport(const AttentionBackwardConfig &config,
                                   const AttentionBackwardResult &result,
                                   bool json, llvm::raw_ostream &out) {
@@ -370,19 +402,30 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
   const AttentionProblem &p = config.problem.forward;
   const AttentionBackwardCheck &check = result.check;
   bool hip = rc.backend == Backend::hip, pass = result.passed();
-  double ms =
-      hip ? result.dqStats.timing.median() + result.dkdvStats.timing.median()
-          : 0;
+  double ms = 0, compileSeconds = 0, runSeconds = 0;
+  for (const BackwardKernelRun &k : result.kernels) {
+    ms += hip ? k.stats.timing.median() : 0;
+    compileSeconds += k.kernel.compileSeconds;
+    runSeconds += k.stats.runSeconds;
+  }
   double peakTflops = getChipInfo(rc.chip).peakBf16Tflops;
+  const char *variant = stringifyAttentionBackwardVariant(result.variant);
+  bool withinDq = rc.test == TestKind::compare && !result.compareExactDq;
   struct Named {
     const char *name;
     const GradientCheck &check;
   } gradients[] = {
       {"dq", check.dq}, {"dk", check.dk}, {"dv", check.dv}, {"d", check.d}};
   if (json) {
+    llvm::json::Array names, runs;
+    for (const BackwardKernelRun &k : result.kernels) {
+      names.push_back(k.kernel.name);
+      runs.push_back(kernelRunJson(k.kernel, k.stats, hip));
+    }
     llvm::json::Object report{
-        {"kernels",
-         llvm::json::Array{result.dqKernel.name, result.dkdvKernel.name}},
+        {"kernels", std::move(names)},
+        {"variant", variant},
+        {"kernel_runs", std::move(runs)},
         {"chip", stringifyChip(rc.chip)},
         {"backend", stringifyBackend(rc.backend)},
         {"attention_bwd", llvm::json::Array{p.batch, p.qHeads, p.kvHeads,
@@ -390,10 +433,12 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
         {"causal", p.causal},
         {"test", stringifyTestKind(rc.test)},
         {"pass", pass},
-        {"compile_seconds",
-         result.dqKernel.compileSeconds + result.dkdvKernel.compileSeconds},
-        {"run_seconds",
-         result.dqStats.runSeconds + result.dkdvStats.runSeconds}};
+        {"compile_seconds", compileSeconds},
+        {"run_seconds", runSeconds}};
+    llvm::json::Array saved;
+    for (const auto &save : config.saves)
+      saved.push_back(save.second);
+    report["saved"] = std::move(saved);
     addTimingJson(report, result.flops, peakTflops,
                   hip ? std::optional(ms) : std::nullopt);
     for (const Named &g : gradients) {
@@ -402,31 +447,47 @@ void printAttentionBackwardReport(const AttentionBackwardConfig &config,
       report[std::string("checked_") + g.name] = g.check.checked;
     }
     addComparedJson(report, rc);
+    if (rc.test == TestKind::compare)
+      report["compare_dq"] = withinDq ? "within_tolerance" : "bit_for_bit";
     out << llvm::formatv("{0}\n", llvm::json::Value(std::move(report)));
     return;
   }
-  for (const PreparedKernel *kernel : {&result.dqKernel, &result.dkdvKernel})
+  for (const std::string &line : result.saved)
+    out << "hk-run: " << line << "\n";
+  for (const BackwardKernelRun &k : result.kernels)
     out << llvm::formatv(
         "hk-run: {0} on {1} ({2}), B={3} Hq={4} Hkv={5} Nq={6} Nkv={7} "
         "d={8}{9}, grid {10}x{11}x{12}, {13} test, at {14}\n",
-        kernel->name, stringifyChip(rc.chip), stringifyBackend(rc.backend),
+        k.kernel.name, stringifyChip(rc.chip), stringifyBackend(rc.backend),
         p.batch, p.qHeads, p.kvHeads, p.queries, p.keys, p.headDim,
-        p.causal ? " causal" : "", kernel->grid[0], kernel->grid[1],
-        kernel->grid[2], stringifyTestKind(rc.test), kernel->variant);
-  printCompared(rc, out);
+        p.causal ? " causal" : "", k.kernel.grid[0], k.kernel.grid[1],
+        k.kernel.grid[2], stringifyTestKind(rc.test), k.kernel.variant);
+  printBackwardVariant(result, out);
+  if (withinDq)
+    out << "  compared with " << describeCompared(rc)
+        << ": dK, dV and D bit for bit, dQ within the fp64 check's tolerance "
+           "(a fused backward's atomic adds come in any order)\n";
+  else
+    printCompared(rc, out);
   if (hip) {
+    for (const BackwardKernelRun &k : result.kernels)
+      out << llvm::formatv("  {0}: median {1:F3} ms\n", k.kernel.name,
+                           k.stats.timing.median());
     double tflops = result.flops / (ms * 1e-3) / 1e12;
-    out << llvm::formatv("  both kernels: median {0:F3} ms, {1:F1} TFLOPS "
-                         "({2:F1}% of the {3}'s {4} TFLOPS bf16 peak)\n",
-                         ms, tflops, 100 * tflops / peakTflops,
-                         stringifyChip(rc.chip), peakTflops);
+    out << llvm::formatv(
+        "  {0}: {1:F3} ms, {2:F1} TFLOPS "
+        "({3:F1}% of the {4}'s {5} TFLOPS bf16 peak)\n",
+        result.kernels.size() == 2
+            ? std::string("both kernels")
+            : llvm::formatv("all {0} kernels", result.kernels.size()).str(),
+        ms, tflops, 100 * tflops / peakTflops, stringifyChip(rc.chip),
+        peakTflops);
   } else {
-    printSimulatorCounters(out, result.dqStats.counters,
-                           result.dqKernel.compileSeconds,
-                           result.dqStats.runSeconds);
-    printSimulatorCounters(out, result.dkdvStats.counters,
-                           result.dkdvKernel.compileSeconds,
-                           result.dkdvStats.runSeconds);
+    for (const BackwardKernelRun &k : result.kernels) {
+      out << "  " << k.kernel.name << ":\n";
+      printSimulatorCounters(out, k.stats.counters, k.kernel.compileSeconds,
+                             k.stats.runSeconds);
+    }
   }
   for (const Named &g : gradients)
     out << llvm::formatv("  {0}: max abs error {1:E3}, {2} of {3} elements "
@@ -451,20 +512,6 @@ static ExpertLoad getExpertLoad(const MoeRouting &routing) {
     load.empty += rows == 0;
   }
   return load;
-}
-
-/// A deterministic combine's sum kernel as a JSON object: its name, grid,
-/// median time (hip) and counters.
-static llvm::json::Value moeSumKernelJson(const PreparedKernel &sum,
-                                          const LaunchStats &stats, bool hip) {
-  llvm::json::Object o{
-      {"kernel", sum.name},
-      {"grid", llvm::json::Array{sum.grid[0], sum.grid[1], sum.grid[2]}},
-      {"median_milliseconds",
-       hip ? llvm::json::Value(stats.timing.median()) : nullptr}};
-  if (!hip)
-    addCountersJson(o, stats.counters, sum.compileSeconds, stats.runSeconds);
-  return std::move(o);
 }
 
 /// The sum kernel's lines of a text report: its grid and median time with
@@ -528,7 +575,7 @@ void printMoeReport(const MoeConfig &config, const MoeResult &result, bool json,
         {"gated", result.problem.signature.gated()},
         {"combine", combine},
         {"deterministic", deterministic},
-        {"sum_kernel", sum ? moeSumKernelJson(*sum, result.sumStats, hip)
+        {"sum_kernel", sum ? kernelRunJson(*sum, result.sumStats, hip)
                            : llvm::json::Value(nullptr)},
         {"form", gathered ? "gathered" : "contiguous"},
         {"sorted_token_ids", ifGathered(alignment.entries())},

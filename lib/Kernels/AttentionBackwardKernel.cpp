@@ -19,13 +19,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AttentionCommon.h"
+#include "AttentionBackward.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -34,11 +32,8 @@ using namespace mlir;
 using namespace mlir::hk;
 using namespace mlir::hk::kernels;
 
-/// The forward's tiles, but on gfx1201, whose 256 VGPRs (wave32) hold the
-/// backward's larger state (two accumulators, or Q and dO, beside K, V and
-/// K^T) only with half the tile; two waves then still give every lane a
-/// block of the transposed copies.
-static AttentionTiles planBackwardTiles(const AttentionDescription &d) {
+AttentionTiles
+mlir::hk::kernels::planBackwardTiles(const AttentionDescription &d) {
   AttentionTiles t = planAttentionTiles(d);
   // The forward's wave count is its own.
   t.waves = 4;
@@ -49,74 +44,27 @@ static AttentionTiles planBackwardTiles(const AttentionDescription &d) {
   return t;
 }
 
-namespace {
-
-class BackwardEmitter {
-public:
-  BackwardEmitter(OpBuilder &b, const AttentionDescription &d)
-      : kb(b, getChipInfo(d.chip)), d(d), t(planBackwardTiles(d)) {}
-  gpu::GPUModuleOp emit();
-
-private:
-  KernelBuilder kb;
-  const AttentionDescription &d;
-  AttentionTiles t;
-
-  MLIRContext *ctx() { return kb.getContext(); }
-  Type bf16() { return BFloat16Type::get(ctx()); }
-  Type f32() { return Float32Type::get(ctx()); }
-  FragmentType frag(FragmentLayout layout, int64_t rows, int64_t cols,
-                    Type element) {
-    return kb.fragment(layout, rows, cols, element, t.mma);
-  }
-  SmallVector<std::pair<StringRef, Type>> arguments();
-  void emitCommon();
-  void emitDq();
-  Value emitRowDots(Value doh, Value oh, Value dh, Value qw,
-                    FragmentType transposedRows, FragmentType column);
-  void emitDkDv();
-  void emitDkDvTile(scf::ForOp loop, Value head);
-  Value emitCausalMask(Value s, Value query, Value key);
-  /// `condition`, said to LLVM to be rarely true (llvm.expect): only the
-  /// diagonal and tail tiles take the mask, whose block LLVM then places
-  /// out of the loop's straight line.
-  Value unlikely(Value condition) {
-    return kb.create<LLVM::ExpectOp>(
-        "mask_expected", condition,
-        kb.create<arith::ConstantIntOp>("false", 0, 1));
-  }
-
-  // Values both kernels define at their top.
-  Value batch, zero, minusInf, scale, minusLog2e, rsqrtD, isCausal;
-  Value q, k, v, nq, nkv, hq, hkv, group;
-  // The dK/dV kernel's: K and V as B operands (null: read from kvTiles
-  // each tile), this wave's first key and its offset in the block.
-  Value kf, vf, kw, wk, qs, dos, qts, dots;
-  Value kvTiles[2];
-  /// Whether each wave keeps its fixed operands (Q and dO for dQ, K and V
-  /// for dK, dV) in registers for the whole loop, or reads them from LDS
-  /// every tile: gfx1201's 256 VGPRs (wave32) do not hold them beside the
-  /// loop's accumulators.
-  bool fixedInRegisters() const { return t.transposedReads; }
-};
-
-} // namespace
-
 SmallVector<std::pair<StringRef, Type>> BackwardEmitter::arguments() {
   int64_t dyn = ShapedType::kDynamic;
   Type heads = MemRefType::get({dyn, dyn, dyn, d.headDim}, bf16());
   Type rows = MemRefType::get({dyn, dyn, dyn}, f32());
-  return {{"Q", heads},
-          {"K", heads},
-          {"V", heads},
-          {"O", heads},
-          {"dO", heads},
-          {"LSE", rows},
-          {"D", rows},
-          {"dQ", heads},
-          {"dK", heads},
-          {"dV", heads},
-          {"causal", kb.b.getI32Type()}};
+  SmallVector<std::pair<StringRef, Type>> args = {
+      {"Q", heads},
+      {"K", heads},
+      {"V", heads},
+      {"O", heads},
+      {"dO", heads},
+      {"LSE", rows},
+      {"D", rows},
+      {"dQ", heads},
+      {"dK", heads},
+      {"dV", heads},
+      {"causal", kb.b.getI32Type()}};
+  // The fused pass's f32 workspace: dQ before its scale and rounding.
+  if (fused())
+    args.push_back(
+        {"dQacc", MemRefType::get({dyn, dyn, dyn, d.headDim}, f32())});
+  return args;
 }
 
 void BackwardEmitter::emitCommon() {
@@ -185,8 +133,8 @@ Value BackwardEmitter::emitRowDots(Value doh, Value oh, Value dh, Value qw,
 void BackwardEmitter::emitDq() {
   int64_t dd = d.headDim;
   kb.startKernel(
-      "hk_attention_bwd", llvm::formatv("attention_bwd_dq_bf16_d{0}", dd).str(),
-      arguments(), t.waves * t.chip->waveSize,
+      "hk_attention_bwd", kernelName(0), arguments(),
+      t.waves * t.chip->waveSize,
       {{0, 2, t.perWorkgroup(), true}, {0, 1, 1, false}, {0, 0, 1, false}});
   emitCommon();
   Value head = kb.create<gpu::BlockIdOp>("head", gpu::Dimension::y);
@@ -332,8 +280,7 @@ void BackwardEmitter::emitDq() {
 void BackwardEmitter::emitDkDv() {
   int64_t dd = d.headDim;
   kb.startNextKernel(
-      llvm::formatv("attention_bwd_dkdv_bf16_d{0}", dd).str(), arguments(),
-      t.waves * t.chip->waveSize,
+      kernelName(1), arguments(), t.waves * t.chip->waveSize,
       {{1, 2, t.perWorkgroup(), true}, {1, 1, 1, false}, {1, 0, 1, false}});
   emitCommon();
   Value kvHead = kb.create<gpu::BlockIdOp>("kv_head", gpu::Dimension::y);
@@ -347,12 +294,14 @@ void BackwardEmitter::emitDkDv() {
 
   Swizzle operands = operandSwizzle(t);
   ColumnPermutation perm = operandPermutation(t);
-  // K and V pass through one tile; Q and dO are read plainly (S = Q K^T,
-  // dP = dO V^T) and transposed (dK^T = Q^T dS, dV^T = dO^T P).
+  // K and V pass through one tile (the fused pass keeps K in LDS for dQ);
+  // Q and dO are read plainly (S = Q K^T, dP = dO V^T) and transposed
+  // (dK^T = Q^T dS, dV^T = dO^T P).
   SharedTileType keys =
       kb.sharedTile(t.perWorkgroup(), dd, bf16(), operands, perm);
-  Value ks = kb.create<AllocSharedOp>(fixedInRegisters() ? "KVs" : "Ks", keys);
-  Value vs = fixedInRegisters() ? ks : kb.create<AllocSharedOp>("Vs", keys);
+  bool oneTile = fixedInRegisters() && !fused();
+  Value ks = kb.create<AllocSharedOp>(oneTile ? "KVs" : "Ks", keys);
+  Value vs = oneTile ? ks : kb.create<AllocSharedOp>("Vs", keys);
   qs = kb.create<AllocSharedOp>(
       "Qs", kb.sharedTile(t.perTile, dd, bf16(), operands, perm));
   dos = kb.create<AllocSharedOp>(
@@ -383,7 +332,7 @@ void BackwardEmitter::emitDkDv() {
   Value sources[] = {kh, vh};
   for (int i = 0; i < 2; ++i) {
     // V replaces K in the one tile once every wave has read its K.
-    if (i == 1 && fixedInRegisters())
+    if (i == 1 && oneTile)
       kb.create<amdgpu::LDSBarrierOp>("");
     kb.create<CopyToSharedOp>("", sources[i], k0, kb.index(0), kvTiles[i],
                               kb.index(0), /*direct=*/false,
@@ -395,6 +344,8 @@ void BackwardEmitter::emitDkDv() {
         i == 0 ? "kf" : "vf", operand, kvTiles[i], kb.index(0), wk, kb.index(0),
         /*transpose=*/false);
   }
+  if (fused())
+    emitDqSetup(k0, kh, wave);
   // The next fill of KVs (or of Q, dO) waits for every wave's reads.
   kb.create<amdgpu::LDSBarrierOp>("");
 
@@ -532,16 +483,40 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
                                        kb.index(0), kb.index(0),
                                        /*transpose=*/t.transposedReads);
   Value dkNew = kb.create<MmaOp>("dk_new", grads, qt, dsf, dk, ValueRange{});
-  // Nobody refills Q or dO while another wave still reads them.
+  if (fused())
+    emitDqTile(ds, q0, head);
+  // Nobody refills Q or dO (or dS) while another wave still reads them.
+  // (The fused pass is correct without it, its dS barrier following every
+  // read of Q and dO; with it, hk-multi-buffer double-buffers their fills,
+  // which hk-perf measures faster: d = 128, 2169 -> 2016 cycles a trip.)
   kb.create<amdgpu::LDSBarrierOp>("");
   kb.create<scf::YieldOp>("", ValueRange{dkNew, dvNew});
 }
 
 gpu::GPUModuleOp BackwardEmitter::emit() {
-  emitDq();
+  if (!fused()) {
+    emitDq();
+    kb.finishKernel();
+    emitDkDv();
+    return kb.finishKernel();
+  }
+  emitRowDotsKernel();
   kb.finishKernel();
   emitDkDv();
+  kb.finishKernel();
+  emitDqConvertKernel();
   return kb.finishKernel();
+}
+
+std::vector<std::string>
+mlir::hk::kernels::getAttentionBackwardKernelNames(int64_t headDim,
+                                                   bool deterministic) {
+  auto name = [&](StringRef part) {
+    return llvm::formatv("attention_bwd_{0}_bf16_d{1}", part, headDim).str();
+  };
+  if (deterministic)
+    return {name("dq"), name("dkdv")};
+  return {name("dot"), name("fused"), name("dq_convert")};
 }
 
 llvm::Expected<gpu::GPUModuleOp>
@@ -576,11 +551,17 @@ std::string mlir::hk::kernels::describeAttentionBackwardKernels(
      << "  dV_g = sum_h P^T dO, dP = dO V^T, dS = P (dP - D)\n"
      << "  dQ = dS K / sqrt(" << dim << "), dK_g = sum_h dS^T Q / sqrt(" << dim
      << "),   g = h / (Hq / Hkv)   (GQA)\n\n";
+  if (!d.deterministic) {
+    describeFusedBackward(os, d, t);
+    return text;
+  }
   os << "Q, O, dO, dQ [B, Hq, Nq, " << dim << "], K, V, dK, dV [B, Hkv, Nkv, "
      << dim
      << "] bf16; LSE, D [B, Hq, Nq] f32 (D is written by the first "
         "kernel, read by the second). `causal` != 0: the forward's top-left "
-        "mask. Any Nq, Nkv >= 1. Both kernels take this argument list.\n\n";
+        "mask. Any Nq, Nkv >= 1. Both kernels take this argument list.\n\n"
+        "Deterministic: no atomics, the same bits on every run; S and P are "
+        "computed in both kernels (7 GEMMs per tile for the work of 5).\n\n";
   os << "attention_bwd_dq_bf16_d" << dim << ": one workgroup of " << t.waves
      << " waves per " << t.perWorkgroup() << " queries of one (batch, head), "
      << t.perWave << " per wave, grid (ceil(Nq / " << t.perWorkgroup()

@@ -149,6 +149,12 @@ static cl::opt<int64_t> attentionWavesOption(
     cl::desc("waves per workgroup, 4 or 8 (8: gfx950 only; default 8 on "
              "gfx950, 4 on gfx1201)"));
 
+static cl::opt<bool> attentionDeterministic(
+    "deterministic", cl::cat(toolOptions), cl::sub(attentionBackwardCommand),
+    cl::desc("dQ without atomics: a dQ kernel and a dK/dV kernel, each "
+             "recomputing S and P, the same bits on every run (default: one "
+             "fused pass adding dQ with fp32 atomics)"));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-gen") << message << "\n";
   return 2;
@@ -286,6 +292,7 @@ static Expected<Generated> generateAttention(OpBuilder &builder,
   AttentionDescription attention;
   attention.chip = chipOption;
   attention.headDim = headDim;
+  attention.deterministic = attentionDeterministic;
   if (scoresAheadOption != cl::BOU_UNSET)
     attention.scoresAhead = scoresAheadOption == cl::BOU_TRUE;
   if (attentionWavesOption.getNumOccurrences())

@@ -7,8 +7,10 @@
 // Compiles an hk kernel, runs it on the CPU simulator from the LLVM IR the
 // AMDGPU backend would compile, or on a GPU, and checks its results. The
 // options choose the workload: a GEMM (GemmWorkload.h, the default),
-// attention (--attention, AttentionWorkload.h), a MoE GEMM (--moe,
-// MoeWorkload.h) or any kernel on .npy arguments (--arg, GenericRun.h):
+// attention (--attention, AttentionWorkload.h), its backward kernels, fused
+// or deterministic (--attention-bwd, AttentionBackwardWorkload.h), a MoE
+// GEMM (--moe, MoeWorkload.h) or any kernel on .npy arguments (--arg,
+// GenericRun.h):
 //
 //   hk-run examples/gemm_bf16_gfx950.mlir --chip=gfx950 --size=256,256,128 \
 //       --test=random

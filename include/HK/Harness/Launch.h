@@ -133,6 +133,11 @@ struct ParsedKernel {
   llvm::Error diagnosedError() const;
 };
 
+/// The names of the kernels the hk source or launch description (.json)
+/// `path` holds, in order, or why it cannot be read.
+llvm::Expected<std::vector<std::string>>
+listKernels(MLIRContext &context, const RunConfig &config, StringRef path);
+
 /// Parses the hk source `path` and selects its kernel, or fails with why.
 llvm::Expected<ParsedKernel>
 parseKernel(MLIRContext &context, const RunConfig &config, StringRef path);

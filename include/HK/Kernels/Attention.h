@@ -21,6 +21,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::hk::kernels {
 
@@ -45,6 +46,10 @@ struct AttentionDescription {
   /// gfx950, 2 waves per SIMD without spills at d = 64 and 128; 4 for
   /// gfx1201, whose transposing V copy does not split over 8).
   std::optional<int64_t> waves;
+  /// Backward only: dQ without atomics, in a kernel of its own that
+  /// recomputes S and P (two kernels, the same bits on every run), instead
+  /// of the fused pass that adds each KV block's dQ into an f32 workspace.
+  bool deterministic = false;
 };
 
 /// `description` checked, or why no kernel serves it.
@@ -59,12 +64,21 @@ buildAttentionKernel(OpBuilder &builder,
 /// The comment heading the program hk-gen prints.
 std::string describeAttentionKernel(const AttentionDescription &resolved);
 
-/// Builds the backward kernels (one module: `attention_bwd_dq_bf16_d<d>`,
-/// which also stores D = rowsum(dO * O), then `attention_bwd_dkdv_bf16_d<d>`,
-/// both over one argument list) for the same descriptions as the forward.
+/// Builds the backward kernels for the same descriptions as the forward,
+/// in one module, to run in order over one argument list. Fused (the
+/// default): `attention_bwd_dot_bf16_d<d>` (D = rowsum(dO * O), dQacc
+/// zeroed), `attention_bwd_fused_bf16_d<d>` (dK, dV, and dQ added into the
+/// f32 workspace dQacc with atomics), `attention_bwd_dq_convert_bf16_d<d>`
+/// (dQ from dQacc). Deterministic: `attention_bwd_dq_bf16_d<d>` (also D),
+/// then `attention_bwd_dkdv_bf16_d<d>`.
 llvm::Expected<gpu::GPUModuleOp>
 buildAttentionBackwardKernels(OpBuilder &builder,
                               const AttentionDescription &description);
+
+/// The backward's kernels at head dim `headDim`, in the order they run:
+/// dot, fused, dq_convert; or, `deterministic`, dq, dkdv.
+std::vector<std::string> getAttentionBackwardKernelNames(int64_t headDim,
+                                                         bool deterministic);
 
 /// The comment heading the backward program hk-gen prints.
 std::string

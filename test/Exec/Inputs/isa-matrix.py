@@ -9,7 +9,9 @@ family: PREFIX:CHIP, the examples whose name starts with PREFIX for CHIP
 completion: latest or random (hk-run --isa-completion). Each run is
 `hk-run EXAMPLE --chip=... SCHEDULE --backend=isa --test=compare
 --compare-backend=sim` at one small shape with tails, so the two backends
-see the same inputs. Prints a line per pair and a summary
+see the same inputs (a fused attention backward's dQ, added with atomics
+in an order each backend chooses, within the fp64 check's tolerance;
+everything else bit for bit). Prints a line per pair and a summary
 "N bit-identical, N refused by the compiler, N different"; exits 1 when a
 pair differs or the executor refuses a kernel the compiler built.
 """
