@@ -329,6 +329,19 @@ def spills(resources):
             "SGPR spills")
 
 
+def backward_section():
+    """The attention backward on gfx950 per 1000 MACs of backward work,
+    fused and deterministic, beside AITER's fused loop, from
+    benchmarks/attention-backward.py."""
+    spec = importlib.util.spec_from_file_location(
+        "attention_backward",
+        os.path.join(os.path.dirname(__file__), "attention-backward.py"))
+    backward = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backward)
+    rows, work = backward.gfx950_work()
+    return backward, work
+
+
 def moe_section():
     """The MoE GEMMs' large-M kernels beside their dense GEMMs, from
     benchmarks/moe-gemm.py: both models' ratios, the K loop's address work
@@ -763,6 +776,10 @@ def main():
                         help="report the MoE GEMMs only (benchmarks/"
                         "moe-gemm.py's large-M kernels; printed, the full "
                         "report left alone)")
+    parser.add_argument("--backward-only", action="store_true",
+                        help="report the attention backward only (benchmarks/"
+                        "attention-backward.py's gfx950 figures beside "
+                        "AITER's loop; printed, the full report left alone)")
     parser.add_argument("--k-tiles-per-iteration", type=int, default=1,
                         metavar="U", help="with --kernel: K tiles one "
                         "iteration of its main loop does (its unroll factor)")
@@ -779,6 +796,11 @@ def main():
         hkbench.setup()
         moe, rows = moe_section()
         print(moe.markdown(rows), end="")
+        return
+    if args.backward_only:
+        hkbench.setup()
+        backward, work = backward_section()
+        print(backward.markdown(work), end="")
         return
     for only, section, markdown_of in (
             (args.fp8_only, fp8_section, fp8_markdown),
@@ -826,13 +848,15 @@ def main():
     fp8_references, fp8 = fp8_section()
     attention_references, attention = attention_section()
     moe, moe_rows = moe_section()
+    backward, backward_work = backward_section()
     path = hkbench.write_json("quality-report.json", {
         "command": "benchmarks/quality-report.py",
         "llvm_mca_iterations": MCA_ITERATIONS,
         "hipkittens_reference": reference, "variants": rows,
         "hipkittens_fp8": fp8_references, "fp8": fp8,
         "hipkittens_attention": attention_references,
-        "attention": attention, "moe": moe_rows})
+        "attention": attention, "moe": moe_rows,
+        "attention_backward": backward_work})
     md = os.path.join(hkbench.RESULTS, "quality-report.md")
     with open(md, "w") as f:
         f.write(markdown(rows, reference))
@@ -847,6 +871,11 @@ def main():
                 "benchmarks/moe-gemm.py), each beside the dense GEMM of the "
                 "same type and schedule:\n\n")
         f.write(moe.markdown(moe_rows))
+        f.write("\nAttention backward on gfx950 (benchmarks/"
+                "attention-backward.py), cycles per 1000 MACs of backward "
+                "work (the five GEMMs; the deterministic pair does 7/5 of "
+                "them), beside AITER's fused loop:\n\n")
+        f.write(backward.markdown(backward_work))
     with open(os.path.join(hkbench.RESULTS, "variants.svg"), "w") as f:
         f.write(svg(rows))
     print(f"results: {path}, {md}, "
