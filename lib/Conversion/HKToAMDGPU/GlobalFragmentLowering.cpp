@@ -118,11 +118,8 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     AccElements elements =
         accElements(rewriter, loc, *instr, *lane, type.getLaneLayout());
 
-    Value values = adaptor.getFragment();
-    if (destElement != type.getElementType())
-      values = arith::TruncFOp::create(
-          rewriter, loc, cast<VectorType>(values.getType()).clone(destElement),
-          values);
+    Value values =
+        roundToElement(rewriter, loc, adaptor.getFragment(), destElement);
     // A row (col) vector goes to a 1-D destination seen as N x 1 (1 x N).
     Value dest = adaptor.getDest();
     if (destType.getRank() == 1)

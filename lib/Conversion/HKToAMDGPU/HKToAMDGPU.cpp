@@ -249,6 +249,18 @@ private:
   SmallVector<std::pair<Key, Value>> bases;
 };
 
+/// Where the first element of each of `runs` sits inside a fragment of
+/// `type`, for `lane`.
+static SmallVector<std::pair<Value, Value>>
+emitRunStarts(OpBuilder &b, Location loc, const MmaInstr &instr,
+              FragmentType type, Value lane, ArrayRef<Run> runs) {
+  SmallVector<std::pair<Value, Value>> starts;
+  for (Run run : runs)
+    starts.push_back(emitFragmentElement(
+        b, loc, instr.layout, type.getLaneLayout(), lane, run.first));
+  return starts;
+}
+
 struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
   using ChipLowering::ChipLowering;
 
@@ -275,12 +287,8 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       return lowerTransposed(op, adaptor, rewriter, *instr, *lane, base);
     std::vector<Run> runs =
         planFragmentAccess(instr->layout, type.getLaneLayout(), layout);
-    // Where the first element of each run sits inside a fragment.
-    SmallVector<std::pair<Value, Value>> runStarts;
-    for (Run run : runs)
-      runStarts.push_back(emitFragmentElement(rewriter, loc, instr->layout,
-                                              type.getLaneLayout(), *lane,
-                                              run.first));
+    SmallVector<std::pair<Value, Value>> runStarts =
+        emitRunStarts(rewriter, loc, *instr, type, *lane, runs);
 
     // At a constant origin, reads share offsets where the layout allows.
     std::optional<int64_t> constRow = getConstantIntValue(adaptor.getRow());
@@ -432,20 +440,13 @@ struct StoreSharedLowering : ChipLowering<StoreSharedOp> {
     FailureOr<Value> lane = emitLaneId(rewriter, op);
     if (failed(lane))
       return failure();
-    Value values = adaptor.getFragment();
-    Type element = tileType.getElementType();
-    if (element != type.getElementType())
-      values = arith::TruncFOp::create(
-          rewriter, loc, cast<VectorType>(values.getType()).clone(element),
-          values);
+    Value values = roundToElement(rewriter, loc, adaptor.getFragment(),
+                                  tileType.getElementType());
     Value base = slotBase(rewriter, loc, tileType, adaptor.getSlot());
     std::vector<Run> runs =
         planFragmentWrites(instr->layout, type.getLaneLayout(), layout);
-    SmallVector<std::pair<Value, Value>> runStarts;
-    for (Run run : runs)
-      runStarts.push_back(emitFragmentElement(rewriter, loc, instr->layout,
-                                              type.getLaneLayout(), *lane,
-                                              run.first));
+    SmallVector<std::pair<Value, Value>> runStarts =
+        emitRunStarts(rewriter, loc, *instr, type, *lane, runs);
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
         int64_t index = fi * type.getNumFragmentCols() + fj;

@@ -124,6 +124,16 @@ inline Value insertFragment(OpBuilder &b, Location loc, Value fragment,
   return insertSlice(b, loc, fragment, laneVector, index * elems);
 }
 
+/// `values` (a lane vector) rounded to `element` (nearest even), or as
+/// they are when already of it.
+inline Value roundToElement(OpBuilder &b, Location loc, Value values,
+                            Type element) {
+  auto type = cast<VectorType>(values.getType());
+  if (type.getElementType() == element)
+    return values;
+  return arith::TruncFOp::create(b, loc, type.clone(element), values);
+}
+
 /// The `known_block_size` of the gpu.func around `op`, if any.
 inline DenseI32ArrayAttr getKnownBlockSize(Operation *op) {
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
