@@ -78,6 +78,12 @@ private:
         kb.create<arith::ConstantIntOp>("false", 0, 1));
   }
 
+  /// The grid of the kernels per query block: ceil(Nq / perWorkgroup), Hq,
+  /// B.
+  SmallVector<SizeTerm> queryBlockGrid() const;
+  /// The first of this wave's queries in query block `qblock`.
+  Value emitWaveQueries(Value qblock);
+
   // The fused pass (AttentionFusedBackwardKernel.cpp).
   /// D and the zeroed dQacc, per query block.
   void emitRowDotsKernel();

@@ -67,6 +67,10 @@ SmallVector<std::pair<StringRef, Type>> BackwardEmitter::arguments() {
   return args;
 }
 
+SmallVector<SizeTerm> BackwardEmitter::queryBlockGrid() const {
+  return {{0, 2, t.perWorkgroup(), true}, {0, 1, 1, false}, {0, 0, 1, false}};
+}
+
 void BackwardEmitter::emitCommon() {
   zero = kb.f32("zero", 0.0);
   minusInf = kb.f32("minus_inf", -INFINITY);
@@ -132,10 +136,8 @@ Value BackwardEmitter::emitRowDots(Value doh, Value oh, Value dh, Value qw,
 
 void BackwardEmitter::emitDq() {
   int64_t dd = d.headDim;
-  kb.startKernel(
-      "hk_attention_bwd", kernelName(0), arguments(),
-      t.waves * t.chip->waveSize,
-      {{0, 2, t.perWorkgroup(), true}, {0, 1, 1, false}, {0, 0, 1, false}});
+  kb.startKernel("hk_attention_bwd", kernelName(0), arguments(),
+                 t.waves * t.chip->waveSize, queryBlockGrid());
   emitCommon();
   Value head = kb.create<gpu::BlockIdOp>("head", gpu::Dimension::y);
   Value qblock = kb.create<gpu::BlockIdOp>("qblock", gpu::Dimension::x);

@@ -34,15 +34,16 @@ DqSlabs mlir::hk::kernels::planDqSlabs(const AttentionTiles &t,
   return s;
 }
 
-/// The query-block kernels' grid: ceil(Nq / perWorkgroup), Hq, B.
-static SmallVector<SizeTerm> queryBlockGrid(const AttentionTiles &t) {
-  return {{0, 2, t.perWorkgroup(), true}, {0, 1, 1, false}, {0, 0, 1, false}};
+Value BackwardEmitter::emitWaveQueries(Value qblock) {
+  Value q0 = kb.mul("q0", qblock, kb.index(t.perWorkgroup()));
+  Value wq = kb.mul("wq", kb.waveIndex("wave"), kb.index(t.perWave));
+  return kb.add("qw", q0, wq);
 }
 
 void BackwardEmitter::emitRowDotsKernel() {
   int64_t dd = d.headDim;
   kb.startKernel("hk_attention_bwd", kernelName(0), arguments(),
-                 t.waves * t.chip->waveSize, queryBlockGrid(t));
+                 t.waves * t.chip->waveSize, queryBlockGrid());
   emitCommon();
   Value head = kb.create<gpu::BlockIdOp>("head", gpu::Dimension::y);
   Value qblock = kb.create<gpu::BlockIdOp>("qblock", gpu::Dimension::x);
@@ -51,9 +52,7 @@ void BackwardEmitter::emitRowDotsKernel() {
   Value dh = attentionHeadVector(kb, "Dh", kb.arg("D"), batch, head, nq);
   Value accs =
       attentionHeadView(kb, "dQacch", kb.arg("dQacc"), batch, head, nq, dd);
-  Value q0 = kb.mul("q0", qblock, kb.index(t.perWorkgroup()));
-  Value wq = kb.mul("wq", kb.waveIndex("wave"), kb.index(t.perWave));
-  Value qw = kb.add("qw", q0, wq);
+  Value qw = emitWaveQueries(qblock);
   FragmentType transposedRows = frag(FragmentRole::acc, dd, t.perWave, f32());
   emitRowDots(doh, oh, dh, qw, transposedRows,
               frag(FragmentRole::col, 1, t.perWave, f32()));
@@ -66,16 +65,14 @@ void BackwardEmitter::emitRowDotsKernel() {
 void BackwardEmitter::emitDqConvertKernel() {
   int64_t dd = d.headDim;
   kb.startNextKernel(kernelName(2), arguments(), t.waves * t.chip->waveSize,
-                     queryBlockGrid(t));
+                     queryBlockGrid());
   emitCommon();
   Value head = kb.create<gpu::BlockIdOp>("head", gpu::Dimension::y);
   Value qblock = kb.create<gpu::BlockIdOp>("qblock", gpu::Dimension::x);
   Value accs =
       attentionHeadView(kb, "dQacch", kb.arg("dQacc"), batch, head, nq, dd);
   Value dqh = attentionHeadView(kb, "dQh", kb.arg("dQ"), batch, head, nq, dd);
-  Value q0 = kb.mul("q0", qblock, kb.index(t.perWorkgroup()));
-  Value wq = kb.mul("wq", kb.waveIndex("wave"), kb.index(t.perWave));
-  Value qw = kb.add("qw", q0, wq);
+  Value qw = emitWaveQueries(qblock);
   FragmentType rows = frag(FragmentRole::acc, t.perWave, dd, f32());
   Value acc = kb.create<ReadFragmentOp>(
       "dq_acc", rows, accs, ValueRange{qw, kb.index(0)},
