@@ -175,7 +175,8 @@ void mlir::hk::emitAlternatingClusterGroups(Operation *root) {
           ++mfmas;
         else if (isLdsRead(inner))
           memory.push_back(kGroupDsRead);
-        else if (isa<ROCDL::RawPtrBufferLoadLdsOp>(inner))
+        else if (isa<ROCDL::RawPtrBufferLoadLdsOp, ROCDL::RawPtrBufferStoreOp,
+                     ROCDL::RawPtrBufferAtomicFaddOp>(inner))
           memory.push_back(kGroupVmem);
       });
     }

@@ -1,7 +1,8 @@
 // The schedule ops lower to upstream ops: hk.barrier to a barrier between
 // wavefront-scope fences (no memory wait), hk.cluster to its body fenced by
 // sched_barriers (one between consecutive memory ops) at its priority, an
-// alternating one with a sched_group_barrier per MFMA and memory instruction,
+// alternating one with a sched_group_barrier per MFMA and memory instruction
+// (LDS reads, and global stores and atomics as VMEM),
 // hk.stagger to a barrier before the body for the late waves and one after
 // it for the others.
 // RUN: hk-opt %s --convert-hk-to-amdgpu | FileCheck %s
@@ -103,6 +104,32 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     // CHECK-NEXT: llvm.fence syncscope("wavefront") release
     // CHECK-NEXT: rocdl.s.barrier
     // CHECK-NOT: hk.
+    gpu.return
+  }
+
+  // An alternating cluster's global atomics (as its stores) are VMEM
+  // groups: each of the 16 MFMAs is followed by one atomic (an f32 add per
+  // element, 32 per lane), the other 16 atomics after them.
+  // CHECK-LABEL: gpu.func @alternating_atomics
+  gpu.func @alternating_atomics(%out: memref<64x32xf32>, %zero: f32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !tile
+    %acc = hk.fill_fragment %zero : !acc
+    %a = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !a
+    %b = hk.load_fragment %t[%c0][%c0, %c0] : !tile -> !b
+    // CHECK: amdgpu.sched_barrier allow = <none>
+    // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
+    // CHECK-COUNT-15: rocdl.sched.group.barrier 16, 1, 0{{[[:space:]]+}}rocdl.sched.group.barrier 8, 1, 0
+    // CHECK-COUNT-17: rocdl.sched.group.barrier 16, 1, 0
+    // CHECK-NOT: rocdl.sched.group.barrier
+    // CHECK: rocdl.raw.ptr.buffer.atomic.fadd
+    %d = hk.cluster interleaved alternating {
+      %m = hk.mma %a, %b, %acc : !a, !b, !acc
+      hk.store_fragment %m, %out[%c0, %c0] atomic bounds partial
+          : !acc, memref<64x32xf32>
+      hk.yield %m : !acc
+    } : !acc
     gpu.return
   }
 }
