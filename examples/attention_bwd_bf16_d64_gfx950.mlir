@@ -26,7 +26,8 @@
 // (hk.store_fragment ... atomic): each element once per workgroup and tile, in
 // the order the hardware gives. dK, dV accumulate in registers in a fixed
 // order. K, V stay in registers; dQ's K operand is read transposed from K's
-// tile once.
+// tile once. dK's MFMAs issue in turn with dQ's atomics (an hk.cluster
+// alternating).
 //
 // attention_bwd_dq_convert_bf16_d64: per 128 queries, dQ = dQacc / sqrt(64)
 // rounded to bf16.
@@ -203,8 +204,6 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
           hk.yield %r : bf16
         }
         %dsf = hk.to_operand %dsf_bf16 : <acc, 64x32xbf16, mma = 32x32x16> -> <b, 32x64xbf16, mma = 32x32x16, k = acc>
-        %qt = hk.load_fragment %Qs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16, k = acc>
-        %dk_new = hk.mma %qt, %dsf, %dk : <a, 64x64xbf16, mma = 32x32x16, k = acc>, <b, 32x64xbf16, mma = 32x32x16, k = acc>, <acc, 64x32xf32, mma = 32x32x16>
         hk.store_shared %ds, %dSs[%c0] [%c0, %wk] : <acc, 64x32xf32, mma = 32x32x16>, <64x128xbf16, #hk.swizzle<st_16x64>>
         amdgpu.lds_barrier
         %dsa = hk.load_fragment %dSs[%c0] [%slab_row, %c0] : <64x128xbf16, #hk.swizzle<st_16x64>> -> <a, 32x128xbf16, mma = 32x32x16>
@@ -213,7 +212,12 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
         %slab_d = arith.addi %slab_col, %c0 : index
         %dq_init = hk.fill_fragment %zero : <acc, 32x32xf32, mma = 32x32x16>
         %dq_part = hk.mma %dsa, %k_slab, %dq_init : <a, 32x128xbf16, mma = 32x32x16>, <b, 32x128xbf16, mma = 32x32x16>, <acc, 32x32xf32, mma = 32x32x16>
-        hk.store_fragment %dq_part, %dQacch[%slab_q, %slab_d] atomic bounds partial : <acc, 32x32xf32, mma = 32x32x16>, memref<?x64xf32, strided<[64, 1], offset: ?>>
+        %qt = hk.load_fragment %Qs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16, k = acc>
+        %dk_new = hk.cluster interleaved alternating {
+          %dk_sum = hk.mma %qt, %dsf, %dk : <a, 64x64xbf16, mma = 32x32x16, k = acc>, <b, 32x64xbf16, mma = 32x32x16, k = acc>, <acc, 64x32xf32, mma = 32x32x16>
+          hk.store_fragment %dq_part, %dQacch[%slab_q, %slab_d] atomic bounds partial : <acc, 32x32xf32, mma = 32x32x16>, memref<?x64xf32, strided<[64, 1], offset: ?>>
+          hk.yield %dk_sum : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+        } : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
         amdgpu.lds_barrier
         scf.yield %dk_new, %dv_new : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
       }

@@ -92,8 +92,12 @@ private:
   /// The tiles and the wave's slab of dQ, before the loops.
   void emitDqSetup(Value k0, Value kh, Value wave);
   /// dQ += dS K for this tile's queries from `q0` of `head`: dS through
-  /// LDS (its k runs along the accumulator's columns), added with atomics.
-  void emitDqTile(Value ds, Value q0, Value head);
+  /// LDS (its k runs along the accumulator's columns), added with atomics;
+  /// and dK^T += Q^T dS (`qt` reads Q^T), returned. With K's slab held,
+  /// dK's MFMAs issue in turn with the atomics; read from LDS (gfx1201),
+  /// dQ's operands leave no registers for dK's beside them: dK comes first.
+  Value emitDqTile(Value ds, Value q0, Value head,
+                   llvm::function_ref<Value()> qt, Value dsf, Value dk);
 
   // Values both kernels define at their top.
   Value batch, zero, minusInf, scale, minusLog2e, rsqrtD, isCausal;

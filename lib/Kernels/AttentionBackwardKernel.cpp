@@ -481,12 +481,14 @@ void BackwardEmitter::emitDkDvTile(scf::ForOp loop, Value head) {
                       return kb.create<arith::MulFOp>("r", x[0], diff);
                     });
   Value dsf = attentionFiniteToOperand(kb, "dsf", ds);
-  Value qt = kb.create<LoadFragmentOp>("qt", transposedRows, qts, kb.index(0),
-                                       kb.index(0), kb.index(0),
-                                       /*transpose=*/t.transposedReads);
-  Value dkNew = kb.create<MmaOp>("dk_new", grads, qt, dsf, dk, ValueRange{});
-  if (fused())
-    emitDqTile(ds, q0, head);
+  auto loadQt = [&]() -> Value {
+    return kb.create<LoadFragmentOp>("qt", transposedRows, qts, kb.index(0),
+                                     kb.index(0), kb.index(0),
+                                     /*transpose=*/t.transposedReads);
+  };
+  Value dkNew = fused() ? emitDqTile(ds, q0, head, loadQt, dsf, dk)
+                        : kb.create<MmaOp>("dk_new", grads, loadQt(), dsf, dk,
+                                           ValueRange{});
   // Nobody refills Q or dO (or dS) while another wave still reads them.
   // (The fused pass is correct without it, its dS barrier following every
   // read of Q and dO; with it, hk-multi-buffer double-buffers their fills,

@@ -123,12 +123,17 @@ void BackwardEmitter::emitDqSetup(Value k0, Value kh, Value wave) {
   }
 }
 
-void BackwardEmitter::emitDqTile(Value ds, Value q0, Value head) {
+Value BackwardEmitter::emitDqTile(Value ds, Value q0, Value head,
+                                  llvm::function_ref<Value()> qt, Value dsf,
+                                  Value dk) {
   int64_t dd = d.headDim;
   DqSlabs slabs = planDqSlabs(t, dd);
-  // Every wave's dS columns, then every wave reads its rows of them. (dS
-  // written before the dK MMA measured slower: d = 128 on gfx950, llvm-mca
-  // 1138 -> 1191 cycles per trip.)
+  auto dkMma = [&](StringRef name, Value qtOperand) -> Value {
+    return kb.create<MmaOp>(name, dk.getType(), qtOperand, dsf, dk,
+                            ValueRange{});
+  };
+  Value dkNew = kSlab ? nullptr : dkMma("dk_new", qt());
+  // Every wave's dS columns, then every wave reads its rows of them.
   kb.create<StoreSharedOp>("", ds, dss, kb.index(0), kb.index(0), wk);
   kb.create<amdgpu::LDSBarrierOp>("");
   Value dsa = kb.create<LoadFragmentOp>(
@@ -153,11 +158,32 @@ void BackwardEmitter::emitDqTile(Value ds, Value q0, Value head) {
     Value init = kb.create<FillFragmentOp>("dq_init", slab, zero);
     Value part =
         kb.create<MmaOp>("dq_part", slab, dsa, operand, init, ValueRange{});
-    kb.create<StoreFragmentOp>("", part, accs, row, col, /*transpose=*/false,
-                               BoundsMode::partial, /*rowIds=*/nullptr,
-                               /*rowIdsAt=*/nullptr,
-                               /*rowIdsDivisor=*/nullptr, /*atomic=*/true);
+    auto addPart = [&] {
+      kb.create<StoreFragmentOp>("", part, accs, row, col, /*transpose=*/false,
+                                 BoundsMode::partial, /*rowIds=*/nullptr,
+                                 /*rowIdsAt=*/nullptr,
+                                 /*rowIdsDivisor=*/nullptr, /*atomic=*/true);
+    };
+    if (!kSlab) {
+      addPart();
+      continue;
+    }
+    // One chunk: dK's MFMAs and the atomics in turn, each atomic in an
+    // MFMA's shadow (hk-perf, d = 128: 2169 -> 1846 cycles a trip; llvm-mca
+    // 1138 -> 1147).
+    Value qtOperand = qt();
+    auto cluster = kb.create<ClusterOp>("dk_new", TypeRange{dk.getType()},
+                                        /*priority=*/0);
+    cluster.setInterleaved(true);
+    cluster.setAlternating(true);
+    OpBuilder::InsertionGuard guard(kb.b);
+    kb.startBlock(cluster.getBody(), {}, {});
+    Value inner = dkMma("dk_sum", qtOperand);
+    addPart();
+    kb.create<YieldOp>("", inner);
+    dkNew = cluster.getResult(0);
   }
+  return dkNew;
 }
 
 void mlir::hk::kernels::describeFusedBackward(llvm::raw_ostream &os,
@@ -190,7 +216,8 @@ void mlir::hk::kernels::describeFusedBackward(llvm::raw_ostream &os,
         "accumulate in registers in a fixed order. "
      << (t.transposedReads
              ? "K, V stay in registers; dQ's K operand is read transposed "
-               "from K's tile once."
+               "from K's tile once. dK's MFMAs issue in turn with dQ's "
+               "atomics (an hk.cluster alternating)."
              : "K and V stay in LDS; dQ's K operand comes from a K^T tile "
                "the copy transposes, read every tile.")
      << "\n\n";
