@@ -75,6 +75,63 @@ AccElements accElements(OpBuilder &b, Location loc, const MmaInstr &instr,
   return out;
 }
 
+/// The byte offsets of a lane's elements in a partial store through
+/// `region`, as its element 0's plus constants: one masked offset per
+/// destination column the lane writes, each element's row a constant added
+/// to it. LLVM folds such a constant into the instruction's offset; offsets
+/// computed per element, loop-invariant, it hoists out of a loop into a
+/// register each (read back from AGPRs in the fused attention backward).
+/// Empty when `dest`'s row stride is not static or a constant could carry
+/// a masked offset past 2^32.
+SmallVector<Value> steppedByteOffsets(OpBuilder &b, Location loc,
+                                      const BufferRegion &region, Value dest,
+                                      const MmaInstr &instr, FragmentType type,
+                                      Value lane, bool transpose) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(dest.getType())
+                 .getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(strides[0]) || strides[0] < 1 ||
+      strides[0] > (int64_t(1) << 32))
+    return {};
+  int64_t rowStride = strides[0];
+  FragmentLayout layout = type.getLaneLayout();
+  FragmentShape shape = getFragmentShape(instr.layout, layout);
+  auto place = [&](auto r, auto c) {
+    return transpose ? std::pair{c, r} : std::pair{r, c};
+  };
+  // Each element's destination (row, col) from the lane's element 0.
+  SmallVector<std::pair<int64_t, int64_t>> steps;
+  int64_t lastRow = 0;
+  for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi)
+    for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj)
+      for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
+        Coord step = getFragmentElementStep(instr.layout, layout, i);
+        steps.push_back(
+            place(fi * shape.rows + step.row, fj * shape.cols + step.col));
+        lastRow = std::max(lastRow, steps.back().first);
+      }
+  if (kMaskedByteOffset + lastRow * rowStride * region.elementBytes >=
+      (int64_t(1) << 32))
+    return {};
+  auto [laneRow, laneCol] =
+      emitFragmentElement(b, loc, instr.layout, layout, lane, 0);
+  auto [row0, col0] = place(laneRow, laneCol);
+  DenseMap<int64_t, Value> columnOffsets;
+  SmallVector<Value> offsets;
+  for (auto [row, col] : steps) {
+    Value &base = columnOffsets[col];
+    if (!base)
+      base = region.maskedByteOffset(
+          b, loc, row0, addIndex(b, loc, col0, constIndex(b, loc, col)), 1);
+    offsets.push_back(arith::AddIOp::create(
+        b, loc, base,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                     row * rowStride * region.elementBytes)));
+  }
+  return offsets;
+}
+
 /// `index` made scalar (lane 0's): the ops' offsets are the wave's, and a
 /// scalar buffer resource needs no loop per access. `atDefinition` takes it
 /// where `index` is defined: LLVM does not hoist the convergent
@@ -178,17 +235,22 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
       elements.forEach(
           rewriter, loc, type, zero, zero,
           [&](int64_t index, Value r, Value) { (void)destRow(index, r); });
+    SmallVector<Value> stepped;
+    if (!op.getRowIds())
+      stepped = steppedByteOffsets(rewriter, loc, region, dest, *instr, type,
+                                   *lane, transpose);
     elements.forEach(
         rewriter, loc, type, zero, zero, [&](int64_t index, Value r, Value c) {
           auto [dr, dc] = place(destRow(index, r), c);
+          Value offset = stepped.empty()
+                             ? region.maskedByteOffset(rewriter, loc, dr, dc, 1)
+                             : stepped[index];
           if (op.getAtomic()) {
             ROCDL::RawPtrBufferAtomicFaddOp::create(
                 rewriter, loc,
                 vector::ExtractOp::create(rewriter, loc, values,
                                           ArrayRef<int64_t>{index}),
-                region.resource,
-                region.maskedByteOffset(rewriter, loc, dr, dc, 1),
-                region.origin,
+                region.resource, offset, region.origin,
                 /*aux=*/constI32(rewriter, loc, 0),
                 /*alias_scopes=*/nullptr,
                 /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr);
@@ -198,8 +260,7 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
               rewriter, loc,
               vector::ExtractOp::create(rewriter, loc, values,
                                         ArrayRef<int64_t>{index}),
-              region.resource,
-              region.maskedByteOffset(rewriter, loc, dr, dc, 1), region.origin,
+              region.resource, offset, region.origin,
               /*aux=*/constI32(rewriter, loc, 0),
               /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
               /*tbaa=*/nullptr);

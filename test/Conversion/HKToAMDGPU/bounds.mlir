@@ -145,4 +145,40 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
         : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?x?xbf16>
     gpu.return
   }
+
+  // A destination with a static row stride: a lane's offsets are its first
+  // element's, masked once per column it writes (one here), plus constants
+  // (512 bytes a row), which the backend folds into the instruction's offset
+  // field instead of holding an offset register per element.
+  // CHECK-LABEL: gpu.func @store_static_stride
+  // CHECK: %[[BASE:.*]] = arith.select %{{.*}}, %{{.*}}, %c-2147483648_i32 : i32
+  // CHECK-NOT: arith.select
+  // CHECK: %[[ROW1:.*]] = arith.addi %[[BASE]], %c512_i32 : i32
+  // CHECK-COUNT-30: arith.addi %[[BASE]], %c{{[0-9]+}}_i32 : i32
+  // CHECK-NOT: arith.select
+  // CHECK: rocdl.raw.ptr.buffer.atomic.fadd %{{.*}}, %{{.*}}, %[[BASE]], %{{.*}}, %{{.*}} : f32
+  // CHECK-NEXT: rocdl.raw.ptr.buffer.atomic.fadd %{{.*}}, %{{.*}}, %[[ROW1]], %{{.*}}, %{{.*}} : f32
+  // CHECK-COUNT-30: rocdl.raw.ptr.buffer.atomic.fadd
+  gpu.func @store_static_stride(%C: memref<?x128xf32>, %row: index,
+      %col: index, %x: f32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %acc = hk.fill_fragment %x : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+    hk.store_fragment %acc, %C[%row, %col] atomic bounds partial
+        : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, memref<?x128xf32>
+    gpu.return
+  }
+
+  // Rows so far apart that a masked offset plus a row's constant could pass
+  // 2^32 (and wrap into range): every element masked on its own.
+  // CHECK-LABEL: gpu.func @store_wide_stride
+  // CHECK-COUNT-4: arith.select %{{.*}}, %{{.*}}, %c-2147483648_i32 : i32
+  // CHECK-NOT: arith.select
+  gpu.func @store_wide_stride(%C: memref<?x268435456xf32>, %row: index,
+      %col: index, %x: f32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %acc = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+    hk.store_fragment %acc, %C[%row, %col] atomic bounds partial
+        : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?x268435456xf32>
+    gpu.return
+  }
 }
