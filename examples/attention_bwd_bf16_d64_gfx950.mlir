@@ -160,7 +160,10 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
         }
         %s_init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 32x32x16>
         %qa = hk.load_fragment %Qs[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
-        %s = hk.mma %qa, %kf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+        %s = hk.cluster {
+          %s_mma = hk.mma %qa, %kf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+          hk.yield %s_mma : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+        } : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
         %k_last = arith.addi %kw, %c31 : index
         %before_keys = arith.cmpi ugt, %k_last, %q : index
         %needs_mask = arith.andi %is_causal, %before_keys : i1
@@ -191,7 +194,10 @@ gpu.module @hk_attention_bwd [#rocdl.target<chip = "gfx950">] {
         %dot = hk.load_fragment %dOs[%c0] [%c0, %c0] transpose : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16, k = acc>
         %dv_new = hk.mma %dot, %pf, %dv : <a, 64x64xbf16, mma = 32x32x16, k = acc>, <b, 32x64xbf16, mma = 32x32x16, k = acc>, <acc, 64x32xf32, mma = 32x32x16>
         %doa = hk.load_fragment %dOs[%c0] [%c0, %c0] : <64x64xbf16, #hk.swizzle<st_16x64>> -> <a, 64x64xbf16, mma = 32x32x16>
-        %dp = hk.mma %doa, %vf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+        %dp = hk.cluster {
+          %dp_mma = hk.mma %doa, %vf, %s_init : <a, 64x64xbf16, mma = 32x32x16>, <b, 32x64xbf16, mma = 32x32x16>, <acc, 64x32xf32, mma = 32x32x16>
+          hk.yield %dp_mma : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
+        } : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>
         %ds = hk.map %p, %dp, %D_q : !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<acc, 64x32xf32, mma = 32x32x16>, !hk.fragment<row, 64x1xf32, mma = 32x32x16> -> <acc, 64x32xf32, mma = 32x32x16> {
         ^bb0(%p_2: f32, %dp_3: f32, %dd: f32):
           %t = arith.subf %dp_3, %dd : f32

@@ -204,6 +204,19 @@ Block *KernelBuilder::startBlock(Region &region, TypeRange types,
   return b.createBlock(&region, region.end(), types, locs);
 }
 
+Value KernelBuilder::cluster(StringRef name, Type result, bool alternating,
+                             llvm::function_ref<Value()> body) {
+  auto op = create<ClusterOp>(name, TypeRange{result}, /*priority=*/0);
+  if (alternating) {
+    op.setInterleaved(true);
+    op.setAlternating(true);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  startBlock(op.getBody(), {}, {});
+  create<YieldOp>("", body());
+  return op.getResult(0);
+}
+
 Value KernelBuilder::map(StringRef name, Type result, ValueRange inputs,
                          ArrayRef<StringRef> argNames, ScalarBody body) {
   auto op = create<MapOp>(name, result, inputs);

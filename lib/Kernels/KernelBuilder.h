@@ -112,6 +112,12 @@ public:
   using ScalarBody = llvm::function_ref<Value(ValueRange)>;
   Value map(StringRef name, Type result, ValueRange inputs,
             ArrayRef<StringRef> argNames, ScalarBody body);
+  /// An hk.cluster of `result` holding the ops `body` creates, which
+  /// returns the value it yields: the backend keeps them apart from the
+  /// work around them, or, `alternating`, issues its MFMAs and memory
+  /// instructions in turn.
+  Value cluster(StringRef name, Type result, bool alternating,
+                llvm::function_ref<Value()> body);
   /// Starts a region block with named arguments of `types`.
   Block *startBlock(Region &region, TypeRange types,
                     ArrayRef<StringRef> argNames);
