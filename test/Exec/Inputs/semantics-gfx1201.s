@@ -80,6 +80,14 @@ semantics:
 	v_mov_b32_e32 v55, 0xf0f0f0f0
 	v_xad_u32 v56, v55, v0, 0x10
 
+	// Row 9: LDS word `lane` written in halves: the low half of
+	// 0x50007000 | lane at its first byte, the high half at its third.
+	v_or_b32_e32 v58, 0x50007000, v0
+	ds_store_b16 v1, v58
+	ds_store_b16_d16_hi v1, v58 offset:2
+	ds_load_b32 v59, v1
+	s_wait_dscnt 0x0
+
 	buffer_store_b32 v40, v1, s[12:15], null offen
 	buffer_store_b32 v20, v1, s[12:15], null offen offset:128
 	buffer_store_b32 v21, v1, s[12:15], null offen offset:256
@@ -89,6 +97,7 @@ semantics:
 	buffer_store_b32 v37, v1, s[12:15], null offen offset:768
 	buffer_store_b32 v50, v1, s[12:15], null offen offset:896
 	buffer_store_b32 v56, v1, s[12:15], null offen offset:1024
+	buffer_store_b32 v59, v1, s[12:15], null offen offset:1152
 	s_endpgm
 .Lfunc_end0:
 	.size	semantics, .Lfunc_end0-semantics
@@ -96,7 +105,7 @@ semantics:
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0
 	.amdhsa_kernel semantics
-		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_group_segment_fixed_size 128
 		.amdhsa_private_segment_fixed_size 0
 		.amdhsa_kernarg_size 32
 		.amdhsa_user_sgpr_count 2
@@ -130,7 +139,7 @@ amdhsa.kernels:
       - .offset:         24
         .size:           4
         .value_kind:     by_value
-    .group_segment_fixed_size: 0
+    .group_segment_fixed_size: 128
     .kernarg_segment_align: 8
     .kernarg_segment_size: 32
     .max_flat_workgroup_size: 32
