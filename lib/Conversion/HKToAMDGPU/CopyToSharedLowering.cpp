@@ -192,6 +192,32 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
     return StagedCopy{load, finish};
   }
 
+  /// The element offsets of tile rows tileRow + j (j < vec) from row
+  /// tileRow at a transposing copy's run column, when they are the same for
+  /// every run of the tile (the swizzle moves a run's rows together, as
+  /// st_32x16 does): the run's stores then share one address, the rest of
+  /// each a constant the backend folds into the store. Per-row addresses,
+  /// loop-invariant, LLVM would hoist into a register each. Empty when
+  /// some run differs.
+  static SmallVector<int64_t> uniformRunSteps(const TileLayout &layout,
+                                              int64_t vec, int64_t colBlocks,
+                                              int64_t blocks) {
+    SmallVector<int64_t> steps;
+    for (int64_t block = 0; block < blocks; ++block) {
+      int64_t row = block / colBlocks * vec;
+      int64_t col = block % colBlocks * kTransposedCopyRun;
+      int64_t first = layout.physicalOffset(row, col);
+      for (int64_t j = 0; j < vec; ++j) {
+        int64_t step = layout.physicalOffset(row + j, col) - first;
+        if (block == 0)
+          steps.push_back(step);
+        else if (steps[j] != step)
+          return {};
+      }
+    }
+    return steps;
+  }
+
   /// A transposing copy: blocks of kTransposedCopyRun source rows by `vec`
   /// source columns (tile rows), read as chunks, transposed in registers and
   /// written as `vec` runs of tile rows.
@@ -243,22 +269,32 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       return loads;
     };
     Value tile = adaptor.getTile();
+    SmallVector<int64_t> steps =
+        uniformRunSteps(layout, vec, colBlocks, blocks);
     auto finish = [&rewriter, loc, layout, vec, base, tile, blockCoords, loaded,
-                   elementType] {
+                   elementType, steps] {
       auto runType = VectorType::get({kTransposedCopyRun}, elementType);
       for (auto [block, rows] : llvm::zip_equal(blockCoords, *loaded)) {
         auto [tileRow, tileCol, coords] = block;
+        Value first;
+        if (!steps.empty())
+          first = addIndex(
+              rewriter, loc, base,
+              emitPhysicalOffset(rewriter, loc, layout, tileRow, tileCol));
         for (int64_t j = 0; j < vec; ++j) {
           SmallVector<Value> run;
           for (Value row : rows)
             run.push_back(vector::ExtractOp::create(rewriter, loc, row,
                                                     ArrayRef<int64_t>{j}));
-          Value offset = addIndex(
-              rewriter, loc, base,
-              emitPhysicalOffset(rewriter, loc, layout,
-                                 addIndex(rewriter, loc, tileRow,
-                                          constIndex(rewriter, loc, j)),
-                                 tileCol));
+          Value offset =
+              first ? addIndex(rewriter, loc, first,
+                               constIndex(rewriter, loc, steps[j]))
+                    : addIndex(rewriter, loc, base,
+                               emitPhysicalOffset(
+                                   rewriter, loc, layout,
+                                   addIndex(rewriter, loc, tileRow,
+                                            constIndex(rewriter, loc, j)),
+                                   tileCol));
           vector::StoreOp::create(
               rewriter, loc,
               vector::FromElementsOp::create(rewriter, loc, runType, run), tile,

@@ -2,7 +2,8 @@
 // amdgpu.transpose_load (ds_read_b64_tr_b16) per 16x32 fragment, from tile
 // row 8 * (lane / 16) + (lane % 16) / 4 (+ 4 for the second) and column
 // 4 * (lane % 4); a transposing copy reads 4 source rows of one 16-byte
-// chunk and writes 8 runs of 4 elements.
+// chunk and writes 8 runs of 4 elements, at one offset plus constants when
+// the swizzle moves the runs' rows together.
 // RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s
 
 gpu.module @reads [#rocdl.target<chip = "gfx950">] {
@@ -84,6 +85,31 @@ gpu.module @copies [#rocdl.target<chip = "gfx1201">] {
     // CHECK-COUNT-8: vector.store
     hk.copy_to_shared %B[%k, %n], %t[%c0] transpose bounds partial
         : memref<?x?xbf16>, !hk.shared_tile<128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
+    gpu.return
+  }
+
+  // A swizzle that moves a run's 8 tile rows together (st_32x16 swaps the
+  // two 16-byte chunks of rows 16-31 of each 32: a run starts at a row that
+  // is a multiple of 8): the run's stores share its first row's offset,
+  // the others it plus a row's 16 elements each, constants the backend
+  // folds into the store instead of one address register a row.
+  // CHECK-LABEL: gpu.func @copy_steps
+  // CHECK: vector.store %{{.*}}, %{{.*}}[%[[FIRST:.*]]] {alignment = 8 : i64}
+  // CHECK: arith.addi %[[FIRST]], %c16 : index
+  // CHECK: arith.addi %[[FIRST]], %c32 : index
+  // CHECK: arith.addi %[[FIRST]], %c48 : index
+  // CHECK: arith.addi %[[FIRST]], %c64 : index
+  // CHECK: arith.addi %[[FIRST]], %c80 : index
+  // CHECK: arith.addi %[[FIRST]], %c96 : index
+  // CHECK: arith.addi %[[FIRST]], %c112 : index
+  // CHECK-NOT: arith.xori
+  // CHECK: gpu.return
+  gpu.func @copy_steps(%B: memref<?x?xbf16>, %k: index, %n: index) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x32xbf16, #hk.swizzle<st_32x16>>
+    hk.copy_to_shared %B[%k, %n], %t[%c0] transpose
+        : memref<?x?xbf16>, !hk.shared_tile<64x32xbf16, #hk.swizzle<st_32x16>>
     gpu.return
   }
 }
