@@ -95,27 +95,21 @@ SmallVector<Value> steppedByteOffsets(OpBuilder &b, Location loc,
       strides[0] > (int64_t(1) << 32))
     return {};
   int64_t rowStride = strides[0];
-  FragmentLayout layout = type.getLaneLayout();
-  FragmentShape shape = getFragmentShape(instr.layout, layout);
   auto place = [&](auto r, auto c) {
     return transpose ? std::pair{c, r} : std::pair{r, c};
   };
   // Each element's destination (row, col) from the lane's element 0.
   SmallVector<std::pair<int64_t, int64_t>> steps;
   int64_t lastRow = 0;
-  for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi)
-    for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj)
-      for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
-        Coord step = getFragmentElementStep(instr.layout, layout, i);
-        steps.push_back(
-            place(fi * shape.rows + step.row, fj * shape.cols + step.col));
-        lastRow = std::max(lastRow, steps.back().first);
-      }
+  for (Coord step : fragmentElementSteps(instr.layout, type)) {
+    steps.push_back(place(step.row, step.col));
+    lastRow = std::max(lastRow, steps.back().first);
+  }
   if (kMaskedByteOffset + lastRow * rowStride * region.elementBytes >=
       (int64_t(1) << 32))
     return {};
   auto [laneRow, laneCol] =
-      emitFragmentElement(b, loc, instr.layout, layout, lane, 0);
+      emitFragmentElement(b, loc, instr.layout, type.getLaneLayout(), lane, 0);
   auto [row0, col0] = place(laneRow, laneCol);
   DenseMap<int64_t, Value> columnOffsets;
   SmallVector<Value> offsets;
@@ -235,36 +229,37 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
       elements.forEach(
           rewriter, loc, type, zero, zero,
           [&](int64_t index, Value r, Value) { (void)destRow(index, r); });
+    auto store = [&](int64_t index, Value offset) {
+      Value value = vector::ExtractOp::create(rewriter, loc, values,
+                                              ArrayRef<int64_t>{index});
+      if (op.getAtomic())
+        ROCDL::RawPtrBufferAtomicFaddOp::create(
+            rewriter, loc, value, region.resource, offset, region.origin,
+            /*aux=*/constI32(rewriter, loc, 0),
+            /*alias_scopes=*/nullptr,
+            /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr);
+      else
+        ROCDL::RawPtrBufferStoreOp::create(
+            rewriter, loc, value, region.resource, offset, region.origin,
+            /*aux=*/constI32(rewriter, loc, 0),
+            /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+            /*tbaa=*/nullptr);
+    };
     SmallVector<Value> stepped;
     if (!op.getRowIds())
       stepped = steppedByteOffsets(rewriter, loc, region, dest, *instr, type,
                                    *lane, transpose);
-    elements.forEach(
-        rewriter, loc, type, zero, zero, [&](int64_t index, Value r, Value c) {
-          auto [dr, dc] = place(destRow(index, r), c);
-          Value offset = stepped.empty()
-                             ? region.maskedByteOffset(rewriter, loc, dr, dc, 1)
-                             : stepped[index];
-          if (op.getAtomic()) {
-            ROCDL::RawPtrBufferAtomicFaddOp::create(
-                rewriter, loc,
-                vector::ExtractOp::create(rewriter, loc, values,
-                                          ArrayRef<int64_t>{index}),
-                region.resource, offset, region.origin,
-                /*aux=*/constI32(rewriter, loc, 0),
-                /*alias_scopes=*/nullptr,
-                /*noalias_scopes=*/nullptr, /*tbaa=*/nullptr);
-            return;
-          }
-          ROCDL::RawPtrBufferStoreOp::create(
-              rewriter, loc,
-              vector::ExtractOp::create(rewriter, loc, values,
-                                        ArrayRef<int64_t>{index}),
-              region.resource, offset, region.origin,
-              /*aux=*/constI32(rewriter, loc, 0),
-              /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
-              /*tbaa=*/nullptr);
-        });
+    if (!stepped.empty()) {
+      for (auto [index, offset] : llvm::enumerate(stepped))
+        store(index, offset);
+    } else {
+      elements.forEach(
+          rewriter, loc, type, zero, zero,
+          [&](int64_t index, Value r, Value c) {
+            auto [dr, dc] = place(destRow(index, r), c);
+            store(index, region.maskedByteOffset(rewriter, loc, dr, dc, 1));
+          });
+    }
     rewriter.eraseOp(op);
     return success();
   }

@@ -74,6 +74,23 @@ inline std::pair<Value, Value> fragmentOrigin(OpBuilder &b, Location loc,
           addIndex(b, loc, col, constIndex(b, loc, fj * shape.cols))};
 }
 
+/// Where each element of a lane's fragment tile of `type` (lane vector
+/// order: fragment (fi, fj), then its elements) lies relative to the lane's
+/// element 0: the fragment's origin plus getFragmentElementStep.
+inline SmallVector<Coord> fragmentElementSteps(MmaLayout layout,
+                                               FragmentType type) {
+  FragmentShape shape = getFragmentShape(layout, type.getLaneLayout());
+  SmallVector<Coord> steps;
+  for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi)
+    for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj)
+      for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
+        Coord step = getFragmentElementStep(layout, type.getLaneLayout(), i);
+        steps.push_back(
+            {fi * shape.rows + step.row, fj * shape.cols + step.col});
+      }
+  return steps;
+}
+
 /// A value of `vectorType` whose contents are about to be overwritten.
 inline Value emptyVector(OpBuilder &b, Location loc, VectorType vectorType) {
   return arith::ConstantOp::create(b, loc, vectorType,

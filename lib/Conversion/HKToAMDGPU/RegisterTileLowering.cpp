@@ -329,8 +329,6 @@ struct MaskLowering : ChipLowering<MaskOp> {
     FailureOr<Value> lane = emitLaneId(rewriter, op);
     if (!type || !instr || failed(lane))
       return failure();
-    FragmentShape shape =
-        getFragmentShape(instr->layout, fragment.getLaneLayout());
     // The lane's first element, once; every other element is it plus
     // constants. (Per-element lane offsets would be loop-invariant values
     // LLVM hoists, a register each, across the whole loop.)
@@ -341,26 +339,16 @@ struct MaskLowering : ChipLowering<MaskOp> {
     Block &body = op.getBody().front();
     Value input = adaptor.getInput();
     SmallVector<Value> elements;
-    for (int64_t fi = 0; fi < fragment.getNumFragmentRows(); ++fi)
-      for (int64_t fj = 0; fj < fragment.getNumFragmentCols(); ++fj) {
-        for (int64_t i = 0; i < shape.elemsPerLane; ++i) {
-          Coord step = getFragmentElementStep(instr->layout,
-                                              fragment.getLaneLayout(), i);
-          Value keep = cloneElementBody(
-              rewriter, body,
-              {addIndex(rewriter, loc, row,
-                        constIndex(rewriter, loc, fi * shape.rows + step.row)),
-               addIndex(
-                   rewriter, loc, col,
-                   constIndex(rewriter, loc, fj * shape.cols + step.col))});
-          int64_t index =
-              (fi * fragment.getNumFragmentCols() + fj) * shape.elemsPerLane +
-              i;
-          elements.push_back(arith::SelectOp::create(
-              rewriter, loc, keep, extractElement(rewriter, loc, input, index),
-              adaptor.getFill()));
-        }
-      }
+    for (auto [index, step] :
+         llvm::enumerate(fragmentElementSteps(instr->layout, fragment))) {
+      Value keep = cloneElementBody(
+          rewriter, body,
+          {addIndex(rewriter, loc, row, constIndex(rewriter, loc, step.row)),
+           addIndex(rewriter, loc, col, constIndex(rewriter, loc, step.col))});
+      elements.push_back(arith::SelectOp::create(
+          rewriter, loc, keep, extractElement(rewriter, loc, input, index),
+          adaptor.getFill()));
+    }
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
     return success();
   }
