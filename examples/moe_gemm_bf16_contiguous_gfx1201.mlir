@@ -32,6 +32,9 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx1201">] {
     %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c128_i32 = arith.constant 128 : i32
     %zero = arith.constant 0.000000e+00 : f32
     %As = hk.alloc_shared : <128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
     %Bs = hk.alloc_shared : <128x64xbf16, #hk.swizzle<st_8x64>, #hk.col_perm<block4_0213>>
@@ -45,6 +48,8 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx1201">] {
     %E = memref.dim %B, %c0 : memref<?x?x?xbf16>
     %N = memref.dim %B, %c1 : memref<?x?x?xbf16>
     %n_tiles = arith.ceildivui %N, %c128 : index
+    %E_i32 = arith.index_castui %E : index to i32
+    %n_tiles_i32 = arith.index_castui %n_tiles : index to i32
     %total = scf.for %e = %c0 to %E step %c1 iter_args(%counted = %c0) -> (index) {
       %start_i32 = memref.load %group_offsets[%e] : memref<?xi32>
       %start = arith.index_cast %start_i32 : i32 to index
@@ -57,39 +62,43 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx1201">] {
       %sum = arith.addi %counted, %tiles : index
       scf.yield %sum : index
     }
-    %wg = gpu.block_id  x
-    %step = arith.index_cast %workgroups : i32 to index
-    %walk:2 = scf.for %w = %wg to %total step %step iter_args(%e_from = %c0, %base_from = %c0) -> (index, index) {
-      %at:3 = scf.while (%e = %e_from, %base = %base_from) : (index, index) -> (index, index, index) {
-        %e_next_0 = arith.addi %e, %c1 : index
-        %start_i32 = memref.load %group_offsets[%e] : memref<?xi32>
-        %start = arith.index_cast %start_i32 : i32 to index
-        %end_i32 = memref.load %group_offsets[%e_next_0] : memref<?xi32>
-        %end = arith.index_cast %end_i32 : i32 to index
-        %rows_1 = arith.subi %end, %start : index
-        %m_tiles = arith.ceildivui %rows_1, %c128 : index
-        %tiles = arith.muli %m_tiles, %n_tiles : index
-        %end_item = arith.addi %base, %tiles : index
-        %past = arith.cmpi ule, %end_item, %w : index
-        %more = arith.cmpi ult, %e_next_0, %E : index
+    %wg_id = gpu.block_id  x
+    %wg = arith.index_castui %wg_id : index to i32
+    %total_i32 = arith.index_castui %total : index to i32
+    %walk:2 = scf.for %w = %wg to %total_i32 step %workgroups iter_args(%e_from = %c0_i32, %base_from = %c0_i32) -> (i32, i32)  : i32 {
+      %at:3 = scf.while (%e_0 = %e_from, %base = %base_from) : (i32, i32) -> (i32, i32, i32) {
+        %e_next_1 = arith.addi %e_0, %c1_i32 : i32
+        %ei = arith.index_castui %e_0 : i32 to index
+        %start_2 = memref.load %group_offsets[%ei] : memref<?xi32>
+        %ei1 = arith.index_castui %e_next_1 : i32 to index
+        %end_3 = memref.load %group_offsets[%ei1] : memref<?xi32>
+        %rows_4 = arith.subi %end_3, %start_2 : i32
+        %m_tiles = arith.ceildivui %rows_4, %c128_i32 : i32
+        %tiles = arith.muli %m_tiles, %n_tiles_i32 : i32
+        %end_item = arith.addi %base, %tiles : i32
+        %past = arith.cmpi ule, %end_item, %w : i32
+        %more = arith.cmpi ult, %e_next_1, %E_i32 : i32
         %go = arith.andi %past, %more : i1
-        scf.condition(%go) %e, %base, %end_item : index, index, index
+        scf.condition(%go) %e_0, %base, %end_item : i32, i32, i32
       } do {
-      ^bb0(%e_past: index, %base_past: index, %base_next: index):
-        %e_on = arith.addi %e_past, %c1 : index
-        scf.yield %e_on, %base_next : index, index
+      ^bb0(%e_past: i32, %base_past: i32, %base_next: i32):
+        %e_on = arith.addi %e_past, %c1_i32 : i32
+        scf.yield %e_on, %base_next : i32, i32
       }
-      %item = arith.subi %w, %at#1 : index
-      %m_tile = arith.divui %item, %n_tiles : index
-      %n_tile = arith.remui %item, %n_tiles : index
-      %row_start_i32 = memref.load %group_offsets[%at#0] : memref<?xi32>
-      %row_start = arith.index_cast %row_start_i32 : i32 to index
-      %e_next = arith.addi %at#0, %c1 : index
-      %row_end_i32 = memref.load %group_offsets[%e_next] : memref<?xi32>
-      %row_end = arith.index_cast %row_end_i32 : i32 to index
+      %item = arith.subi %w, %at#1 : i32
+      %m_tile_i32 = arith.divui %item, %n_tiles_i32 : i32
+      %m_tile = arith.index_castui %m_tile_i32 : i32 to index
+      %n_tile_i32 = arith.remui %item, %n_tiles_i32 : i32
+      %n_tile = arith.index_castui %n_tile_i32 : i32 to index
+      %e = arith.index_castui %at#0 : i32 to index
+      %start = memref.load %group_offsets[%e] : memref<?xi32>
+      %row_start = arith.index_cast %start : i32 to index
+      %e_next = arith.addi %e, %c1 : index
+      %end = memref.load %group_offsets[%e_next] : memref<?xi32>
+      %row_end = arith.index_cast %end : i32 to index
       %rows = arith.subi %row_end, %row_start : index
       %Ae = memref.subview %A[%row_start, 0] [%rows, %K] [1, 1] : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
-      %Be = memref.subview %B[%at#0, 0, 0] [1, %N, %K] [1, 1, 1] : memref<?x?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
+      %Be = memref.subview %B[%e, 0, 0] [1, %N, %K] [1, 1, 1] : memref<?x?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
       %Ce = memref.subview %C[%row_start, 0] [%rows, %N] [1, 1] : memref<?x?xbf16> to memref<?x?xbf16, strided<[?, 1], offset: ?>>
       %row0 = arith.muli %m_tile, %c128 : index
       %col0 = arith.muli %n_tile, %c128 : index
@@ -110,7 +119,7 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx1201">] {
       %cm = arith.addi %row0, %wm : index
       %cn = arith.addi %col0, %wn : index
       hk.store_fragment %acc, %Ce[%cm, %cn] bounds partial : <acc, 64x32xf32, mma = 16x16x16>, memref<?x?xbf16, strided<[?, 1], offset: ?>>
-      scf.yield %at#0, %at#1 : index, index
+      scf.yield %at#0, %at#1 : i32, i32
     } {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
     gpu.return
   }

@@ -59,6 +59,7 @@ KernelBuilder::startNextKernel(StringRef kernelName,
     b.setInsertionPointAfter(func);
     argIndex.clear();
     indices.clear();
+    ints.clear();
     lastFloat = nullptr;
   }
   SmallVector<Type> types;
@@ -120,11 +121,34 @@ Value KernelBuilder::waveIndex(StringRef name) {
   return create<arith::IndexCastUIOp>(name, b.getIndexType(), uniform);
 }
 
+Value KernelBuilder::i32(int64_t value) {
+  auto it = ints.find(value);
+  if (it != ints.end())
+    return it->second->getResult(0);
+  auto op = create<arith::ConstantIntOp>("c" + llvm::itostr(value) + "_i32",
+                                         b.getI32Type(), value);
+  // After the index constants, in ascending order.
+  auto next = ints.upper_bound(value);
+  Block &entry = func.getBody().front();
+  if (next != ints.end())
+    op->moveBefore(next->second);
+  else if (!ints.empty())
+    op->moveAfter(std::prev(next)->second);
+  else if (!indices.empty())
+    op->moveAfter(indices.rbegin()->second);
+  else
+    op->moveBefore(&entry, entry.begin());
+  ints[value] = op;
+  return op;
+}
+
 Value KernelBuilder::f32(StringRef name, double value) {
   auto op = create<arith::ConstantOp>(name, b.getF32FloatAttr(value));
   Block &entry = func.getBody().front();
   if (lastFloat)
     op->moveAfter(lastFloat);
+  else if (!ints.empty())
+    op->moveAfter(ints.rbegin()->second);
   else if (!indices.empty())
     op->moveAfter(indices.rbegin()->second);
   else

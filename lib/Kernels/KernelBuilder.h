@@ -70,6 +70,9 @@ public:
 
   /// An index constant, created once at the top of the kernel (%c<value>).
   Value index(int64_t value);
+  /// An i32 constant, created once at the top of the kernel, after the
+  /// index ones (%c<value>_i32).
+  Value i32(int64_t value);
   /// An f32 constant at the top of the kernel.
   Value f32(StringRef name, double value);
 
@@ -126,6 +129,7 @@ private:
   gpu::GPUFuncOp func;
   llvm::StringMap<unsigned> argIndex;
   std::map<int64_t, Operation *> indices;
+  std::map<int64_t, Operation *> ints;
   Operation *lastFloat = nullptr;
 };
 

@@ -163,13 +163,18 @@ private:
 
   SmallVector<std::pair<StringRef, Type>> arguments();
   Type index() { return kb.b.getIndexType(); }
+  Type i32() { return kb.b.getI32Type(); }
+  /// An i32 walk value as an index (a view's offset, a tile's number).
+  Value toIndex(StringRef name, Value v) {
+    return kb.create<arith::IndexCastUIOp>(name, index(), v);
+  }
   /// scale_a * scale_b[e]: an fp8 item's scale.
   Value expertScale(Value e) {
     Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
                                              ValueRange{e});
     return kb.create<arith::MulFOp>("scale", kb.arg("scale_a"), scaleB);
   }
-  /// group_offsets[e] as an index.
+  /// group_offsets[e] (i32; e an index).
   Value offset(StringRef name, Value e);
   /// The work items of expert e: its m-tiles times the n-tiles.
   Value expertTiles(StringRef name, Value e, Value rows);
@@ -195,6 +200,11 @@ private:
   void emitCombineSum();
 
   Value experts, nTiles, n, nOut;
+  /// The work walk counts in i32 (experts, tiles, items: the items are
+  /// fewer than C's elements over 2^16): in index (i64) each of its values
+  /// held two SGPRs through every K loop, and the persistent kernels
+  /// spilled them.
+  Value experts32, nTiles32;
   /// MXFP8: SB as (E N) x K / 32, an expert's rows at e N.
   Value sbRows;
 };
@@ -232,34 +242,34 @@ SmallVector<std::pair<StringRef, Type>> MoeEmitter::arguments() {
 }
 
 Value MoeEmitter::offset(StringRef name, Value e) {
-  Value raw = kb.create<memref::LoadOp>(name.str() + "_i32",
-                                        kb.arg("group_offsets"), ValueRange{e});
-  return kb.create<arith::IndexCastOp>(name, index(), raw);
+  return kb.create<memref::LoadOp>(name, kb.arg("group_offsets"),
+                                   ValueRange{e});
 }
 
 Value MoeEmitter::expertTiles(StringRef name, Value e, Value rows) {
   Value mTiles =
-      kb.create<arith::CeilDivUIOp>("m_tiles", rows, kb.index(*d.gemm.blockM));
-  return kb.mul(name, mTiles, nTiles);
+      kb.create<arith::CeilDivUIOp>("m_tiles", rows, kb.i32(*d.gemm.blockM));
+  return kb.mul(name, mTiles, nTiles32);
 }
 
 std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0, Value base0) {
-  Type idx = index();
+  Type word = i32();
   auto walk = kb.create<scf::WhileOp>(
-      "at", TypeRange{idx, idx, idx}, ValueRange{e0, base0},
+      "at", TypeRange{word, word, word}, ValueRange{e0, base0},
       [&](OpBuilder &, Location, ValueRange args) {
         args[0].setLoc(kb.loc("e"));
         args[1].setLoc(kb.loc("base"));
-        Value next = kb.add("e_next", args[0], kb.index(1));
-        Value rows = kb.create<arith::SubIOp>("rows", offset("end", next),
-                                              offset("start", args[0]));
+        Value next = kb.add("e_next", args[0], kb.i32(1));
+        Value rows = kb.create<arith::SubIOp>(
+            "rows", offset("end", toIndex("ei1", next)),
+            offset("start", toIndex("ei", args[0])));
         Value end =
             kb.add("end_item", args[1], expertTiles("tiles", args[0], rows));
         // On while item w lies past expert e (and e is not the last).
         Value past =
             kb.create<arith::CmpIOp>("past", arith::CmpIPredicate::ule, end, w);
         Value more = kb.create<arith::CmpIOp>("more", arith::CmpIPredicate::ult,
-                                              next, experts);
+                                              next, experts32);
         Value go = kb.create<arith::AndIOp>("go", past, more);
         kb.create<scf::ConditionOp>("", go, ValueRange{args[0], args[1], end});
       },
@@ -268,7 +278,7 @@ std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0, Value base0) {
         for (auto [arg, name] : llvm::zip(args, names))
           arg.setLoc(kb.loc(name));
         kb.create<scf::YieldOp>(
-            "", ValueRange{kb.add("e_on", args[0], kb.index(1)), args[2]});
+            "", ValueRange{kb.add("e_on", args[0], kb.i32(1)), args[2]});
       });
   // The results: (e, base, end) of the expert that holds w.
   return {walk.getResult(0), walk.getResult(1)};
@@ -313,6 +323,8 @@ gpu::GPUModuleOp MoeEmitter::emit() {
     g.upColumn = nOut;
   nTiles = kb.create<arith::CeilDivUIOp>("n_tiles", nOut,
                                          kb.index(p.blockColumns()));
+  experts32 = kb.create<arith::IndexCastUIOp>("E_i32", i32(), experts);
+  nTiles32 = kb.create<arith::IndexCastUIOp>("n_tiles_i32", i32(), nTiles);
   if (d.gemm.blockScales)
     sbRows = kb.create<memref::CollapseShapeOp>(
         "SB_rows", kb.arg("SB"), ArrayRef<ReassociationIndices>{{0, 1}, {2}});
@@ -326,6 +338,8 @@ gpu::GPUModuleOp MoeEmitter::emit() {
   }
 
   // The work items: each expert's m-tiles times the n-tiles, in order.
+  // In index: in i32 LLVM vectorizes this loop (selects and reductions of
+  // <2 x i32>), which the simulator does not run.
   auto count = kb.create<scf::ForOp>("total", kb.index(0), experts, kb.index(1),
                                      ValueRange{kb.index(0)});
   count.getInductionVar().setLoc(kb.loc("e"));
@@ -334,20 +348,27 @@ gpu::GPUModuleOp MoeEmitter::emit() {
     OpBuilder::InsertionGuard guard(kb.b);
     kb.b.setInsertionPointToStart(count.getBody());
     Value e = count.getInductionVar();
+    auto offsetIndex = [&](StringRef name, Value at) -> Value {
+      return kb.create<arith::IndexCastOp>(name, index(),
+                                           offset(name.str() + "_i32", at));
+    };
     Value rows = kb.create<arith::SubIOp>(
-        "rows", offset("end", kb.add("e_next", e, kb.index(1))),
-        offset("start", e));
+        "rows", offsetIndex("end", kb.add("e_next", e, kb.index(1))),
+        offsetIndex("start", e));
+    Value mTiles = kb.create<arith::CeilDivUIOp>("m_tiles", rows,
+                                                 kb.index(*d.gemm.blockM));
     Value sum = kb.add("sum", count.getRegionIterArgs()[0],
-                       expertTiles("tiles", e, rows));
+                       kb.mul("tiles", mTiles, nTiles));
     kb.create<scf::YieldOp>("", sum);
   }
 
   // This workgroup's items, walking the experts on as they grow.
-  Value first = kb.create<gpu::BlockIdOp>("wg", gpu::Dimension::x);
-  Value step =
-      kb.create<arith::IndexCastOp>("step", index(), kb.arg("workgroups"));
-  auto items = kb.create<scf::ForOp>("walk", first, count.getResult(0), step,
-                                     ValueRange{kb.index(0), kb.index(0)});
+  Value first = kb.create<arith::IndexCastUIOp>(
+      "wg", i32(), kb.create<gpu::BlockIdOp>("wg_id", gpu::Dimension::x));
+  Value total =
+      kb.create<arith::IndexCastUIOp>("total_i32", i32(), count.getResult(0));
+  auto items = kb.create<scf::ForOp>("walk", first, total, kb.arg("workgroups"),
+                                     ValueRange{kb.i32(0), kb.i32(0)});
   items.getInductionVar().setLoc(kb.loc("w"));
   keepItemWork(items);
   items.getRegionIterArgs()[0].setLoc(kb.loc("e_from"));
@@ -372,13 +393,16 @@ void MoeEmitter::keepItemWork(scf::ForOp loop) {
   loop->setAttr("llvm.loop_annotation", annotation);
 }
 
-void MoeEmitter::emitItem(Value w, Value e, Value base) {
+void MoeEmitter::emitItem(Value w, Value e32, Value base) {
   Value item = kb.create<arith::SubIOp>("item", w, base);
-  Value mTile = kb.div("m_tile", item, nTiles);
-  Value nTile = kb.rem("n_tile", item, nTiles);
-  Value start = offset("row_start", e);
+  Value mTile = toIndex("m_tile", kb.div("m_tile_i32", item, nTiles32));
+  Value nTile = toIndex("n_tile", kb.rem("n_tile_i32", item, nTiles32));
+  Value e = toIndex("e", e32);
+  Value start =
+      kb.create<arith::IndexCastOp>("row_start", index(), offset("start", e));
+  Value end = offset("end", kb.add("e_next", e, kb.index(1)));
   Value rows = kb.create<arith::SubIOp>(
-      "rows", offset("row_end", kb.add("e_next", e, kb.index(1))), start);
+      "rows", kb.create<arith::IndexCastOp>("row_end", index(), end), start);
   // The expert's rows of A and C and its weights.
   g.a = view("Ae", kb.arg("A"), start, rows, g.k);
   g.bMat = view("Be", kb.arg("B"), e, Value(), g.k);
@@ -511,20 +535,20 @@ void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
       kb.create<arith::IndexCastUIOp>("top_k", index(), kb.arg("topk"));
   g.a = kb.arg("A");
   g.c = kb.arg("C");
-  Value mTiles =
-      kb.div("m_tiles", kb.dim("P", ids, 0), kb.index(*d.gemm.blockM));
-  Value items = kb.mul("items", mTiles, nTiles);
-  Value first = kb.create<gpu::BlockIdOp>("wg", gpu::Dimension::x);
-  Value step =
-      kb.create<arith::IndexCastOp>("step", index(), kb.arg("workgroups"));
-  auto loop = kb.create<scf::ForOp>("", first, items, step);
+  Value slots =
+      kb.create<arith::IndexCastUIOp>("P", i32(), kb.dim("P_dim", ids, 0));
+  Value mTiles = kb.div("m_tiles", slots, kb.i32(*d.gemm.blockM));
+  Value items = kb.mul("items", mTiles, nTiles32);
+  Value first = kb.create<arith::IndexCastUIOp>(
+      "wg", i32(), kb.create<gpu::BlockIdOp>("wg_id", gpu::Dimension::x));
+  auto loop = kb.create<scf::ForOp>("", first, items, kb.arg("workgroups"));
   loop.getInductionVar().setLoc(kb.loc("w"));
   keepItemWork(loop);
   OpBuilder::InsertionGuard guard(kb.b);
   kb.b.setInsertionPointToStart(loop.getBody());
   Value w = loop.getInductionVar();
-  Value mTile = kb.div("m_tile", w, nTiles);
-  Value nTile = kb.rem("n_tile", w, nTiles);
+  Value mTile = toIndex("m_tile", kb.div("m_tile_i32", w, nTiles32));
+  Value nTile = toIndex("n_tile", kb.rem("n_tile_i32", w, nTiles32));
   // The tile's expert, kept in range (expert_ids holds experts < E).
   Value expert = kb.create<arith::IndexCastUIOp>(
       "e_id", index(),
