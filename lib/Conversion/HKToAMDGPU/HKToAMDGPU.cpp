@@ -181,36 +181,76 @@ transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
 }
 
 /// The LDS element distance between element `toElem` of a fragment at
+/// `to` and element `fromElem` of one at `from` (both relative to the
+/// access's origin), if it is the same for every lane and every origin in
+/// `origins`.
+static std::optional<int64_t>
+accessDisplacement(const TileLayout &layout, MmaLayout mma,
+                   FragmentLayout fragment, int64_t waveSize,
+                   ArrayRef<Coord> origins, Coord from, int64_t fromElem,
+                   Coord to, int64_t toElem) {
+  std::optional<int64_t> delta;
+  for (Coord o : origins)
+    for (int64_t lane = 0; lane < waveSize; ++lane) {
+      Coord a = getFragmentElement(mma, fragment, lane, fromElem);
+      Coord b = getFragmentElement(mma, fragment, lane, toElem);
+      int64_t d = layout.physicalOffset(o.row + to.row + b.row,
+                                        o.col + to.col + b.col) -
+                  layout.physicalOffset(o.row + from.row + a.row,
+                                        o.col + from.col + a.col);
+      if (delta && *delta != d)
+        return std::nullopt;
+      delta = d;
+    }
+  return delta;
+}
+
+/// The LDS element distance between element `toElem` of a fragment at
 /// (toRow, toCol) of a tile and element `fromElem` of one at (fromRow,
 /// fromCol), if it is the same for every lane.
 static std::optional<int64_t>
 readDisplacement(const TileLayout &layout, MmaLayout mma,
                  FragmentLayout fragment, int64_t waveSize, Coord from,
                  int64_t fromElem, Coord to, int64_t toElem) {
-  std::optional<int64_t> delta;
-  for (int64_t lane = 0; lane < waveSize; ++lane) {
-    Coord a = getFragmentElement(mma, fragment, lane, fromElem);
-    Coord b = getFragmentElement(mma, fragment, lane, toElem);
-    int64_t d = layout.physicalOffset(to.row + b.row, to.col + b.col) -
-                layout.physicalOffset(from.row + a.row, from.col + a.col);
-    if (delta && *delta != d)
-      return std::nullopt;
-    delta = d;
-  }
-  return delta;
+  return accessDisplacement(layout, mma, fragment, waveSize, {Coord{0, 0}},
+                            from, fromElem, to, toElem);
 }
 
-/// The offsets of a fragment op's reads: each read whose every lane's source
-/// is an earlier read's plus a constant takes that read's offset plus the
-/// constant, which the backend folds into the instruction's offset field,
-/// so that a fragment costs one address register per distinct lane
-/// pattern, not one per read.
-template <typename Key> class ReadOffsets {
+/// The origins a `rows x cols` access at (row, col) of a tile can take: the
+/// constant ones as they are, the others every multiple of the fragment's
+/// `step` that keeps the access inside the tile (what the ops require).
+static SmallVector<Coord> accessOrigins(std::optional<int64_t> row,
+                                        std::optional<int64_t> col, Coord step,
+                                        int64_t rows, int64_t cols,
+                                        const TileLayout &layout) {
+  auto positions = [](std::optional<int64_t> at, int64_t step, int64_t size,
+                      int64_t extent) {
+    SmallVector<int64_t> out;
+    if (at)
+      out.push_back(*at);
+    else
+      for (int64_t p = 0; p + size <= extent; p += step)
+        out.push_back(p);
+    return out;
+  };
+  SmallVector<Coord> origins;
+  for (int64_t r : positions(row, step.row, rows, layout.rows))
+    for (int64_t c : positions(col, step.col, cols, layout.cols))
+      origins.push_back(Coord{r, c});
+  return origins;
+}
+
+/// The offsets of a fragment op's LDS reads or writes: each access whose
+/// every lane's address is an earlier access's plus a constant takes that
+/// access's offset plus the constant, which the backend folds into the
+/// instruction's offset field, so that a fragment costs one address
+/// register per distinct lane pattern, not one per access.
+template <typename Key> class LdsOffsets {
 public:
-  /// Offsets into the slot at `slotBase`; `shares`: whether reads may share
-  /// offsets (a displacement can be found), which the bases are then made
-  /// opaque for (opaqueIndex). Without, LLVM relates the reads itself.
-  ReadOffsets(Value slotBase, bool shares)
+  /// Offsets into the slot at `slotBase`; `shares`: whether accesses may
+  /// share offsets (a displacement can be found), which the bases are then
+  /// made opaque for (opaqueIndex). Without, LLVM relates them itself.
+  LdsOffsets(Value slotBase, bool shares)
       : slotBase(slotBase), shares(shares) {}
 
   /// `displacement(from, to)`: the constant from read `from` to `to`, if
@@ -297,7 +337,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       Coord origin;
       int64_t elem;
     };
-    ReadOffsets<ReadKey> offsets(base, constRow && constCol);
+    LdsOffsets<ReadKey> offsets(base, constRow && constCol);
     auto displacement = [&](const ReadKey &from,
                             const ReadKey &to) -> std::optional<int64_t> {
       if (!constRow || !constCol)
@@ -376,7 +416,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                  kTransposedReadElems));
     Value result = emptyVector(
         rewriter, loc, getTypeConverter()->convertType<VectorType>(type));
-    // A read's offset in the slot in full (ReadOffsets shares it where it
+    // A read's offset in the slot in full (LdsOffsets shares it where it
     // can).
     auto offsetAt = [&](int64_t dr, int64_t dc) {
       Value row = addIndex(rewriter, loc, adaptor.getRow(),
@@ -385,7 +425,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                            addIndex(rewriter, loc, sourceCol, c(dc)));
       return emitPhysicalOffset(rewriter, loc, layout, row, col);
     };
-    ReadOffsets<Coord> offsets(base, /*shares=*/true);
+    LdsOffsets<Coord> offsets(base, /*shares=*/true);
     int64_t regionRows = type.getCols(), regionCols = type.getRows();
     std::optional<Coord> origin;
     std::optional<int64_t> row = getConstantIntValue(adaptor.getRow());
@@ -447,6 +487,23 @@ struct StoreSharedLowering : ChipLowering<StoreSharedOp> {
         planFragmentWrites(instr->layout, type.getLaneLayout(), layout);
     SmallVector<std::pair<Value, Value>> runStarts =
         emitRunStarts(rewriter, loc, *instr, type, *lane, runs);
+    // Writes share offsets where every origin the op may take (multiples of
+    // the fragment shape) keeps them a constant apart: one address register
+    // per lane pattern, where LLVM keeps one per write (xor swizzles).
+    SmallVector<Coord> origins = accessOrigins(
+        getConstantIntValue(adaptor.getRow()),
+        getConstantIntValue(adaptor.getCol()), Coord{shape.rows, shape.cols},
+        type.getRows(), type.getCols(), layout);
+    struct WriteKey {
+      Coord fragment;
+      int64_t elem;
+    };
+    LdsOffsets<WriteKey> offsets(base, /*shares=*/true);
+    auto displacement = [&](const WriteKey &from, const WriteKey &to) {
+      return accessDisplacement(layout, instr->layout, type.getLaneLayout(),
+                                shape.waveSize, origins, from.fragment,
+                                from.elem, to.fragment, to.elem);
+    };
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
         int64_t index = fi * type.getNumFragmentCols() + fj;
@@ -454,12 +511,16 @@ struct StoreSharedLowering : ChipLowering<StoreSharedOp> {
             extractFragment(rewriter, loc, values, index, shape.elemsPerLane);
         auto [row0, col0] = fragmentOrigin(rewriter, loc, adaptor.getRow(),
                                            adaptor.getCol(), shape, fi, fj);
+        WriteKey key{Coord{fi * shape.rows, fj * shape.cols}, 0};
         for (auto [run, start] : llvm::zip(runs, runStarts)) {
-          Value offset = addIndex(
-              rewriter, loc, base,
-              emitPhysicalOffset(rewriter, loc, layout,
-                                 addIndex(rewriter, loc, row0, start.first),
-                                 addIndex(rewriter, loc, col0, start.second)));
+          key.elem = run.first;
+          Value offset = offsets.get(
+              rewriter, loc, key, displacement, [&](const WriteKey &) {
+                return emitPhysicalOffset(
+                    rewriter, loc, layout,
+                    addIndex(rewriter, loc, row0, start.first),
+                    addIndex(rewriter, loc, col0, start.second));
+              });
           vector::StoreOp::create(
               rewriter, loc,
               sliceVector(rewriter, loc, fragment, run.first, run.length),
