@@ -91,21 +91,30 @@ gpu::GPUModuleOp KernelBuilder::finishKernel() {
   return func->getParentOfType<gpu::GPUModuleOp>();
 }
 
+void KernelBuilder::placeConstant(std::map<int64_t, Operation *> &cache,
+                                  int64_t value, Operation *op,
+                                  Operation *after) {
+  auto next = cache.upper_bound(value);
+  Block &entry = func.getBody().front();
+  if (next != cache.end())
+    op->moveBefore(next->second);
+  else if (!cache.empty())
+    op->moveAfter(std::prev(next)->second);
+  else if (after)
+    op->moveAfter(after);
+  else
+    op->moveBefore(&entry, entry.begin());
+  cache[value] = op;
+}
+
 Value KernelBuilder::index(int64_t value) {
   auto it = indices.find(value);
   if (it != indices.end())
     return it->second->getResult(0);
   auto op = create<arith::ConstantIndexOp>("c" + llvm::itostr(value), value);
-  // Index constants open the kernel in ascending order, then the f32 ones.
-  auto next = indices.upper_bound(value);
-  Block &entry = func.getBody().front();
-  if (next != indices.end())
-    op->moveBefore(next->second);
-  else if (!indices.empty())
-    op->moveAfter(std::prev(next)->second);
-  else
-    op->moveBefore(&entry, entry.begin());
-  indices[value] = op;
+  // Index constants open the kernel in ascending order, then the i32 and
+  // the f32 ones.
+  placeConstant(indices, value, op, /*after=*/nullptr);
   return op;
 }
 
@@ -127,18 +136,8 @@ Value KernelBuilder::i32(int64_t value) {
     return it->second->getResult(0);
   auto op = create<arith::ConstantIntOp>("c" + llvm::itostr(value) + "_i32",
                                          b.getI32Type(), value);
-  // After the index constants, in ascending order.
-  auto next = ints.upper_bound(value);
-  Block &entry = func.getBody().front();
-  if (next != ints.end())
-    op->moveBefore(next->second);
-  else if (!ints.empty())
-    op->moveAfter(std::prev(next)->second);
-  else if (!indices.empty())
-    op->moveAfter(indices.rbegin()->second);
-  else
-    op->moveBefore(&entry, entry.begin());
-  ints[value] = op;
+  placeConstant(ints, value, op,
+                indices.empty() ? nullptr : indices.rbegin()->second);
   return op;
 }
 

@@ -126,6 +126,11 @@ public:
                     ArrayRef<StringRef> argNames);
 
 private:
+  /// Keeps constant `op` (of `value`) among `cache`'s in ascending order;
+  /// the first goes after `after`, or opens the kernel.
+  void placeConstant(std::map<int64_t, Operation *> &cache, int64_t value,
+                     Operation *op, Operation *after);
+
   gpu::GPUFuncOp func;
   llvm::StringMap<unsigned> argIndex;
   std::map<int64_t, Operation *> indices;
