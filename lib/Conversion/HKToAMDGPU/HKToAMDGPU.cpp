@@ -152,70 +152,6 @@ namespace {
 // Fragment ops
 //===----------------------------------------------------------------------===//
 
-/// The LDS element distance by which moving a transposed read from `from`
-/// to `to` moves every lane's source, if it is the same for every lane and
-/// every position a `regionRows x regionCols` load can take in the tile
-/// (only `origin`, when the load's position is a constant).
-static std::optional<int64_t>
-transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
-                           FragmentLayout fragment, const FragmentShape &shape,
-                           int64_t regionRows, int64_t regionCols,
-                           std::optional<Coord> origin, Coord from, Coord to) {
-  std::optional<int64_t> delta;
-  // Loads sit at multiples of the fragment's k (rows) and m (columns).
-  int64_t rowEnd = origin ? origin->row + 1 : layout.rows - regionRows + 1;
-  int64_t colEnd = origin ? origin->col + 1 : layout.cols - regionCols + 1;
-  for (int64_t r0 = origin ? origin->row : 0; r0 < rowEnd; r0 += shape.cols)
-    for (int64_t c0 = origin ? origin->col : 0; c0 < colEnd; c0 += shape.rows)
-      for (int64_t lane = 0; lane < shape.waveSize; ++lane) {
-        Coord src = transposedReadSource(mma, fragment, lane, 0);
-        int64_t d = layout.physicalOffset(r0 + src.row + to.row,
-                                          c0 + src.col + to.col) -
-                    layout.physicalOffset(r0 + src.row + from.row,
-                                          c0 + src.col + from.col);
-        if (delta && *delta != d)
-          return std::nullopt;
-        delta = d;
-      }
-  return delta;
-}
-
-/// The LDS element distance between element `toElem` of a fragment at
-/// `to` and element `fromElem` of one at `from` (both relative to the
-/// access's origin), if it is the same for every lane and every origin in
-/// `origins`.
-static std::optional<int64_t>
-accessDisplacement(const TileLayout &layout, MmaLayout mma,
-                   FragmentLayout fragment, int64_t waveSize,
-                   ArrayRef<Coord> origins, Coord from, int64_t fromElem,
-                   Coord to, int64_t toElem) {
-  std::optional<int64_t> delta;
-  for (Coord o : origins)
-    for (int64_t lane = 0; lane < waveSize; ++lane) {
-      Coord a = getFragmentElement(mma, fragment, lane, fromElem);
-      Coord b = getFragmentElement(mma, fragment, lane, toElem);
-      int64_t d = layout.physicalOffset(o.row + to.row + b.row,
-                                        o.col + to.col + b.col) -
-                  layout.physicalOffset(o.row + from.row + a.row,
-                                        o.col + from.col + a.col);
-      if (delta && *delta != d)
-        return std::nullopt;
-      delta = d;
-    }
-  return delta;
-}
-
-/// The LDS element distance between element `toElem` of a fragment at
-/// (toRow, toCol) of a tile and element `fromElem` of one at (fromRow,
-/// fromCol), if it is the same for every lane.
-static std::optional<int64_t>
-readDisplacement(const TileLayout &layout, MmaLayout mma,
-                 FragmentLayout fragment, int64_t waveSize, Coord from,
-                 int64_t fromElem, Coord to, int64_t toElem) {
-  return accessDisplacement(layout, mma, fragment, waveSize, {Coord{0, 0}},
-                            from, fromElem, to, toElem);
-}
-
 /// The origins a `rows x cols` access at (row, col) of a tile can take: the
 /// constant ones as they are, the others every multiple of the fragment's
 /// `step` that keeps the access inside the tile (what the ops require).
@@ -238,6 +174,68 @@ static SmallVector<Coord> accessOrigins(std::optional<int64_t> row,
     for (int64_t c : positions(col, step.col, cols, layout.cols))
       origins.push_back(Coord{r, c});
   return origins;
+}
+
+/// The LDS element distance from a lane's `from` to its `to` (the pair
+/// `places(lane)` gives, relative to the access's origin), if it is the
+/// same for every lane and every one of `origins`.
+template <typename Places>
+static std::optional<int64_t>
+uniformDisplacement(const TileLayout &layout, ArrayRef<Coord> origins,
+                    int64_t waveSize, Places places) {
+  std::optional<int64_t> delta;
+  for (Coord o : origins)
+    for (int64_t lane = 0; lane < waveSize; ++lane) {
+      auto [from, to] = places(lane);
+      int64_t d = layout.physicalOffset(o.row + to.row, o.col + to.col) -
+                  layout.physicalOffset(o.row + from.row, o.col + from.col);
+      if (delta && *delta != d)
+        return std::nullopt;
+      delta = d;
+    }
+  return delta;
+}
+
+/// The LDS element distance by which moving a transposed read from `from`
+/// to `to` moves every lane's source, if it is the same for every lane and
+/// every one of `origins` (accessOrigins) the load may take.
+static std::optional<int64_t>
+transposedReadDisplacement(const TileLayout &layout, MmaLayout mma,
+                           FragmentLayout fragment, int64_t waveSize,
+                           ArrayRef<Coord> origins, Coord from, Coord to) {
+  return uniformDisplacement(layout, origins, waveSize, [&](int64_t lane) {
+    Coord src = transposedReadSource(mma, fragment, lane, 0);
+    return std::pair{Coord{src.row + from.row, src.col + from.col},
+                     Coord{src.row + to.row, src.col + to.col}};
+  });
+}
+
+/// The LDS element distance between element `toElem` of a fragment at
+/// `to` and element `fromElem` of one at `from` (both relative to the
+/// access's origin), if it is the same for every lane and every origin in
+/// `origins`.
+static std::optional<int64_t>
+accessDisplacement(const TileLayout &layout, MmaLayout mma,
+                   FragmentLayout fragment, int64_t waveSize,
+                   ArrayRef<Coord> origins, Coord from, int64_t fromElem,
+                   Coord to, int64_t toElem) {
+  return uniformDisplacement(layout, origins, waveSize, [&](int64_t lane) {
+    Coord a = getFragmentElement(mma, fragment, lane, fromElem);
+    Coord b = getFragmentElement(mma, fragment, lane, toElem);
+    return std::pair{Coord{from.row + a.row, from.col + a.col},
+                     Coord{to.row + b.row, to.col + b.col}};
+  });
+}
+
+/// The LDS element distance between element `toElem` of a fragment at
+/// (toRow, toCol) of a tile and element `fromElem` of one at (fromRow,
+/// fromCol), if it is the same for every lane.
+static std::optional<int64_t>
+readDisplacement(const TileLayout &layout, MmaLayout mma,
+                 FragmentLayout fragment, int64_t waveSize, Coord from,
+                 int64_t fromElem, Coord to, int64_t toElem) {
+  return accessDisplacement(layout, mma, fragment, waveSize, {Coord{0, 0}},
+                            from, fromElem, to, toElem);
 }
 
 /// The offsets of a fragment op's LDS reads or writes: each access whose
@@ -426,16 +424,18 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       return emitPhysicalOffset(rewriter, loc, layout, row, col);
     };
     LdsOffsets<Coord> offsets(base, /*shares=*/true);
-    int64_t regionRows = type.getCols(), regionCols = type.getRows();
-    std::optional<Coord> origin;
+    // Loads sit at multiples of the fragment's k (tile rows) and m (tile
+    // columns); a constant position counts when both coordinates are.
     std::optional<int64_t> row = getConstantIntValue(adaptor.getRow());
     std::optional<int64_t> col = getConstantIntValue(adaptor.getCol());
-    if (row && col)
-      origin = Coord{*row, *col};
+    if (!row || !col)
+      row = col = std::nullopt;
+    SmallVector<Coord> origins =
+        accessOrigins(row, col, Coord{shape.cols, shape.rows}, type.getCols(),
+                      type.getRows(), layout);
     auto displacement = [&](Coord from, Coord to) {
-      return transposedReadDisplacement(layout, instr.layout, fragment, shape,
-                                        regionRows, regionCols, origin, from,
-                                        to);
+      return transposedReadDisplacement(layout, instr.layout, fragment,
+                                        shape.waveSize, origins, from, to);
     };
     for (int64_t fi = 0; fi < type.getNumFragmentRows(); ++fi) {
       for (int64_t fj = 0; fj < type.getNumFragmentCols(); ++fj) {
