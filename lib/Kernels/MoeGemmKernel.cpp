@@ -176,8 +176,13 @@ private:
   }
   /// group_offsets[e] (i32; e an index).
   Value offset(StringRef name, Value e);
-  /// The work items of expert e: its m-tiles times the n-tiles.
-  Value expertTiles(StringRef name, Value e, Value rows);
+  /// group_offsets[e] (loaded as `loadName`) as an index.
+  Value offsetIndex(StringRef loadName, StringRef name, Value e) {
+    return kb.create<arith::IndexCastOp>(name, index(), offset(loadName, e));
+  }
+  /// The work items of an expert of `rows` rows: its m-tiles times the
+  /// n-tiles, in `rows`' type (i32 in the walk, index in the count).
+  Value expertTiles(StringRef name, Value rows);
   /// The expert holding item w, walking on from (e, base): (e, base).
   std::pair<Value, Value> findExpert(Value w, Value e, Value base);
   /// A 2-D view of rows [first, first + rows) of `matrix`, or of matrix
@@ -246,10 +251,12 @@ Value MoeEmitter::offset(StringRef name, Value e) {
                                    ValueRange{e});
 }
 
-Value MoeEmitter::expertTiles(StringRef name, Value e, Value rows) {
-  Value mTiles =
-      kb.create<arith::CeilDivUIOp>("m_tiles", rows, kb.i32(*d.gemm.blockM));
-  return kb.mul(name, mTiles, nTiles32);
+Value MoeEmitter::expertTiles(StringRef name, Value rows) {
+  bool wide = rows.getType().isIndex();
+  int64_t blockM = *d.gemm.blockM;
+  Value mTiles = kb.create<arith::CeilDivUIOp>(
+      "m_tiles", rows, wide ? kb.index(blockM) : kb.i32(blockM));
+  return kb.mul(name, mTiles, wide ? nTiles : nTiles32);
 }
 
 std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0, Value base0) {
@@ -263,8 +270,7 @@ std::pair<Value, Value> MoeEmitter::findExpert(Value w, Value e0, Value base0) {
         Value rows = kb.create<arith::SubIOp>(
             "rows", offset("end", toIndex("ei1", next)),
             offset("start", toIndex("ei", args[0])));
-        Value end =
-            kb.add("end_item", args[1], expertTiles("tiles", args[0], rows));
+        Value end = kb.add("end_item", args[1], expertTiles("tiles", rows));
         // On while item w lies past expert e (and e is not the last).
         Value past =
             kb.create<arith::CmpIOp>("past", arith::CmpIPredicate::ule, end, w);
@@ -348,17 +354,11 @@ gpu::GPUModuleOp MoeEmitter::emit() {
     OpBuilder::InsertionGuard guard(kb.b);
     kb.b.setInsertionPointToStart(count.getBody());
     Value e = count.getInductionVar();
-    auto offsetIndex = [&](StringRef name, Value at) -> Value {
-      return kb.create<arith::IndexCastOp>(name, index(),
-                                           offset(name.str() + "_i32", at));
-    };
     Value rows = kb.create<arith::SubIOp>(
-        "rows", offsetIndex("end", kb.add("e_next", e, kb.index(1))),
-        offsetIndex("start", e));
-    Value mTiles = kb.create<arith::CeilDivUIOp>("m_tiles", rows,
-                                                 kb.index(*d.gemm.blockM));
-    Value sum = kb.add("sum", count.getRegionIterArgs()[0],
-                       kb.mul("tiles", mTiles, nTiles));
+        "rows", offsetIndex("end_i32", "end", kb.add("e_next", e, kb.index(1))),
+        offsetIndex("start_i32", "start", e));
+    Value sum =
+        kb.add("sum", count.getRegionIterArgs()[0], expertTiles("tiles", rows));
     kb.create<scf::YieldOp>("", sum);
   }
 
@@ -398,11 +398,10 @@ void MoeEmitter::emitItem(Value w, Value e32, Value base) {
   Value mTile = toIndex("m_tile", kb.div("m_tile_i32", item, nTiles32));
   Value nTile = toIndex("n_tile", kb.rem("n_tile_i32", item, nTiles32));
   Value e = toIndex("e", e32);
-  Value start =
-      kb.create<arith::IndexCastOp>("row_start", index(), offset("start", e));
-  Value end = offset("end", kb.add("e_next", e, kb.index(1)));
+  Value start = offsetIndex("start", "row_start", e);
   Value rows = kb.create<arith::SubIOp>(
-      "rows", kb.create<arith::IndexCastOp>("row_end", index(), end), start);
+      "rows", offsetIndex("end", "row_end", kb.add("e_next", e, kb.index(1))),
+      start);
   // The expert's rows of A and C and its weights.
   g.a = view("Ae", kb.arg("A"), start, rows, g.k);
   g.bMat = view("Be", kb.arg("B"), e, Value(), g.k);
