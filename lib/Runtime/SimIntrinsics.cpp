@@ -21,6 +21,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 
+#include <cstring>
+
 using namespace llvm;
 using namespace mlir::hk;
 using namespace mlir::hk::sim;
@@ -99,6 +101,12 @@ Error LaneOpVisitor::visitIntrinsicInst(IntrinsicInst &call) {
     return sim.executeLoadToLds(wave, call);
   case Intrinsic::amdgcn_ds_read_tr16_b64:
     return sim.executeTransposedRead(wave, call);
+  case Intrinsic::strip_invariant_group:
+    // An LDS window's register (the hk lowering): the address unchanged.
+    for (unsigned lane : wave.active)
+      std::memcpy(result(&call, lane), operand(call.getArgOperand(0), lane),
+                  sizeOf(call.getType()));
+    return Error::success();
   case Intrinsic::amdgcn_update_dpp:
   case Intrinsic::amdgcn_permlane32_swap:
   case Intrinsic::amdgcn_permlane16_swap:

@@ -12,6 +12,7 @@
 
 #include "HK/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 
+#include "LdsPlacement.h"
 #include "LoweringSupport.h"
 
 #include "HK/Conversion/HKToAMDGPU/BufferAccess.h"
@@ -106,42 +107,25 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AllocSharedLowering(const TypeConverter &converter, MLIRContext *ctx,
+                      std::shared_ptr<LdsPlan> plan)
+      : OpConversionPattern(converter, ctx), plan(std::move(plan)) {}
 
   LogicalResult
   matchAndRewrite(AllocSharedOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = getTypeConverter()->convertType<MemRefType>(op.getType());
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    Operation *symbolTableOp = SymbolTable::getNearestSymbolTable(func);
-    if (!type || !symbolTableOp)
-      return rewriter.notifyMatchFailure(op, "no LDS type or symbol table");
-
-    // A readable name that is unique in the module.
-    int64_t index = 0;
-    for (auto alloc : op->getBlock()->getOps<AllocSharedOp>()) {
-      if (alloc == op)
-        break;
-      ++index;
-    }
-    std::string base =
-        ("__hk_shared_" + func.getName() + "_" + Twine(index)).str();
-    std::string name = base;
-    for (int suffix = 1; SymbolTable::lookupSymbolIn(symbolTableOp, name);
-         ++suffix)
-      name = base + "_" + std::to_string(suffix);
-
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
-      memref::GlobalOp::create(
-          rewriter, op.getLoc(), name, rewriter.getStringAttr("private"), type,
-          /*initial_value=*/Attribute(),
-          /*constant=*/false, rewriter.getI64IntegerAttr(kChunkBytes));
-    }
-    rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(op, type, name);
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "no LDS type");
+    FailureOr<StringRef> name =
+        plan->globalFor(op, rewriter, *getTypeConverter());
+    if (failed(name))
+      return rewriter.notifyMatchFailure(op, "no symbol table for its global");
+    rewriter.replaceOpWithNewOp<memref::GetGlobalOp>(op, type, *name);
     return success();
   }
+
+  std::shared_ptr<LdsPlan> plan;
 };
 
 } // namespace
@@ -238,35 +222,61 @@ readDisplacement(const TileLayout &layout, MmaLayout mma,
                             from, fromElem, to, toElem);
 }
 
+/// Where an LDS access goes: `offset` elements into the tile's memref or,
+/// when `window` is set, `offset` bytes (i32) past that window register.
+struct LdsAccess {
+  Value offset;
+  Value window;
+};
+
 /// The offsets of a fragment op's LDS reads or writes: each access whose
 /// every lane's address is an earlier access's plus a constant takes that
 /// access's offset plus the constant, which the backend folds into the
 /// instruction's offset field, so that a fragment costs one address
-/// register per distinct lane pattern, not one per access.
+/// register per distinct lane pattern, not one per access. A tile with a
+/// window (LdsPlacement.h) takes its lane patterns' registers there.
 template <typename Key> class LdsOffsets {
 public:
-  /// Offsets into the slot at `slotBase`; `shares`: whether accesses may
-  /// share offsets (a displacement can be found), which the bases are then
-  /// made opaque for (opaqueIndex). Without, LLVM relates them itself.
-  LdsOffsets(Value slotBase, bool shares)
-      : slotBase(slotBase), shares(shares) {}
+  /// Offsets into the slot at `slotBase` of `tile`, through `window` if the
+  /// tile has one; `shares`: whether accesses may share offsets (a
+  /// displacement can be found), which the bases are then made opaque for
+  /// (opaqueIndex). Without, LLVM relates them itself.
+  LdsOffsets(Value tile, Value slotBase, bool shares,
+             std::optional<LdsWindow> window, int64_t elementBytes)
+      : tile(tile), slotBase(slotBase), shares(shares),
+        window(std::move(window)), elementBytes(elementBytes) {}
 
-  /// `displacement(from, to)`: the constant from read `from` to `to`, if
-  /// there is one; `emit(key)`: a read's offset in the slot, in full.
+  /// `displacement(from, to)`: the element distance from access `from` to
+  /// `to`, if there is one; `emit(key)`: an access's offset in the slot,
+  /// in full.
   template <typename Displacement, typename Emit>
-  Value get(OpBuilder &b, Location loc, const Key &key,
-            Displacement displacement, Emit emit) {
-    for (auto &[base, offset] : bases)
-      if (std::optional<int64_t> delta = displacement(base, key))
-        return addIndex(b, loc, offset, constIndex(b, loc, *delta));
-    // The slot's base is added before the constants: inside a loop, one
-    // add per lane pattern, and the constants stay foldable.
+  LdsAccess get(OpBuilder &b, Location loc, const Key &key,
+                Displacement displacement, Emit emit) {
+    for (auto &[base, access] : bases)
+      if (std::optional<int64_t> delta = displacement(base, key)) {
+        if (!access.window)
+          return {addIndex(b, loc, access.offset, constIndex(b, loc, *delta)),
+                  nullptr};
+        return {
+            b.createOrFold<arith::AddIOp>(
+                loc, access.offset, constI32(b, loc, *delta * elementBytes)),
+            access.window};
+      }
     Value inSlot = emit(key);
     if (shares)
       inSlot = opaqueIndex(b, loc, inSlot);
-    Value offset = addIndex(b, loc, slotBase, inSlot);
-    bases.push_back({key, offset});
-    return offset;
+    // The slot's base is added before the constants: inside a loop, one
+    // add per lane pattern, and the constants stay foldable.
+    LdsAccess access{addIndex(b, loc, slotBase, inSlot), nullptr};
+    if (window) {
+      access.window = emitWindowRegister(b, loc, *window);
+      access.offset = b.createOrFold<arith::AddIOp>(
+          loc, emitWindowDistance(b, loc, *window, tile),
+          b.createOrFold<arith::MulIOp>(loc, toI32(b, loc, access.offset),
+                                        constI32(b, loc, elementBytes)));
+    }
+    bases.push_back({key, access});
+    return access;
   }
 
 private:
@@ -282,9 +292,46 @@ private:
     return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), frozen);
   }
 
+  Value tile;
   Value slotBase;
   bool shares;
-  SmallVector<std::pair<Key, Value>> bases;
+  std::optional<LdsWindow> window;
+  int64_t elementBytes;
+  SmallVector<std::pair<Key, LdsAccess>> bases;
+};
+
+/// A `type` read at `access` of `slot` of `tile` (through a window of
+/// `plan`).
+static Value loadShared(OpBuilder &b, Location loc, VectorType type, Value tile,
+                        Value slot, LdsAccess access, int64_t align,
+                        const LdsPlan &plan) {
+  if (access.window)
+    return loadThroughWindow(b, loc, type, access.window, access.offset, align,
+                             *plan.scopesOf(tile, slot));
+  return vector::LoadOp::create(b, loc, type, tile, ValueRange{access.offset},
+                                /*nontemporal=*/false, llvm::MaybeAlign(align));
+}
+
+/// `value` written at `access` of `slot` of `tile` (through a window of
+/// `plan`).
+static void storeShared(OpBuilder &b, Location loc, Value value, Value tile,
+                        Value slot, LdsAccess access, int64_t align,
+                        const LdsPlan &plan) {
+  if (access.window)
+    return storeThroughWindow(b, loc, value, access.window, access.offset,
+                              align, *plan.scopesOf(tile, slot));
+  vector::StoreOp::create(b, loc, value, tile, ValueRange{access.offset},
+                          /*nontemporal=*/false, llvm::MaybeAlign(align));
+}
+
+/// A fragment op's lowering, whose LDS accesses go through the plan's
+/// windows.
+template <typename Op> struct LdsLowering : ChipLowering<Op> {
+  LdsLowering(const TypeConverter &converter, MLIRContext *ctx,
+              const ChipInfo &chip, std::shared_ptr<LdsPlan> plan)
+      : ChipLowering<Op>(converter, ctx, chip), plan(std::move(plan)) {}
+
+  std::shared_ptr<LdsPlan> plan;
 };
 
 /// Where the first element of each of `runs` sits inside a fragment of
@@ -299,8 +346,8 @@ emitRunStarts(OpBuilder &b, Location loc, const MmaInstr &instr,
   return starts;
 }
 
-struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
-  using ChipLowering::ChipLowering;
+struct LoadFragmentLowering : LdsLowering<LoadFragmentOp> {
+  using LdsLowering::LdsLowering;
 
   LogicalResult
   matchAndRewrite(LoadFragmentOp op, OpAdaptor adaptor,
@@ -335,7 +382,9 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
       Coord origin;
       int64_t elem;
     };
-    LdsOffsets<ReadKey> offsets(base, constRow && constCol);
+    LdsOffsets<ReadKey> offsets(adaptor.getTile(), base, constRow && constCol,
+                                plan->windowOf(adaptor.getTile()),
+                                layout.elementBytes);
     auto displacement = [&](const ReadKey &from,
                             const ReadKey &to) -> std::optional<int64_t> {
       if (!constRow || !constCol)
@@ -353,7 +402,7 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
         Coord origin{constRow.value_or(0) + fi * shape.rows,
                      constCol.value_or(0) + fj * shape.cols};
         for (auto [run, start] : llvm::zip(runs, runStarts)) {
-          Value offset =
+          LdsAccess access =
               offsets.get(rewriter, loc, ReadKey{origin, run.first},
                           displacement, [&](const ReadKey &) {
                             return emitPhysicalOffset(
@@ -361,10 +410,10 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                                 addIndex(rewriter, loc, row0, start.first),
                                 addIndex(rewriter, loc, col0, start.second));
                           });
-          Value part = vector::LoadOp::create(
-              rewriter, loc, VectorType::get({run.length}, elementType),
-              adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
-              llvm::MaybeAlign(run.length * layout.elementBytes));
+          Value part = loadShared(rewriter, loc,
+                                  VectorType::get({run.length}, elementType),
+                                  adaptor.getTile(), adaptor.getSlot(), access,
+                                  run.length * layout.elementBytes, *plan);
           fragment = insertSlice(rewriter, loc, part, fragment, run.first);
         }
         result = insertFragment(rewriter, loc, fragment, result,
@@ -423,7 +472,13 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
                            addIndex(rewriter, loc, sourceCol, c(dc)));
       return emitPhysicalOffset(rewriter, loc, layout, row, col);
     };
-    LdsOffsets<Coord> offsets(base, /*shares=*/true);
+    // Windows hold 16-bit transposed reads only (ds_read_b64_tr_b16, which
+    // the windowed path emits itself).
+    std::optional<LdsWindow> window;
+    if (layout.elementBytes == 2)
+      window = plan->windowOf(adaptor.getTile());
+    LdsOffsets<Coord> offsets(adaptor.getTile(), base, /*shares=*/true, window,
+                              layout.elementBytes);
     // Loads sit at multiples of the fragment's k (tile rows) and m (tile
     // columns); a constant position counts when both coordinates are.
     std::optional<int64_t> row = getConstantIntValue(adaptor.getRow());
@@ -444,11 +499,17 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
           // The fragment's (m, k) origin is the tile's (k, m).
           int64_t dr = fj * shape.cols + s * pattern.readRowStride;
           int64_t dc = fi * shape.rows;
-          Value offset =
+          LdsAccess access =
               offsets.get(rewriter, loc, Coord{dr, dc}, displacement,
                           [&](Coord at) { return offsetAt(at.row, at.col); });
-          Value part = amdgpu::TransposeLoadOp::create(
-              rewriter, loc, partType, adaptor.getTile(), ValueRange{offset});
+          Value part =
+              access.window
+                  ? transposedReadThroughWindow(
+                        rewriter, loc, partType, access.window, access.offset,
+                        *plan->scopesOf(adaptor.getTile(), adaptor.getSlot()))
+                  : amdgpu::TransposeLoadOp::create(rewriter, loc, partType,
+                                                    adaptor.getTile(),
+                                                    ValueRange{access.offset});
           fragment = insertSlice(rewriter, loc, part, fragment,
                                  s * kTransposedReadElems);
         }
@@ -463,8 +524,8 @@ struct LoadFragmentLowering : ChipLowering<LoadFragmentOp> {
 
 /// hk.store_shared: the non-transposed load_fragment path run backwards,
 /// one LDS write per run of a lane's elements the tile keeps consecutive.
-struct StoreSharedLowering : ChipLowering<StoreSharedOp> {
-  using ChipLowering::ChipLowering;
+struct StoreSharedLowering : LdsLowering<StoreSharedOp> {
+  using LdsLowering::LdsLowering;
 
   LogicalResult
   matchAndRewrite(StoreSharedOp op, OpAdaptor adaptor,
@@ -498,7 +559,9 @@ struct StoreSharedLowering : ChipLowering<StoreSharedOp> {
       Coord fragment;
       int64_t elem;
     };
-    LdsOffsets<WriteKey> offsets(base, /*shares=*/true);
+    LdsOffsets<WriteKey> offsets(adaptor.getTile(), base, /*shares=*/true,
+                                 plan->windowOf(adaptor.getTile()),
+                                 layout.elementBytes);
     auto displacement = [&](const WriteKey &from, const WriteKey &to) {
       return accessDisplacement(layout, instr->layout, type.getLaneLayout(),
                                 shape.waveSize, origins, from.fragment,
@@ -514,18 +577,18 @@ struct StoreSharedLowering : ChipLowering<StoreSharedOp> {
         WriteKey key{Coord{fi * shape.rows, fj * shape.cols}, 0};
         for (auto [run, start] : llvm::zip(runs, runStarts)) {
           key.elem = run.first;
-          Value offset = offsets.get(
+          LdsAccess access = offsets.get(
               rewriter, loc, key, displacement, [&](const WriteKey &) {
                 return emitPhysicalOffset(
                     rewriter, loc, layout,
                     addIndex(rewriter, loc, row0, start.first),
                     addIndex(rewriter, loc, col0, start.second));
               });
-          vector::StoreOp::create(
+          storeShared(
               rewriter, loc,
               sliceVector(rewriter, loc, fragment, run.first, run.length),
-              adaptor.getTile(), ValueRange{offset}, /*nontemporal=*/false,
-              llvm::MaybeAlign(run.length * layout.elementBytes));
+              adaptor.getTile(), adaptor.getSlot(), access,
+              run.length * layout.elementBytes, *plan);
         }
       }
     }
@@ -716,10 +779,14 @@ void mlir::hk::populateHKToAMDGPUConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ChipInfo &chip) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocSharedLowering, FillFragmentLowering, GpuReturnLowering>(
-      converter, ctx);
-  patterns.add<LoadFragmentLowering, MmaLowering, StoreSharedLowering>(
-      converter, ctx, chip);
+  // The LDS globals and their windows, shared by the patterns of one
+  // conversion.
+  auto plan = std::make_shared<LdsPlan>();
+  patterns.add<AllocSharedLowering>(converter, ctx, plan);
+  patterns.add<FillFragmentLowering, GpuReturnLowering>(converter, ctx);
+  patterns.add<LoadFragmentLowering, StoreSharedLowering>(converter, ctx, chip,
+                                                          plan);
+  patterns.add<MmaLowering>(converter, ctx, chip);
   populateCopyToSharedLowering(converter, patterns, chip);
   populateGlobalFragmentLowering(converter, patterns, chip);
   populateRegisterTileLowering(converter, patterns, chip);

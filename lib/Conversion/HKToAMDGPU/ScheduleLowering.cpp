@@ -13,6 +13,7 @@
 
 #include "HK/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "HK/Dialect/HK/IR/HKDialect.h"
+#include "LoweringSupport.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -145,8 +146,12 @@ constexpr int32_t kGroupMfma = 0x8;
 constexpr int32_t kGroupVmem = 0x10;
 constexpr int32_t kGroupDsRead = 0x100;
 
-/// Whether `op`, after the conversion, reads LDS into registers.
+/// Whether `op`, after the conversion, reads LDS into registers (from a
+/// tile's memref, or through an LDS window's register).
 static bool isLdsRead(Operation *op) {
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return cast<LLVM::LLVMPointerType>(load.getAddr().getType())
+               .getAddressSpace() == hk::detail::kLdsAddressSpace;
   auto load = dyn_cast<vector::LoadOp>(op);
   return load && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
                      cast<MemRefType>(load.getBase().getType()));
