@@ -47,8 +47,8 @@ mlir::hk::detail::ldsWindows(ArrayRef<int64_t> addresses,
                              ArrayRef<int64_t> bytes) {
   SmallVector<size_t> order(addresses.size());
   std::iota(order.begin(), order.end(), 0);
-  llvm::stable_sort(order,
-                    [&](size_t a, size_t b) { return addresses[a] < addresses[b]; });
+  llvm::stable_sort(
+      order, [&](size_t a, size_t b) { return addresses[a] < addresses[b]; });
   SmallVector<std::optional<int64_t>> windows(addresses.size());
   std::optional<int64_t> open;
   for (size_t i : order) {
@@ -130,10 +130,10 @@ LogicalResult LdsPlan::placeFunction(Operation *func,
 
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
-    memref::GlobalOp::create(
-        rewriter, alloc.getLoc(), name, rewriter.getStringAttr("private"),
-        type, /*initial_value=*/Attribute(), /*constant=*/false,
-        rewriter.getI64IntegerAttr(kChunkBytes));
+    memref::GlobalOp::create(rewriter, alloc.getLoc(), name,
+                             rewriter.getStringAttr("private"), type,
+                             /*initial_value=*/Attribute(), /*constant=*/false,
+                             rewriter.getI64IntegerAttr(kChunkBytes));
     names[alloc] = name;
     // LLVM drops a global nothing reads or writes.
     if (alloc->use_empty())
@@ -164,8 +164,8 @@ LogicalResult LdsPlan::placeFunction(Operation *func,
     tile.function = group;
     for (int64_t slot = 0; slot < slots; ++slot) {
       tile.slots.push_back(LLVM::AliasScopeAttr::get(
-          domain,
-          StringAttr::get(ctx, variable.name + " slot " + std::to_string(slot))));
+          domain, StringAttr::get(ctx, variable.name + " slot " +
+                                           std::to_string(slot))));
       functionScopes[group].push_back(tile.slots.back());
     }
   }
@@ -183,14 +183,21 @@ LogicalResult LdsPlan::placeFunction(Operation *func,
   return success();
 }
 
-std::optional<LdsScopes> LdsPlan::scopesOf(Value tile, Value slot) const {
+/// The entry of `map` for the global the tile memref `tile` reads, if any.
+template <typename T>
+static const T *lookupTile(const llvm::StringMap<T> &map, Value tile) {
   auto global = tile.getDefiningOp<memref::GetGlobalOp>();
   if (!global)
+    return nullptr;
+  auto it = map.find(global.getName());
+  return it == map.end() ? nullptr : &it->second;
+}
+
+std::optional<LdsScopes> LdsPlan::scopesOf(Value tile, Value slot) const {
+  const TileScopes *found = lookupTile(scopes, tile);
+  if (!found)
     return std::nullopt;
-  auto it = scopes.find(global.getName());
-  if (it == scopes.end())
-    return std::nullopt;
-  const TileScopes &tileScopes = it->second;
+  const TileScopes &tileScopes = *found;
   SmallVector<Attribute> mine(tileScopes.slots);
   if (std::optional<int64_t> at = getConstantIntValue(slot))
     if (*at >= 0 && *at < int64_t(mine.size()))
@@ -204,13 +211,9 @@ std::optional<LdsScopes> LdsPlan::scopesOf(Value tile, Value slot) const {
 }
 
 std::optional<LdsWindow> LdsPlan::windowOf(Value tile) const {
-  auto global = tile.getDefiningOp<memref::GetGlobalOp>();
-  if (!global)
-    return std::nullopt;
-  auto it = windows.find(global.getName());
-  if (it == windows.end())
-    return std::nullopt;
-  return it->second;
+  if (const LdsWindow *window = lookupTile(windows, tile))
+    return *window;
+  return std::nullopt;
 }
 
 Value mlir::hk::detail::emitWindowRegister(OpBuilder &b, Location loc,
@@ -251,9 +254,9 @@ Value mlir::hk::detail::loadThroughWindow(OpBuilder &b, Location loc,
                                           VectorType type, Value window,
                                           Value byteOffset, int64_t align,
                                           const LdsScopes &scopes) {
-  auto load = LLVM::LoadOp::create(b, loc, asIntegers(type),
-                                   windowAddress(b, loc, window, byteOffset),
-                                   align);
+  auto load =
+      LLVM::LoadOp::create(b, loc, asIntegers(type),
+                           windowAddress(b, loc, window, byteOffset), align);
   load.setAliasScopesAttr(scopes.scopes);
   load.setNoaliasScopesAttr(scopes.noalias);
   return arith::BitcastOp::create(b, loc, type, load);
