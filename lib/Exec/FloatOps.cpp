@@ -216,14 +216,19 @@ float divFixup(float q, float den, float num) {
 /// v_pk_{add,mul,fma}_f32: two f32 per 64-bit operand. Each half of the
 /// result reads, per source, the half op_sel (low result) or op_sel_hi
 /// (high result) selects, negated by neg_lo or neg_hi (SISrcMods bits).
+/// A constant is a 32-bit value (LLVM's OPERAND_REG_INLINE_C_V2FP32, an
+/// IEEE single): both halves may read it where neither selects its high
+/// half, the form LLVM emits (`1.0 op_sel_hi:[1,0]`); what a high half of
+/// a constant reads is left unmodelled.
 template <FloatFn f> bool packed(Machine &m, Wave &w, const Op &op) {
   unsigned sources = std::min<size_t>(op.src.size(), 3);
   uint64_t exec = w.exec();
   for (unsigned i = 0; i < sources; ++i)
-    if (op.src[i].kind == Operand::immediate)
+    if (op.src[i].kind == Operand::immediate && (op.src[i].mods & 12))
       return m.fail(ExecError::Kind::badInput, w, w.pc - 1,
-                    "a packed f32 instruction with a constant operand is "
-                    "not modelled");
+                    "a packed f32 instruction reading the high half of a "
+                    "constant operand (op_sel or op_sel_hi set) is not "
+                    "modelled");
   uint32_t result[2][64];
   for (unsigned half = 0; half < 2; ++half) {
     Lanes32 s[3];

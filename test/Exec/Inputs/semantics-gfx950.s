@@ -55,6 +55,12 @@ semantics:
 	v_pk_mul_f32 v[34:35], v[30:31], v[32:33] op_sel_hi:[0,1] neg_lo:[1,0] neg_hi:[0,1]
 	v_pk_add_f32 v[36:37], v[30:31], v[32:33] op_sel:[1,1] op_sel_hi:[0,0] neg_lo:[0,1]
 
+	// Rows 27-32: packed f32 with a constant operand whose halves both
+	// read its low half (op_sel and op_sel_hi clear), as LLVM emits it.
+	v_pk_add_f32 v[86:87], v[30:31], 1.0 op_sel_hi:[1,0]
+	v_pk_mul_f32 v[88:89], -2.0, v[32:33] op_sel_hi:[0,1] neg_hi:[1,0]
+	v_pk_fma_f32 v[90:91], v[30:31], 0.5, v[32:33] op_sel_hi:[1,0,1]
+
 	// Rows 7-9: the 64-bit difference (0 : lane) - (lane / 32 : 5), the
 	// borrow through VCC then s[20:21].
 	v_mov_b32_e32 v41, 5
@@ -149,6 +155,13 @@ semantics:
 	buffer_store_dword v80, v2, s[12:15], 0 offen offset:2048
 	buffer_store_dword v82, v2, s[12:15], 0 offen offset:2304
 	buffer_store_dword v83, v2, s[12:15], 0 offen offset:2560
+	buffer_store_dword v86, v2, s[12:15], 0 offen offset:2816
+	buffer_store_dword v87, v2, s[12:15], 0 offen offset:3072
+	buffer_store_dword v88, v2, s[12:15], 0 offen offset:3328
+	buffer_store_dword v89, v2, s[12:15], 0 offen offset:3584
+	buffer_store_dword v90, v2, s[12:15], 0 offen offset:3840
+	v_add_u32_e32 v3, 0x2000, v1
+	buffer_store_dword v91, v3, s[12:15], 0 offen
 	s_endpgm
 .Lfunc_end0:
 	.size	semantics, .Lfunc_end0-semantics
