@@ -96,6 +96,17 @@ static bool windowPays(AllocSharedOp alloc) {
   });
 }
 
+namespace {
+/// A tile some op reads or writes: its global, type and slots, and whether
+/// a window would pay for it (windowPays).
+struct UsedTile {
+  LdsVariable variable;
+  MemRefType type;
+  int64_t slots = 1;
+  bool windowable = false;
+};
+} // namespace
+
 LogicalResult LdsPlan::placeFunction(Operation *func,
                                      ConversionPatternRewriter &rewriter,
                                      const TypeConverter &converter) {
@@ -106,10 +117,7 @@ LogicalResult LdsPlan::placeFunction(Operation *func,
   SmallVector<AllocSharedOp> allocs;
   func->walk([&](AllocSharedOp alloc) { allocs.push_back(alloc); });
 
-  SmallVector<LdsVariable> used;
-  SmallVector<MemRefType> usedTypes;
-  SmallVector<int64_t> usedSlots;
-  SmallVector<bool> windowable;
+  SmallVector<UsedTile> used;
   for (AllocSharedOp alloc : allocs) {
     auto type = converter.convertType<MemRefType>(alloc.getType());
     if (!type)
@@ -138,17 +146,17 @@ LogicalResult LdsPlan::placeFunction(Operation *func,
     // LLVM drops a global nothing reads or writes.
     if (alloc->use_empty())
       continue;
-    used.push_back({name,
-                    type.getNumElements() * (type.getElementTypeBitWidth() / 8),
-                    kChunkBytes});
-    usedTypes.push_back(type);
-    usedSlots.push_back(alloc.getType().getSlots());
-    windowable.push_back(windowPays(alloc));
+    LdsVariable variable{
+        name, type.getNumElements() * (type.getElementTypeBitWidth() / 8),
+        kChunkBytes};
+    used.push_back({std::move(variable), type, alloc.getType().getSlots(),
+                    windowPays(alloc)});
   }
 
-  SmallVector<int64_t> addresses = predictLdsAddresses(used);
-  SmallVector<int64_t> bytes =
-      llvm::map_to_vector(used, [](const LdsVariable &v) { return v.bytes; });
+  SmallVector<int64_t> addresses = predictLdsAddresses(
+      llvm::map_to_vector(used, [](const UsedTile &t) { return t.variable; }));
+  SmallVector<int64_t> bytes = llvm::map_to_vector(
+      used, [](const UsedTile &t) { return t.variable.bytes; });
   SmallVector<std::optional<int64_t>> bases = ldsWindows(addresses, bytes);
   if (llvm::none_of(bases, [](auto base) { return base.has_value(); }))
     return success();
@@ -159,14 +167,14 @@ LogicalResult LdsPlan::placeFunction(Operation *func,
       ctx, StringAttr::get(ctx, ("hk LDS tiles of " + funcName).str()));
   size_t group = functionScopes.size();
   functionScopes.emplace_back();
-  for (auto [variable, slots] : llvm::zip(used, usedSlots)) {
-    TileScopes &tile = scopes[variable.name];
-    tile.function = group;
-    for (int64_t slot = 0; slot < slots; ++slot) {
-      tile.slots.push_back(LLVM::AliasScopeAttr::get(
-          domain, StringAttr::get(ctx, variable.name + " slot " +
+  for (const UsedTile &tile : used) {
+    TileScopes &tileScopes = scopes[tile.variable.name];
+    tileScopes.function = group;
+    for (int64_t slot = 0; slot < tile.slots; ++slot) {
+      tileScopes.slots.push_back(LLVM::AliasScopeAttr::get(
+          domain, StringAttr::get(ctx, tile.variable.name + " slot " +
                                            std::to_string(slot))));
-      functionScopes[group].push_back(tile.slots.back());
+      functionScopes[group].push_back(tileScopes.slots.back());
     }
   }
 
@@ -174,11 +182,11 @@ LogicalResult LdsPlan::placeFunction(Operation *func,
   DenseMap<int64_t, size_t> byAddress;
   for (auto [i, address] : llvm::enumerate(addresses))
     byAddress.try_emplace(address, i);
-  for (auto [variable, base, fits] : llvm::zip(used, bases, windowable)) {
-    if (!base || !fits)
+  for (auto [tile, base] : llvm::zip(used, bases)) {
+    if (!base || !tile.windowable)
       continue;
-    size_t first = byAddress.lookup(*base);
-    windows[variable.name] = LdsWindow{used[first].name, usedTypes[first]};
+    const UsedTile &lowest = used[byAddress.lookup(*base)];
+    windows[tile.variable.name] = LdsWindow{lowest.variable.name, lowest.type};
   }
   return success();
 }
