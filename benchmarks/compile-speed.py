@@ -2,10 +2,12 @@
 """Compile speed: wall time and peak memory of the whole pipeline, hk source
 to code object (hk-compile), for every reference kernel variant, and how it
 grows with K-loop unrolling. Each variant is first compiled and checked (its
-code object's resources are read back, and its GEMM or attention passes the
-random test on the simulator); then one warm-up run and the median of --runs
-timed runs. The GEMMs (bf16, the fp8 schedules) have a 2 s target, the
-attention kernels (every forward variant, each backward kernel) 1 s.
+code object's resources are read back, and its GEMM, attention or MoE GEMM
+passes the random test on the simulator); then one warm-up run and the
+median of --runs timed runs. The GEMMs (bf16, the fp8 schedules) and the
+MoE GEMMs (issue 55) have a 2 s target, the forward attention kernels and
+the deterministic backward pair 1 s, each kernel of the fused backward 1.5 s
+(issue 54).
 
     benchmarks/compile-speed.py [--runs N]
 
@@ -23,6 +25,10 @@ import hkbench  # noqa: E402
 
 TARGET_SECONDS = 2.0
 ATTENTION_TARGET_SECONDS = 1.0
+FUSED_BACKWARD_TARGET_SECONDS = 1.5
+MOE_TARGET_SECONDS = 2.0
+# The MoE problem each MoE variant is checked on (E, N, K, T, top-k).
+MOE_CHECK = "8,384,384,96,2"
 # The attention each attention variant is checked on (B, Hq, Hkv, N), causal.
 ATTENTION_CHECK = (1, 2, 1, 200)
 
@@ -62,33 +68,40 @@ def measure(v, runs, out):
 
 
 def attention_variants():
-    """(chip, head dim, name, source, flags, backward) of every forward
-    variant (hkbench.attention_variants()) and of each backward kernel (dQ
-    and dK/dV, each compiled alone with --kernel)."""
+    """(chip, head dim, name, source, flags, backward, target) of every
+    forward variant (hkbench.attention_variants()) and of each backward
+    kernel, compiled alone with --kernel: the fused backward's three (the
+    D pre-pass, the fused pass, dQ's conversion) and the deterministic
+    pair's two (dQ, dK/dV)."""
     examples = os.path.join(hkbench.ROOT, "examples")
     out = [(chip, d, "fwd-" + name,
             os.path.join(examples, f"attention_fwd_bf16_d{d}_{chip}.mlir"),
-            flags, False)
+            flags, False, ATTENTION_TARGET_SECONDS)
            for chip, d, name, flags, _ in hkbench.attention_variants()]
     for chip in ("gfx950", "gfx1201"):
         for d in (64, 128):
-            for part in ("dq", "dkdv"):
-                out.append((chip, d, "bwd-" + part,
-                            os.path.join(examples,
-                                         f"attention_bwd_bf16_d{d}_{chip}.mlir"),
-                            [f"--chip={chip}",
-                             f"--kernel=attention_bwd_{part}_bf16_d{d}"],
-                            True))
+            for suffix, parts, target in (
+                    ("", ("dot", "fused", "dq_convert"),
+                     FUSED_BACKWARD_TARGET_SECONDS),
+                    ("_deterministic", ("dq", "dkdv"),
+                     ATTENTION_TARGET_SECONDS)):
+                source = os.path.join(
+                    examples, f"attention_bwd_bf16_d{d}_{chip}{suffix}.mlir")
+                for part in parts:
+                    out.append((chip, d, "bwd-" + part, source,
+                                [f"--chip={chip}",
+                                 f"--kernel=attention_bwd_{part}_bf16_d{d}"],
+                                True, target))
     return out
 
 
 def measure_attention(variant, runs, out):
-    chip, d, name, source, flags, backward = variant
+    chip, d, name, source, flags, backward, target = variant
     argv = [hkbench.tool("hk-compile"), source, *flags, "-o", out]
     hkbench.run(argv)
     kernel = json.loads(hkbench.run(
         [hkbench.tool("hk-report"), out, "--json"]).stdout)["kernels"][0]
-    # The check runs the whole forward or backward (both backward kernels).
+    # The check runs the whole forward or backward (all its kernels).
     b, hq, hkv, n = ATTENTION_CHECK
     option = "--attention-bwd" if backward else "--attention"
     check = hkbench.run([hkbench.tool("hk-run"), source,
@@ -98,9 +111,63 @@ def measure_attention(variant, runs, out):
     if not json.loads(check.stdout)["pass"]:
         hkbench.fail(f"{chip}/attention-d{d}-{name} failed its check on the "
                      f"simulator: {check.stdout}")
-    return {"chip": chip, "name": f"attention-d{d}-{name}", "flags": flags,
+    variant_name = f"attention-d{d}-{name}"
+    if "_deterministic" in source:
+        variant_name += "-deterministic"
+    return {"chip": chip, "name": variant_name, "flags": flags,
             "kernel": kernel["name"],
-            **timed_runs(argv, runs, kernel, ATTENTION_TARGET_SECONDS)}
+            **timed_runs(argv, runs, kernel, target)}
+
+
+def moe_variants():
+    """(chip, name, example, flags, run flags) of each MoE GEMM in the kernel
+    library (examples/moe_gemm_*) at the schedules benchmarks/moe-gemm.py
+    measures."""
+    pp = ["--stages=2", "--direct-lds", "--schedule=ping-pong"]
+    direct = ["--stages=2", "--direct-lds"]
+    e4m3 = ["--dtype=e4m3"]
+    return [
+        ("gfx950", "bf16-ping-pong", "moe_gemm_bf16_contiguous_gfx950", pp,
+         []),
+        ("gfx950", "bf16-stages2+direct", "moe_gemm_bf16_contiguous_gfx950",
+         direct, []),
+        ("gfx950", "bf16-gated-ping-pong",
+         "moe_gemm_bf16_contiguous_gated_gfx950", pp, []),
+        ("gfx950", "fp8-ping-pong", "moe_gemm_fp8_contiguous_gfx950", pp,
+         e4m3),
+        ("gfx950", "fp8-gathered-ping-pong", "moe_gemm_fp8_gathered_gfx950",
+         pp, e4m3),
+        ("gfx950", "mxfp8-ping-pong", "moe_gemm_mxfp8_contiguous_gfx950", pp,
+         []),
+        ("gfx950", "mxfp8-stages2+direct", "moe_gemm_mxfp8_contiguous_gfx950",
+         direct, []),
+        ("gfx1201", "bf16-stages2+unroll2", "moe_gemm_bf16_contiguous_gfx1201",
+         ["--stages=2", "--unroll=2"], []),
+        ("gfx1201", "fp8-gathered", "moe_gemm_fp8_gathered_gfx1201", [],
+         e4m3),
+        ("gfx1201", "fp8-gathered-stages2", "moe_gemm_fp8_gathered_gfx1201",
+         ["--stages=2"], e4m3),
+    ]
+
+
+def measure_moe(variant, runs, out):
+    chip, name, example, flags, run_flags = variant
+    source = os.path.join(hkbench.ROOT, "examples", example + ".mlir")
+    argv = [hkbench.tool("hk-compile"), source, f"--chip={chip}", *flags,
+            *run_flags, "-o", out]
+    hkbench.run(argv)
+    kernel = json.loads(hkbench.run(
+        [hkbench.tool("hk-report"), out, "--json"]).stdout)["kernels"][0]
+    check = hkbench.run([hkbench.tool("hk-run"), source, f"--chip={chip}",
+                         *flags, *run_flags, f"--moe={MOE_CHECK}", "--json"],
+                        ok=(0, 1))
+    if not json.loads(check.stdout)["pass"]:
+        hkbench.fail(f"{chip}/moe-{name} failed its check on the simulator: "
+                     f"{check.stdout}")
+    return {"chip": chip, "name": "moe-" + name, "example": example,
+            "flags": [f"--chip={chip}", *flags, *run_flags],
+            "kernel": kernel["name"],
+            **timed_runs(argv, runs, kernel, MOE_TARGET_SECONDS)}
 
 
 def main():
@@ -127,6 +194,10 @@ def main():
         for variant in attention_variants():
             attention.append(measure_attention(variant, args.runs, out))
             print_row(f"{variant[0]}/{attention[-1]['name']}", attention[-1])
+        moe = []
+        for variant in moe_variants():
+            moe.append(measure_moe(variant, args.runs, out))
+            print_row(f"{variant[0]}/{moe[-1]['name']}", moe[-1])
 
     # An unrolled kernel holds U + 1 copies of the K tile's code (the
     # unrolled body and the rolled remainder loop), the plain one holds 1:
@@ -148,12 +219,14 @@ def main():
         f"({s['seconds_per_tile_body']:.3f} s per K-tile body)"
         for s in scaling))
     slow = [r for r in rows if r["unroll"] == 1 and not r["under_target"]]
-    slow += [r for r in attention if not r["under_target"]]
+    slow += [r for r in attention + moe if not r["under_target"]]
     path = hkbench.write_json("compile-speed.json", {
         "command": "benchmarks/compile-speed.py --runs %d" % args.runs,
         "target_seconds": TARGET_SECONDS,
         "attention_target_seconds": ATTENTION_TARGET_SECONDS,
-        "variants": rows, "attention": attention,
+        "fused_backward_target_seconds": FUSED_BACKWARD_TARGET_SECONDS,
+        "moe_target_seconds": MOE_TARGET_SECONDS,
+        "variants": rows, "attention": attention, "moe": moe,
         "unroll_scaling": scaling})
     print(f"results: {path}")
     if slow:
