@@ -33,11 +33,17 @@ MOE_CHECK = "8,384,384,96,2"
 ATTENTION_CHECK = (1, 2, 1, 200)
 
 
+def compile_and_report(argv, out):
+    """Runs the hk-compile command `argv` (writing `out`) and returns the
+    code object's first kernel as hk-report describes it."""
+    hkbench.run(argv)
+    return json.loads(hkbench.run(
+        [hkbench.tool("hk-report"), out, "--json"]).stdout)["kernels"][0]
+
+
 def check(v, out):
-    hkbench.run([hkbench.tool("hk-compile"), v.source, *v.flags(), "-o", out])
-    report = json.loads(hkbench.run(
-        [hkbench.tool("hk-report"), out, "--json"]).stdout)
-    kernel = report["kernels"][0]
+    kernel = compile_and_report(
+        [hkbench.tool("hk-compile"), v.source, *v.flags(), "-o", out], out)
     hkbench.check_on_simulator(v, "512,512,512" if v.chip == "gfx950"
                                else "256,256,512")
     return kernel
@@ -88,7 +94,8 @@ def attention_variants():
                 source = os.path.join(
                     examples, f"attention_bwd_bf16_d{d}_{chip}{suffix}.mlir")
                 for part in parts:
-                    out.append((chip, d, "bwd-" + part, source,
+                    name = "bwd-" + part + suffix.replace("_", "-")
+                    out.append((chip, d, name, source,
                                 [f"--chip={chip}",
                                  f"--kernel=attention_bwd_{part}_bf16_d{d}"],
                                 True, target))
@@ -98,9 +105,7 @@ def attention_variants():
 def measure_attention(variant, runs, out):
     chip, d, name, source, flags, backward, target = variant
     argv = [hkbench.tool("hk-compile"), source, *flags, "-o", out]
-    hkbench.run(argv)
-    kernel = json.loads(hkbench.run(
-        [hkbench.tool("hk-report"), out, "--json"]).stdout)["kernels"][0]
+    kernel = compile_and_report(argv, out)
     # The check runs the whole forward or backward (all its kernels).
     b, hq, hkv, n = ATTENTION_CHECK
     option = "--attention-bwd" if backward else "--attention"
@@ -111,10 +116,7 @@ def measure_attention(variant, runs, out):
     if not json.loads(check.stdout)["pass"]:
         hkbench.fail(f"{chip}/attention-d{d}-{name} failed its check on the "
                      f"simulator: {check.stdout}")
-    variant_name = f"attention-d{d}-{name}"
-    if "_deterministic" in source:
-        variant_name += "-deterministic"
-    return {"chip": chip, "name": variant_name, "flags": flags,
+    return {"chip": chip, "name": f"attention-d{d}-{name}", "flags": flags,
             "kernel": kernel["name"],
             **timed_runs(argv, runs, kernel, target)}
 
@@ -155,9 +157,7 @@ def measure_moe(variant, runs, out):
     source = os.path.join(hkbench.ROOT, "examples", example + ".mlir")
     argv = [hkbench.tool("hk-compile"), source, f"--chip={chip}", *flags,
             *run_flags, "-o", out]
-    hkbench.run(argv)
-    kernel = json.loads(hkbench.run(
-        [hkbench.tool("hk-report"), out, "--json"]).stdout)["kernels"][0]
+    kernel = compile_and_report(argv, out)
     check = hkbench.run([hkbench.tool("hk-run"), source, f"--chip={chip}",
                          *flags, *run_flags, f"--moe={MOE_CHECK}", "--json"],
                         ok=(0, 1))
