@@ -15,6 +15,7 @@
 
 #include "Machine.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -129,6 +130,9 @@ uint32_t bfeU32(Wave &w, uint32_t a, uint32_t b) {
 uint32_t mov32(Wave &, uint32_t a, uint32_t) { return a; }
 /// s_not_b32: D = ~S0, SCC = D != 0 (CDNA4 ISA, SOP1).
 uint32_t notB32(Wave &w, uint32_t a, uint32_t) { return setNonzero(w, ~a); }
+/// s_brev_b32: D = S0 with its bits reversed, SCC unchanged (CDNA4 ISA,
+/// SOP1); LLVM makes 0x80000000 with it (s_brev_b32 s, 1).
+uint32_t brevB32(Wave &, uint32_t a, uint32_t) { return llvm::reverseBits(a); }
 
 uint64_t mov64(Wave &, uint64_t a, uint64_t) { return a; }
 uint64_t and64(Wave &w, uint64_t a, uint64_t b) {
@@ -321,6 +325,7 @@ bool sendmsg(Machine &m, Wave &w, const Op &op) {
 void registerScalarOps(HandlerMap &map) {
   map["s_mov_b32"] = sop2<mov32>;
   map["s_not_b32"] = sop2<notB32>;
+  map["s_brev_b32"] = sop2<brevB32>;
   map["s_movk_i32"] = movk;
   map["s_add_i32"] = map["s_add_co_i32"] = sop2<addI32>;
   map["s_sub_i32"] = map["s_sub_co_i32"] = sop2<subI32>;

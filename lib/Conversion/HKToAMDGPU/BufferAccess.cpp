@@ -49,10 +49,18 @@ Value BufferRegion::maskOffset(OpBuilder &b, Location loc, Value offset,
   Type i32 = b.getI32Type();
   Value end = b.createOrFold<arith::IndexCastOp>(
       loc, i32, addIndex(b, loc, col, constIndex(b, loc, width)));
-  Value inside = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::sle, end,
-      b.createOrFold<arith::IndexCastOp>(loc, i32, colsLeft));
+  Value left = b.createOrFold<arith::IndexCastOp>(loc, i32, colsLeft);
   Value masked = arith::ConstantIntOp::create(b, loc, i32, kMaskedByteOffset);
+  if (maskBySignBit) {
+    // The columns left after the access are negative exactly when it does
+    // not fit. A region's offsets are below 2^31 (rule R1), so with bit 31
+    // set they stay below 2^32 with any constant of theirs folded in.
+    Value signBit = b.createOrFold<arith::AndIOp>(
+        loc, b.createOrFold<arith::SubIOp>(loc, left, end), masked);
+    return b.createOrFold<arith::OrIOp>(loc, offset, signBit);
+  }
+  Value inside =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, end, left);
   return b.createOrFold<arith::SelectOp>(loc, inside, offset, masked);
 }
 
@@ -73,7 +81,7 @@ Value BufferRegion::rowsAreChunked(OpBuilder &b, Location loc,
 BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
                                         Value memref, Value row, Value col,
                                         int64_t elementBytes,
-                                        uint32_t resourceFlags,
+                                        const ChipInfo &chip,
                                         std::optional<RegionRows> regionRows) {
   MLIRContext *ctx = b.getContext();
   auto source = memref::ExtractStridedMetadataOp::create(b, loc, memref);
@@ -81,6 +89,7 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
   out.rowStride = source.getStrides()[0];
   out.colStride = source.getStrides()[1];
   out.elementBytes = elementBytes;
+  out.maskBySignBit = chip.waveSize == 64;
   out.offset = source.getOffset();
   out.cols = source.getSizes()[1];
   out.col = col;
@@ -145,8 +154,8 @@ BufferRegion mlir::hk::makeBufferRegion(OpBuilder &b, Location loc,
         loc, records,
         arith::ConstantIntOp::create(b, loc, b.getI64Type(), limit));
   Value noStride = arith::ConstantIntOp::create(b, loc, b.getI16Type(), 0);
-  Value flags =
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), resourceFlags);
+  Value flags = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                             chip.rawBufferResourceFlags);
   out.resource = ROCDL::MakeBufferRsrcOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, kBufferResourceAddressSpace),
       base, noStride, records, flags);

@@ -341,9 +341,9 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       rows = RegionRows{regionRows};
     else if (op.getBounds() == BoundsMode::partial_rows)
       rows = RegionRows{regionRows, /*mayEnd=*/true};
-    return makeBufferRegion(
-        b, op.getLoc(), adaptor.getSource(), adaptor.getRow(), adaptor.getCol(),
-        layout.elementBytes, chip.rawBufferResourceFlags, rows);
+    return makeBufferRegion(b, op.getLoc(), adaptor.getSource(),
+                            adaptor.getRow(), adaptor.getCol(),
+                            layout.elementBytes, chip, rows);
   }
 
   /// loadChunks, and with `partial` bounds whole 16-byte chunks when the

@@ -82,7 +82,8 @@ AccElements accElements(OpBuilder &b, Location loc, const MmaInstr &instr,
 /// computed per element, loop-invariant, it hoists out of a loop into a
 /// register each (read back from AGPRs in the fused attention backward).
 /// Empty when `dest`'s row stride is not static or a constant could carry
-/// a masked offset past 2^32.
+/// a masked offset past 2^32: kMaskedByteOffset plus a row's, or, masked by
+/// the sign bit, an offset of the region with bit 31 set plus it.
 SmallVector<Value> steppedByteOffsets(OpBuilder &b, Location loc,
                                       const BufferRegion &region, Value dest,
                                       const MmaInstr &instr, FragmentType type,
@@ -105,8 +106,11 @@ SmallVector<Value> steppedByteOffsets(OpBuilder &b, Location loc,
     steps.push_back(place(step.row, step.col));
     lastRow = std::max(lastRow, steps.back().first);
   }
-  if (kMaskedByteOffset + lastRow * rowStride * region.elementBytes >=
-      (int64_t(1) << 32))
+  auto [regionRows, regionCols] = place(type.getRows(), type.getCols());
+  int64_t largest = region.maskBySignBit
+                        ? (regionRows - 1) * rowStride + regionCols
+                        : lastRow * rowStride;
+  if (kMaskedByteOffset + largest * region.elementBytes >= (int64_t(1) << 32))
     return {};
   auto [laneRow, laneCol] =
       emitFragmentElement(b, loc, instr.layout, type.getLaneLayout(), lane, 0);
@@ -206,7 +210,7 @@ struct StoreFragmentLowering : ChipLowering<StoreFragmentOp> {
     BufferRegion region = makeBufferRegion(
         rewriter, loc, dest, waveUniform(rewriter, loc, adaptor.getRow()),
         waveUniform(rewriter, loc, adaptor.getCol()), elementBytes(destType),
-        chip.rawBufferResourceFlags, /*regionRows=*/std::nullopt);
+        chip, /*regionRows=*/std::nullopt);
     // A scattering store's rows: each region row's destination row, loaded
     // once per row (fragment row and the element's row offset in it).
     DenseMap<std::pair<int64_t, Value>, Value> scattered;
@@ -357,7 +361,7 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
       region = makeBufferRegion(
           rewriter, loc, source, row0,
           waveUniform(rewriter, loc, adaptor.getIndices()[1], wholeWords),
-          /*elementBytes=*/1, chip.rawBufferResourceFlags,
+          /*elementBytes=*/1, chip,
           rowsOnly ? std::optional(RegionRows{type.getRows(), /*mayEnd=*/true})
                    : std::nullopt);
       if (!rowsOnly)
@@ -501,7 +505,7 @@ struct ReadFragmentLowering : ChipLowering<ReadFragmentOp> {
       BufferRegion region = makeBufferRegion(
           rewriter, loc, source, row0,
           waveUniform(rewriter, loc, regionCol, rowsOnly),
-          elementBytes(sourceType), chip.rawBufferResourceFlags,
+          elementBytes(sourceType), chip,
           rowsOnly ? std::optional(RegionRows{type.getRows(), /*mayEnd=*/true})
                    : std::nullopt);
       Type i32 = rewriter.getI32Type();

@@ -2,7 +2,9 @@
 // docs/hardware/SchedulesTailsLayouts.md#tail-rules): a
 // resource from the region's first row to the matrix's end, clamped to
 // 2^31 bytes when accesses are masked (an `inside` region's: to its own
-// rows); row offsets in voffset; masked columns at offset 0x80000000.
+// rows); row offsets in voffset; masked columns at an offset of 0x80000000
+// or more: on gfx950 (wave64) the offset with the sign bit of the columns
+// left ORed in, on gfx1201 (wave32) a compare selecting 0x80000000.
 // RUN: hk-opt %s --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s
 
 gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
@@ -29,8 +31,9 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
     // CHECK:   %[[END:.*]] = arith.addi %{{.*}}, %c8 : index
     // CHECK:   %[[END32:.*]] = arith.index_cast %[[END]] : index to i32
     // CHECK:   %[[LEFT32:.*]] = arith.index_cast %[[LEFT]] : index to i32
-    // CHECK:   %[[IN:.*]] = arith.cmpi sle, %[[END32]], %[[LEFT32]] : i32
-    // CHECK:   %[[OFF:.*]] = arith.select %[[IN]], %{{.*}}, %[[MASKED]] : i32
+    // CHECK:   %[[AFTER:.*]] = arith.subi %[[LEFT32]], %[[END32]] : i32
+    // CHECK:   %[[SIGN:.*]] = arith.andi %[[AFTER]], %[[MASKED]] : i32
+    // CHECK:   %[[OFF:.*]] = arith.ori %{{.*}}, %[[SIGN]] : i32
     // CHECK:   rocdl.raw.ptr.buffer.load %[[RSRC]], %[[OFF]], %{{.*}}, %{{.*}} : vector<4xi32>
     // CHECK: } else {
     // CHECK-COUNT-8: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}}, %{{.*}}, %{{.*}} : i16
@@ -50,7 +53,8 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
     %c0 = arith.constant 0 : index
     %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
     // CHECK-NOT: scf.if
-    // CHECK: %[[OFF:.*]] = arith.select %{{.*}}, %{{.*}}, %c-2147483648_i32 : i32
+    // CHECK: %[[SIGN:.*]] = arith.andi %{{.*}}, %c-2147483648_i32 : i32
+    // CHECK: %[[OFF:.*]] = arith.ori %{{.*}}, %[[SIGN]] : i32
     // CHECK: rocdl.raw.ptr.buffer.load %{{.*}}, %[[OFF]], %{{.*}}, %{{.*}} : vector<4xi32>
     // CHECK-NOT: : i16
     // CHECK: gpu.return
@@ -151,11 +155,12 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
   // (512 bytes a row), which the backend folds into the instruction's offset
   // field instead of holding an offset register per element.
   // CHECK-LABEL: gpu.func @store_static_stride
-  // CHECK: %[[BASE:.*]] = arith.select %{{.*}}, %{{.*}}, %c-2147483648_i32 : i32
-  // CHECK-NOT: arith.select
+  // CHECK: %[[SIGN:.*]] = arith.andi %{{.*}}, %c-2147483648_i32 : i32
+  // CHECK: %[[BASE:.*]] = arith.ori %{{.*}}, %[[SIGN]] : i32
+  // CHECK-NOT: arith.andi %{{.*}}, %c-2147483648_i32
   // CHECK: %[[ROW1:.*]] = arith.addi %[[BASE]], %c512_i32 : i32
   // CHECK-COUNT-30: arith.addi %[[BASE]], %c{{[0-9]+}}_i32 : i32
-  // CHECK-NOT: arith.select
+  // CHECK-NOT: arith.andi %{{.*}}, %c-2147483648_i32
   // CHECK: rocdl.raw.ptr.buffer.atomic.fadd %{{.*}}, %{{.*}}, %[[BASE]], %{{.*}}, %{{.*}} : f32
   // CHECK-NEXT: rocdl.raw.ptr.buffer.atomic.fadd %{{.*}}, %{{.*}}, %[[ROW1]], %{{.*}}, %{{.*}} : f32
   // CHECK-COUNT-30: rocdl.raw.ptr.buffer.atomic.fadd
@@ -169,16 +174,54 @@ gpu.module @bounds [#rocdl.target<chip = "gfx950">] {
   }
 
   // Rows so far apart that a masked offset plus a row's constant could pass
-  // 2^32 (and wrap into range): every element masked on its own.
+  // 2^32 (and wrap into range): every element's offset computed on its own,
+  // the column's sign bit (one column here) ORed into each.
   // CHECK-LABEL: gpu.func @store_wide_stride
-  // CHECK-COUNT-4: arith.select %{{.*}}, %{{.*}}, %c-2147483648_i32 : i32
-  // CHECK-NOT: arith.select
+  // CHECK: %[[SIGN:.*]] = arith.andi %{{.*}}, %c-2147483648_i32 : i32
+  // CHECK-COUNT-4: arith.ori %{{.*}}, %[[SIGN]] : i32
+  // CHECK-NOT: arith.addi %{{.*}}, %c{{[0-9]+}}_i32 : i32
   gpu.func @store_wide_stride(%C: memref<?x268435456xf32>, %row: index,
       %col: index, %x: f32) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
     %acc = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
     hk.store_fragment %acc, %C[%row, %col] atomic bounds partial
         : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?x268435456xf32>
+    gpu.return
+  }
+
+  // A masked offset is the region's offset with bit 31 set, so the bound is
+  // the region's largest offset, not a row's constant: rows 2^26 floats
+  // apart pass the latter (3 rows of a lane's elements) but not the former
+  // (16 rows), and every element is computed on its own.
+  // CHECK-LABEL: gpu.func @store_region_wrap
+  // CHECK: %[[SIGN:.*]] = arith.andi %{{.*}}, %c-2147483648_i32 : i32
+  // CHECK-COUNT-4: arith.ori %{{.*}}, %[[SIGN]] : i32
+  // CHECK-NOT: arith.addi %{{.*}}, %c{{[0-9]+}}_i32 : i32
+  gpu.func @store_region_wrap(%C: memref<?x67108864xf32>, %row: index,
+      %col: index, %x: f32) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %acc = hk.fill_fragment %x : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>
+    hk.store_fragment %acc, %C[%row, %col] atomic bounds partial
+        : !hk.fragment<acc, 16x16xf32, mma = 16x16x32>, memref<?x67108864xf32>
+    gpu.return
+  }
+}
+
+// gfx1201 (wave32, one SGPR per compare's mask) keeps the compare and the
+// select of 0x80000000.
+gpu.module @bounds_gfx1201 [#rocdl.target<chip = "gfx1201">] {
+  // CHECK-LABEL: gpu.func @chunks_gfx1201
+  // CHECK: %[[IN:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[OFF:.*]] = arith.select %[[IN]], %{{.*}}, %c-2147483648_i32 : i32
+  // CHECK: rocdl.raw.ptr.buffer.load %{{.*}}, %[[OFF]], %{{.*}}, %{{.*}} : vector<4xi32>
+  // CHECK-NOT: arith.ori
+  // CHECK: gpu.return
+  gpu.func @chunks_gfx1201(%A: memref<?x?xbf16>, %row: index, %col: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    hk.copy_to_shared %A[%row, %col], %t[%c0] bounds partial_chunks
+        : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
     gpu.return
   }
 }

@@ -12,8 +12,8 @@
 // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc
 // CHECK: %[[ROWS:.*]] = memref.dim %[[C]], %c0
 // Each element: the column mask, then the row mask, then the load.
-// CHECK: %[[COLOK:.*]] = arith.cmpi sle
-// CHECK: %[[COLMASKED:.*]] = arith.select %[[COLOK]], %{{.*}}, %c-2147483648_i32
+// CHECK: %[[COLSIGN:.*]] = arith.andi %{{.*}}, %c-2147483648_i32
+// CHECK: %[[COLMASKED:.*]] = arith.ori %{{.*}}, %[[COLSIGN]]
 // CHECK: %[[ROWOK:.*]] = arith.cmpi slt
 // CHECK: %[[OFF:.*]] = arith.select %[[ROWOK]], %[[COLMASKED]], %c-2147483648_i32
 // CHECK: rocdl.raw.ptr.buffer.load %[[RSRC]], %[[OFF]], %{{.*}}, %c0_i32 : bf16

@@ -61,6 +61,13 @@ semantics:
 	v_pk_mul_f32 v[88:89], -2.0, v[32:33] op_sel_hi:[0,1] neg_hi:[1,0]
 	v_pk_fma_f32 v[90:91], v[30:31], 0.5, v[32:33] op_sel_hi:[1,0,1]
 
+	// Rows 33-34: s_brev_b32 of a literal; SCC (set by the compare) kept.
+	s_cmp_eq_u32 s0, s0
+	s_brev_b32 s22, 0x12345678
+	s_cselect_b32 s23, 0x5cc, 0
+	v_mov_b32_e32 v92, s22
+	v_mov_b32_e32 v93, s23
+
 	// Rows 7-9: the 64-bit difference (0 : lane) - (lane / 32 : 5), the
 	// borrow through VCC then s[20:21].
 	v_mov_b32_e32 v41, 5
@@ -162,6 +169,8 @@ semantics:
 	buffer_store_dword v90, v2, s[12:15], 0 offen offset:3840
 	v_add_u32_e32 v3, 0x2000, v1
 	buffer_store_dword v91, v3, s[12:15], 0 offen
+	buffer_store_dword v92, v3, s[12:15], 0 offen offset:256
+	buffer_store_dword v93, v3, s[12:15], 0 offen offset:512
 	s_endpgm
 .Lfunc_end0:
 	.size	semantics, .Lfunc_end0-semantics

@@ -16,6 +16,8 @@
 #ifndef HK_CONVERSION_HKTOAMDGPU_BUFFERACCESS_H
 #define HK_CONVERSION_HKTOAMDGPU_BUFFERACCESS_H
 
+#include "HK/Target/Chip.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
@@ -41,18 +43,24 @@ struct BufferRegion {
   /// Index offset and columns of the matrix, and the region's column.
   Value offset, cols, col;
   int64_t elementBytes = 0;
+  /// How a column mask reaches the offset: its columns-left's sign bit
+  /// ORed in (wave64, where a compare's mask takes two scalar registers,
+  /// live while every row of the column uses it), or a compare selecting
+  /// kMaskedByteOffset (wave32: one scalar register).
+  bool maskBySignBit = false;
 
   /// The i32 byte offset of element (row, col) of the region from the
   /// resource's start, without the origin's column (that is soffset).
   Value byteOffset(OpBuilder &b, Location loc, Value row, Value col) const;
 
-  /// byteOffset, or kMaskedByteOffset when columns [col, col + width) of
-  /// the region do not all lie inside the matrix.
+  /// byteOffset, or an offset of at least kMaskedByteOffset when columns
+  /// [col, col + width) of the region do not all lie inside the matrix.
   Value maskedByteOffset(OpBuilder &b, Location loc, Value row, Value col,
                          int64_t width) const;
 
-  /// `offset`, or kMaskedByteOffset when columns [col, col + width) do not
-  /// all lie inside the matrix.
+  /// `offset`, or an offset of at least kMaskedByteOffset (`offset` with
+  /// bit 31 set, or kMaskedByteOffset itself) when columns [col, col +
+  /// width) do not all lie inside the matrix.
   Value maskOffset(OpBuilder &b, Location loc, Value offset, Value col,
                    int64_t width) const;
 
@@ -79,7 +87,7 @@ struct RegionRows {
 /// matrix's end, clamped to 2^31 bytes for masked offsets (rule R1).
 BufferRegion makeBufferRegion(OpBuilder &b, Location loc, Value memref,
                               Value row, Value col, int64_t elementBytes,
-                              uint32_t resourceFlags,
+                              const ChipInfo &chip,
                               std::optional<RegionRows> regionRows);
 
 } // namespace mlir::hk
