@@ -127,6 +127,8 @@ public:
     if (!memo.scanned) {
       memo.scanned = true;
       kernel.walk([&](Operation *op) {
+        if (isUnmodelledSync(op))
+          memo.unmodelled.insert(op);
         if (!isModelledSync(op))
           return;
         for (Operation *p = op->getParentOp(); p && p != kernel;
@@ -255,7 +257,7 @@ private:
       return refuseOverflow();
     if (op->hasTrait<OpTrait::IsTerminator>())
       return success();
-    if (isUnmodelledSync(op))
+    if (memo.unmodelled.contains(op))
       return refuse(op) << "'" << op->getName()
                         << "' touches LDS, waits or synchronises in a way "
                            "the model does not follow";

@@ -50,6 +50,9 @@ struct LdsTrace {
 struct LdsTraceMemo {
   /// The region ops holding LDS work; the others are skipped.
   llvm::DenseSet<Operation *> holdsSync;
+  /// The ops touching LDS, waiting or synchronising in a way the model
+  /// does not follow (classified once: the trace visits an op per trip).
+  llvm::DenseSet<Operation *> unmodelled;
   bool scanned = false;
   /// Per copy or fragment load: its operations per lane.
   llvm::DenseMap<Operation *, int64_t> opsPerLane;
