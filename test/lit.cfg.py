@@ -65,7 +65,11 @@ if hip_chips:
         config.available_features.add("hip-" + chip)
 
 # The suite's second run, under AddressSanitizer (scripts/sanitize.sh):
-# feature asan, so the slowest repeats of what the first run covers can
-# skip it.
+# feature asan. It checks hk's memory on each code path once: a RUN line
+# that repeats a path its file already ran (the same kernel at another
+# shape, format, routing or schedule variant, and the kernels broken on
+# purpose, whose point is the check, not hk's memory) is written
+# `%if !asan %{ ... %}` and runs in the plain suite only; a file that
+# only repeats is UNSUPPORTED: asan.
 if "-fsanitize=address" in getattr(config, "cxx_flags", ""):
     config.available_features.add("asan")
