@@ -69,8 +69,6 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx1201">] {
       %e_last = arith.subi %E, %c1 : index
       %e = arith.minui %e_id, %e_last : index
       %Be = memref.subview %B[%e, 0, 0] [1, %N, %K] [1, 1, 1] : memref<?x?x?xf8E4M3FN> to memref<?x?xf8E4M3FN, strided<[?, 1], offset: ?>>
-      %scale_b_e = memref.load %scale_b[%e] : memref<?xf32>
-      %scale = arith.mulf %scale_a, %scale_b_e : f32
       %row0 = arith.muli %m_tile, %c128 : index
       %col0 = arith.muli %n_tile, %c128 : index
       %init = hk.fill_fragment %zero : <acc, 64x32xf32, mma = 16x16x16>
@@ -87,6 +85,8 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx1201">] {
         amdgpu.lds_barrier
         scf.yield %c_next : !hk.fragment<acc, 64x32xf32, mma = 16x16x16>
       }
+      %scale_b_e = memref.load %scale_b[%e] : memref<?xf32>
+      %scale = arith.mulf %scale_a, %scale_b_e : f32
       %d = hk.map %acc : !hk.fragment<acc, 64x32xf32, mma = 16x16x16> -> <acc, 64x32xf32, mma = 16x16x16> {
       ^bb0(%x: f32):
         %y = arith.mulf %scale, %x : f32

@@ -71,8 +71,6 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx950">] {
       %e_last = arith.subi %E, %c1 : index
       %e = arith.minui %e_id, %e_last : index
       %Be = memref.subview %B[%e, 0, 0] [1, %N, %K] [1, 1, 1] : memref<?x?x?xf8E4M3FN> to memref<?x?xf8E4M3FN, strided<[?, 1], offset: ?>>
-      %scale_b_e = memref.load %scale_b[%e] : memref<?xf32>
-      %scale = arith.mulf %scale_a, %scale_b_e : f32
       %row0 = arith.muli %m_tile, %c256 : index
       %col0 = arith.muli %n_tile, %c256 : index
       %row1 = arith.addi %row0, %c128 : index
@@ -95,6 +93,8 @@ gpu.module @hk_moe_gemm [#rocdl.target<chip = "gfx950">] {
         amdgpu.lds_barrier
         scf.yield %d00, %d01, %d10, %d11 : !hk.fragment<acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<acc, 64x32xf32, mma = 16x16x128>, !hk.fragment<acc, 64x32xf32, mma = 16x16x128>
       }
+      %scale_b_e = memref.load %scale_b[%e] : memref<?xf32>
+      %scale = arith.mulf %scale_a, %scale_b_e : f32
       %r0 = arith.addi %row0, %wm : index
       %r1 = arith.addi %row1, %wm : index
       %n0w = arith.addi %col0, %wn : index

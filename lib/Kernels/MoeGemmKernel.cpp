@@ -168,6 +168,9 @@ private:
   Value toIndex(StringRef name, Value v) {
     return kb.create<arith::IndexCastUIOp>(name, index(), v);
   }
+  /// The expert whose per-expert fp8 scale the tile's epilogue applies
+  /// (null without one).
+  Value scaledExpert;
   /// scale_a * scale_b[e]: an fp8 item's scale.
   Value expertScale(Value e) {
     Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
@@ -416,7 +419,7 @@ void MoeEmitter::emitItem(Value w, Value e32, Value base) {
     g.sb = sbRows;
     g.sbFirstRow = kb.mul("sb_row", e, n);
   } else if (p.fp8) {
-    g.scale = expertScale(e);
+    scaledExpert = e;
   }
   emitTile(mTile, nTile);
 }
@@ -424,6 +427,9 @@ void MoeEmitter::emitItem(Value w, Value e32, Value base) {
 void MoeEmitter::emitTile(Value mTile, Value nTile) {
   g.placeTile(mTile, nTile);
   SmallVector<Value> accs = g.emitLoop();
+  // Loaded after the K loop, which it would otherwise live through.
+  if (scaledExpert)
+    g.scale = expertScale(scaledExpert);
   bool combine = d.epilogue == MoeEpilogue::combine;
   if (!p.gated && !combine) // the others scale in their own epilogue
     g.scaleSingleBlock(accs);
@@ -563,7 +569,7 @@ void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
     g.sb = sbRows;
     g.sbFirstRow = kb.mul("sb_row", e, n);
   } else if (p.fp8) {
-    g.scale = expertScale(e);
+    scaledExpert = e;
   }
   emitTile(mTile, nTile);
 }
