@@ -168,9 +168,6 @@ private:
   Value toIndex(StringRef name, Value v) {
     return kb.create<arith::IndexCastUIOp>(name, index(), v);
   }
-  /// The expert whose per-expert fp8 scale the tile's epilogue applies
-  /// (null without one).
-  Value scaledExpert;
   /// scale_a * scale_b[e]: an fp8 item's scale.
   Value expertScale(Value e) {
     Value scaleB = kb.create<memref::LoadOp>("scale_b_e", kb.arg("scale_b"),
@@ -200,8 +197,9 @@ private:
   /// live across every K loop, where the dense GEMM computes it after its
   /// loop (hk-rematerialize-after-loops); those registers spilled.
   void keepItemWork(scf::ForOp loop);
-  /// The K loop and epilogue of an item, over `g`'s operands.
-  void emitTile(Value mTile, Value nTile);
+  /// The K loop and epilogue of an item of expert `e`, over `g`'s
+  /// operands.
+  void emitTile(Value mTile, Value nTile, Value e);
   void emitGatedEpilogue(ArrayRef<WaveBlock> blocks);
   void emitCombineEpilogue(ArrayRef<WaveBlock> blocks);
   /// The deterministic combine's second kernel (kMoeCombineSumKernelName).
@@ -418,18 +416,17 @@ void MoeEmitter::emitItem(Value w, Value e32, Value base) {
     g.saFirstRow = start;
     g.sb = sbRows;
     g.sbFirstRow = kb.mul("sb_row", e, n);
-  } else if (p.fp8) {
-    scaledExpert = e;
   }
-  emitTile(mTile, nTile);
+  emitTile(mTile, nTile, e);
 }
 
-void MoeEmitter::emitTile(Value mTile, Value nTile) {
+void MoeEmitter::emitTile(Value mTile, Value nTile, Value e) {
   g.placeTile(mTile, nTile);
   SmallVector<Value> accs = g.emitLoop();
-  // Loaded after the K loop, which it would otherwise live through.
-  if (scaledExpert)
-    g.scale = expertScale(scaledExpert);
+  // fp8 with per-tensor scales: expert e's scale, read after the K loop,
+  // which it would otherwise live through.
+  if (p.fp8 && !d.gemm.blockScales)
+    g.scale = expertScale(e);
   bool combine = d.epilogue == MoeEpilogue::combine;
   if (!p.gated && !combine) // the others scale in their own epilogue
     g.scaleSingleBlock(accs);
@@ -568,10 +565,8 @@ void MoeEmitter::emitGathered(gpu::GPUFuncOp func, int64_t workgroupsArg) {
     g.sa = kb.arg("SA");
     g.sb = sbRows;
     g.sbFirstRow = kb.mul("sb_row", e, n);
-  } else if (p.fp8) {
-    scaledExpert = e;
   }
-  emitTile(mTile, nTile);
+  emitTile(mTile, nTile, e);
 }
 
 void MoeEmitter::emitGatedEpilogue(ArrayRef<WaveBlock> blocks) {
