@@ -98,6 +98,139 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 
+  // A loop inside one whose annotation disables LICM (a persistent
+  // kernel's K loop in its walk over work): the thread id is rebuilt after
+  // it from a readfirstlane made there, so that nothing computed from it is
+  // invariant in the outer loop (MachineLICM, which does not read the
+  // annotation, would take it out and keep it through every inner loop).
+  // CHECK-LABEL: gpu.func @nested
+  // CHECK: %[[TID:.*]] = gpu.thread_id x
+  // CHECK: scf.for
+  // CHECK: scf.for
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: %[[MASK:.*]] = arith.constant -64 : i32
+  // CHECK-NEXT: %[[T32:.*]] = arith.index_castui %[[TID]] : index to i32
+  // CHECK-NEXT: %[[READ:.*]] = rocdl.readfirstlane %[[T32]] : i32
+  // CHECK-NEXT: %[[FIRST:.*]] = arith.andi %[[READ]], %[[MASK]]
+  // CHECK-NEXT: %[[NEW32:.*]] = arith.ori %[[T32]], %[[FIRST]] : i32
+  // CHECK-NEXT: %[[NEW:.*]] = arith.index_castui %[[NEW32]] : i32 to index
+  // CHECK-NEXT: arith.remui %[[NEW]], %c64
+  // CHECK: scf.for
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: arith.constant -64 : i32
+  // CHECK-NEXT: %[[T32B:.*]] = arith.index_castui %[[TID]] : index to i32
+  // CHECK-NEXT: rocdl.readfirstlane %[[T32B]] : i32
+  // CHECK-NOT: gpu.lane_id
+  // CHECK: gpu.return
+  gpu.func @nested(%out: memref<?xindex>, %n: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %lane = arith.remui %tid, %c64 : index
+    %off = arith.muli %lane, %c4 : index
+    %row = arith.divui %tid, %c64 : index
+    scf.for %item = %c0 to %n step %c1 {
+      %w = scf.for %i = %c0 to %item step %c1 iter_args(%acc = %c0) -> index {
+        %t = arith.addi %acc, %i : index
+        scf.yield %t : index
+      }
+      %a = arith.addi %w, %off : index
+      %b = arith.addi %a, %row : index
+      memref.store %b, %out[%item] : memref<?xindex>
+      %k = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+        %t = arith.addi %acc, %i : index
+        scf.yield %t : index
+      }
+      %c = arith.addi %k, %off : index
+      %d = arith.addi %c, %row : index
+      memref.store %d, %out[%c0] : memref<?xindex>
+    } {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
+    gpu.return
+  }
+
+  // Without the annotation the outer loop's invariant code may leave it:
+  // the thread id is rebuilt from the lane id, as after any loop.
+  // CHECK-LABEL: gpu.func @nested_unannotated
+  // CHECK: scf.for
+  // CHECK: scf.for
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: gpu.lane_id
+  // CHECK: gpu.return
+  gpu.func @nested_unannotated(%out: memref<?xindex>, %n: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %lane = arith.remui %tid, %c64 : index
+    %off = arith.muli %lane, %c4 : index
+    %row = arith.divui %tid, %c64 : index
+    scf.for %item = %c0 to %n step %c1 {
+      %k = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+        %t = arith.addi %acc, %i : index
+        scf.yield %t : index
+      }
+      %c = arith.addi %k, %off : index
+      %d = arith.addi %c, %row : index
+      memref.store %d, %out[%item] : memref<?xindex>
+    }
+    gpu.return
+  }
+
+  // A thread id rebuilt after a loop outside (outer blocks come first) is
+  // the thread id to the loops inside the next one: what they take from it
+  // is computed again from the thread id itself.
+  // CHECK-LABEL: gpu.func @rebuilt_then_nested
+  // CHECK: %[[TID:.*]] = gpu.thread_id x
+  // CHECK: scf.for
+  // CHECK: gpu.lane_id
+  // CHECK: scf.for
+  // CHECK: scf.for
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: arith.constant -64 : i32
+  // CHECK-NEXT: %[[T32:.*]] = arith.index_castui %[[TID]] : index to i32
+  // CHECK-NEXT: rocdl.readfirstlane %[[T32]] : i32
+  // CHECK: %[[NEW:.*]] = arith.index_castui %{{.*}} : i32 to index
+  // CHECK-NEXT: %[[LANE:.*]] = arith.remui %[[NEW]], %c64
+  // CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[LANE]], %c4
+  // CHECK-NEXT: %[[ROW:.*]] = arith.divui %[[NEW]], %c64
+  // CHECK-NEXT: %[[A:.*]] = arith.addi %{{.*}}, %[[OFF]]
+  // CHECK-NEXT: arith.addi %[[A]], %[[ROW]]
+  // CHECK: gpu.return
+  gpu.func @rebuilt_then_nested(%out: memref<?xindex>, %n: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %lane = arith.remui %tid, %c64 : index
+    %off = arith.muli %lane, %c4 : index
+    %row = arith.divui %tid, %c64 : index
+    %count = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> index {
+      %t = arith.addi %acc, %i : index
+      scf.yield %t : index
+    }
+    scf.for %item = %c0 to %count step %c1 {
+      %w = scf.for %i = %c0 to %item step %c1 iter_args(%acc = %c0) -> index {
+        %t = arith.addi %acc, %i : index
+        scf.yield %t : index
+      }
+      %a = arith.addi %w, %off : index
+      %b = arith.addi %a, %row : index
+      memref.store %b, %out[%item] : memref<?xindex>
+    } {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
+    gpu.return
+  }
+
   // One value used after the loop: recomputing it would keep the thread id
   // through the loop instead, for nothing.
   // CHECK-LABEL: gpu.func @single

@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -55,11 +56,58 @@ bool isCheap(Operation *op) {
              arith::ExtUIOp, arith::ExtSIOp, arith::TruncIOp>(op);
 }
 
+/// Thread ids the pass rebuilt, each with the `gpu.thread_id` it equals.
+using ThreadIdCopies = DenseMap<Value, gpu::ThreadIdOp>;
+
+/// The thread id `id`, rebuilt at `b`'s insertion point from a
+/// readfirstlane of it made there: convergent, so that neither LLVM's GVN
+/// nor MachineLICM (which ignores `llvm.loop_annotation`) takes it, or what
+/// is computed from it, out of an enclosing loop. The wave bits are masked
+/// after the readfirstlane, in an SGPR, so that no VGPR but the thread id's
+/// is read.
+Value emitThreadIdHere(OpBuilder &b, Location loc, gpu::ThreadIdOp id,
+                       int64_t waveSize) {
+  Type i32 = b.getI32Type();
+  Value mask = arith::ConstantIntOp::create(b, loc, i32, -waveSize);
+  Value lanes = arith::IndexCastUIOp::create(b, loc, i32, id);
+  Value first = arith::AndIOp::create(
+      b, loc, ROCDL::ReadfirstlaneOp::create(b, loc, i32, lanes), mask);
+  return arith::IndexCastUIOp::create(
+      b, loc, id.getType(), arith::OrIOp::create(b, loc, lanes, first));
+}
+
+/// The wave size of `id`'s chip when the lane id is the thread id's low
+/// bits (x, whole waves in a row of the workgroup), else nullopt.
+std::optional<int64_t> wavesInRows(gpu::ThreadIdOp id) {
+  FailureOr<const hk::ChipInfo *> chip = hk::resolveChip(id);
+  auto kernel = id->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<ArrayRef<int32_t>> block =
+      kernel ? kernel.getKnownBlockSize() : std::nullopt;
+  if (failed(chip) || !*chip || id.getDimension() != gpu::Dimension::x ||
+      !block || block->front() % (*chip)->waveSize != 0)
+    return std::nullopt;
+  return (*chip)->waveSize;
+}
+
+/// Whether `op` lies in a loop whose `llvm.loop_annotation` disables LICM.
+bool insideLicmDisabledLoop(Operation *op) {
+  for (Operation *outer = op->getParentOp(); outer;
+       outer = outer->getParentOp()) {
+    auto annotation =
+        outer->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation");
+    if (annotation && annotation.getLicm() &&
+        annotation.getLicm().getDisable() &&
+        annotation.getLicm().getDisable().getValue())
+      return true;
+  }
+  return false;
+}
+
 /// The values used after one loop of a block and computed again there.
 class AfterLoop {
 public:
-  explicit AfterLoop(Operation *loop)
-      : loop(loop), builder(loop->getContext()) {
+  AfterLoop(Operation *loop, ThreadIdCopies &threadIds)
+      : loop(loop), threadIds(threadIds), builder(loop->getContext()) {
     // The copy goes right before the loop, with what LICM moves out of it,
     // until the destructor erases them all.
     previous = loop->getPrevNode();
@@ -88,7 +136,7 @@ public:
     for (OpOperand *use : uses) {
       Value v = use->get();
       SmallVector<Operation *> chain;
-      if (auto id = v.getDefiningOp<gpu::ThreadIdOp>())
+      if (threadIdOf(v))
         threadIdKept |= isLeafOfLoop(v);
       else if (isBefore(v) && !isLeaf(v) && collect(v, chain))
         values.insert(v.getAsOpaquePointer());
@@ -102,7 +150,7 @@ public:
       return known;
     // What is computed after the loop from the thread id itself: from the
     // rebuilt one, or GVN merges it with what was computed before.
-    if (auto id = v.getDefiningOp<gpu::ThreadIdOp>(); id && isBefore(v))
+    if (gpu::ThreadIdOp id = threadIdOf(v); id && isBefore(v))
       if (Value tid = threadIdAfter(id))
         return tid;
     SmallVector<Operation *> chain;
@@ -112,7 +160,7 @@ public:
       if (copies.contains(op->getResult(0)))
         continue;
       for (Value operand : op->getOperands())
-        if (auto id = operand.getDefiningOp<gpu::ThreadIdOp>())
+        if (gpu::ThreadIdOp id = threadIdOf(operand))
           if (Value tid = threadIdAfter(id))
             copies.map(operand, tid);
       builder.clone(*op, copies);
@@ -121,6 +169,13 @@ public:
   }
 
 private:
+  /// The thread id `v` is, itself or rebuilt after an earlier loop.
+  gpu::ThreadIdOp threadIdOf(Value v) {
+    if (auto id = v.getDefiningOp<gpu::ThreadIdOp>())
+      return id;
+    return threadIds.lookup(v);
+  }
+
   /// Whether `v` is defined before the loop (outside it, ahead of it).
   bool isBefore(Value v) {
     Operation *def = v.getDefiningOp();
@@ -138,7 +193,7 @@ private:
   bool isLeaf(Value v) {
     Operation *def = v.getDefiningOp();
     if (!def || matchPattern(v, m_Constant()) ||
-        isa<gpu::ThreadIdOp, gpu::BlockIdOp>(def))
+        isa<gpu::ThreadIdOp, gpu::BlockIdOp>(def) || threadIds.count(v))
       return true;
     return isLeafOfLoop(v);
   }
@@ -174,34 +229,43 @@ private:
   }
 
   /// The thread id after the loop, rebuilt from the lane id (`gpu.lane_id`)
-  /// and the wave's first thread id (an SGPR): neither CSE nor LLVM's GVN
-  /// can merge what is computed from it with what was computed before the
-  /// loop. Null unless the lane id is the thread id's low bits: x, with
+  /// and the wave's first thread id (an SGPR; in a loop that keeps its
+  /// invariant code, from a readfirstlane made here): neither CSE nor LLVM's
+  /// GVN can merge what is computed from it with what was computed before
+  /// the loop. Null unless the lane id is the thread id's low bits: x, with
   /// whole waves in a row of the workgroup.
   Value threadIdAfter(gpu::ThreadIdOp id) {
     if (Value known = rebuilt.lookup(id))
       return known;
-    FailureOr<const hk::ChipInfo *> chip = hk::resolveChip(id);
-    auto kernel = id->getParentOfType<gpu::GPUFuncOp>();
-    std::optional<ArrayRef<int32_t>> block =
-        kernel ? kernel.getKnownBlockSize() : std::nullopt;
-    if (failed(chip) || id.getDimension() != gpu::Dimension::x || !block ||
-        block->front() % (*chip)->waveSize != 0)
+    std::optional<int64_t> waveSize = wavesInRows(id);
+    if (!waveSize)
       return {};
     Location loc = id.getLoc();
-    Type i32 = builder.getI32Type();
-    Value first = waveFirstThreadId(id, (*chip)->waveSize);
+    // In a loop whose annotation keeps its invariant code in it (a
+    // persistent kernel's walk over work), a wave's first thread id read
+    // before it would leave what is computed here invariant there, and
+    // MachineLICM, which does not read the annotation, would take it out:
+    // read it again here.
+    if (insideLicmDisabledLoop(loop)) {
+      Value tid = emitThreadIdHere(builder, loc, id, *waveSize);
+      rebuilt[id] = tid;
+      threadIds[tid] = id;
+      return tid;
+    }
+    Value first = waveFirstThreadId(id, *waveSize);
     if (!first) {
       OpBuilder atId(id);
       atId.setInsertionPointAfter(id);
-      first = hk::emitWaveFirstThreadId(atId, loc, id, (*chip)->waveSize);
+      first = hk::emitWaveFirstThreadId(atId, loc, id, *waveSize);
     }
     Value lane = arith::IndexCastUIOp::create(
-        builder, loc, i32, gpu::LaneIdOp::create(builder, loc, nullptr));
+        builder, loc, builder.getI32Type(),
+        gpu::LaneIdOp::create(builder, loc, nullptr));
     Value tid = arith::IndexCastUIOp::create(
         builder, loc, id.getType(),
         arith::OrIOp::create(builder, loc, first, lane));
     rebuilt[id] = tid;
+    threadIds[tid] = id;
     return tid;
   }
 
@@ -229,6 +293,7 @@ private:
   }
 
   Operation *loop;
+  ThreadIdCopies &threadIds;
   /// The copy of `loop` with loop-invariant code moved, between `previous`
   /// (the op before the loop, or null) and the loop.
   Operation *hoisted;
@@ -263,10 +328,14 @@ bool registersAreScarce(gpu::GPUFuncOp kernel) {
 struct RematerializeAfterLoopsPass
     : mlir::hk::impl::RematerializeAfterLoopsBase<RematerializeAfterLoopsPass> {
   void runOnOperation() override {
+    // Outer blocks first: what a loop inside another takes from the thread
+    // id rebuilt after an earlier loop outside is then computed again.
     SmallVector<Block *> blocks;
+    ThreadIdCopies threadIds;
     getOperation().walk([&](gpu::GPUFuncOp kernel) {
       if (registersAreScarce(kernel))
-        kernel.walk([&](Block *block) { blocks.push_back(block); });
+        kernel.walk<WalkOrder::PreOrder>(
+            [&](Block *block) { blocks.push_back(block); });
     });
     for (Block *block : blocks) {
       // Each op holding a loop, and the uses of the ops after it up to the
@@ -286,7 +355,7 @@ struct RematerializeAfterLoopsPass
           if (containsLoop(op))
             break;
         }
-        AfterLoop after(loop);
+        AfterLoop after(loop, threadIds);
         if (!after.pays(uses))
           continue;
         for (OpOperand *use : uses)

@@ -26,7 +26,17 @@ def RematerializeAfterLoops
     thread id's wave bits before the loop, the one hk.stagger's condition
     reads if there is one, else a new one where the thread id is read).
     Neither CSE nor LLVM's GVN can merge the two computations, and no lane
-    value is kept through the loop for them. A value is recomputed from leaves that cost nothing more through the
+    value is kept through the loop for them. After a loop inside one whose
+    `llvm.loop_annotation` disables LICM (a persistent kernel's walk over
+    work), the wave's first thread id is read again right there (a
+    `rocdl.readfirstlane` of the thread id, masked in an SGPR): read before
+    the loop, it would leave what is computed after it invariant in the
+    outer loop, and LLVM's MachineLICM, which does not read the annotation,
+    would take it out and keep it through every inner loop. Blocks are taken
+    outermost first, and a thread id the pass rebuilt counts as the thread
+    id: what an inner loop's trips take from one rebuilt after an earlier
+    loop outside is computed again after the inner loops too. A value is
+    recomputed from leaves that cost nothing more through the
     loop: constants, kernel arguments, block ids, the thread id and values
     a loop uses; chains of other ops than integer
     arithmetic, bit operations, casts, minima and maxima (divisions by
