@@ -184,6 +184,43 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
     gpu.return
   }
 
+  // A loop inside an ordinary loop (a K loop) inside the annotated one:
+  // LICM takes what is computed after it out of the K loop, so the thread id
+  // is rebuilt from the lane id, not from a readfirstlane made in the K
+  // loop (which would recompute it all in every K trip).
+  // CHECK-LABEL: gpu.func @inner_of_inner
+  // CHECK: scf.for
+  // CHECK: scf.for
+  // CHECK: scf.for
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: gpu.lane_id
+  // CHECK-NOT: rocdl.readfirstlane
+  // CHECK: gpu.return
+  gpu.func @inner_of_inner(%out: memref<?xindex>, %n: index) kernel
+      attributes {known_block_size = array<i32: 512, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %lane = arith.remui %tid, %c64 : index
+    %off = arith.muli %lane, %c4 : index
+    %row = arith.divui %tid, %c64 : index
+    scf.for %item = %c0 to %n step %c1 {
+      scf.for %k = %c0 to %n step %c1 {
+        %w = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %c0) -> index {
+          %t = arith.addi %acc, %i : index
+          scf.yield %t : index
+        }
+        %a = arith.addi %w, %off : index
+        %b = arith.addi %a, %row : index
+        memref.store %b, %out[%k] : memref<?xindex>
+      }
+    } {llvm.loop_annotation = #llvm.loop_annotation<licm = <disable = true>>}
+    gpu.return
+  }
+
   // A thread id rebuilt after a loop outside (outer blocks come first) is
   // the thread id to the loops inside the next one: what they take from it
   // is computed again from the thread id itself.

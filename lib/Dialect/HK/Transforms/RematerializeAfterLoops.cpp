@@ -89,18 +89,18 @@ std::optional<int64_t> wavesInRows(gpu::ThreadIdOp id) {
   return (*chip)->waveSize;
 }
 
-/// Whether `op` lies in a loop whose `llvm.loop_annotation` disables LICM.
-bool insideLicmDisabledLoop(Operation *op) {
-  for (Operation *outer = op->getParentOp(); outer;
-       outer = outer->getParentOp()) {
-    auto annotation =
-        outer->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation");
-    if (annotation && annotation.getLicm() &&
-        annotation.getLicm().getDisable() &&
-        annotation.getLicm().getDisable().getValue())
-      return true;
-  }
-  return false;
+/// Whether the innermost loop around `op` has an `llvm.loop_annotation`
+/// that disables LICM. Under an ordinary loop, LICM should take what is
+/// computed from a thread id read before that loop out of it.
+bool innermostLoopKeepsInvariants(Operation *op) {
+  auto outer = op->getParentOfType<LoopLikeOpInterface>();
+  if (!outer)
+    return false;
+  auto annotation =
+      outer->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation");
+  return annotation && annotation.getLicm() &&
+         annotation.getLicm().getDisable() &&
+         annotation.getLicm().getDisable().getValue();
 }
 
 /// The values used after one loop of a block and computed again there.
@@ -229,11 +229,11 @@ private:
   }
 
   /// The thread id after the loop, rebuilt from the lane id (`gpu.lane_id`)
-  /// and the wave's first thread id (an SGPR; in a loop that keeps its
-  /// invariant code, from a readfirstlane made here): neither CSE nor LLVM's
-  /// GVN can merge what is computed from it with what was computed before
-  /// the loop. Null unless the lane id is the thread id's low bits: x, with
-  /// whole waves in a row of the workgroup.
+  /// and the wave's first thread id (an SGPR; right in a loop that keeps
+  /// its invariant code, from a readfirstlane made here): neither CSE nor
+  /// LLVM's GVN can merge what is computed from it with what was computed
+  /// before the loop. Null unless the lane id is the thread id's low bits: x,
+  /// with whole waves in a row of the workgroup.
   Value threadIdAfter(gpu::ThreadIdOp id) {
     if (Value known = rebuilt.lookup(id))
       return known;
@@ -241,12 +241,12 @@ private:
     if (!waveSize)
       return {};
     Location loc = id.getLoc();
-    // In a loop whose annotation keeps its invariant code in it (a
+    // Right in a loop whose annotation keeps its invariant code in it (a
     // persistent kernel's walk over work), a wave's first thread id read
     // before it would leave what is computed here invariant there, and
     // MachineLICM, which does not read the annotation, would take it out:
     // read it again here.
-    if (insideLicmDisabledLoop(loop)) {
+    if (innermostLoopKeepsInvariants(loop)) {
       Value tid = emitThreadIdHere(builder, loc, id, *waveSize);
       rebuilt[id] = tid;
       threadIds[tid] = id;

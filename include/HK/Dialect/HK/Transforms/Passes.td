@@ -26,9 +26,10 @@ def RematerializeAfterLoops
     thread id's wave bits before the loop, the one hk.stagger's condition
     reads if there is one, else a new one where the thread id is read).
     Neither CSE nor LLVM's GVN can merge the two computations, and no lane
-    value is kept through the loop for them. After a loop inside one whose
-    `llvm.loop_annotation` disables LICM (a persistent kernel's walk over
-    work), the wave's first thread id is read again right there (a
+    value is kept through the loop for them. After a loop right inside one
+    whose `llvm.loop_annotation` disables LICM (a persistent kernel's walk
+    over work; not under an ordinary loop between, whose LICM should take
+    such code out), the wave's first thread id is read again right there (a
     `rocdl.readfirstlane` of the thread id, masked in an SGPR): read before
     the loop, it would leave what is computed after it invariant in the
     outer loop, and LLVM's MachineLICM, which does not read the annotation,
