@@ -192,8 +192,8 @@ private:
   /// prologue, a remainder): what only they use does not count.
   bool isLeaf(Value v) {
     Operation *def = v.getDefiningOp();
-    if (!def || matchPattern(v, m_Constant()) ||
-        isa<gpu::ThreadIdOp, gpu::BlockIdOp>(def) || threadIds.count(v))
+    if (!def || matchPattern(v, m_Constant()) || isa<gpu::BlockIdOp>(def) ||
+        threadIdOf(v))
       return true;
     return isLeafOfLoop(v);
   }
@@ -240,33 +240,35 @@ private:
     std::optional<int64_t> waveSize = wavesInRows(id);
     if (!waveSize)
       return {};
-    Location loc = id.getLoc();
     // Right in a loop whose annotation keeps its invariant code in it (a
     // persistent kernel's walk over work), a wave's first thread id read
     // before it would leave what is computed here invariant there, and
     // MachineLICM, which does not read the annotation, would take it out:
     // read it again here.
-    if (innermostLoopKeepsInvariants(loop)) {
-      Value tid = emitThreadIdHere(builder, loc, id, *waveSize);
-      rebuilt[id] = tid;
-      threadIds[tid] = id;
-      return tid;
-    }
-    Value first = waveFirstThreadId(id, *waveSize);
+    Value tid = innermostLoopKeepsInvariants(loop)
+                    ? emitThreadIdHere(builder, id.getLoc(), id, *waveSize)
+                    : threadIdFromLaneId(id, *waveSize);
+    rebuilt[id] = tid;
+    threadIds[tid] = id;
+    return tid;
+  }
+
+  /// The thread id as the lane id or'ed, here, to the wave's first thread
+  /// id read before the loop.
+  Value threadIdFromLaneId(gpu::ThreadIdOp id, int64_t waveSize) {
+    Location loc = id.getLoc();
+    Value first = waveFirstThreadId(id, waveSize);
     if (!first) {
       OpBuilder atId(id);
       atId.setInsertionPointAfter(id);
-      first = hk::emitWaveFirstThreadId(atId, loc, id, *waveSize);
+      first = hk::emitWaveFirstThreadId(atId, loc, id, waveSize);
     }
     Value lane = arith::IndexCastUIOp::create(
         builder, loc, builder.getI32Type(),
         gpu::LaneIdOp::create(builder, loc, nullptr));
-    Value tid = arith::IndexCastUIOp::create(
+    return arith::IndexCastUIOp::create(
         builder, loc, id.getType(),
         arith::OrIOp::create(builder, loc, first, lane));
-    rebuilt[id] = tid;
-    threadIds[tid] = id;
-    return tid;
   }
 
   /// An hk::emitWaveFirstThreadId of `id` before the loop (hk.stagger's
