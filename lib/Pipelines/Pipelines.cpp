@@ -121,6 +121,7 @@ static void addProgramOrderPasses(OpPassManager &gpu,
     MultiBufferOptions multiBuffer;
     multiBuffer.stages = options.stages;
     multiBuffer.unroll = options.unroll;
+    multiBuffer.deferRegisterFills = options.deferFillStores;
     gpu.addPass(createMultiBuffer(multiBuffer));
   }
   if (options.directLds)

@@ -61,6 +61,24 @@ gpu.module @m [#rocdl.target<chip = "gfx950">] {
 
 // -----
 
+gpu.module @m [#rocdl.target<chip = "gfx950">] {
+  gpu.func @deferred(%A: memref<?x?xbf16>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    // CHECK-LABEL: @deferred
+    // CHECK: hk.copy_to_shared {{.*}} deferred :
+    // CHECK-NOT: memory_counter_wait
+    // expected-remark @+1 {{hk-direct-lds-fill: kept on the register path: its stores are deferred (hk-multi-buffer defer-register-fills), which asks for the register path}}
+    hk.copy_to_shared %A[%c0, %c0], %t[%c0] deferred
+        : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+    amdgpu.lds_barrier
+    gpu.return
+  }
+}
+
+// -----
+
 // A remainder loop's partial_rows copy reaches the rows past the matrix's
 // end, which a direct load's out-of-range words may leave as anything:
 // it stays on the register path (zeros certain), silently, as a copy that

@@ -46,6 +46,8 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
       return lowerDirect(op, adaptor, rewriter, layout, threadId, threads, vec,
                          layout.numElements() / vec);
     }
+    if (op.getDeferred())
+      return lowerDeferred(op, adaptor, rewriter);
     // Register-staged copies that follow each other are lowered together:
     // all their loads, then each copy's stores behind one wait for its own
     // loads, which the next copies' loads have kept in flight. Lowered
@@ -89,11 +91,44 @@ struct CopyToSharedLowering : ChipLowering<CopyToSharedOp> {
   }
 
   /// Whether `op` may be lowered with its neighbours: register-staged,
-  /// with a fixed number of loads (not `partial`, which chooses between
-  /// chunk and element loads at run time).
+  /// not deferred, with a fixed number of loads (not `partial`, which
+  /// chooses between chunk and element loads at run time).
   static bool isGroupable(CopyToSharedOp op) {
-    return !op.getDirect() && op.getBounds() != BoundsMode::partial &&
+    return !op.getDirect() && !op.getDeferred() &&
+           op.getBounds() != BoundsMode::partial &&
            succeeded(checkLowerable(op, /*emitErrors=*/false));
+  }
+
+  /// `op` and the deferred copies right after it: all their loads here,
+  /// their stores at the last one's deferred-stores point. No explicit
+  /// waits: the backend waits for each load at its store, by then long
+  /// complete.
+  LogicalResult lowerDeferred(CopyToSharedOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const {
+    SmallVector<CopyToSharedOp> run = {op};
+    SmallVector<StagedCopy> staged = {stage(op, adaptor, rewriter)};
+    staged.back().load();
+    for (auto next = dyn_cast_or_null<CopyToSharedOp>(op->getNextNode());
+         next && next.getDeferred() &&
+         succeeded(checkLowerable(next, /*emitErrors=*/false));
+         next = dyn_cast_or_null<CopyToSharedOp>(next->getNextNode())) {
+      SmallVector<Value> remapped;
+      if (failed(rewriter.getRemappedValues(next->getOperands(), remapped)))
+        break;
+      run.push_back(next);
+      staged.push_back(stage(next, OpAdaptor(remapped, next), rewriter));
+      staged.back().load();
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (Operation *point = run.back().getDeferredStoresPoint())
+      rewriter.setInsertionPoint(point);
+    else
+      rewriter.setInsertionPointToEnd(op->getBlock());
+    for (StagedCopy &copy : staged)
+      copy.finish();
+    for (CopyToSharedOp copy : run)
+      rewriter.eraseOp(copy);
+    return success();
   }
 
   /// A register-staged copy in three steps: its resource and offsets,

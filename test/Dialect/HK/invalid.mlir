@@ -191,6 +191,16 @@ gpu.module @k attributes {hk.schedule = #hk.schedule<ping-pong-priority = 2, sch
 
 // -----
 
+// expected-error @+1 {{defer-fill-stores defers the stores of stages=2's prefetch: it needs stages=2, got stages=1}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<defer-fill-stores = true>} {}
+
+// -----
+
+// expected-error @+1 {{defer-fill-stores keeps fills on the register path, direct-lds=true makes them direct-to-LDS loads: give one of them}}
+gpu.module @k attributes {hk.schedule = #hk.schedule<stages = 2, direct-lds = true, defer-fill-stores = true>} {}
+
+// -----
+
 // expected-error @+1 {{schedule knob 'stages' is given twice}}
 gpu.module @k attributes {hk.schedule = #hk.schedule<stages = 2, stages = 2>} {}
 
@@ -1265,5 +1275,15 @@ func.func @atomic_bf16(%C: memref<?x?xbf16>) {
   %acc = hk.fill_fragment %zero : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>
   // expected-error @+1 {{'hk.store_fragment' op an atomic store adds an f32 fragment into an f32 destination with 'bounds partial', untransposed}}
   hk.store_fragment %acc, %C[%c0, %c0] atomic bounds partial : !hk.fragment<acc, 64x32xf32, mma = 16x16x32>, memref<?x?xbf16>
+  return
+}
+
+// -----
+
+func.func @deferred_direct(%A: memref<?x?xbf16>) attributes {hk.chip = #hk.chip<gfx950>} {
+  %c0 = arith.constant 0 : index
+  %t = hk.alloc_shared : !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
+  // expected-error @+1 {{'hk.copy_to_shared' op a direct fill has no stores to defer: drop 'deferred'}}
+  hk.copy_to_shared %A[%c0, %c0], %t[%c0] direct deferred : memref<?x?xbf16>, !hk.shared_tile<64x64xbf16, #hk.swizzle<st_16x32>>
   return
 }

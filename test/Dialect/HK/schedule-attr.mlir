@@ -16,3 +16,6 @@ gpu.module @defaults attributes {hk.schedule = #hk.schedule<stages = 1, ping-pon
 
 // CHECK: gpu.module @none attributes {hk.schedule = #hk.schedule<>}
 gpu.module @none attributes {hk.schedule = #hk.schedule<>} {}
+
+// CHECK: gpu.module @deferred attributes {hk.schedule = #hk.schedule<stages = 2, unroll = 2, defer-fill-stores = true>}
+gpu.module @deferred attributes {hk.schedule = #hk.schedule<defer-fill-stores = true, unroll = 2, stages = 2>} {}

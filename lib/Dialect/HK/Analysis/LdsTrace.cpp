@@ -255,6 +255,7 @@ private:
                         << " operations to follow for one wave group";
     if (overflowed)
       return refuseOverflow();
+    flushDeferredFills(op);
     if (op->hasTrait<OpTrait::IsTerminator>())
       return success();
     if (memo.unmodelled.contains(op))
@@ -416,11 +417,32 @@ private:
         opsOf(copy, [&] { return countFillOpsPerLane(copy, input.threads); });
     if (failed(ops))
       return failure();
-    push(SyncEvent::fill(*region, generation, *ops,
-                         copy.getDirect() ? SyncEvent::Counter::vm
-                                          : SyncEvent::Counter::lgkm),
-         copy);
+    SyncEvent fill = SyncEvent::fill(
+        *region, generation, *ops,
+        copy.getDirect() ? SyncEvent::Counter::vm : SyncEvent::Counter::lgkm);
+    if (!copy.getDeferred()) {
+      push(fill, copy);
+      return success();
+    }
+    // A deferred copy's stores issue at its deferred-stores point.
+    Operation *point = copy.getDeferredStoresPoint();
+    if (!point)
+      return refuse(copy) << "a deferred copy in a block without a "
+                             "terminator";
+    deferredFills.push_back({point, fill, copy});
     return success();
+  }
+
+  /// Pushes the fills of the deferred copies whose stores issue before `op`.
+  void flushDeferredFills(Operation *op) {
+    for (auto it = deferredFills.begin(); it != deferredFills.end();) {
+      if (it->point != op) {
+        ++it;
+        continue;
+      }
+      push(it->fill, it->copy);
+      it = deferredFills.erase(it);
+    }
   }
 
   /// A wave's write of its accumulator into a region: a fill from
@@ -675,6 +697,13 @@ private:
   std::vector<SyncEvent> &events;
   llvm::DenseMap<Value, Abstract> values;
   llvm::DenseMap<int, int64_t> fillsIssued;
+  /// Fills of deferred copies, pushed when the walk reaches their point.
+  struct DeferredFill {
+    Operation *point;
+    SyncEvent fill;
+    Operation *copy;
+  };
+  SmallVector<DeferredFill> deferredFills;
   /// The unordered group of the interleaved cluster being run, or -1.
   int unordered = -1;
   int nextUnordered = 0;

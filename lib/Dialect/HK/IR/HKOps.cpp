@@ -182,6 +182,26 @@ LogicalResult AllocSharedOp::verify() {
 // CopyToSharedOp
 //===----------------------------------------------------------------------===//
 
+/// Whether `op` is a barrier or holds one. Scheduling fences
+/// (amdgpu.sched_barrier, rocdl.sched.*) order only the backend's scheduler.
+static bool isOrHoldsBarrier(Operation *op) {
+  WalkResult found = op->walk([](Operation *inner) {
+    StringRef name = inner->getName().getStringRef();
+    return name.contains("barrier") && !name.contains("sched")
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+Operation *CopyToSharedOp::getDeferredStoresPoint() {
+  Operation *op = getOperation()->getNextNode();
+  for (; op && !op->hasTrait<OpTrait::IsTerminator>(); op = op->getNextNode())
+    if (isOrHoldsBarrier(op))
+      return op;
+  return op;
+}
+
 LogicalResult CopyToSharedOp::verify() {
   SharedTileType tile = getTile().getType();
   MemRefType source = getSource().getType();
@@ -194,6 +214,9 @@ LogicalResult CopyToSharedOp::verify() {
   if (getRowIds() && getTranspose())
     return emitOpError() << "a gathering copy is not transposed: drop "
                             "'transpose'";
+  if (getDeferred() && getDirect())
+    return emitOpError() << "a direct fill has no stores to defer: drop "
+                            "'deferred'";
   // Both fills read rows in 16-byte chunks of consecutive elements.
   SmallVector<int64_t> strides;
   int64_t offset;

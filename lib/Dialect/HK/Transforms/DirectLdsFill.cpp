@@ -58,6 +58,9 @@ struct DirectLdsFillPass : hk::impl::DirectLdsFillBase<DirectLdsFillPass> {
       if (copy.getBounds() == BoundsMode::partial_rows && loop &&
           isRemainderLoop(loop))
         return WalkResult::advance();
+      if (copy.getDeferred())
+        return keep("its stores are deferred (hk-multi-buffer "
+                    "defer-register-fills), which asks for the register path");
       FailureOr<const ChipInfo *> chip = resolveChip(copy);
       if (failed(chip))
         return WalkResult::interrupt();

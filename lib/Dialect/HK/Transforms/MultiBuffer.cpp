@@ -37,7 +37,7 @@ using namespace mlir;
 using namespace mlir::hk;
 
 FailureOr<std::optional<MultiBufferedLoop>>
-mlir::hk::multiBufferLoop(scf::ForOp loop) {
+mlir::hk::multiBufferLoop(scf::ForOp loop, bool deferRegisterFills) {
   auto remark = [&](const Twine &why) -> std::optional<MultiBufferedLoop> {
     loop.emitRemark("hk-multi-buffer: loop left single-buffered: ") << why;
     return std::nullopt;
@@ -90,8 +90,17 @@ mlir::hk::multiBufferLoop(scf::ForOp loop) {
   Value next = arith::AddIOp::create(b, loc, iv, loop.getStep());
   Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
                                         loop.getUpperBound());
-  auto prefetch = scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
-  {
+  bool registerFill = llvm::none_of(
+      copies, [](CopyToSharedOp copy) { return copy.getDirect(); });
+  if (deferRegisterFills && registerFill) {
+    // The last iteration reloads its own tile into the slot no one reads:
+    // a fill without a branch, whose stores can wait for the barrier.
+    Value tile = arith::SelectOp::create(b, loc, hasNext, next, iv);
+    for (CopyToSharedOp copy : emitFill(b, *kv, tile, other))
+      copy.setDeferred(true);
+  } else {
+    auto prefetch =
+        scf::IfOp::create(b, loc, hasNext, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(prefetch.thenBlock()->getTerminator());
     emitFill(b, *kv, next, other);
@@ -164,7 +173,7 @@ struct MultiBufferPass : hk::impl::MultiBufferBase<MultiBufferPass> {
     }
     for (scf::ForOp loop : loops) {
       FailureOr<std::optional<MultiBufferedLoop>> buffered =
-          multiBufferLoop(loop);
+          multiBufferLoop(loop, deferRegisterFills);
       if (failed(buffered))
         return signalPassFailure();
       if (!*buffered)

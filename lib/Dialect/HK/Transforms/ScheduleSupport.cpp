@@ -78,14 +78,19 @@ mlir::hk::checkSecondSlots(scf::ForOp loop, const KVLoop &kv, StringRef pass,
   return Result(allocs.takeVector());
 }
 
-void mlir::hk::emitFill(OpBuilder &b, const KVLoop &kv, Value iv, Value slot) {
+SmallVector<CopyToSharedOp> mlir::hk::emitFill(OpBuilder &b, const KVLoop &kv,
+                                               Value iv, Value slot) {
   IRMapping map;
   map.map(scf::ForOp(kv.loop).getInductionVar(), iv);
+  SmallVector<CopyToSharedOp> copies;
   for (Operation *op : kv.fillSection) {
     Operation *clone = b.clone(*op, map);
-    if (auto copy = dyn_cast<CopyToSharedOp>(clone))
+    if (auto copy = dyn_cast<CopyToSharedOp>(clone)) {
       copy.getSlotMutable().assign(slot);
+      copies.push_back(copy);
+    }
   }
+  return copies;
 }
 
 void mlir::hk::emitWaitForLoads(OpBuilder &b, Location loc) {

@@ -104,6 +104,21 @@ llvm::Error mlir::hk::checkScheduleSettings(const ScheduleSettings &s,
                    (s.schedule == Schedule::none
                         ? " (mma-priority raises the MMA phase's)"
                         : ""));
+  if (s.deferFillStores) {
+    if (s.schedule != Schedule::none)
+      return invalid(schedule +
+                     " fills its tiles with direct-to-LDS loads: "
+                     "defer-fill-stores (the stores of fills through "
+                     "registers) does not apply");
+    if (s.stages != 2)
+      return invalid("defer-fill-stores defers the stores of stages=2's "
+                     "prefetch: it needs stages=2, got stages=" +
+                     std::to_string(s.stages));
+    if (s.directLds)
+      return invalid("defer-fill-stores keeps fills on the register path, "
+                     "direct-lds=true makes them direct-to-LDS loads: give "
+                     "one of them");
+  }
   if (s.schedule == Schedule::none)
     return llvm::Error::success();
   // The schedules double-buffer their tiles and fill them with

@@ -231,7 +231,8 @@ def HK_ScheduleAttr : HK_Attr<"Schedule", "schedule"> {
     ```
 
     The knobs of hk's pipelines (`HK/Dialect/HK/Utils/ScheduleOptions.def`:
-    `stages`, `unroll`, `direct-lds`, `mma-priority`, `ping-pong-priority`,
+    `stages`, `unroll`, `direct-lds`, `defer-fill-stores`, `mma-priority`,
+    `ping-pong-priority`,
     `schedule`, `workgroup-order`, `fp8-format`, `verify-lds`), spelled and
     valued as the pipeline options, each at most once, in any order; the
     others keep their defaults, and only those that differ from them print.

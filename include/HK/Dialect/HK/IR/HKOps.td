@@ -139,6 +139,13 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared", [AttrSizedOperandSegments]> {
     for vector memory loads (`amdgpu.memory_counter_wait load(0)`) before
     the barrier that publishes the tile.
 
+    With `deferred` (register path only; set by `hk-multi-buffer` with
+    `defer-register-fills`), the copy's loads issue at the op and its LDS
+    stores right before the first later op of its block that is or holds a
+    barrier (the block's terminator if none): the global latency runs under
+    the work in between instead of stalling the stores. The stores stay in
+    the op's barrier interval; hk-verify-lds places them where they issue.
+
     With `gather %ids[%first] div %d` the tile's rows are gathered: tile row
     i comes from source row `row + ids[first + i] / d` (`ids` an i32
     vector; an MoE GEMM's routed slots, `d` its top-k, so that slot s reads
@@ -168,11 +175,13 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared", [AttrSizedOperandSegments]> {
     Index:$slot, UnitAttr:$direct, UnitAttr:$transpose,
     DefaultValuedAttr<HK_BoundsMode, "::mlir::hk::BoundsMode::inside">:$bounds,
     Arg<Optional<HK_RowIds>, "gathered rows", [MemRead]>:$rowIds,
-    Optional<Index>:$rowIdsAt, Optional<Index>:$rowIdsDivisor);
+    Optional<Index>:$rowIdsAt, Optional<Index>:$rowIdsDivisor,
+    UnitAttr:$deferred);
   let assemblyFormat = [{
     $source `[` $row `,` $col `]` `,` $tile `[` $slot `]`
     (`gather` $rowIds^ `[` $rowIdsAt `]` `div` $rowIdsDivisor)?
-    (`direct` $direct^)? (`transpose` $transpose^)? (`bounds` $bounds^)?
+    (`direct` $direct^)? (`transpose` $transpose^)? (`deferred` $deferred^)?
+    (`bounds` $bounds^)?
     attr-dict `:` type($source) `,` type($tile) (`,` type($rowIds)^)?
   }];
   let builders = [
@@ -181,9 +190,14 @@ def HK_CopyToSharedOp : HK_Op<"copy_to_shared", [AttrSizedOperandSegments]> {
       "bool":$direct, "bool":$transpose, "::mlir::hk::BoundsMode":$bounds), [{
       build($_builder, $_state, source, row, col, tile, slot, direct,
             transpose, bounds, /*rowIds=*/nullptr, /*rowIdsAt=*/nullptr,
-            /*rowIdsDivisor=*/nullptr);
+            /*rowIdsDivisor=*/nullptr, /*deferred=*/false);
     }]>
   ];
+  let extraClassDeclaration = [{
+    /// Where a `deferred` copy's LDS stores issue: the first later op of
+    /// its block that is or holds a barrier, else the block's terminator.
+    ::mlir::Operation *getDeferredStoresPoint();
+  }];
   let hasVerifier = 1;
 }
 

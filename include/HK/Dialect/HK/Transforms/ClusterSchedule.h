@@ -271,7 +271,8 @@ checkSecondSlots(scf::ForOp loop, const KVLoop &kv, StringRef pass,
 
 /// Emits at `b` the fill section of `kv` (its copies and the pure ops
 /// feeding them) for induction value `iv`, the copies into `slot`.
-void emitFill(OpBuilder &b, const KVLoop &kv, Value iv, Value slot);
+SmallVector<CopyToSharedOp> emitFill(OpBuilder &b, const KVLoop &kv, Value iv,
+                                     Value slot);
 
 /// Emits `amdgpu.memory_counter_wait load(0)`: every load the wave issued,
 /// direct-to-LDS fills included, is complete.

@@ -217,6 +217,22 @@ def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
     become the constants 0, 1, 0, 1, ...; the tiles left over run in a
     rolled epilogue loop with computed slots.
 
+    With `defer-register-fills`, a fill whose copies all go through
+    registers (none `direct`) is issued in every iteration instead, of tile
+    min(k+1, last) (the last iteration reloads its own tile into the slot
+    no one reads), and its copies are `deferred`: their loads issue at the
+    top of the iteration, their LDS stores right before the iteration's
+    next barrier, so the global latency runs under the iteration's
+    compute instead of stalling the stores, at the cost of the data's
+    registers through the iteration (hk-compile `--stages=2
+    --defer-fill-stores`). The pipelines run hk-direct-lds-fill after this
+    pass; it leaves deferred copies on the register path.
+
+    ```mlir
+    %next = arith.select (%k + %s < %ub), %k + %s, %k
+    hk.copy_to_shared %A[%m, %next], %As[%other] deferred : ...
+    ```
+
     A loop that does not have this form is left as it is, with a remark
     saying why. More than 2 stages are refused. Tiles that no longer fit
     the chip's LDS with two slots are refused with the byte counts.
@@ -224,6 +240,10 @@ def MultiBuffer : Pass<"hk-multi-buffer", "gpu::GPUModuleOp"> {
   let options = [
     Option<"stages", "stages", "unsigned", "2",
            "number of LDS slots per tile (only 2 is implemented)">,
+    Option<"deferRegisterFills", "defer-register-fills", "bool", "false",
+           "fill through registers in every iteration with deferred LDS "
+           "stores (the loads at the top, the stores before the next "
+           "barrier)">,
     Option<"unroll", "unroll", "unsigned", "1",
            "unroll the double-buffered loop by this many K tiles (even, so "
            "every slot index is a constant; the remaining tiles run in a "

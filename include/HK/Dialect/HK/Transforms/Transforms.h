@@ -53,7 +53,10 @@ struct MultiBufferedLoop {
 /// Returns std::nullopt, with a remark on the loop saying why, when the
 /// loop does not have the expected form, and failure after emitting an
 /// error when it cannot be done (the LDS budget).
-FailureOr<std::optional<MultiBufferedLoop>> multiBufferLoop(scf::ForOp loop);
+/// With `deferRegisterFills`, a fill through registers runs in every
+/// iteration with deferred stores.
+FailureOr<std::optional<MultiBufferedLoop>>
+multiBufferLoop(scf::ForOp loop, bool deferRegisterFills = false);
 
 /// Emits at `b`'s position the index arithmetic of the XCD order
 /// (WorkgroupOrder.h) and returns the (row, col) of the tile that workgroup
