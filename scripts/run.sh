@@ -7,7 +7,8 @@
 # llvm-mca finds faster, both measured next to HipKittens' own loop from
 # the HipKittens reference loops in $HK_REFERENCE_DIR when present, see
 # docs/Hardware.md#reference-loops; gfx1201: double-buffered, unrolled by 2
-# so slots are constants, fills through raw buffer loads): compile it to a
+# so slots are constants, fills through raw buffer loads whose LDS stores
+# wait for the K tile's barrier, --defer-fill-stores): compile it to a
 # code object with its assembly, LLVM IR and launch description in
 # build/gemm/, print its resource report and its K loop's instruction mix,
 # and validate it on the
@@ -146,7 +147,7 @@ for ext in hsaco s ll json loop.s; do
 done
 echo "hk: gfx950 main-job kernel: $best (${gfx950[*]}) -> $out/gfx950.hsaco"
 
-gfx1201=(--stages=2 --unroll=2)
+gfx1201=(--stages=2 --unroll=2 --defer-fill-stores)
 compile gfx1201 gfx1201 "${gfx1201[@]}"
 # gfx1201 has no HipKittens loop; its WMMA utilisation is hk-perf's.
 g12=$(mca_cycles "$out/gfx1201.loop.s" gfx1201)

@@ -2,7 +2,8 @@
 // (getFastestSchedule) in hk.schedule, for the pipelines to apply:
 // gfx950 8-wave nt kernels take HipKittens' ping-pong, the K-major layouts
 // the double-buffered loop with direct fills, priority 1 and unrolled by 2;
-// gfx1201 kernels double-buffered and unrolled by 2. schedule=none records
+// gfx1201 kernels double-buffered, unrolled by 2, their fills' stores
+// deferred (defer-fill-stores). schedule=none records
 // nothing, and an unknown schedule is refused.
 // RUN: hk-opt --hk-linalg-to-kernels=chip=gfx950 %s | FileCheck %s
 // RUN: hk-opt --hk-linalg-to-kernels='chip=gfx950 schedule=fastest' %s | FileCheck %s
@@ -17,7 +18,7 @@
 // CHECK: gpu.module @hk_gemm_1 [#rocdl.target<chip = "gfx950">] attributes {hk.schedule = #hk.schedule<stages = 2, direct-lds = true, schedule = ping-pong>}
 // CHECK: func @gemm_fp8_nt(
 
-// GFX1201-COUNT-3: attributes {hk.schedule = #hk.schedule<stages = 2, unroll = 2>}
+// GFX1201-COUNT-3: attributes {hk.schedule = #hk.schedule<stages = 2, unroll = 2, defer-fill-stores = true>}
 // GFX1201-NOT: hk.schedule
 
 // NONE: gpu.module @hk_gemm
